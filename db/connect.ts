@@ -1,0 +1,66 @@
+import { mkdirSync } from "node:fs";
+import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from "kysely";
+import pg from "pg";
+import type { DB } from "./schema";
+import { PGliteDialect } from "./pglite-dialect";
+import { migrations } from "./migrations/index";
+
+export type Database = {
+  db: Kysely<DB>;
+  kind: "postgres" | "pglite";
+  close: () => Promise<void>;
+};
+
+const INT8_OID = 20;
+
+// node-postgres returns int8 as a string and PGlite as a number by default; both are told to give
+// JS numbers so the code sees one shape.
+pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
+
+export async function connectDatabase(options: { url?: string; pgliteDir: string; poolSize?: number }): Promise<Database> {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: "postgres", close: () => db.destroy() };
+  }
+  const { PGlite, types } = await import("@electric-sql/pglite");
+  const dir = options.pgliteDir;
+  if (dir !== "memory://") mkdirSync(dir, { recursive: true });
+  const pglite = await PGlite.create(dir, {
+    parsers: { [types.INT8]: (value: string) => Number(value) },
+  });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: "pglite", close: () => db.destroy() };
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/**
+ * Brings the schema up to date. Kysely's Postgres adapter takes a transaction-scoped advisory
+ * lock around the run, so when several nodes start at once only one migrates and the others wait.
+ */
+export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Monthly log partitions for this month and the next two; older rows fall into logs_default. */
+export async function ensureLogPartitions(db: Kysely<DB>, now = new Date()): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + i, 1));
+    const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+    const name = `logs_y${start.getUTCFullYear()}m${String(start.getUTCMonth() + 1).padStart(2, "0")}`;
+    const from = Math.floor(start.getTime() / 1000);
+    const to = Math.floor(end.getTime() / 1000);
+    try {
+      await sql
+        .raw(`create table if not exists ${name} partition of logs for values from (${from}) to (${to})`)
+        .execute(db);
+    } catch (error) {
+      // Rows for that month already sit in the default partition; leave them there.
+      console.warn(`[db] could not create partition ${name}: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,234 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+// int8 columns are parsed to JS numbers on both pg and PGlite (db/connect.ts): quota fits well
+// inside 2^53 (that is 18 billion USD of quota).
+type Int8 = ColumnType<number, number | undefined, number>;
+type Int8Required = ColumnType<number, number, number>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  display_name: Generated<string>;
+  role: Generated<number>;
+  status: Generated<number>;
+  email: Generated<string>;
+  github_id: Generated<string>;
+  wechat_id: Generated<string>;
+  telegram_id: Generated<string>;
+  access_token_hash: string | null;
+  quota: Int8;
+  used_quota: Int8;
+  request_count: Int8;
+  group: Generated<string>;
+  aff_code: string | null;
+  aff_count: Generated<number>;
+  aff_quota: Int8;
+  aff_history: Int8;
+  inviter_id: Generated<number>;
+  created_time: Int8;
+  deleted_at: Date | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  ip: Generated<string>;
+  user_agent: Generated<string>;
+}
+
+export interface OptionsTable {
+  key: string;
+  value: string;
+}
+
+export interface TokensTable {
+  id: Generated<number>;
+  user_id: number;
+  key_hash: string;
+  key_encrypted: string;
+  key_hint: Generated<string>;
+  status: Generated<number>;
+  name: Generated<string>;
+  created_time: Int8;
+  accessed_time: Int8;
+  expired_time: Int8;
+  remain_quota: Int8;
+  unlimited_quota: Generated<boolean>;
+  model_limits_enabled: Generated<boolean>;
+  model_limits: Generated<string>;
+  allow_ips: Generated<string>;
+  used_quota: Int8;
+  group: Generated<string>;
+  deleted_at: Date | null;
+}
+
+export interface ChannelsTable {
+  id: Generated<number>;
+  type: Generated<number>;
+  key_encrypted: string;
+  openai_organization: string | null;
+  test_model: string | null;
+  status: Generated<number>;
+  name: Generated<string>;
+  weight: Generated<number>;
+  created_time: Int8;
+  test_time: Int8;
+  response_time: Generated<number>;
+  base_url: Generated<string>;
+  other: Generated<string>;
+  balance: Generated<number>;
+  balance_updated_time: Int8;
+  models: Generated<string>;
+  group: Generated<string>;
+  used_quota: Int8;
+  model_mapping: Generated<string>;
+  status_code_mapping: Generated<string>;
+  priority: Int8;
+  auto_ban: Generated<number>;
+  other_info: Generated<string>;
+  max_input_tokens: Generated<number>;
+}
+
+export interface AbilitiesTable {
+  group: string;
+  model: string;
+  channel_id: number;
+  enabled: boolean;
+  priority: Int8Required;
+  weight: number;
+}
+
+export interface RedemptionsTable {
+  id: Generated<number>;
+  user_id: Generated<number>;
+  key: string;
+  status: Generated<number>;
+  name: Generated<string>;
+  quota: Int8;
+  created_time: Int8;
+  redeemed_time: Int8;
+  used_user_id: Generated<number>;
+  deleted_at: Date | null;
+}
+
+export interface LogsTable {
+  id: ColumnType<number, number | undefined, never>;
+  created_at: Int8Required;
+  type: number;
+  content: Generated<string>;
+  user_id: Generated<number>;
+  username: Generated<string>;
+  token_name: Generated<string>;
+  model_name: Generated<string>;
+  quota: Int8;
+  prompt_tokens: Generated<number>;
+  completion_tokens: Generated<number>;
+  use_time: Generated<number>;
+  is_stream: Generated<boolean>;
+  channel_id: Generated<number>;
+  token_id: Generated<number>;
+  group: Generated<string>;
+  other: Generated<string>;
+}
+
+export interface MidjourneysTable {
+  id: Generated<number>;
+  code: Generated<number>;
+  user_id: Generated<number>;
+  action: Generated<string>;
+  mj_id: Generated<string>;
+  prompt: Generated<string>;
+  prompt_en: Generated<string>;
+  description: Generated<string>;
+  state: Generated<string>;
+  submit_time: Int8;
+  start_time: Int8;
+  finish_time: Int8;
+  image_url: Generated<string>;
+  status: Generated<string>;
+  progress: Generated<string>;
+  fail_reason: Generated<string>;
+  channel_id: Generated<number>;
+  quota: Int8;
+  buttons: Generated<string>;
+  properties: Generated<string>;
+}
+
+export interface TasksTable {
+  id: ColumnType<number, number | undefined, never>;
+  created_at: Int8;
+  updated_at: Int8;
+  task_id: Generated<string>;
+  platform: Generated<string>;
+  user_id: Generated<number>;
+  channel_id: Generated<number>;
+  quota: Int8;
+  action: Generated<string>;
+  status: Generated<string>;
+  fail_reason: Generated<string>;
+  submit_time: Int8;
+  start_time: Int8;
+  finish_time: Int8;
+  progress: Generated<string>;
+  properties: unknown;
+  data: unknown;
+}
+
+export interface TopUpsTable {
+  id: Generated<number>;
+  user_id: number;
+  amount: Int8;
+  money: Generated<number>;
+  trade_no: string;
+  create_time: Int8;
+  status: Generated<string>;
+}
+
+export interface QuotaDataTable {
+  id: Generated<number>;
+  user_id: Generated<number>;
+  username: Generated<string>;
+  model_name: Generated<string>;
+  created_at: Int8Required;
+  token_used: Int8;
+  count: Int8;
+  quota: Int8;
+}
+
+export interface QuotaReservationsTable {
+  id: Generated<number>;
+  request_id: string;
+  node_id: Generated<string>;
+  user_id: number;
+  token_id: Generated<number>;
+  token_unlimited: Generated<boolean>;
+  amount: Int8Required;
+  created_at: Generated<Date>;
+}
+
+export interface DB {
+  quota_reservations: QuotaReservationsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  options: OptionsTable;
+  tokens: TokensTable;
+  channels: ChannelsTable;
+  abilities: AbilitiesTable;
+  redemptions: RedemptionsTable;
+  logs: LogsTable;
+  midjourneys: MidjourneysTable;
+  tasks: TasksTable;
+  top_ups: TopUpsTable;
+  quota_data: QuotaDataTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Token = Selectable<TokensTable>;
+export type Channel = Selectable<ChannelsTable>;
+export type Ability = Selectable<AbilitiesTable>;
+export type LogRow = Selectable<LogsTable>;

@@ -1,0 +1,37 @@
+import { defineConfig } from "@playwright/test";
+
+// Browsers cannot be downloaded here: Debian's chromium drives the tests. The flags keep it off
+// the (closed) network at start.
+// A random port per run, so two runs on one machine do not meet; workers inherit it via env.
+process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 20000));
+const port = Number(process.env.E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  reporter: process.env.CI ? "list" : "line",
+  use: {
+    baseURL,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  projects: [
+    { name: "js", use: { javaScriptEnabled: true } },
+    // The core flows again with JavaScript off: every form must work as plain HTML.
+    { name: "no-js", use: { javaScriptEnabled: false }, grep: /@nojs/ },
+  ],
+  webServer: {
+    command: "node --import tsx tests/support/e2e-server.ts",
+    url: `${baseURL}/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: { E2E_PORT: String(port) },
+    stdout: "pipe",
+  },
+});

@@ -1,0 +1,76 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { ServerBuild } from "@remix-run/node";
+import { createRequestHandler } from "@remix-run/express";
+import compression from "compression";
+import express from "express";
+
+/** What the server build's entry module exports besides the Remix document handler. */
+export type EntryExports = {
+  bootApp: () => Promise<void>;
+  shutdownApp: () => Promise<void>;
+  handleRelay: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  isRelayPath: (url: string) => boolean;
+};
+
+export function entryOf(build: ServerBuild): EntryExports {
+  return build.entry.module as unknown as EntryExports;
+}
+
+/**
+ * The one HTTP server: relay prefixes go straight to plain Node handlers (the Fetch-API
+ * conversion in the Remix pipeline costs ~6x throughput on the relay, DESIGN.md §1); everything
+ * else goes through express to Remix, as remix-serve does.
+ */
+export function createAppServer(options: {
+  getBuild: () => Promise<ServerBuild>;
+  getEntry: () => Promise<EntryExports>;
+  mountStatic?: (app: express.Express) => void;
+  mode: string;
+}): Server {
+  const app = express();
+  app.disable("x-powered-by");
+  // Streams must reach the client as they are written: never compress text/event-stream.
+  app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res) }));
+  options.mountStatic?.(app);
+  app.all("*", createRequestHandler({ build: options.getBuild, mode: options.mode }));
+
+  return createServer((req, res) => {
+    // The app learns the peer address from this header; a client-sent copy is never trusted.
+    req.headers["x-switchyard-remote-addr"] = req.socket.remoteAddress ?? "unknown";
+    const url = req.url ?? "/";
+    void options.getEntry().then((entry) => {
+      if (entry.isRelayPath(url)) {
+        entry.handleRelay(req, res).catch((error: unknown) => {
+          console.error("[relay] unhandled error", error);
+          if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
+          res.end();
+        });
+      } else {
+        app(req, res);
+      }
+    });
+  });
+}
+
+/** SIGTERM/SIGINT: stop accepting, let in-flight requests finish (bounded), then close DB and Redis. */
+export function installGracefulShutdown(server: Server, shutdownApp: () => Promise<void>, graceMs = 10_000): void {
+  let closing = false;
+  const stop = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`[server] ${signal}: finishing in-flight requests`);
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    force.unref();
+    server.close(() => {
+      void shutdownApp()
+        .catch((error: unknown) => console.error("[server] shutdown error", error))
+        .finally(() => process.exit(0));
+    });
+    // Kept-alive sockets that finish their last response during the grace period are closed
+    // as soon as they go idle, instead of waiting out the keep-alive timeout.
+    server.closeIdleConnections();
+    setInterval(() => server.closeIdleConnections(), 200).unref();
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}
