@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import { createCookie } from "@remix-run/node";
+import type { User } from "../../../db/schema";
+import { env } from "~/utils/env.server";
+import { getDb } from "~/utils/db.server";
+import { getSessionSecret } from "~/utils/secrets.server";
+
+/**
+ * Server-side sessions: the cookie carries only a signed random id; the row in `sessions` is the
+ * truth, so logout, banning and deletion take effect on the very next request, and role and
+ * status are read fresh from `users` each time (the reference trusts a login-time snapshot).
+ */
+const maxAgeSeconds = env.SESSION_MAX_AGE_DAYS * 24 * 3600;
+
+let cookie: ReturnType<typeof createCookie> | undefined;
+function sessionCookie() {
+  cookie ??= createCookie("session", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: !env.INSECURE_COOKIES && env.NODE_ENV === "production",
+    secrets: [getSessionSecret()],
+    maxAge: maxAgeSeconds,
+  });
+  return cookie;
+}
+
+export async function createSession(userId: number, meta: { ip: string; userAgent: string }): Promise<string> {
+  const db = await getDb();
+  const id = randomBytes(32).toString("base64url");
+  await db
+    .insertInto("sessions")
+    .values({
+      id,
+      user_id: userId,
+      expires_at: new Date(Date.now() + maxAgeSeconds * 1000),
+      ip: meta.ip,
+      user_agent: meta.userAgent.slice(0, 300),
+    })
+    .execute();
+  return sessionCookie().serialize(id);
+}
+
+async function readSessionId(request: Request): Promise<string | undefined> {
+  const value: unknown = await sessionCookie().parse(request.headers.get("Cookie"));
+  return typeof value === "string" && value ? value : undefined;
+}
+
+/** The signed-in user (current row), or undefined for visitors and revoked sessions. */
+export async function getSessionUser(request: Request): Promise<User | undefined> {
+  const id = await readSessionId(request);
+  if (!id) return undefined;
+  const db = await getDb();
+  const user = await db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .selectAll("users")
+    .where("sessions.id", "=", id)
+    .where("sessions.expires_at", ">", new Date())
+    .where("users.deleted_at", "is", null)
+    .executeTakeFirst();
+  return user;
+}
+
+/** Ends this browser's session; returns the Set-Cookie that clears it. */
+export async function destroySession(request: Request): Promise<string> {
+  const id = await readSessionId(request);
+  if (id) {
+    const db = await getDb();
+    await db.deleteFrom("sessions").where("id", "=", id).execute();
+  }
+  return sessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
+}
+
+/** Every session of a user (ban, deletion, password change). */
+export async function revokeUserSessions(userId: number, exceptSessionOf?: Request): Promise<void> {
+  const db = await getDb();
+  const keep = exceptSessionOf ? await readSessionId(exceptSessionOf) : undefined;
+  let query = db.deleteFrom("sessions").where("user_id", "=", userId);
+  if (keep) query = query.where("id", "<>", keep);
+  await query.execute();
+}
+
+export async function deleteExpiredSessions(): Promise<number> {
+  const db = await getDb();
+  const result = await db.deleteFrom("sessions").where("expires_at", "<=", new Date()).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,57 @@
+import { CHANNEL_TYPE_TABLE, type ChannelTypeInfo } from "./catalog-data";
+
+export type { ChannelTypeInfo } from "./catalog-data";
+export const CHANNEL_TYPES = CHANNEL_TYPE_TABLE;
+
+const byType = new Map(CHANNEL_TYPE_TABLE.map((t) => [t.type, t]));
+
+export function getChannelType(type: number): ChannelTypeInfo | undefined {
+  return byType.get(type);
+}
+
+export function channelTypeName(type: number): string {
+  return byType.get(type)?.name ?? "未知类型";
+}
+
+/** Types an operator can pick (0 only describes rows of unknown origin). */
+export const SELECTABLE_CHANNEL_TYPES = CHANNEL_TYPE_TABLE.filter((t) => t.type !== 0);
+
+export const VERTEX_AI_TYPE = 41;
+
+/** A Chinese message when one key does not fit its type's format, else undefined. */
+export function validateChannelKey(type: number, key: string): string | undefined {
+  const info = byType.get(type);
+  if (!info) return "未知的渠道类型";
+  if (type === VERTEX_AI_TYPE) {
+    try {
+      const parsed = JSON.parse(key) as Record<string, unknown>;
+      if (typeof parsed.client_email !== "string" || typeof parsed.private_key !== "string") return "Vertex AI 密钥必须是包含 client_email 与 private_key 的服务账号 JSON";
+      return undefined;
+    } catch {
+      return "Vertex AI 密钥必须是合法的服务账号 JSON";
+    }
+  }
+  if (info.keyParts) {
+    const parts = key.split(info.keyParts.separator);
+    if (parts.length !== info.keyParts.count || parts.some((p) => !p.trim())) return `密钥格式错误，应为 ${info.keyHint}`;
+  }
+  return undefined;
+}
+
+/** Batch create: one key per non-blank line; a Vertex service-account JSON is one key whole. */
+export function splitChannelKeys(type: number, keyText: string): string[] {
+  if (type === VERTEX_AI_TYPE) return keyText.trim() ? [keyText.trim()] : [];
+  return keyText
+    .split(/\r?\n/)
+    .map((k) => k.trim())
+    .filter(Boolean);
+}
+
+/** GET /api/models: channel type → its default models. */
+export function modelsByType(): Record<string, string[]> {
+  return Object.fromEntries(CHANNEL_TYPE_TABLE.filter((t) => t.type !== 0).map((t) => [String(t.type), [...t.defaultModels]]));
+}
+
+export function allCatalogModels(): string[] {
+  return [...new Set(CHANNEL_TYPE_TABLE.flatMap((t) => t.defaultModels))].sort();
+}

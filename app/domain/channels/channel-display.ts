@@ -1,0 +1,37 @@
+import type { Tone } from "~/components/StatusTag";
+import { compactNumber } from "~/utils/format";
+
+/** Console presentation rules of the spec for channel rows (pure, shared by pages and tests). */
+export function channelStatusTag(status: number): { label: string; tone: Tone } {
+  if (status === 1) return { label: "已启用", tone: "green" };
+  if (status === 2) return { label: "已禁用", tone: "red" };
+  if (status === 3) return { label: "自动禁用", tone: "yellow" };
+  return { label: "未知状态", tone: "gray" };
+}
+
+/** 0 untested; ≤1 s green; ≤3 s lime; ≤5 s yellow; else red. */
+export function responseTimeTone(ms: number): { label: string; tone: Tone } {
+  if (!ms) return { label: "未测试", tone: "gray" };
+  const seconds = ms / 1000;
+  const label = `${seconds.toFixed(2)} 秒`;
+  if (seconds <= 1) return { label, tone: "green" };
+  if (seconds <= 3) return { label, tone: "lime" };
+  if (seconds <= 5) return { label, tone: "yellow" };
+  return { label, tone: "red" };
+}
+
+/** Balances of 100000 and more are abbreviated. */
+export function renderBalance(balance: number): string {
+  return balance >= 100000 ? `$${compactNumber(balance)}` : `$${balance.toFixed(2)}`;
+}
+
+/** The auto-disable reason and time kept in other_info, for the status tooltip. */
+export function statusReason(otherInfo: string, format: (seconds: number) => string): string {
+  try {
+    const info = JSON.parse(otherInfo || "{}") as { status_reason?: string; status_time?: number };
+    if (!info.status_reason) return "";
+    return info.status_time ? `${info.status_reason}（${format(info.status_time)}）` : info.status_reason;
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,106 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Channel } from "../../../db/schema";
+import { listGroupNames } from "~/domain/groups/groups.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { splitList } from "./abilities.server";
+import { SELECTABLE_CHANNEL_TYPES, allCatalogModels, getChannelType } from "./catalog";
+import { channelConsoleSchema, type ChannelConsoleInput } from "./channel-console-form";
+import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, mergeCustomModels } from "./channel-form-helpers";
+import type { ChannelFields } from "./channel-input";
+import { createChannels, updateChannel } from "./channels.server";
+
+/** What both channel form pages render besides the values. */
+export function channelFormContext() {
+  return {
+    types: SELECTABLE_CHANNEL_TYPES.map((t) => ({ type: t.type, name: t.name, keyHint: t.keyHint, otherLabel: t.otherLabel, defaultModels: t.defaultModels })),
+    allModels: allCatalogModels(),
+    groups: listGroupNames(),
+  };
+}
+
+export function newChannelDefaults() {
+  return { type: "1", models: [...(getChannelType(1)?.defaultModels ?? [])], groups: ["default"], auto_ban: "on", priority: "0", weight: "0" };
+}
+
+export function channelDefaults(channel: Channel) {
+  return {
+    type: String(channel.type),
+    name: channel.name,
+    key: "",
+    base_url: channel.base_url,
+    other: channel.other,
+    openai_organization: channel.openai_organization ?? "",
+    models: splitList(channel.models),
+    groups: splitList(channel.group),
+    model_mapping: channel.model_mapping,
+    status_code_mapping: channel.status_code_mapping,
+    auto_ban: channel.auto_ban ? "on" : undefined,
+    test_model: channel.test_model ?? "",
+    priority: String(channel.priority),
+    weight: String(channel.weight),
+  };
+}
+
+function toChannelFields(input: ChannelConsoleInput, mode: "create" | "edit"): ChannelFields {
+  return {
+    type: input.type,
+    name: input.name,
+    // Editing with a blank key keeps the stored key.
+    key: mode === "edit" && !input.key.trim() ? undefined : input.key,
+    base_url: input.base_url,
+    other: input.other,
+    openai_organization: input.openai_organization,
+    models: input.models,
+    groups: input.groups,
+    model_mapping: input.model_mapping,
+    status_code_mapping: input.status_code_mapping,
+    auto_ban: input.auto_ban ? 1 : 0,
+    test_model: input.test_model,
+    priority: input.priority,
+    weight: input.weight,
+  };
+}
+
+/** Re-renders the form with changed values and no field errors (a helper button, not a save). */
+function rerender(formData: FormData, formError?: string) {
+  // The key the admin just typed is echoed back, or a helper click would silently drop it.
+  const reply = parseWithZod(formData, { schema: channelConsoleSchema }).reply();
+  // A helper must not show validation errors for fields the user has not finished.
+  return { ...reply, status: undefined, error: formError ? { "": [formError] } : {} };
+}
+
+export async function handleChannelForm(request: Request, mode: "create" | "edit", id?: number) {
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "save");
+  const setList = (name: string, values: string[]) => {
+    formData.delete(name);
+    for (const v of values) formData.append(name, v);
+  };
+  switch (intent) {
+    case "fill-defaults":
+      setList("models", [...(getChannelType(Number(formData.get("type")))?.defaultModels ?? [])]);
+      return rerender(formData);
+    case "clear-models":
+      setList("models", []);
+      return rerender(formData);
+    case "add-custom": {
+      const merged = mergeCustomModels(formData.getAll("models").map(String), String(formData.get("custom_models") ?? ""));
+      setList("models", merged.models);
+      formData.set("custom_models", "");
+      return rerender(formData, merged.duplicate ? "某些模型已存在！" : undefined);
+    }
+    case "template-model-mapping":
+      formData.set("model_mapping", MODEL_MAPPING_TEMPLATE);
+      return rerender(formData);
+    case "template-status-code-mapping":
+      formData.set("status_code_mapping", STATUS_CODE_MAPPING_TEMPLATE);
+      return rerender(formData);
+  }
+  const submission = parseWithZod(formData, { schema: channelConsoleSchema });
+  if (submission.status !== "success") return submission.reply({ hideFields: ["key"] });
+  const fields = toChannelFields(submission.value, mode);
+  const result = mode === "create" ? await createChannels(fields) : await updateChannel(id ?? 0, fields);
+  if (!result.ok) return submission.reply({ formErrors: [result.message] });
+  return redirectWithFlash("/channel", { type: "success", message: mode === "create" ? "渠道创建成功！" : "渠道更新成功！" });
+}
+

@@ -1,0 +1,254 @@
+import { sql } from "kysely";
+import type { Channel } from "../../../db/schema";
+import { getDb } from "~/utils/db.server";
+import { publish } from "~/utils/redis.server";
+import { encryptSecret } from "~/utils/secrets.server";
+import { rebuildAbilities } from "./abilities.server";
+import { getChannelType, splitChannelKeys, validateChannelKey } from "./catalog";
+import { checkJsonObject, normaliseBaseUrl, type ChannelFields } from "./channel-input";
+
+export const CHANNEL_STATUS = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const;
+/** Every node's routing cache listens here; the message is the channel id ("*" for many). */
+export const CHANNEL_CHANGED_CHANNEL = "channel-changed";
+
+export type ChannelResult<T = undefined> = { ok: true; value: T } | { ok: false; message: string };
+
+/** The reference's channel JSON: every column but the key, which never leaves the server. */
+export function toChannelJson(channel: Channel) {
+  const { key_encrypted: _secret, ...rest } = channel;
+  return { ...rest, key: "" };
+}
+
+async function announce(id: number | "*") {
+  await publish(CHANNEL_CHANGED_CHANNEL, String(id));
+}
+
+type Columns = {
+  type: number;
+  name: string;
+  base_url: string;
+  other: string;
+  openai_organization: string | null;
+  test_model: string | null;
+  models: string;
+  group: string;
+  model_mapping: string;
+  status_code_mapping: string;
+  priority: number;
+  weight: number;
+  auto_ban: number;
+  max_input_tokens: number;
+};
+
+/** Validates the fields present and maps them to columns (absent fields stay absent). */
+function toColumns(fields: ChannelFields, type: number): { ok: true; value: Partial<Columns> } | { ok: false; message: string } {
+  const out: Partial<Columns> = {};
+  if (fields.type !== undefined) out.type = fields.type;
+  if (fields.name !== undefined) out.name = fields.name;
+  if (fields.base_url !== undefined) {
+    const url = normaliseBaseUrl(fields.base_url);
+    if (url && !/^https?:\/\/[^\s/]+/i.test(url)) return { ok: false, message: "代理地址必须以 http:// 或 https:// 开头" };
+    out.base_url = url;
+  }
+  if (fields.other !== undefined) out.other = fields.other.trim();
+  if (fields.openai_organization !== undefined) out.openai_organization = fields.openai_organization || null;
+  if (fields.test_model !== undefined) out.test_model = fields.test_model || null;
+  if (fields.models !== undefined) {
+    if (fields.models.length === 0) return { ok: false, message: "请至少选择一个模型！" };
+    out.models = fields.models.join(",");
+  }
+  const groups = fields.groups ?? fields.group;
+  if (groups !== undefined) out.group = groups.length ? groups.join(",") : "default";
+  const mappingError = checkJsonObject(fields.model_mapping, "模型映射必须是合法的 JSON 格式！");
+  if (mappingError) return { ok: false, message: mappingError };
+  if (fields.model_mapping !== undefined) out.model_mapping = fields.model_mapping.trim();
+  const statusError = checkJsonObject(fields.status_code_mapping, "状态码映射必须是合法的 JSON 格式！");
+  if (statusError) return { ok: false, message: statusError };
+  if (fields.status_code_mapping !== undefined) out.status_code_mapping = fields.status_code_mapping.trim();
+  if (fields.priority !== undefined) {
+    if (fields.priority < -999) return { ok: false, message: "优先级不能小于 -999" };
+    out.priority = fields.priority;
+  }
+  // The spec: weight has min 0 and negatives become 0.
+  if (fields.weight !== undefined) out.weight = Math.max(0, fields.weight);
+  if (fields.auto_ban !== undefined) out.auto_ban = fields.auto_ban;
+  if (fields.max_input_tokens !== undefined) out.max_input_tokens = fields.max_input_tokens;
+  if (out.other === undefined && fields.type !== undefined) {
+    const fallback = getChannelType(type)?.defaultOther;
+    if (fallback) out.other = fallback;
+  }
+  return { ok: true, value: out };
+}
+
+/**
+ * Creates one channel per key line (a Vertex service-account JSON is one key), each with its
+ * abilities, all in one transaction: either every channel of the batch exists or none does.
+ */
+export async function createChannels(fields: ChannelFields): Promise<ChannelResult<number[]>> {
+  const type = fields.type ?? 1;
+  if (!getChannelType(type) || type === 0) return { ok: false, message: "未知的渠道类型" };
+  const keys = splitChannelKeys(type, fields.key ?? "");
+  if (!fields.name?.trim() || keys.length === 0) return { ok: false, message: "请填写渠道名称和渠道密钥！" };
+  const models = fields.models ?? [...(getChannelType(type)?.defaultModels ?? [])];
+  for (const key of keys) {
+    const problem = validateChannelKey(type, key);
+    if (problem) return { ok: false, message: problem };
+  }
+  const mapped = toColumns({ ...fields, type, models }, type);
+  if (!mapped.ok) return mapped;
+  const db = await getDb();
+  const ids = await db.transaction().execute(async (trx) => {
+    const created: number[] = [];
+    for (const key of keys) {
+      const channel = await trx
+        .insertInto("channels")
+        .values({ ...mapped.value, type, name: fields.name!.trim(), key_encrypted: encryptSecret(key), created_time: Math.floor(Date.now() / 1000), status: CHANNEL_STATUS.enabled })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await rebuildAbilities(trx, channel);
+      created.push(channel.id);
+    }
+    return created;
+  });
+  await announce("*");
+  return { ok: true, value: ids };
+}
+
+/** Changed fields only; a blank key keeps the stored one. */
+export async function updateChannel(id: number, fields: ChannelFields): Promise<ChannelResult<Channel>> {
+  const db = await getDb();
+  const current = await db.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!current) return { ok: false, message: "渠道未找到，请刷新页面后重试。" };
+  const type = fields.type ?? current.type;
+  const mapped = toColumns(fields, type);
+  if (!mapped.ok) return mapped;
+  const set: Partial<Columns> & { key_encrypted?: string } = { ...mapped.value };
+  if (fields.name !== undefined && !fields.name.trim()) return { ok: false, message: "请填写渠道名称和渠道密钥！" };
+  const key = fields.key?.trim();
+  if (key) {
+    const problem = validateChannelKey(type, key);
+    if (problem) return { ok: false, message: problem };
+    set.key_encrypted = encryptSecret(key);
+  }
+  const updated = await db.transaction().execute(async (trx) => {
+    const row = Object.keys(set).length
+      ? await trx.updateTable("channels").set(set).where("id", "=", id).returningAll().executeTakeFirstOrThrow()
+      : current;
+    await rebuildAbilities(trx, row);
+    return row;
+  });
+  await announce(id);
+  return { ok: true, value: updated };
+}
+
+/**
+ * Enable (1), manual disable (2) or automatic disable (3, with the reason and time kept in
+ * other_info for the console's tooltip). Abilities follow in the same transaction.
+ */
+export async function setChannelStatus(id: number, status: number, reason = ""): Promise<ChannelResult<Channel>> {
+  if (![1, 2, 3].includes(status)) return { ok: false, message: "无效的渠道状态" };
+  const db = await getDb();
+  const current = await db.selectFrom("channels").select(["id", "other_info"]).where("id", "=", id).executeTakeFirst();
+  if (!current) return { ok: false, message: "渠道未找到，请刷新页面后重试。" };
+  let info: Record<string, unknown> = {};
+  try {
+    info = current.other_info ? (JSON.parse(current.other_info) as Record<string, unknown>) : {};
+  } catch {}
+  if (status === CHANNEL_STATUS.enabled) {
+    delete info.status_reason;
+    delete info.status_time;
+  } else {
+    info.status_reason = reason || (status === CHANNEL_STATUS.manuallyDisabled ? "手动禁用" : "自动禁用");
+    info.status_time = Math.floor(Date.now() / 1000);
+  }
+  const updated = await db.transaction().execute(async (trx) => {
+    const row = await trx.updateTable("channels").set({ status, other_info: JSON.stringify(info) }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+    await trx.updateTable("abilities").set({ enabled: status === CHANNEL_STATUS.enabled }).where("channel_id", "=", id).execute();
+    return row;
+  });
+  await announce(id);
+  return { ok: true, value: updated };
+}
+
+export async function getChannel(id: number): Promise<Channel | undefined> {
+  const db = await getDb();
+  return db.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function listChannels(page: number, size: number, idSort: boolean): Promise<{ items: Channel[]; total: number }> {
+  const db = await getDb();
+  let query = db.selectFrom("channels").selectAll();
+  query = idSort ? query.orderBy("id", "desc") : query.orderBy("priority", "desc").orderBy("id", "desc");
+  const [items, total] = await Promise.all([
+    query.limit(size).offset(page * size).execute(),
+    db.selectFrom("channels").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(total.n) };
+}
+
+/** Keyword (id, name or base URL), group and model filters; lists are matched as whole items. */
+export async function searchChannels(filters: { keyword?: string; group?: string; model?: string }, idSort = false): Promise<Channel[]> {
+  const db = await getDb();
+  let query = db.selectFrom("channels").selectAll();
+  const keyword = filters.keyword?.trim();
+  if (keyword) {
+    const id = /^\d+$/.test(keyword) ? Number(keyword) : -1;
+    query = query.where((eb) => eb.or([eb("id", "=", id), eb(sql`position(${keyword.toLowerCase()} in lower(name))`, ">", 0), eb(sql`position(${keyword.toLowerCase()} in lower(base_url))`, ">", 0)]));
+  }
+  if (filters.group?.trim()) query = query.where(sql<boolean>`${filters.group.trim()} = any(string_to_array("group", ','))`);
+  if (filters.model?.trim()) query = query.where(sql<boolean>`${filters.model.trim()} = any(string_to_array(models, ','))`);
+  query = idSort ? query.orderBy("id", "desc") : query.orderBy("priority", "desc").orderBy("id", "desc");
+  return query.limit(500).execute();
+}
+
+export async function deleteChannel(id: number): Promise<ChannelResult> {
+  return deleteChannels([id]).then((n) => (n ? { ok: true, value: undefined } : { ok: false, message: "渠道未找到，请刷新页面后重试。" }));
+}
+
+/** Abilities go with their channel (foreign key cascade), unlike the reference's orphans. */
+export async function deleteChannels(ids: number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const db = await getDb();
+  const result = await db.deleteFrom("channels").where("id", "in", ids).executeTakeFirst();
+  await announce("*");
+  return Number(result.numDeletedRows);
+}
+
+export async function deleteDisabledChannels(): Promise<number> {
+  const db = await getDb();
+  const result = await db.deleteFrom("channels").where("status", "in", [CHANNEL_STATUS.manuallyDisabled, CHANNEL_STATUS.autoDisabled]).executeTakeFirst();
+  await announce("*");
+  return Number(result.numDeletedRows);
+}
+
+/** A copy with the same key and settings, enabled, with fresh counters. */
+export async function copyChannel(id: number, suffix = "_复制"): Promise<ChannelResult<number>> {
+  const db = await getDb();
+  const source = await db.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!source) return { ok: false, message: "渠道复制失败" };
+  const { id: _id, ...fields } = source;
+  const copyId = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto("channels")
+      .values({ ...fields, name: `${source.name}${suffix}`, created_time: Math.floor(Date.now() / 1000), used_quota: 0, balance: 0, balance_updated_time: 0, test_time: 0, response_time: 0 })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await rebuildAbilities(trx, row);
+    return row.id;
+  });
+  await announce("*");
+  return { ok: true, value: copyId };
+}
+
+/** Rebuilds every channel's abilities from the channels table; returns how many channels. */
+export async function fixAbilities(): Promise<number> {
+  const db = await getDb();
+  const count = await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("abilities").execute();
+    const channels = await trx.selectFrom("channels").selectAll().execute();
+    for (const channel of channels) await rebuildAbilities(trx, channel);
+    return channels.length;
+  });
+  await announce("*");
+  return count;
+}

@@ -1,0 +1,82 @@
+import { OPTION_DEFS, type OptionDef } from "./defs";
+
+export { OPTION_DEFS, type OptionDef, type OptionType } from "./defs";
+
+const byKey = new Map(OPTION_DEFS.map((def) => [def.key, def]));
+
+export function getOptionDef(key: string): OptionDef | undefined {
+  return byKey.get(key);
+}
+
+export type ValidatedOption = { ok: true; value: string } | { ok: false; message: string };
+
+function checkJsonShape(def: OptionDef, parsed: unknown): string | undefined {
+  const isObject = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);
+  switch (def.jsonShape) {
+    case "array":
+      return Array.isArray(parsed) ? undefined : `${def.key} 必须是 JSON 数组`;
+    case "number-map":
+      if (!isObject) return `${def.key} 必须是 JSON 对象`;
+      for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
+        if (typeof value !== "number" || !Number.isFinite(value) || value < 0) return `${def.key} 中 ${name} 的值必须是非负数`;
+      }
+      return undefined;
+    case "string-map":
+      if (!isObject) return `${def.key} 必须是 JSON 对象`;
+      for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
+        if (typeof value !== "string") return `${def.key} 中 ${name} 的值必须是字符串`;
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Checks and normalises a value before it is stored; an invalid value is never written. */
+export function validateOptionValue(key: string, raw: string): ValidatedOption {
+  const def = byKey.get(key);
+  if (!def) return { ok: false, message: `未知的配置项：${key}` };
+  const value = raw.trim();
+  switch (def.type) {
+    case "bool":
+      if (value !== "true" && value !== "false") return { ok: false, message: `配置项 ${key} 的值必须是 true 或 false` };
+      return { ok: true, value };
+    case "int":
+      if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) return { ok: false, message: `配置项 ${key} 的值必须是整数` };
+      if (Number(value) < 0) return { ok: false, message: `配置项 ${key} 的值不能为负数` };
+      return { ok: true, value: String(Number(value)) };
+    case "float":
+      if (value === "" || !Number.isFinite(Number(value))) return { ok: false, message: `配置项 ${key} 的值必须是数字` };
+      if (Number(value) < 0) return { ok: false, message: `配置项 ${key} 的值不能为负数` };
+      return { ok: true, value: String(Number(value)) };
+    case "json": {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        return { ok: false, message: `配置项 ${key} 不是合法的 JSON` };
+      }
+      const problem = checkJsonShape(def, parsed);
+      return problem ? { ok: false, message: problem } : { ok: true, value: JSON.stringify(parsed) };
+    }
+    default:
+      return { ok: true, value: raw };
+  }
+}
+
+/** The reference's cross-option rules: a login method cannot be switched on without what it needs. */
+export function checkOptionPreconditions(key: string, value: string, current: (k: string) => string): string | undefined {
+  if (value !== "true") return undefined;
+  switch (key) {
+    case "GitHubOAuthEnabled":
+      return current("GitHubClientId") ? undefined : "无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！";
+    case "EmailDomainRestrictionEnabled":
+      return current("EmailDomainWhitelist") ? undefined : "无法启用邮箱域名限制，请先填入限制的邮箱域名！";
+    case "WeChatAuthEnabled":
+      return current("WeChatServerAddress") ? undefined : "无法启用微信登录，请先填入微信登录相关配置信息！";
+    case "TurnstileCheckEnabled":
+      return current("TurnstileSiteKey") ? undefined : "无法启用 Turnstile 校验，请先填入 Turnstile 校验相关配置信息！";
+    default:
+      return undefined;
+  }
+}

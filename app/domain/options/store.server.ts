@@ -1,0 +1,56 @@
+import { getDb } from "~/utils/db.server";
+import { publish, subscribe } from "~/utils/redis.server";
+import { checkOptionPreconditions, OPTION_DEFS, getOptionDef, validateOptionValue } from "./registry";
+import { createOptionReader } from "./typed";
+
+/**
+ * Options live in memory for reads (every request consults them) and in the options table for
+ * durability. A save is validated first, stored, then broadcast so every node updates its copy.
+ */
+const CHANNEL = "options";
+const values = new Map<string, string>();
+let loaded: Promise<void> | undefined;
+
+export const options = createOptionReader((key) => values.get(key));
+
+export function loadOptions(): Promise<void> {
+  loaded ??= (async () => {
+    for (const def of OPTION_DEFS) values.set(def.key, def.default);
+    const db = await getDb();
+    const rows = await db.selectFrom("options").select(["key", "value"]).execute();
+    for (const row of rows) if (getOptionDef(row.key)) values.set(row.key, row.value);
+    await subscribe(CHANNEL, (message) => {
+      const { key, value } = JSON.parse(message) as { key: string; value: string };
+      values.set(key, value);
+    });
+  })();
+  return loaded;
+}
+
+export function getOptionValue(key: string): string | undefined {
+  return values.get(key);
+}
+
+/** Every option with its current value; secrets are left out (they are write-only). */
+export function listPublicOptions(): { key: string; value: string }[] {
+  return OPTION_DEFS.filter((d) => !d.secret).map((d) => ({ key: d.key, value: values.get(d.key) ?? d.default }));
+}
+
+export type OptionSaveResult = { ok: true } | { ok: false; message: string };
+
+export async function saveOption(key: string, raw: string): Promise<OptionSaveResult> {
+  await loadOptions();
+  const checked = validateOptionValue(key, raw);
+  if (!checked.ok) return checked;
+  const precondition = checkOptionPreconditions(key, checked.value, (k) => values.get(k) ?? "");
+  if (precondition) return { ok: false, message: precondition };
+  const db = await getDb();
+  await db
+    .insertInto("options")
+    .values({ key, value: checked.value })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value: checked.value }))
+    .execute();
+  values.set(key, checked.value);
+  await publish(CHANNEL, JSON.stringify({ key, value: checked.value }));
+  return { ok: true };
+}

@@ -1,0 +1,37 @@
+import { getOptionDef } from "./registry";
+
+/**
+ * Typed reads over the string store. JSON values are parsed once per distinct raw string (the
+ * relay reads ModelRatio on every request); a stored value that no longer parses falls back to
+ * the registered default instead of breaking the caller.
+ */
+export function createOptionReader(get: (key: string) => string | undefined) {
+  const parsedJson = new Map<string, { raw: string; value: unknown }>();
+  const raw = (key: string) => get(key) ?? getOptionDef(key)?.default ?? "";
+  const fallbackNumber = (key: string) => Number(getOptionDef(key)?.default ?? 0) || 0;
+  return {
+    bool: (key: string): boolean => raw(key) === "true",
+    int: (key: string): number => {
+      const n = Number.parseInt(raw(key), 10);
+      return Number.isFinite(n) ? n : fallbackNumber(key);
+    },
+    float: (key: string): number => {
+      const n = Number(raw(key));
+      return Number.isFinite(n) ? n : fallbackNumber(key);
+    },
+    string: (key: string): string => raw(key),
+    json: <T>(key: string): T => {
+      const text = raw(key);
+      const cached = parsedJson.get(key);
+      if (cached && cached.raw === text) return cached.value as T;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        value = JSON.parse(getOptionDef(key)?.default ?? "null");
+      }
+      parsedJson.set(key, { raw: text, value });
+      return value as T;
+    },
+  };
+}

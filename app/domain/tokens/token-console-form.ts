@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { DEFAULT_TOKEN_QUOTA, MAX_BATCH_TOKENS, parseExpiryInput, type TokenFields } from "./token-form";
+
+/**
+ * The console's token form (create and edit share it). Expiry is typed as "YYYY-MM-DD HH:mm:ss"
+ * (empty = never) so it works as a plain text field without JavaScript; checkboxes arrive as "on".
+ */
+export const tokenConsoleSchema = z.object({
+  name: z.string({ error: "请输入名称" }).trim().min(1, "请输入名称").max(50, "令牌名称过长"),
+  expired_at: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || parseExpiryInput(v) !== "invalid", "过期时间格式错误！"),
+  remain_quota: z.coerce.number({ error: "额度必须是整数" }).int("额度必须是整数").min(0, "额度不能为负数").default(DEFAULT_TOKEN_QUOTA),
+  unlimited_quota: z.string().optional().transform((v) => v === "on" || v === "true"),
+  count: z.coerce.number({ error: "数量必须是整数" }).int("数量必须是整数").min(1, "数量至少为 1").max(MAX_BATCH_TOKENS, `数量不能超过 ${MAX_BATCH_TOKENS}`).default(1),
+  allow_ips: z.string().optional().default(""),
+  model_limits_enabled: z.string().optional().transform((v) => v === "on" || v === "true"),
+  model_limits: z.array(z.string()).optional().default([]),
+  group: z.string().trim().optional().default(""),
+});
+
+export type TokenConsoleInput = z.infer<typeof tokenConsoleSchema>;
+
+export function toTokenFields(input: TokenConsoleInput): TokenFields {
+  const expiry = parseExpiryInput(input.expired_at ?? "");
+  return {
+    name: input.name,
+    expired_time: expiry === "invalid" ? -1 : expiry,
+    remain_quota: input.remain_quota,
+    unlimited_quota: input.unlimited_quota,
+    model_limits_enabled: input.model_limits_enabled,
+    model_limits: input.model_limits.join(","),
+    allow_ips: input.allow_ips,
+    group: input.group,
+  };
+}
+
+/** The spec's expiry quick buttons, as the text the field should hold. */
+export function expiryPresets(nowMs: number, format: (seconds: number) => string): { label: string; value: string }[] {
+  const at = (seconds: number) => format(Math.floor(nowMs / 1000) + seconds);
+  return [
+    { label: "永不过期", value: "" },
+    { label: "一小时", value: at(3600) },
+    { label: "一天", value: at(86400) },
+    { label: "一个月", value: at(30 * 86400) },
+  ];
+}
+
+export const QUOTA_PRESET_DOLLARS = [1, 10, 50, 100, 500, 1000];
+export const COUNT_PRESETS = [10, 20, 30, 100];

@@ -1,0 +1,12 @@
+/** Token constants without any schema library, so list pages do not ship zod to the browser. */
+export const TOKEN_STATUS = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const;
+export const DEFAULT_TOKEN_QUOTA = 500000;
+export const MAX_BATCH_TOKENS = 100;
+
+/** The console's expiry field: empty = never (-1), else a date-time parsed to unix seconds. */
+export function parseExpiryInput(value: string): number | "invalid" {
+  if (!value.trim()) return -1;
+  const ms = Date.parse(value.trim().replace(" ", "T"));
+  if (Number.isNaN(ms)) return "invalid";
+  return Math.floor(ms / 1000);
+}

@@ -1,0 +1,58 @@
+import type { User } from "../../../db/schema";
+import { consumeVerificationCode } from "~/domain/auth/verification-codes.server";
+import { options } from "~/domain/options/store.server";
+import { messages } from "~/messages";
+import { isUsernameTaken, registerUser } from "./users.server";
+
+export type RegistrationInput = {
+  username: string;
+  password: string;
+  email?: string;
+  verification_code?: string;
+  aff_code?: string;
+};
+
+export type RegistrationResult =
+  | { ok: true; user: User }
+  | { ok: false; message: string; field?: "username" | "email" | "verification_code" };
+
+/** Is this address allowed by the operator's domain whitelist (when restriction is on)? */
+export function isEmailDomainAllowed(email: string): boolean {
+  if (!options.bool("EmailDomainRestrictionEnabled")) return true;
+  const domain = email.split("@").pop()?.toLowerCase() ?? "";
+  const allowed = options
+    .string("EmailDomainWhitelist")
+    .split(",")
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+  return allowed.includes(domain);
+}
+
+/**
+ * Password registration with every switch the operator has: registration and password
+ * registration on, email verification, the domain whitelist, then the account and invite rewards.
+ * Format checks (lengths, matching passwords) are the caller's schema.
+ */
+export async function registerWithPassword(input: RegistrationInput): Promise<RegistrationResult> {
+  if (!options.bool("RegisterEnabled")) return { ok: false, message: messages.registerDisabled };
+  if (!options.bool("PasswordRegisterEnabled")) return { ok: false, message: messages.passwordRegisterDisabled };
+  let email: string | undefined;
+  if (options.bool("EmailVerificationEnabled")) {
+    email = input.email?.trim() ?? "";
+    if (!email) return { ok: false, message: messages.emailRequired, field: "email" };
+    if (!isEmailDomainAllowed(email)) return { ok: false, message: messages.emailDomainNotAllowed, field: "email" };
+    if (!input.verification_code) return { ok: false, message: messages.verificationCodeRequired, field: "verification_code" };
+    if (!(await consumeVerificationCode("register", email, input.verification_code))) {
+      return { ok: false, message: messages.verificationCodeWrong, field: "verification_code" };
+    }
+  }
+  if (await isUsernameTaken(input.username)) return { ok: false, message: messages.usernameTaken, field: "username" };
+  try {
+    const user = await registerUser({ username: input.username, password: input.password, email, affCode: input.aff_code || undefined });
+    return { ok: true, user };
+  } catch (error) {
+    // Two registrations racing for one name: the unique index decides, the loser gets the message.
+    if ((error as { code?: string }).code === "23505") return { ok: false, message: messages.usernameTaken, field: "username" };
+    throw error;
+  }
+}

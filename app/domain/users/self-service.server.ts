@@ -1,0 +1,47 @@
+import { sql } from "kysely";
+import type { User } from "../../../db/schema";
+import { revokeUserSessions } from "~/domain/auth/sessions.server";
+import { messages } from "~/messages";
+import { getDb } from "~/utils/db.server";
+import { hashPassword, verifyPassword } from "./passwords.server";
+import { ROLE_ROOT } from "./roles";
+
+export type SelfUpdate = { display_name?: string; password?: string; original_password?: string };
+export type Outcome = { ok: true } | { ok: false; message: string };
+
+/**
+ * A user's own profile change. Unlike the reference, a new password needs the current one
+ * (a stolen session must not be enough to lock the owner out), and every other session of the
+ * user is signed out when the password changes.
+ */
+export async function updateSelf(user: User, change: SelfUpdate, keepSessionOf?: Request): Promise<Outcome> {
+  const db = await getDb();
+  const set: { display_name?: string; password_hash?: string } = {};
+  if (change.display_name !== undefined) set.display_name = change.display_name.trim() || user.username;
+  if (change.password) {
+    if (!change.original_password) return { ok: false, message: messages.oldPasswordRequired };
+    if (!(await verifyPassword(change.original_password, user.password_hash))) return { ok: false, message: messages.oldPasswordWrong };
+    if (change.password.length < 8 || change.password.length > 20) return { ok: false, message: messages.passwordTooShort };
+    set.password_hash = await hashPassword(change.password);
+  }
+  if (Object.keys(set).length === 0) return { ok: true };
+  await db.updateTable("users").set(set).where("id", "=", user.id).execute();
+  if (set.password_hash) await revokeUserSessions(user.id, keepSessionOf);
+  return { ok: true };
+}
+
+/**
+ * Account deletion is soft (usage logs keep their owner) and frees the username for reuse by
+ * suffixing it; the root account cannot delete itself, as in the reference.
+ */
+export async function deleteSelf(user: User): Promise<Outcome> {
+  if (user.role === ROLE_ROOT) return { ok: false, message: messages.rootCannotDelete };
+  const db = await getDb();
+  await db
+    .updateTable("users")
+    .set({ deleted_at: new Date(), username: sql<string>`username || '#deleted-' || id::text`, access_token_hash: null })
+    .where("id", "=", user.id)
+    .execute();
+  await revokeUserSessions(user.id);
+  return { ok: true };
+}

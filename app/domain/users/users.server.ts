@@ -1,0 +1,175 @@
+import { sql } from "kysely";
+import type { User } from "../../../db/schema";
+import { getDb } from "~/utils/db.server";
+import { hashLookupKey, randomAlphanumeric } from "~/utils/secrets.server";
+import { options } from "../options/store.server";
+import { DEFAULT_ROOT_PASSWORD, hashPassword, verifyPassword } from "./passwords.server";
+import { ROLE_ROOT, ROLE_USER, USER_STATUS_BANNED } from "./roles";
+
+export type PublicUser = ReturnType<typeof toPublicUser>;
+
+/**
+ * The reference's User JSON, minus secrets: password is always "", and access_token is never
+ * sent back (the reference leaks it to admins, which lets an admin act as root).
+ */
+export function toPublicUser(user: User) {
+  return {
+    id: user.id,
+    username: user.username,
+    password: "",
+    display_name: user.display_name,
+    role: user.role,
+    status: user.status,
+    email: user.email,
+    github_id: user.github_id,
+    wechat_id: user.wechat_id,
+    telegram_id: user.telegram_id,
+    verification_code: "",
+    access_token: null as string | null,
+    quota: user.quota,
+    used_quota: user.used_quota,
+    request_count: user.request_count,
+    group: user.group,
+    aff_code: user.aff_code ?? "",
+    aff_count: user.aff_count,
+    aff_quota: user.aff_quota,
+    aff_history_quota: user.aff_history,
+    inviter_id: user.inviter_id,
+    DeletedAt: user.deleted_at ? user.deleted_at.toISOString() : null,
+  };
+}
+
+export async function findUserById(id: number): Promise<User | undefined> {
+  const db = await getDb();
+  return db.selectFrom("users").selectAll().where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
+}
+
+/** Login accepts the username or the email, as the reference does. */
+export async function verifyCredentials(login: string, password: string): Promise<User | undefined> {
+  const db = await getDb();
+  const user = await db
+    .selectFrom("users")
+    .selectAll()
+    .where("deleted_at", "is", null)
+    .where((eb) => eb.or([eb("username", "=", login), eb.and([eb("email", "<>", ""), eb(sql`lower(email)`, "=", login.toLowerCase())])]))
+    .orderBy(sql`username = ${login}`, "desc")
+    .executeTakeFirst();
+  if (!user) return undefined;
+  if (!(await verifyPassword(password, user.password_hash))) return undefined;
+  if (user.status === USER_STATUS_BANNED) return undefined;
+  return user;
+}
+
+export async function isUsernameTaken(username: string): Promise<boolean> {
+  const db = await getDb();
+  const row = await db.selectFrom("users").select("id").where("username", "=", username).executeTakeFirst();
+  return Boolean(row);
+}
+
+async function uniqueAffCode(): Promise<string> {
+  const db = await getDb();
+  for (;;) {
+    const code = randomAlphanumeric(4);
+    const clash = await db.selectFrom("users").select("id").where("aff_code", "=", code).executeTakeFirst();
+    if (!clash) return code;
+  }
+}
+
+export async function createUser(input: {
+  username: string;
+  password: string;
+  displayName?: string;
+  email?: string;
+  role?: number;
+  quota?: number;
+  inviterId?: number;
+}): Promise<User> {
+  const db = await getDb();
+  return db
+    .insertInto("users")
+    .values({
+      username: input.username,
+      password_hash: await hashPassword(input.password),
+      display_name: input.displayName || input.username,
+      email: input.email ?? "",
+      role: input.role ?? ROLE_USER,
+      quota: input.quota ?? 0,
+      inviter_id: input.inviterId ?? 0,
+      aff_code: await uniqueAffCode(),
+      access_token_hash: null,
+      deleted_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Registration: new-user quota and the invite rewards of both sides, in one transaction. */
+export async function registerUser(input: { username: string; password: string; email?: string; affCode?: string }): Promise<User> {
+  const db = await getDb();
+  let inviterId = 0;
+  if (input.affCode) {
+    const inviter = await db.selectFrom("users").select("id").where("aff_code", "=", input.affCode).where("deleted_at", "is", null).executeTakeFirst();
+    inviterId = inviter?.id ?? 0;
+  }
+  const quotaForNewUser = options.int("QuotaForNewUser");
+  const quotaForInvitee = inviterId ? options.int("QuotaForInvitee") : 0;
+  const user = await createUser({ ...input, quota: quotaForNewUser + quotaForInvitee, inviterId });
+  if (inviterId) {
+    const reward = options.int("QuotaForInviter");
+    await db
+      .updateTable("users")
+      .set((eb) => ({
+        aff_count: eb("aff_count", "+", 1),
+        aff_quota: eb("aff_quota", "+", reward),
+        aff_history: eb("aff_history", "+", reward),
+      }))
+      .where("id", "=", inviterId)
+      .execute();
+  }
+  return user;
+}
+
+/** First start: a root account, password from ROOT_PASSWORD or the reference's default. */
+export async function ensureRootUser(rootPassword: string | undefined): Promise<{ created: boolean; password?: string }> {
+  const db = await getDb();
+  const existing = await db.selectFrom("users").select("id").where("role", "=", ROLE_ROOT).executeTakeFirst();
+  if (existing) return { created: false };
+  const password = rootPassword ?? DEFAULT_ROOT_PASSWORD;
+  await db
+    .insertInto("users")
+    .values({
+      username: "root",
+      password_hash: await hashPassword(password),
+      display_name: "Root User",
+      role: ROLE_ROOT,
+      quota: 100_000_000,
+      aff_code: await uniqueAffCode(),
+      access_token_hash: null,
+      deleted_at: null,
+    })
+    .onConflict((oc) => oc.column("username").doNothing())
+    .execute();
+  return { created: true, password };
+}
+
+export async function findUserByAccessToken(token: string): Promise<User | undefined> {
+  const db = await getDb();
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("access_token_hash", "=", hashLookupKey(token))
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+}
+
+/** A new system access token; only its hash is stored, so it is shown once. */
+export async function regenerateAccessToken(userId: number): Promise<string> {
+  const db = await getDb();
+  const token = randomAlphanumeric(32);
+  await db.updateTable("users").set({ access_token_hash: hashLookupKey(token) }).where("id", "=", userId).execute();
+  return token;
+}
+
+export async function isDefaultRootPassword(user: User): Promise<boolean> {
+  return user.role === ROLE_ROOT && user.username === "root" && (await verifyPassword(DEFAULT_ROOT_PASSWORD, user.password_hash));
+}
