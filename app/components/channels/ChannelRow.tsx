@@ -1,0 +1,71 @@
+import { Form, Link } from "@remix-run/react";
+import { ConfirmButton } from "~/components/ConfirmButton";
+import { RowActionForm, StatusToggle } from "~/components/RowActionForm";
+import { StatusTag } from "~/components/StatusTag";
+import { channelStatusTag, renderBalance, responseTimeTone, statusReason } from "~/domain/channels/channel-display";
+import { formatTimestamp, renderQuota } from "~/utils/format";
+
+export type ChannelRowData = {
+  id: number;
+  name: string;
+  type: number;
+  typeName: string;
+  group: string;
+  status: number;
+  response_time: number;
+  used_quota: number;
+  balance: number;
+  priority: number;
+  weight: number;
+  other_info: string;
+};
+
+export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRowData; displayInCurrency: boolean }) {
+  const status = channelStatusTag(channel.status);
+  const reason = statusReason(channel.other_info, formatTimestamp);
+  const time = responseTimeTone(channel.response_time);
+  const routingForm = `routing-${channel.id}`;
+  return (
+    <tr className={`border-b border-gray-100 align-top dark:border-gray-800 ${channel.status !== 1 ? "opacity-60" : ""}`} data-testid={`channel-row-${channel.name}`}>
+      <td className="p-2"><input type="checkbox" name="ids" value={channel.id} form="channel-selection" aria-label={`选择 ${channel.name}`} /></td>
+      <td className="p-2">{channel.id}</td>
+      <td className="p-2 font-medium">{channel.name}</td>
+      <td className="p-2">{channel.group.split(",").map((g) => <span key={g} className="mr-1 inline-block rounded bg-gray-100 px-1 text-xs dark:bg-gray-700">{g}</span>)}</td>
+      <td className="p-2">{channel.typeName}</td>
+      <td className="p-2">
+        <StatusTag tone={status.tone} title={reason || undefined}>{status.label}</StatusTag>
+        {reason ? <div className="mt-1 max-w-[12rem] text-xs text-gray-500" data-testid="status-reason">{reason}</div> : null}
+      </td>
+      <td className="p-2"><StatusTag tone={time.tone}>{time.label}</StatusTag></td>
+      <td className="p-2 whitespace-nowrap">
+        {renderQuota(channel.used_quota, displayInCurrency)} /{" "}
+        <Form method="post" className="inline">
+          <input type="hidden" name="id" value={channel.id} />
+          <button type="submit" name="intent" value="balance" title="更新余额" className="text-blue-600 hover:underline dark:text-blue-400">{renderBalance(channel.balance)}</button>
+        </Form>
+      </td>
+      <td className="p-2">
+        <Form method="post" id={routingForm} className="flex items-center gap-1">
+          <input type="hidden" name="intent" value="routing" />
+          <input type="hidden" name="id" value={channel.id} />
+          <input name="priority" type="number" min={-999} defaultValue={channel.priority} className="input w-20" aria-label={`${channel.name} 优先级`} />
+        </Form>
+      </td>
+      <td className="p-2">
+        <div className="flex items-center gap-1">
+          <input name="weight" type="number" min={0} defaultValue={channel.weight} form={routingForm} className="input w-16" aria-label={`${channel.name} 权重`} />
+          <button type="submit" form={routingForm} className="btn-secondary">保存</button>
+        </div>
+      </td>
+      <td className="p-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <StatusToggle id={channel.id} enabled={channel.status === 1} />
+          <RowActionForm id={channel.id} intent="test" label="测试" />
+          <Link to={`/channel/edit/${channel.id}`} className="text-sm text-blue-600 hover:underline dark:text-blue-400">编辑</Link>
+          <RowActionForm id={channel.id} intent="copy" label="复制" />
+          <ConfirmButton label="删除" question={`确定是否要删除此渠道？此修改将不可逆`} intent="delete" fields={{ id: channel.id }} testId={`delete-${channel.name}`} />
+        </div>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,11 @@
+export function Footer({ html, systemName, version }: { html: string; systemName: string; version: string }) {
+  if (html) {
+    // The footer is root-configured HTML by design of the spec (links, ICP numbers, …).
+    return <footer className="px-4 py-3 text-center text-xs text-gray-500" dangerouslySetInnerHTML={{ __html: html }} />;
+  }
+  return (
+    <footer className="px-4 py-3 text-center text-xs text-gray-500">
+      {systemName} {version} · 由 Switchyard 驱动的自托管 AI 模型网关
+    </footer>
+  );
+}

@@ -1,0 +1,43 @@
+import { NavLink } from "@remix-run/react";
+import type { MenuItem } from "./menu";
+
+function Links({ items }: { items: MenuItem[] }) {
+  return (
+    <ul className="flex flex-col gap-0.5">
+      {items.map((item) => (
+        <li key={item.to}>
+          <NavLink
+            to={item.to}
+            className={({ isActive }) =>
+              `block rounded px-3 py-1.5 text-sm ${isActive ? "bg-blue-50 text-blue-700 dark:bg-gray-700 dark:text-white" : "hover:bg-gray-100 dark:hover:bg-gray-800"}`
+            }
+          >
+            {item.label}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Wide screens get a fixed sidebar; under 600 px the same links fold into a <details> menu,
+ * which opens and closes without JavaScript.
+ */
+export function SideMenu({ items, collapsed }: { items: MenuItem[]; collapsed: boolean }) {
+  return (
+    <>
+      <details className="border-b border-gray-200 px-3 py-2 sm:hidden dark:border-gray-700" data-testid="mobile-menu">
+        <summary className="cursor-pointer text-sm font-medium">菜单</summary>
+        <nav aria-label="菜单" className="mt-2">
+          <Links items={items} />
+        </nav>
+      </details>
+      <aside className={`hidden shrink-0 border-r border-gray-200 p-2 sm:block dark:border-gray-700 ${collapsed ? "w-36" : "w-48"}`}>
+        <nav aria-label="侧边菜单" data-testid="side-menu">
+          <Links items={items} />
+        </nav>
+      </aside>
+    </>
+  );
+}

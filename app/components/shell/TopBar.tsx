@@ -1,0 +1,49 @@
+import { Form, Link, useLocation } from "@remix-run/react";
+import type { Theme } from "~/utils/theme.server";
+
+export type ShellUser = { id: number; username: string; display_name: string; role: number };
+
+export function TopBar(props: { systemName: string; logo: string; theme: Theme; user?: ShellUser; newYear: boolean }) {
+  const location = useLocation();
+  const here = location.pathname + location.search;
+  return (
+    <header className="flex items-center gap-3 border-b border-gray-200 bg-white px-3 py-2 dark:border-gray-700 dark:bg-gray-900">
+      <Link to="/" className="flex items-center gap-2 font-semibold">
+        <img src={props.logo || "/logo.svg"} alt="" width={28} height={28} className="h-7 w-7" />
+        <span>{props.systemName}</span>
+      </Link>
+      <nav className="flex items-center gap-3 text-sm">
+        <Link to="/" className="hover:underline">首页</Link>
+        <Link to="/about" className="hover:underline">关于</Link>
+        {props.newYear ? <span title="新年快乐">🧨 新年快乐</span> : null}
+      </nav>
+      <div className="ml-auto flex items-center gap-2">
+        <Form method="post" action="/theme" replace>
+          <input type="hidden" name="redirectTo" value={here} />
+          <input type="hidden" name="theme" value={props.theme === "dark" ? "light" : "dark"} />
+          <button type="submit" className="btn-secondary" aria-label={props.theme === "dark" ? "切换到浅色模式" : "切换到深色模式"} data-testid="theme-toggle">
+            {props.theme === "dark" ? "☀️" : "🌙"}
+          </button>
+        </Form>
+        {props.user ? (
+          <details className="relative">
+            <summary className="btn-secondary list-none" data-testid="user-menu">
+              {props.user.display_name || props.user.username}
+            </summary>
+            <div className="absolute right-0 z-20 mt-1 w-32 rounded border border-gray-200 bg-white p-1 shadow dark:border-gray-700 dark:bg-gray-800">
+              <Link to="/setting" className="block rounded px-2 py-1 text-sm hover:bg-gray-100 dark:hover:bg-gray-700">个人设置</Link>
+              <Form method="post" action="/logout">
+                <button type="submit" className="block w-full rounded px-2 py-1 text-left text-sm hover:bg-gray-100 dark:hover:bg-gray-700">退出</button>
+              </Form>
+            </div>
+          </details>
+        ) : (
+          <>
+            <Link to="/login" className="btn-secondary">登录</Link>
+            <Link to="/register" className="btn-primary">注册</Link>
+          </>
+        )}
+      </div>
+    </header>
+  );
+}

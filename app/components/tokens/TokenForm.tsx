@@ -1,0 +1,115 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link } from "@remix-run/react";
+import type { z } from "zod";
+import { FlashBanner } from "~/components/FlashBanner";
+import { COUNT_PRESETS, QUOTA_PRESET_DOLLARS, tokenConsoleSchema } from "~/domain/tokens/token-console-form";
+import { compactNumber } from "~/utils/format";
+
+type Props = {
+  mode: "create" | "edit";
+  lastResult?: SubmissionResult<string[]> | null;
+  defaultValue: Record<string, unknown>;
+  groups: Record<string, string>;
+  groupsConfigured: boolean;
+  models: string[];
+  expiryPresets: { label: string; value: string }[];
+  displayInCurrency: boolean;
+  quotaPerUnit: number;
+};
+
+function Err({ errors }: { errors?: string[] }) {
+  return errors?.length ? <p className="field-error">{errors[0]}</p> : null;
+}
+
+/**
+ * The spec's token drawer as a page. Quick buttons (expiry, quota, count) are conform "update"
+ * intents: with JS they fill the field in place, without JS the server re-renders the form
+ * with the value set — either way nothing is saved until 提交.
+ */
+export function TokenForm(props: Props) {
+  const [form, fields] = useForm<z.input<typeof tokenConsoleSchema>, z.output<typeof tokenConsoleSchema>>({
+    lastResult: props.lastResult,
+    // Loader data is plain JSON; conform only needs the field names to line up with the schema.
+    defaultValue: props.defaultValue as never,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: tokenConsoleSchema }),
+    shouldValidate: "onSubmit",
+  });
+  const unlimited = fields.unlimited_quota.value === "on";
+  return (
+    <Form method="post" {...getFormProps(form)} className="card flex max-w-2xl flex-col gap-4">
+      <h1 className="text-xl font-bold">{props.mode === "create" ? "创建新的令牌" : "更新令牌信息"}</h1>
+      {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
+      <div>
+        <label className="label" htmlFor={fields.name.id}>名称</label>
+        <input {...getInputProps(fields.name, { type: "text" })} className="input" placeholder="请输入名称" />
+        <Err errors={fields.name.errors} />
+      </div>
+      <div>
+        <label className="label" htmlFor={fields.expired_at.id}>过期时间</label>
+        <input {...getInputProps(fields.expired_at, { type: "text" })} className="input" placeholder="YYYY-MM-DD HH:mm:ss，留空为永不过期" />
+        <Err errors={fields.expired_at.errors} />
+        <div className="mt-1 flex flex-wrap gap-1">
+          {props.expiryPresets.map((preset) => (
+            <button key={preset.label} {...form.update.getButtonProps({ name: fields.expired_at.name, value: preset.value })} className="btn-secondary">{preset.label}</button>
+          ))}
+        </div>
+      </div>
+      <div>
+        <label className="label" htmlFor={fields.remain_quota.id}>额度</label>
+        <input {...getInputProps(fields.remain_quota, { type: "number" })} className="input" disabled={unlimited} min={0} step={1} />
+        <Err errors={fields.remain_quota.errors} />
+        <div className="mt-1 flex flex-wrap gap-1">
+          {QUOTA_PRESET_DOLLARS.map((dollars) => (
+            <button key={dollars} {...form.update.getButtonProps({ name: fields.remain_quota.name, value: String(dollars * props.quotaPerUnit) })} className="btn-secondary" disabled={unlimited}>
+              {props.displayInCurrency ? `${dollars}$` : compactNumber(dollars * props.quotaPerUnit)}
+            </button>
+          ))}
+        </div>
+        <p className="mt-1 text-xs text-gray-500">注意，令牌的额度仅用于限制令牌本身的最大额度使用量，实际的使用受到账户的剩余额度限制。</p>
+        <label className="mt-2 flex items-center gap-2 text-sm">
+          <input {...getInputProps(fields.unlimited_quota, { type: "checkbox" })} /> 设为无限额度
+        </label>
+      </div>
+      {props.mode === "create" ? (
+        <div>
+          <label className="label" htmlFor={fields.count.id}>新建数量</label>
+          <input {...getInputProps(fields.count, { type: "number" })} className="input" min={1} max={100} />
+          <Err errors={fields.count.errors} />
+          <div className="mt-1 flex flex-wrap gap-1">
+            {COUNT_PRESETS.map((n) => (
+              <button key={n} {...form.update.getButtonProps({ name: fields.count.name, value: String(n) })} className="btn-secondary">{n}个</button>
+            ))}
+          </div>
+        </div>
+      ) : null}
+      <div>
+        <label className="label" htmlFor={fields.allow_ips.id}>IP 白名单（每行一个，支持 CIDR）</label>
+        <textarea {...getTextareaProps(fields.allow_ips)} className="input font-mono" rows={3} placeholder={"允许的 IP，一行一个，不填写则不限制\n例如 192.168.1.0/24"} />
+        <Err errors={fields.allow_ips.errors} />
+      </div>
+      <div>
+        <label className="flex items-center gap-2 text-sm">
+          <input {...getInputProps(fields.model_limits_enabled, { type: "checkbox" })} /> 启用模型限制（非必要，不建议启用）
+        </label>
+        <label className="label mt-2" htmlFor={fields.model_limits.id}>可用模型</label>
+        <select {...getSelectProps(fields.model_limits)} multiple className="input h-32">
+          {props.models.map((m) => <option key={m} value={m}>{m}</option>)}
+        </select>
+      </div>
+      <div>
+        <label className="label" htmlFor={fields.group.id}>令牌分组</label>
+        <select {...getSelectProps(fields.group)} className="input" disabled={!props.groupsConfigured}>
+          <option value="">使用用户分组</option>
+          {Object.entries(props.groups).map(([name, label]) => <option key={name} value={name}>{label}（{name}）</option>)}
+        </select>
+        {!props.groupsConfigured ? <p className="mt-1 text-xs text-gray-500">管理员未设置用户可选分组</p> : null}
+        <Err errors={fields.group.errors} />
+      </div>
+      <div className="flex gap-2">
+        <button type="submit" className="btn-primary">提交</button>
+        <Link to="/token" className="btn-secondary">取消</Link>
+      </div>
+    </Form>
+  );
+}

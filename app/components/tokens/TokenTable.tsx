@@ -1,0 +1,93 @@
+import { Link } from "@remix-run/react";
+import { ConfirmButton } from "~/components/ConfirmButton";
+import { RowActionForm, StatusToggle } from "~/components/RowActionForm";
+import { StatusTag } from "~/components/StatusTag";
+import { tokenStatusLabel } from "~/domain/tokens/token-status";
+import { formatTimestamp, renderQuota } from "~/utils/format";
+import { CopyKeyButton } from "./CopyKeyButton";
+
+export type TokenRow = {
+  id: number;
+  name: string;
+  key: string;
+  status: number;
+  used_quota: number;
+  remain_quota: number;
+  unlimited_quota: boolean;
+  created_time: number;
+  expired_time: number;
+  model_limits_enabled: boolean;
+};
+
+type Props = {
+  tokens: TokenRow[];
+  revealed?: { id: number; key: string };
+  chats: string[];
+  displayInCurrency: boolean;
+  quotaPerUnit: number;
+};
+
+export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPerUnit }: Props) {
+  if (tokens.length === 0) return <p className="card text-sm text-gray-500">暂无令牌</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[720px] border-collapse text-sm" data-testid="token-table">
+        <thead>
+          <tr className="border-b border-gray-200 text-left dark:border-gray-700">
+            <th className="p-2"><span className="sr-only">选择</span></th>
+            <th className="p-2">名称</th>
+            <th className="p-2">状态</th>
+            <th className="p-2">已用额度</th>
+            <th className="p-2">剩余额度</th>
+            <th className="p-2">创建时间</th>
+            <th className="p-2">过期时间</th>
+            <th className="p-2">操作</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tokens.map((token) => {
+            const status = tokenStatusLabel(token.status, token.model_limits_enabled);
+            const shownKey = revealed?.id === token.id ? revealed.key : `sk-${token.key}`;
+            return (
+              <tr key={token.id} className={`border-b border-gray-100 align-top dark:border-gray-800 ${token.status !== 1 ? "opacity-60" : ""}`} data-testid={`token-row-${token.name}`}>
+                <td className="p-2">
+                  <input type="checkbox" name="ids" value={token.id} form="token-selection" aria-label={`选择 ${token.name}`} />
+                </td>
+                <td className="p-2">
+                  <div className="font-medium">{token.name}</div>
+                  <code className="text-xs text-gray-500" data-testid="token-key">{shownKey}</code>
+                </td>
+                <td className="p-2"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
+                <td className="p-2">{renderQuota(token.used_quota, displayInCurrency, quotaPerUnit)}</td>
+                <td className="p-2">{token.unlimited_quota ? "无限制" : renderQuota(token.remain_quota, displayInCurrency, quotaPerUnit)}</td>
+                <td className="p-2 whitespace-nowrap">{formatTimestamp(token.created_time)}</td>
+                <td className="p-2 whitespace-nowrap">{token.expired_time === -1 ? "永不过期" : formatTimestamp(token.expired_time)}</td>
+                <td className="p-2">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <RowActionForm id={token.id} intent="reveal" label="查看" />
+                    <CopyKeyButton id={token.id} />
+                    {chats.length ? (
+                      <details className="relative">
+                        <summary className="cursor-pointer list-none text-sm text-blue-600 hover:underline dark:text-blue-400">聊天</summary>
+                        <ul className="absolute z-20 mt-1 w-44 rounded border border-gray-200 bg-white p-1 shadow dark:border-gray-700 dark:bg-gray-800">
+                          {chats.map((name, index) => (
+                            <li key={name}>
+                              <a href={`/token/chat?id=${token.id}&chat=${index}`} target="_blank" rel="noreferrer" className="block rounded px-2 py-1 hover:bg-gray-100 dark:hover:bg-gray-700">{name}</a>
+                            </li>
+                          ))}
+                        </ul>
+                      </details>
+                    ) : null}
+                    <ConfirmButton label="删除" question={`确定是否要删除此令牌？此修改将不可逆`} intent="delete" fields={{ id: token.id }} testId={`delete-${token.name}`} />
+                    <StatusToggle id={token.id} enabled={token.status === 1} />
+                    <Link to={`/token/edit/${token.id}`} className="text-sm text-blue-600 hover:underline dark:text-blue-400">编辑</Link>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { PassThrough } from "node:stream";
+import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { bootApp } from "./utils/boot.server";
+import { closeDatabase } from "./utils/db.server";
+import { closeRedis } from "./utils/redis.server";
+import { stopInProcessJobs } from "../jobs/in-process";
+import { closeBullProducer } from "../jobs/bullmq";
+
+// The server entry (server/index.ts) reaches the relay and the lifecycle hooks through this
+// module, so console and relay share one module graph: one pool, one cache, one options store.
+export { handleRelay, isRelayPath } from "./relay/handler.server";
+export { startBullWorker } from "../jobs/bullmq";
+export { bootApp };
+
+export async function shutdownApp(): Promise<void> {
+  stopInProcessJobs();
+  await closeBullProducer();
+  await closeRedis();
+  await closeDatabase();
+}
+
+const ABORT_DELAY = 5_000;
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  _loadContext: AppLoadContext,
+) {
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "");
+  return new Promise((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      {
+        [waitForAll ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          const stream = createReadableStreamFromReadable(body);
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY);
+  });
+}

@@ -1,0 +1,39 @@
+import type { Adapter, AdapterContext, UpstreamRequest } from "../types";
+import { clientWantsUsage, openAiBody, usageOf } from "../openai/openai-adapter";
+import { parseOpenAiError } from "../openai/openai-errors";
+import { createOpenAiStreamTranslator } from "../openai/openai-stream";
+
+const DEFAULT_API_VERSION = "2023-06-01-preview";
+
+/** `/v1/chat/completions` → `chat/completions`: the task part Azure appends after the deployment. */
+function taskOf(path: string): string {
+  return path.replace(/^\/v1\//, "").replace(/^engines\/[^/]+\//, "");
+}
+
+/**
+ * Azure OpenAI: the deployment (the model name without dots, as the reference derives it) is
+ * in the URL, the api-version from the channel's `other`, and the key goes in `api-key`.
+ */
+export const azureAdapter: Adapter = {
+  streamUsage: true,
+  buildRequest(ctx: AdapterContext): UpstreamRequest {
+    const base = ctx.channel.base_url.replace(/\/+$/, "");
+    const deployment = ctx.upstreamModel.replaceAll(".", "");
+    const version = ctx.channel.other.trim() || DEFAULT_API_VERSION;
+    const url = `${base}/openai/deployments/${encodeURIComponent(deployment)}/${taskOf(ctx.path)}?api-version=${encodeURIComponent(version)}`;
+    const headers: Record<string, string> = { "Content-Type": "application/json", "api-key": ctx.key };
+    if (ctx.stream) headers.Accept = "text/event-stream";
+    return { url, headers, body: JSON.stringify(openAiBody(ctx, true)) };
+  },
+  convertResponse(ctx, text) {
+    try {
+      const json = JSON.parse(text) as Record<string, unknown>;
+      // Azure names the underlying model; clients asked for (and are billed under) their own name.
+      return { body: JSON.stringify({ ...json, model: json.model || ctx.requestModel }), usage: usageOf(json as never) };
+    } catch {
+      return { body: text };
+    }
+  },
+  createStreamTranslator: (ctx) => createOpenAiStreamTranslator(clientWantsUsage(ctx)),
+  parseError: parseOpenAiError,
+};

@@ -1,0 +1,60 @@
+import type { Usage } from "../../billing/pricing";
+import type { Adapter, AdapterContext, UpstreamRequest } from "../types";
+import { parseOpenAiError } from "./openai-errors";
+import { createOpenAiStreamTranslator } from "./openai-stream";
+
+/** The body sent upstream: the client's JSON with the mapped model and, for streams, usage asked for. */
+export function openAiBody(ctx: AdapterContext, askUsage: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...ctx.body };
+  if ("model" in body || ctx.mode !== "images") body.model = ctx.upstreamModel;
+  if (ctx.stream && askUsage && (ctx.mode === "chat" || ctx.mode === "completions")) {
+    const options = typeof body.stream_options === "object" && body.stream_options ? (body.stream_options as Record<string, unknown>) : {};
+    body.stream_options = { ...options, include_usage: true };
+  }
+  return body;
+}
+
+export function clientWantsUsage(ctx: AdapterContext): boolean {
+  const options = ctx.body.stream_options as { include_usage?: unknown } | undefined;
+  return options?.include_usage === true;
+}
+
+export function usageOf(json: { usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; input_tokens?: number } }): Usage | undefined {
+  const u = json.usage;
+  if (!u) return undefined;
+  const prompt = u.prompt_tokens ?? u.input_tokens ?? 0;
+  const completion = u.completion_tokens ?? Math.max(0, (u.total_tokens ?? prompt) - prompt);
+  return { prompt_tokens: prompt, completion_tokens: completion };
+}
+
+/** Base URL rules: type 8 (custom) may carry `{model}` and is used verbatim. */
+export function upstreamUrl(ctx: AdapterContext, defaultBase: string): string {
+  const base = (ctx.channel.base_url || defaultBase).replace(/\/+$/, "");
+  if (ctx.channel.type === 8) return base.includes("{model}") ? base.replaceAll("{model}", ctx.upstreamModel) : `${base}${ctx.path}`;
+  return `${base}${ctx.path}`;
+}
+
+/**
+ * The OpenAI-compatible base: OpenAI itself and every provider that speaks its wire (Ollama's
+ * /v1, Moonshot, 01.AI, SiliconCloud, MiniMax, custom…). Streams ask for usage so billing is exact.
+ */
+export function createOpenAiAdapter(defaultBase: string, streamUsage = true): Adapter {
+  return {
+    streamUsage,
+    buildRequest(ctx): UpstreamRequest {
+      const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${ctx.key}` };
+      if (ctx.channel.openai_organization) headers["OpenAI-Organization"] = ctx.channel.openai_organization;
+      if (ctx.stream) headers.Accept = "text/event-stream";
+      return { url: upstreamUrl(ctx, defaultBase), headers, body: JSON.stringify(openAiBody(ctx, streamUsage)) };
+    },
+    convertResponse(_ctx, text) {
+      try {
+        return { body: text, usage: usageOf(JSON.parse(text) as never) };
+      } catch {
+        return { body: text };
+      }
+    },
+    createStreamTranslator: (ctx) => createOpenAiStreamTranslator(clientWantsUsage(ctx)),
+    parseError: parseOpenAiError,
+  };
+}

@@ -1,0 +1,48 @@
+import type { Usage } from "../../billing/pricing";
+import type { StreamStep, StreamTranslator } from "../types";
+
+type Chunk = {
+  id?: string;
+  object?: string;
+  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: { function?: { arguments?: string } }[] }; text?: string }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  error?: unknown;
+};
+
+/**
+ * OpenAI-compatible streams pass through unchanged, except: the usage-only chunk is kept back
+ * unless the client asked for it, and Azure's leading empty-identity chunk (no id, no
+ * choices) is dropped. The text seen is reported so billing can count tokens when no usage comes.
+ */
+export function createOpenAiStreamTranslator(forwardUsage: boolean): StreamTranslator {
+  return {
+    push(_event, data): StreamStep {
+      if (data === "[DONE]") return { chunks: [] };
+      let chunk: Chunk;
+      try {
+        chunk = JSON.parse(data) as Chunk;
+      } catch {
+        return { chunks: [] };
+      }
+      if (chunk.error) {
+        const e = chunk.error as { message?: string; type?: string; code?: string };
+        return { chunks: [], error: { message: e.message ?? "upstream stream error", type: e.type ?? "upstream_error", code: e.code ?? null } };
+      }
+      let usage: Usage | undefined;
+      if (chunk.usage && typeof chunk.usage.prompt_tokens === "number") {
+        usage = { prompt_tokens: chunk.usage.prompt_tokens, completion_tokens: chunk.usage.completion_tokens ?? 0 };
+      }
+      const choices = chunk.choices ?? [];
+      if (choices.length === 0) {
+        // Usage-only chunk, or Azure's prompt-annotation chunk.
+        return { chunks: usage && forwardUsage ? [data] : [], usage };
+      }
+      let text = "";
+      for (const choice of choices) {
+        text += choice.delta?.content ?? choice.delta?.reasoning_content ?? choice.text ?? "";
+        for (const call of choice.delta?.tool_calls ?? []) text += call.function?.arguments ?? "";
+      }
+      return { chunks: [data], usage, text };
+    },
+  };
+}

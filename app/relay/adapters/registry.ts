@@ -1,0 +1,30 @@
+import { getChannelType } from "~/domain/channels/catalog";
+import { anthropicAdapter } from "./anthropic/anthropic-adapter";
+import { azureAdapter } from "./azure/azure-adapter";
+import { createOpenAiAdapter } from "./openai/openai-adapter";
+import type { Adapter } from "./types";
+
+/**
+ * Channel type → adapter. Providers with their own protocol register here; every other type
+ * speaks the OpenAI wire through the shared base with its catalogue default URL.
+ */
+const dedicated = new Map<number, Adapter>([
+  [3, azureAdapter],
+  [14, anthropicAdapter],
+]);
+const openAiCompatible = new Map<number, Adapter>();
+
+export function registerAdapter(type: number, adapter: Adapter): void {
+  dedicated.set(type, adapter);
+}
+
+export function adapterFor(type: number): Adapter {
+  const own = dedicated.get(type);
+  if (own) return own;
+  let shared = openAiCompatible.get(type);
+  if (!shared) {
+    shared = createOpenAiAdapter(getChannelType(type)?.defaultBaseUrl || "https://api.openai.com");
+    openAiCompatible.set(type, shared);
+  }
+  return shared;
+}

@@ -1,0 +1,43 @@
+import type { Channel } from "../../../db/schema";
+import type { Usage } from "../billing/pricing";
+
+/**
+ * One provider's translation between the OpenAI wire (what clients speak) and its own. The
+ * pipeline never branches on provider: it asks the registry for the adapter of a channel type.
+ */
+export type RelayMode = "chat" | "completions" | "embeddings" | "moderations" | "images" | "rerank" | "speech" | "transcriptions" | "translations";
+
+export type AdapterContext = {
+  channel: Channel;
+  key: string;
+  mode: RelayMode;
+  /** The client's path, e.g. /v1/chat/completions. */
+  path: string;
+  body: Record<string, unknown>;
+  /** The model sent upstream (after the channel's model mapping). */
+  upstreamModel: string;
+  /** The model the client asked for (replies name it). */
+  requestModel: string;
+  stream: boolean;
+};
+
+export type UpstreamRequest = { url: string; headers: Record<string, string>; body: string | Buffer };
+
+export type UpstreamError = { message: string; type: string; code: string | null };
+
+/** Output of one upstream SSE event: OpenAI chunks to forward (already JSON-encoded). */
+export type StreamStep = { chunks: string[]; usage?: Usage; text?: string; error?: UpstreamError };
+
+export interface StreamTranslator {
+  push(event: string | undefined, data: string): StreamStep;
+}
+
+export interface Adapter {
+  /** Whether the upstream can be asked for a usage chunk (stream_options.include_usage). */
+  streamUsage: boolean;
+  buildRequest(ctx: AdapterContext): UpstreamRequest;
+  /** Non-stream reply → the OpenAI-shaped body for the client and the usage to bill. */
+  convertResponse(ctx: AdapterContext, text: string): { body: string; usage?: Usage };
+  createStreamTranslator(ctx: AdapterContext): StreamTranslator;
+  parseError(status: number, text: string): UpstreamError;
+}

@@ -1,0 +1,116 @@
+import type { IncomingMessage } from "node:http";
+import type { Channel } from "../../db/schema";
+import { decryptSecret } from "~/utils/secrets.server";
+import type { Adapter, AdapterContext, RelayMode, UpstreamError } from "./adapters/types";
+import type { Usage } from "./billing/pricing";
+import { isRetryableStatus, mapStatusCode } from "./failure-policy";
+import type { ReplySink } from "./reply-sink";
+import { endStream, pipeStream } from "./stream/pipe-stream.server";
+import { countCompletionText } from "./stream/token-counter";
+import { readAll, sendUpstream } from "./upstream-client.server";
+
+export type AttemptInput = {
+  channel: Channel;
+  adapter: Adapter;
+  mode: RelayMode;
+  path: string;
+  body: Record<string, unknown>;
+  rawBody?: Buffer;
+  contentType?: string;
+  requestModel: string;
+  stream: boolean;
+  requestId: string;
+  clientGone: AbortSignal;
+  timeouts: { connectMs: number; responseMs: number; streamIdleMs: number };
+};
+
+export type AttemptResult =
+  // `deliver` finishes the client's reply; the pipeline calls it once the charge is committed.
+  | { ok: true; usage?: Usage; countedCompletion: number; frtMs: number; deliver: () => void }
+  | { ok: false; status: number; error: UpstreamError; retryable: boolean; responded: boolean; upstreamStatus: number };
+
+/** The model the channel is asked for: its model_mapping applied once (never chained). */
+export function mapModel(channel: Channel, model: string): string {
+  if (!channel.model_mapping.trim()) return model;
+  try {
+    const mapped = (JSON.parse(channel.model_mapping) as Record<string, unknown>)[model];
+    return typeof mapped === "string" && mapped ? mapped : model;
+  } catch {
+    return model;
+  }
+}
+
+/** One try against one channel. Nothing is written to the client until the upstream said 200. */
+export async function attemptChannel(input: AttemptInput, sink: ReplySink): Promise<AttemptResult> {
+  const started = Date.now();
+  const upstreamModel = mapModel(input.channel, input.requestModel);
+  const ctx: AdapterContext = {
+    channel: input.channel,
+    key: decryptSecret(input.channel.key_encrypted),
+    mode: input.mode,
+    path: input.path,
+    body: input.body,
+    upstreamModel,
+    requestModel: input.requestModel,
+    stream: input.stream,
+  };
+  const built = input.adapter.buildRequest(ctx);
+  const body = input.rawBody && input.contentType ? input.rawBody : built.body;
+  const headers = input.rawBody && input.contentType ? { ...built.headers, "Content-Type": input.contentType } : built.headers;
+  const controller = new AbortController();
+  const onClientGone = () => controller.abort();
+  input.clientGone.addEventListener("abort", onClientGone, { once: true });
+  const responseTimer = input.stream ? undefined : setTimeout(() => controller.abort(), input.timeouts.responseMs);
+  let upstream: IncomingMessage;
+  try {
+    upstream = await sendUpstream(built.url, { method: "POST", headers, body, signal: controller.signal, connectTimeoutMs: input.timeouts.connectMs });
+  } catch (error) {
+    clearTimeout(responseTimer);
+    input.clientGone.removeEventListener("abort", onClientGone);
+    const aborted = controller.signal.aborted;
+    console.warn(`[relay] ${input.requestId} channel #${input.channel.id} request failed: ${(error as Error).message}`);
+    return {
+      ok: false,
+      status: aborted && !input.clientGone.aborted ? 504 : 502,
+      error: { message: aborted ? "上游响应超时" : "请求上游地址失败", type: "upstream_error", code: "do_request_failed" },
+      retryable: !input.clientGone.aborted,
+      responded: false,
+      upstreamStatus: 0,
+    };
+  }
+  const frtMs = Date.now() - started;
+  const status = upstream.statusCode ?? 502;
+  try {
+    if (status !== 200) {
+      const error = input.adapter.parseError(status, (await readAll(upstream)).toString("utf8"));
+      return { ok: false, status: mapStatusCode(input.channel.status_code_mapping, status), error, retryable: isRetryableStatus(status, input.channel.type), responded: false, upstreamStatus: status };
+    }
+    const isEventStream = String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
+    if (input.stream && isEventStream) {
+      sink.start(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Oneapi-Request-Id": input.requestId, "X-Accel-Buffering": "no" });
+      const outcome = await pipeStream(upstream, sink, input.adapter.createStreamTranslator(ctx), input.timeouts.streamIdleMs, () => controller.abort());
+      return { ok: true, usage: outcome.usage, countedCompletion: outcome.countedCompletion, frtMs, deliver: () => endStream(sink, outcome) };
+    }
+    const raw = await readAll(upstream);
+    if (input.mode === "speech") {
+      // Audio bytes: forwarded as they are; billed on the input text (the pipeline's estimate).
+      const contentType = String(upstream.headers["content-type"] ?? "audio/mpeg");
+      const deliver = () => {
+        sink.start(200, { "Content-Type": contentType, "Content-Length": raw.length, "X-Oneapi-Request-Id": input.requestId });
+        sink.end(raw);
+      };
+      return { ok: true, countedCompletion: 0, frtMs, deliver };
+    }
+    const converted = input.adapter.convertResponse(ctx, raw.toString("utf8"));
+    const deliver = () => {
+      if (!sink.open) return;
+      sink.start(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(converted.body), "X-Oneapi-Request-Id": input.requestId });
+      sink.end(converted.body);
+    };
+    // No usage in a non-stream reply: bill the completion text it carries.
+    return { ok: true, usage: converted.usage, countedCompletion: converted.usage ? 0 : countCompletionText(converted.body), frtMs, deliver };
+  } finally {
+    clearTimeout(responseTimer);
+    input.clientGone.removeEventListener("abort", onClientGone);
+  }
+}

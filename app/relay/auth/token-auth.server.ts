@@ -1,0 +1,58 @@
+import { isIpAllowed } from "~/domain/tokens/ip-allow-list";
+import { normaliseTokenKey, tokenKeyHash } from "~/domain/tokens/token-keys.server";
+import { TOKEN_STATUS } from "~/domain/tokens/token-constants";
+import { options } from "~/domain/options/store.server";
+import { ROLE_ADMIN, USER_STATUS_BANNED } from "~/domain/users/roles";
+import { localFailure, type RelayFailure } from "../relay-error";
+import { lookupToken, type CachedToken } from "./token-cache.server";
+
+export type TokenContext = CachedToken & { keyHash: string; pinnedChannelId?: number };
+
+/**
+ * `Authorization: Bearer sk-<key>` (or `sk-<key>-<channelId>` to pin a channel, admins only).
+ * Every refusal is a value with the reference's message and status.
+ */
+export async function authenticateToken(authorization: string | undefined, ip: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<TokenContext | RelayFailure> {
+  const presented = normaliseTokenKey(authorization ?? "");
+  if (!presented) return localFailure(401, "未提供令牌", "missing_token");
+  const [key, pin] = presented.split("-");
+  if (!key) return localFailure(401, "无效的令牌", "invalid_token");
+  const keyHash = tokenKeyHash(key);
+  const cached = await lookupToken(keyHash);
+  if (!cached) return localFailure(401, "无效的令牌", "invalid_token");
+  const { token, user } = cached;
+  if (user.deleted || user.status === USER_STATUS_BANNED) return localFailure(403, "用户已被封禁", "user_banned");
+  if (token.status === TOKEN_STATUS.exhausted) return localFailure(401, "该令牌额度已用尽", "token_exhausted");
+  if (token.status === TOKEN_STATUS.expired || (token.expired_time !== -1 && token.expired_time < nowSeconds)) return localFailure(401, "该令牌已过期", "token_expired");
+  if (token.status !== TOKEN_STATUS.enabled) return localFailure(401, "该令牌状态不可用", "token_disabled");
+  if (!token.unlimited_quota && token.remain_quota <= 0) return localFailure(401, "该令牌额度已用尽", "token_exhausted");
+  if (!isIpAllowed(cached.allowRanges, ip)) return localFailure(403, "您的 IP 不在令牌允许访问的列表中", "ip_not_allowed");
+  let pinnedChannelId: number | undefined;
+  if (pin) {
+    if (user.role < ROLE_ADMIN) return localFailure(403, "普通用户不支持指定渠道", "channel_pin_forbidden");
+    pinnedChannelId = Number(pin);
+    if (!Number.isSafeInteger(pinnedChannelId) || pinnedChannelId <= 0) return localFailure(400, "无效的渠道 ID", "invalid_channel_id");
+  }
+  return { ...cached, keyHash, pinnedChannelId };
+}
+
+export function isFailure(value: unknown): value is RelayFailure {
+  return typeof value === "object" && value !== null && "status" in value && "message" in value && !("token" in value);
+}
+
+/** The token's model limits, when enabled. */
+export function checkModelAllowed(ctx: TokenContext, model: string): RelayFailure | undefined {
+  if (ctx.token.model_limits_enabled && !ctx.modelLimits.has(model)) return localFailure(403, `该令牌无权访问模型 ${model}`, "model_not_allowed");
+  return undefined;
+}
+
+/** The group a request bills and routes under: the token's group when set and still allowed. */
+export function resolveGroup(ctx: TokenContext): string | RelayFailure {
+  const tokenGroup = ctx.token.group;
+  if (!tokenGroup || tokenGroup === ctx.user.group) return ctx.user.group;
+  const usable = options.json<Record<string, unknown>>("UserUsableGroups") ?? {};
+  const ratios = options.json<Record<string, unknown>>("GroupRatio") ?? {};
+  if (!(tokenGroup in usable)) return localFailure(403, `令牌分组 ${tokenGroup} 已被禁用`, "group_forbidden");
+  if (!(tokenGroup in ratios)) return localFailure(403, `分组 ${tokenGroup} 已被弃用`, "group_deprecated");
+  return tokenGroup;
+}

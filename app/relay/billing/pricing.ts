@@ -1,0 +1,49 @@
+import { defaultCompletionRatio } from "~/domain/billing/default-ratios";
+
+/**
+ * Prices from the operator's options. A model is billed either per call (ModelPrice, USD) or
+ * per token (ModelRatio × completion ratio); the operator's CompletionRatio entry wins over the
+ * built-in family default (the reference gets this backwards). Both × the group ratio.
+ */
+export type PriceTables = {
+  modelPrice: Record<string, number>;
+  modelRatio: Record<string, number>;
+  completionRatio: Record<string, number>;
+  groupRatio: Record<string, number>;
+  quotaPerUnit: number;
+};
+
+export type ModelPricing =
+  | { kind: "price"; modelPrice: number; groupRatio: number }
+  | { kind: "ratio"; modelRatio: number; completionRatio: number; groupRatio: number };
+
+export type Usage = { prompt_tokens: number; completion_tokens: number };
+
+export function priceModel(tables: PriceTables, model: string, group: string): ModelPricing | undefined {
+  const groupRatio = tables.groupRatio[group] ?? 1;
+  const price = tables.modelPrice[model];
+  if (typeof price === "number") return { kind: "price", modelPrice: price, groupRatio };
+  const ratio = tables.modelRatio[model];
+  if (typeof ratio !== "number") return undefined;
+  const completionRatio = tables.completionRatio[model] ?? defaultCompletionRatio(model);
+  return { kind: "ratio", modelRatio: ratio, completionRatio, groupRatio };
+}
+
+/** Quota for a finished call. Zero tokens cost nothing; any non-zero usage costs at least 1. */
+export function quotaFor(pricing: ModelPricing, usage: Usage, quotaPerUnit: number): number {
+  if (pricing.kind === "price") return Math.round(pricing.modelPrice * quotaPerUnit * pricing.groupRatio);
+  const tokens = usage.prompt_tokens + usage.completion_tokens * pricing.completionRatio;
+  if (tokens <= 0) return 0;
+  const quota = Math.round(tokens * pricing.modelRatio * pricing.groupRatio);
+  return pricing.modelRatio > 0 && pricing.groupRatio > 0 ? Math.max(1, quota) : quota;
+}
+
+/**
+ * What to reserve before the call: the full price, or the estimated prompt plus the allowed
+ * completion (max_tokens, else the operator's PreConsumedQuota tokens) at the completion ratio.
+ */
+export function reservationFor(pricing: ModelPricing, promptEstimate: number, maxTokens: number | undefined, preConsumedTokens: number, quotaPerUnit: number): number {
+  if (pricing.kind === "price") return quotaFor(pricing, { prompt_tokens: 0, completion_tokens: 0 }, quotaPerUnit);
+  const completion = maxTokens && maxTokens > 0 ? maxTokens : preConsumedTokens;
+  return quotaFor(pricing, { prompt_tokens: promptEstimate, completion_tokens: completion }, quotaPerUnit);
+}

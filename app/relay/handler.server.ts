@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { bootApp } from "~/utils/boot.server";
+import { env } from "~/utils/env.server";
+import { authenticateToken, isFailure } from "./auth/token-auth.server";
+import { sendBilling } from "./billing-endpoint.server";
+import { newRequestId, sendRelayError } from "./errors.server";
+import { applyCors, BodyTooLargeError, readBody, relayClientIp } from "./http.server";
+import { sendModels } from "./models-endpoint.server";
+import { relay } from "./pipeline.server";
+import { nodeSink } from "./reply-sink";
+import type { RelayFailure } from "./relay-error";
+import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField } from "./request-parse";
+
+/** Path prefixes served by the relay instead of Remix (DESIGN.md §1). */
+export const RELAY_PREFIXES = ["/v1/", "/v1beta/", "/mj/", "/suno/", "/dashboard/billing/"];
+
+export function isRelayPath(url: string): boolean {
+  return RELAY_PREFIXES.some((prefix) => url.startsWith(prefix)) || url === "/v1";
+}
+
+function fail(res: ServerResponse, failure: RelayFailure, requestId: string) {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  sendRelayError(res, failure.status, { message: failure.message, type: failure.type, code: failure.code }, requestId);
+}
+
+/** Entry of the relay surface: authenticate, dispatch by path, answer every failure in the OpenAI shape. */
+export async function handleRelay(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = newRequestId();
+  const startedAt = Date.now();
+  if (applyCors(req, res)) return;
+  await bootApp();
+  const path = (req.url ?? "/").split("?")[0]!.replace(/\/+$/, "");
+  if (NOT_IMPLEMENTED_PREFIXES.some((p) => path.startsWith(p))) {
+    req.resume();
+    return fail(res, { status: 501, message: "API not implemented", type: "new_api_error", code: "api_not_implemented" }, requestId);
+  }
+  const token = await authenticateToken(req.headers.authorization, relayClientIp(req, env.TRUST_PROXY));
+  if (isFailure(token)) {
+    req.resume();
+    return fail(res, token, requestId);
+  }
+  if (req.method === "GET") {
+    const billing = /^(?:\/v1)?\/dashboard\/billing\/(subscription|usage)$/.exec(path);
+    if (billing) return sendBilling(token, billing[1] as "subscription" | "usage", res, requestId);
+    if (path === "/v1/models") {
+      const failure = await sendModels(token, res, requestId);
+      return failure ? fail(res, failure, requestId) : undefined;
+    }
+    const single = /^\/v1\/models\/(.+)$/.exec(path);
+    if (single) {
+      const failure = await sendModels(token, res, requestId, decodeURIComponent(single[1]!));
+      return failure ? fail(res, failure, requestId) : undefined;
+    }
+  }
+  const engine = /^\/v1\/engines\/([^/]+)\/embeddings$/.exec(path);
+  const mode = engine ? "embeddings" : (JSON_ENDPOINTS[path] ?? MULTIPART_ENDPOINTS[path]);
+  if (req.method !== "POST" || !mode) {
+    req.resume();
+    return fail(res, { status: 404, message: `Invalid URL (${req.method} ${path})`, type: "invalid_request_error", code: "not_found" }, requestId);
+  }
+  let raw: Buffer;
+  try {
+    raw = await readBody(req);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return fail(res, { status: 413, message: "请求体过大", type: "invalid_request_error", code: "request_too_large" }, requestId);
+    throw error;
+  }
+  let body: Record<string, unknown>;
+  let contentType: string | undefined;
+  if (MULTIPART_ENDPOINTS[path]) {
+    contentType = String(req.headers["content-type"] ?? "");
+    body = { model: multipartField(raw, "model") ?? "" };
+  } else {
+    try {
+      const parsed: unknown = JSON.parse(raw.toString("utf8") || "{}");
+      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
+      body = parsed as Record<string, unknown>;
+    } catch {
+      return fail(res, { status: 400, message: "无效的请求体：必须是 JSON 对象", type: "invalid_request_error", code: "invalid_request" }, requestId);
+    }
+    if (engine) body.model = decodeURIComponent(engine[1]!);
+  }
+  const failure = await relay({ token, mode, path: engine ? "/v1/embeddings" : path, body, rawBody: contentType ? raw : undefined, contentType, requestId, startedAt }, nodeSink(res));
+  if (failure) fail(res, failure, requestId);
+}

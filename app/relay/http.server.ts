@@ -1,0 +1,54 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+export const MAX_RELAY_BODY_BYTES = 32 * 1024 * 1024;
+
+export class BodyTooLargeError extends Error {}
+
+/** Reads the whole request body (relay bodies are small JSON or bounded multipart). */
+export function readBody(req: IncomingMessage, limit = MAX_RELAY_BODY_BYTES): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new BodyTooLargeError("request body too large"));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Browser chat apps call the relay cross-origin with a bearer token (no cookies involved). */
+export function applyCors(req: IncomingMessage, res: ServerResponse): boolean {
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  if (req.method === "OPTIONS") {
+    res.writeHead(204, {
+      "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE, OPTIONS",
+      "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "*",
+      "Access-Control-Max-Age": "86400",
+    });
+    res.end();
+    return true;
+  }
+  return false;
+}
+
+/** The caller's address as the console sees it (X-Forwarded-For only behind a trusted proxy). */
+export function relayClientIp(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = String(req.headers["x-forwarded-for"] ?? "").split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return req.socket.remoteAddress ?? "";
+}

@@ -1,0 +1,60 @@
+import type { RelayMode } from "./adapters/types";
+
+/** Relay endpoints: path → mode, and the model a request names when it does not say. */
+export const JSON_ENDPOINTS: Record<string, RelayMode> = {
+  "/v1/chat/completions": "chat",
+  "/v1/completions": "completions",
+  "/v1/embeddings": "embeddings",
+  "/v1/moderations": "moderations",
+  "/v1/images/generations": "images",
+  "/v1/rerank": "rerank",
+  "/v1/audio/speech": "speech",
+};
+
+export const MULTIPART_ENDPOINTS: Record<string, RelayMode> = {
+  "/v1/audio/transcriptions": "transcriptions",
+  "/v1/audio/translations": "translations",
+};
+
+/** What the reference answers 501 for: endpoints it routes but never implemented. */
+export const NOT_IMPLEMENTED_PREFIXES = ["/v1/files", "/v1/fine-tunes", "/v1/fine_tuning", "/v1/assistants", "/v1/threads", "/v1/batches", "/v1/images/edits", "/v1/images/variations", "/v1/edits", "/v1/vector_stores", "/v1/uploads"];
+
+const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
+  moderations: "text-moderation-stable",
+  images: "dall-e-2",
+  speech: "tts-1",
+  transcriptions: "whisper-1",
+  translations: "whisper-1",
+};
+
+export function requestModel(mode: RelayMode, body: Record<string, unknown>): string {
+  const model = typeof body.model === "string" ? body.model.trim() : "";
+  return model || DEFAULT_MODELS[mode] || "";
+}
+
+/**
+ * A cheap upper-leaning estimate of prompt tokens for the reservation (about 3 bytes per
+ * token); the bill itself uses the upstream's usage, so this only sizes the hold.
+ */
+export function estimatePromptTokens(body: Record<string, unknown>): number {
+  let bytes = 0;
+  const add = (value: unknown) => {
+    if (typeof value === "string") bytes += Buffer.byteLength(value);
+    else if (Array.isArray(value)) value.forEach(add);
+    else if (value && typeof value === "object") Object.values(value).forEach(add);
+  };
+  add(body.messages ?? body.prompt ?? body.input ?? body.query ?? body.documents ?? "");
+  return Math.ceil(bytes / 3);
+}
+
+export function maxTokensOf(body: Record<string, unknown>): number | undefined {
+  const value = body.max_completion_tokens ?? body.max_tokens;
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : undefined;
+}
+
+/** The `model` field of a multipart form, read without buffering the parts into objects. */
+export function multipartField(body: Buffer, name: string): string | undefined {
+  const text = body.subarray(0, Math.min(body.length, 64 * 1024)).toString("latin1");
+  const match = new RegExp(`name="${name}"\\r\\n(?:[^\\r\\n]+\\r\\n)*\\r\\n([^\\r\\n]*)`).exec(text);
+  return match?.[1]?.trim() || undefined;
+}

@@ -1,0 +1,71 @@
+import type { IncomingMessage } from "node:http";
+import { createParser } from "eventsource-parser";
+import type { Usage } from "../billing/pricing";
+import type { StreamTranslator, UpstreamError } from "../adapters/types";
+import type { ReplySink } from "../reply-sink";
+import { createTokenCounter } from "./token-counter";
+
+export type StreamOutcome = { usage?: Usage; countedCompletion: number; error?: UpstreamError; ended: "done" | "idle-timeout" | "client-abort" | "upstream-closed" };
+
+/**
+ * Ends the client's stream: the error event if the upstream failed mid-way, then [DONE]. Called
+ * after billing has committed, so a stream never finishes with its charge still unrecorded.
+ */
+export function endStream(sink: ReplySink, outcome: StreamOutcome): void {
+  if (!sink.open) return;
+  if (outcome.error) sink.write(`data: ${JSON.stringify({ error: { ...outcome.error, param: null } })}\n\n`);
+  sink.end("data: [DONE]\n\n");
+}
+
+/**
+ * Pipes an upstream SSE body to the client as it arrives: each upstream event is parsed
+ * incrementally, translated to OpenAI chunks and written at once. Keeps only what billing needs
+ * (the usage chunk, or a running token count). An idle upstream or a departed client aborts the
+ * upstream call through `abort`. The client's response is left open for `endStream`.
+ */
+export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translator: StreamTranslator, idleTimeoutMs: number, abort: () => void): Promise<StreamOutcome> {
+  return new Promise((resolve) => {
+    const counter = createTokenCounter();
+    let usage: Usage | undefined;
+    let error: UpstreamError | undefined;
+    let settled = false;
+    const finish = (ended: StreamOutcome["ended"]) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(idleTimer);
+      resolve({ usage, countedCompletion: counter.total, error, ended });
+    };
+    let idleTimer = setTimeout(() => onIdle(), idleTimeoutMs);
+    const onIdle = () => {
+      abort();
+      finish("idle-timeout");
+    };
+    const parser = createParser({
+      onEvent(event) {
+        if (settled) return;
+        const step = translator.push(event.event, event.data);
+        if (step.usage) usage = step.usage;
+        if (!usage) counter.add(step.text);
+        for (const chunk of step.chunks) sink.write(`data: ${chunk}\n\n`);
+        if (step.error) {
+          error = step.error;
+          abort();
+          finish("upstream-closed");
+        }
+      },
+    });
+    upstream.setEncoding("utf8");
+    upstream.on("data", (chunk: string) => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(onIdle, idleTimeoutMs);
+      parser.feed(chunk);
+    });
+    upstream.on("end", () => finish("done"));
+    upstream.on("error", () => finish("upstream-closed"));
+    upstream.on("aborted", () => finish("upstream-closed"));
+    sink.onClientGone(() => {
+      abort();
+      finish("client-abort");
+    });
+  });
+}

@@ -1,0 +1,130 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Footer } from "~/components/shell/Footer";
+import { isNewYearSeason, visibleMenuItems } from "~/components/shell/menu";
+import { SideMenu } from "~/components/shell/SideMenu";
+import { TopBar } from "~/components/shell/TopBar";
+import { FlashBanner } from "~/components/FlashBanner";
+import { DefaultPasswordDialog } from "~/components/DefaultPasswordDialog";
+import { buildPublicStatus, APP_VERSION } from "~/domain/site/status.server";
+import { messages } from "~/messages";
+import { clearFlash, readFlash } from "~/utils/flash.server";
+import { optionalUser } from "~/utils/guards.server";
+import { readTheme } from "~/utils/theme.server";
+import stylesheet from "./tailwind.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/logo.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.systemName ?? "Switchyard" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await optionalUser(request);
+  const status = buildPublicStatus();
+  const [theme, flash] = await Promise.all([readTheme(request), readFlash(request)]);
+  const headers = new Headers();
+  if (flash) headers.append("Set-Cookie", await clearFlash());
+  const menu = user
+    ? visibleMenuItems({
+        role: user.role,
+        enableDataExport: status.enable_data_export,
+        enableDrawing: status.enable_drawing,
+        enableTask: status.enable_task,
+        hasChatLink: Boolean(status.chat_link) || status.chats.length > 0,
+      })
+    : [];
+  return data(
+    {
+      theme,
+      flash: flash ?? null,
+      systemName: status.system_name,
+      logo: status.logo,
+      footerHtml: status.footer_html,
+      collapseSidebar: status.default_collapse_sidebar,
+      version: APP_VERSION,
+      newYear: isNewYearSeason(new Date()),
+      user: user ? { id: user.id, username: user.username, display_name: user.display_name, role: user.role } : undefined,
+      menu,
+    },
+    { headers },
+  );
+}
+
+export function useShellData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const shell = useShellData();
+  return (
+    <html lang="zh-CN" className={shell?.theme === "dark" ? "dark" : ""}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-gray-50 text-gray-900 dark:bg-gray-950 dark:text-gray-100">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+function Shell({ children }: { children: React.ReactNode }) {
+  const shell = useShellData();
+  if (!shell) return <main className="p-6">{children}</main>;
+  return (
+    <div className="flex min-h-screen flex-col">
+      <TopBar systemName={shell.systemName} logo={shell.logo} theme={shell.theme} user={shell.user} newYear={shell.newYear} />
+      <div className="flex flex-1 flex-col sm:flex-row">
+        {shell.user ? <SideMenu items={shell.menu} collapsed={shell.collapseSidebar} /> : null}
+        <main className="min-w-0 flex-1 p-3 sm:p-5">
+          {shell.flash ? <FlashBanner type={shell.flash.type} message={shell.flash.message} /> : null}
+          {shell.flash?.defaultPassword ? <DefaultPasswordDialog /> : null}
+          {children}
+        </main>
+      </div>
+      <Footer html={shell.footerHtml} systemName={shell.systemName} version={shell.version} />
+    </div>
+  );
+}
+
+export default function App() {
+  useLoaderData<typeof loader>();
+  return (
+    <Shell>
+      <Outlet />
+    </Shell>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  let title: string = messages.serverError;
+  let detail = "";
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) {
+      title = messages.notFound;
+      detail = messages.notFoundHint;
+    } else if (error.status === 403) {
+      title = messages.forbidden;
+    } else if (error.status === 429) {
+      title = messages.tooManyRequests;
+    }
+  } else {
+    console.error(error);
+  }
+  return (
+    <Shell>
+      <div className="card mx-auto mt-10 max-w-md text-center">
+        <h1 className="text-xl font-bold">{title}</h1>
+        {detail ? <p className="mt-2 text-sm text-gray-500">{detail}</p> : null}
+      </div>
+    </Shell>
+  );
+}

@@ -1,0 +1,45 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { channelFieldsSchema } from "~/domain/channels/channel-input";
+import { createChannels, listChannels, setChannelStatus, toChannelJson, updateChannel } from "~/domain/channels/channels.server";
+import { ROLE_ADMIN } from "~/domain/users/roles";
+import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+import { readPage } from "~/utils/pagination";
+
+const updateBody = channelFieldsSchema.extend({ id: z.coerce.number().int().positive(), status: z.coerce.number().int().min(1).max(2).optional() });
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    await requireApiUser(request, ROLE_ADMIN);
+    const url = new URL(request.url);
+    const { page, size } = readPage(url, "page_size");
+    const idSort = url.searchParams.get("id_sort") === "true";
+    const { items, total } = await listChannels(page, size, idSort);
+    return apiOk(items.map(toChannelJson), "", { total });
+  });
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    await requireApiUser(request, ROLE_ADMIN);
+    if (request.method === "POST") {
+      const input = await readJson(request, channelFieldsSchema);
+      const result = await createChannels(input);
+      return result.ok ? apiOk(undefined, "") : apiFail(result.message);
+    }
+    if (request.method === "PUT") {
+      const { id, status, ...input } = await readJson(request, updateBody);
+      // The reference's console enables and disables a channel by PUTting {id, status}.
+      if (status !== undefined) {
+        const changed = await setChannelStatus(id, status);
+        if (!changed.ok) return apiFail(changed.message);
+      }
+      const result = await updateChannel(id, input);
+      return result.ok ? apiOk(toChannelJson(result.value)) : apiFail(result.message);
+    }
+    return apiFail("方法不允许", 405);
+  });
+}

@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { fetchUpstreamModels } from "~/domain/channels/fetch-models.server";
+import { ROLE_ADMIN } from "~/domain/users/roles";
+import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+
+export function loader({ request, params }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    await requireApiUser(request, ROLE_ADMIN);
+    const result = await fetchUpstreamModels(parseId(params.id));
+    return result.ok ? apiOk(result.value) : apiFail(result.message);
+  });
+}

@@ -1,0 +1,18 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { searchChannels, toChannelJson } from "~/domain/channels/channels.server";
+import { ROLE_ADMIN } from "~/domain/users/roles";
+import { apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    await requireApiUser(request, ROLE_ADMIN);
+    const params = new URL(request.url).searchParams;
+    const channels = await searchChannels(
+      { keyword: params.get("keyword") ?? "", group: params.get("group") ?? "", model: params.get("model") ?? "" },
+      params.get("id_sort") === "true",
+    );
+    return apiOk(channels.map(toChannelJson));
+  });
+}

@@ -1,0 +1,17 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getChannel } from "~/domain/channels/channels.server";
+import { ROLE_ADMIN } from "~/domain/users/roles";
+import { refreshChannelBalance } from "~/relay/channel-balance.server";
+import { apiFail, apiRoute, parseId, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+
+export function loader({ request, params }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    await requireApiUser(request, ROLE_ADMIN);
+    const channel = await getChannel(parseId(params.id));
+    if (!channel) return apiFail("渠道未找到，请刷新页面后重试。");
+    const result = await refreshChannelBalance(channel);
+    return result.ok ? Response.json({ success: true, message: "", balance: result.balance }) : apiFail(result.message);
+  });
+}

@@ -1,0 +1,19 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { ROLE_ADMIN } from "~/domain/users/roles";
+import { refreshChannelBalance } from "~/relay/channel-balance.server";
+import { apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+import { getDb } from "~/utils/db.server";
+
+/** Refreshes every enabled OpenAI-compatible channel's balance; reports how many succeeded. */
+export function loader({ request }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    await requireApiUser(request, ROLE_ADMIN);
+    const db = await getDb();
+    const channels = await db.selectFrom("channels").selectAll().where("status", "=", 1).where("type", "in", [1, 8]).execute();
+    let refreshed = 0;
+    for (const channel of channels) if ((await refreshChannelBalance(channel)).ok) refreshed += 1;
+    return apiOk(refreshed, `已更新 ${refreshed} 个渠道的余额`);
+  });
+}

@@ -1,0 +1,28 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { listPublicOptions, saveOption } from "~/domain/options/store.server";
+import { ROLE_ROOT } from "~/domain/users/roles";
+import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+
+// Console scripts send booleans and numbers as JSON values; they are stored as their string form.
+const body = z.object({ key: z.string().min(1), value: z.union([z.string(), z.number(), z.boolean()]) });
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    await requireApiUser(request, ROLE_ROOT);
+    return apiOk(listPublicOptions());
+  });
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    await requireApiUser(request, ROLE_ROOT);
+    if (request.method !== "PUT") return apiFail("方法不允许", 405);
+    const input = await readJson(request, body);
+    const result = await saveOption(input.key, String(input.value));
+    return result.ok ? apiOk() : apiFail(result.message);
+  });
+}

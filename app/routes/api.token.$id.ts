@@ -1,0 +1,24 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { deleteToken, getToken, toTokenJson } from "~/domain/tokens/tokens.server";
+import { ROLE_USER } from "~/domain/users/roles";
+import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+
+export function loader({ request, params }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    const user = await requireApiUser(request, ROLE_USER);
+    const token = await getToken(user.id, parseId(params.id));
+    return token ? apiOk(toTokenJson(token)) : apiFail("令牌不存在");
+  });
+}
+
+export function action({ request, params }: ActionFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    const user = await requireApiUser(request, ROLE_USER);
+    if (request.method !== "DELETE") return apiFail("方法不允许", 405);
+    const result = await deleteToken(user.id, parseId(params.id));
+    return result.ok ? apiOk() : apiFail(result.message);
+  });
+}

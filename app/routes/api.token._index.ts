@@ -1,0 +1,47 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { tokenFieldsSchema } from "~/domain/tokens/token-form";
+import { createTokens, listTokens, setTokenStatus, toTokenJson, updateToken } from "~/domain/tokens/tokens.server";
+import { ROLE_USER } from "~/domain/users/roles";
+import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+import { readPage } from "~/utils/pagination";
+
+// The reference's console sends model_limits as a comma list and numbers as numbers.
+const createBody = tokenFieldsSchema.extend({ count: z.coerce.number().int().min(1).max(100).default(1) });
+const updateBody = tokenFieldsSchema.extend({ id: z.coerce.number().int().positive() });
+const statusBody = z.object({ id: z.coerce.number().int().positive(), status: z.coerce.number().int() });
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    const user = await requireApiUser(request, ROLE_USER);
+    const { page, size } = readPage(new URL(request.url), "size");
+    const { items, total } = await listTokens(user.id, page, size);
+    return apiOk(items.map(toTokenJson), "", { total, page, page_size: size });
+  });
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    const user = await requireApiUser(request, ROLE_USER);
+    if (request.method === "POST") {
+      const input = await readJson(request, createBody);
+      const result = await createTokens(user, input, input.count);
+      // The reference returns no data on create: the key is fetched from the list afterwards.
+      return result.ok ? apiOk() : apiFail(result.message);
+    }
+    if (request.method === "PUT") {
+      if (new URL(request.url).searchParams.get("status_only")) {
+        const input = await readJson(request, statusBody);
+        const result = await setTokenStatus(user.id, input.id, input.status);
+        return result.ok ? apiOk(toTokenJson(result.value)) : apiFail(result.message);
+      }
+      const input = await readJson(request, updateBody);
+      const result = await updateToken(user, input.id, input);
+      return result.ok ? apiOk(toTokenJson(result.value)) : apiFail(result.message);
+    }
+    return apiFail("方法不允许", 405);
+  });
+}

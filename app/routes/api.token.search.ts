@@ -1,0 +1,15 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { searchTokens, toTokenJson } from "~/domain/tokens/tokens.server";
+import { ROLE_USER } from "~/domain/users/roles";
+import { apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    const user = await requireApiUser(request, ROLE_USER);
+    const params = new URL(request.url).searchParams;
+    const tokens = await searchTokens(user.id, params.get("keyword") ?? "", params.get("token") ?? "");
+    return apiOk(tokens.map(toTokenJson));
+  });
+}

@@ -1,0 +1,40 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { checkPasswordSignIn, SignInError } from "~/domain/auth/authenticator.server";
+import { createSession } from "~/domain/auth/sessions.server";
+import { apiFail, apiRoute, readJson } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+import { allowCriticalRequest, TOO_MANY_REQUESTS_MESSAGE } from "~/utils/rate-limit.server";
+import { clientIp } from "~/utils/request.server";
+
+const body = z.object({ username: z.string().default(""), password: z.string().default("") });
+
+export function action({ request }: ActionFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    if (request.method !== "POST") return apiFail("方法不允许", 405);
+    if (!(await allowCriticalRequest(clientIp(request)))) return apiFail(TOO_MANY_REQUESTS_MESSAGE, 429);
+    const input = await readJson(request, body);
+    try {
+      const user = await checkPasswordSignIn(input.username.trim(), input.password);
+      const cookie = await createSession(user.id, { ip: clientIp(request), userAgent: request.headers.get("User-Agent") ?? "" });
+      // The reference answers with a User whose only filled fields are these six.
+      const data = {
+        id: user.id,
+        username: user.username,
+        display_name: user.display_name,
+        role: user.role,
+        status: user.status,
+        group: user.group,
+      };
+      return Response.json({ success: true, message: "", data }, { headers: { "Set-Cookie": cookie } });
+    } catch (error) {
+      if (error instanceof SignInError) return apiFail(error.message);
+      throw error;
+    }
+  });
+}
+
+export function loader() {
+  return apiFail("方法不允许", 405);
+}

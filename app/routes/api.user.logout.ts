@@ -1,0 +1,13 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { destroySession } from "~/domain/auth/sessions.server";
+import { apiRoute } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+
+/** The reference signs out on GET; the session row is deleted, so the old cookie is dead everywhere. */
+export function loader({ request }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    const cookie = await destroySession(request);
+    return Response.json({ success: true, message: "" }, { headers: { "Set-Cookie": cookie } });
+  });
+}

@@ -1,0 +1,40 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { deleteSelf, updateSelf } from "~/domain/users/self-service.server";
+import { toPublicUser } from "~/domain/users/users.server";
+import { ROLE_USER } from "~/domain/users/roles";
+import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+
+const update = z.object({
+  display_name: z.string().max(20).optional(),
+  password: z.string().optional(),
+  // The reference's console sends original_password; old_password is accepted as an alias.
+  original_password: z.string().optional(),
+  old_password: z.string().optional(),
+});
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    const user = await requireApiUser(request, ROLE_USER);
+    return apiOk(toPublicUser(user));
+  });
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    const user = await requireApiUser(request, ROLE_USER);
+    if (request.method === "PUT") {
+      const input = await readJson(request, update);
+      const result = await updateSelf(user, { ...input, original_password: input.original_password ?? input.old_password }, request);
+      return result.ok ? apiOk() : apiFail(result.message);
+    }
+    if (request.method === "DELETE") {
+      const result = await deleteSelf(user);
+      return result.ok ? apiOk() : apiFail(result.message);
+    }
+    return apiFail("方法不允许", 405);
+  });
+}

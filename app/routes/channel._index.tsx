@@ -1,0 +1,173 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ChannelRow } from "~/components/channels/ChannelRow";
+import { ConfirmButton } from "~/components/ConfirmButton";
+import { FlashBanner } from "~/components/FlashBanner";
+import { Pagination } from "~/components/Pagination";
+import { channelTypeName } from "~/domain/channels/catalog";
+import {
+  copyChannel, deleteChannel, deleteChannels, deleteDisabledChannels, fixAbilities, getChannel, listChannels, searchChannels, setChannelStatus, updateChannel,
+} from "~/domain/channels/channels.server";
+import { refreshChannelBalance } from "~/relay/channel-balance.server";
+import { claimTestAll, readTestAllProgress } from "~/relay/channel-test-all.server";
+import { testChannel } from "~/relay/channel-test.server";
+import { enqueueJob } from "../../jobs/enqueue";
+import { listGroupNames } from "~/domain/groups/groups.server";
+import { options } from "~/domain/options/store.server";
+import { ROLE_ADMIN } from "~/domain/users/roles";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { requireRole } from "~/utils/guards.server";
+import { rememberedListPrefs } from "~/utils/prefs.server";
+
+export const meta: MetaFunction = () => [{ title: "渠道" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, ROLE_ADMIN);
+  const url = new URL(request.url);
+  const prefs = await rememberedListPrefs(request, "channel", "page_size", ["id_sort"]);
+  const idSort = prefs.flags.id_sort ?? false;
+  const filters = { keyword: url.searchParams.get("keyword") ?? "", group: url.searchParams.get("group") ?? "", model: url.searchParams.get("model") ?? "" };
+  const searching = Boolean(filters.keyword || filters.group || filters.model);
+  const page = Math.max(0, Number(url.searchParams.get("p") ?? 0) || 0);
+  const { items, total } = searching ? await searchChannels(filters, idSort).then((rows) => ({ items: rows, total: rows.length })) : await listChannels(page, prefs.size, idSort);
+  const body = {
+    channels: items.map((c) => ({
+      id: c.id, name: c.name, type: c.type, typeName: channelTypeName(c.type), group: c.group, status: c.status, response_time: c.response_time,
+      used_quota: c.used_quota, balance: c.balance, priority: c.priority, weight: c.weight, other_info: c.other_info,
+    })),
+    total,
+    page: searching ? 0 : page,
+    size: searching ? Math.max(1, total) : prefs.size,
+    idSort,
+    filters,
+    groups: listGroupNames(),
+    displayInCurrency: options.bool("DisplayInCurrencyEnabled"),
+    testAll: await readTestAllProgress(),
+  };
+  return data(body, prefs.setCookie ? { headers: { "Set-Cookie": prefs.setCookie } } : undefined);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireRole(request, ROLE_ADMIN);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const id = Number(form.get("id"));
+  const back = `/channel${new URL(request.url).search}`;
+  const done = (message: string) => redirectWithFlash(back, { type: "success", message });
+  const fail = (message: string) => data({ error: message }, { status: 400 });
+  switch (intent) {
+    case "enable":
+    case "disable": {
+      const result = await setChannelStatus(id, intent === "enable" ? 1 : 2);
+      return result.ok ? done("操作成功完成！") : fail(result.message);
+    }
+    case "routing": {
+      const result = await updateChannel(id, { priority: Number(form.get("priority")), weight: Number(form.get("weight")) });
+      return result.ok ? done("渠道更新成功！") : fail(result.message);
+    }
+    case "copy": {
+      const result = await copyChannel(id);
+      return result.ok ? done("渠道复制成功") : fail(result.message);
+    }
+    case "delete": {
+      const result = await deleteChannel(id);
+      return result.ok ? done("操作成功完成！") : fail(result.message);
+    }
+    case "delete-selected": {
+      const ids = form.getAll("ids").map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+      if (ids.length === 0) return fail("请先选择要删除的通道！");
+      return done(`已删除 ${await deleteChannels(ids)} 个通道！`);
+    }
+    case "delete-disabled":
+      return done(`已删除所有禁用渠道，共计 ${await deleteDisabledChannels()} 个`);
+    case "fix":
+      return done(`已修复 ${await fixAbilities()} 个通道！`);
+    case "test": {
+      const channel = await getChannel(id);
+      if (!channel) return fail("渠道未找到，请刷新页面后重试。");
+      const result = await testChannel(channel);
+      return result.success
+        ? done(`渠道 ${channel.name} 测试成功，耗时 ${result.time.toFixed(2)} 秒。`)
+        : redirectWithFlash(back, { type: "error", message: `渠道 ${channel.name} 测试失败：${result.message}` });
+    }
+    case "test-all":
+      if (!(await claimTestAll())) return fail("测试已在运行中");
+      await enqueueJob("channels.test-all");
+      return done("已成功开始测试所有通道，请刷新页面查看结果。");
+    case "balance": {
+      const channel = await getChannel(id);
+      if (!channel) return fail("渠道未找到，请刷新页面后重试。");
+      const result = await refreshChannelBalance(channel);
+      return result.ok ? done(`渠道 ${channel.name} 余额更新成功`) : fail(result.message);
+    }
+    default:
+      return fail("未知操作");
+  }
+}
+
+export default function ChannelPage() {
+  const page = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <div className="flex flex-col gap-3">
+      <h1 className="text-xl font-bold">管理渠道</h1>
+      {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
+      <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
+        <input name="keyword" defaultValue={page.filters.keyword} placeholder="搜索渠道的 ID，名称和代理地址 ..." className="input w-56" aria-label="关键字" />
+        <select name="group" defaultValue={page.filters.group} className="input w-36" aria-label="分组">
+          <option value="">全部分组</option>
+          {page.groups.map((g) => <option key={g} value={g}>{g}</option>)}
+        </select>
+        <input name="model" defaultValue={page.filters.model} placeholder="模型关键字" className="input w-40" aria-label="模型" />
+        <button type="submit" className="btn-secondary">查询</button>
+      </Form>
+      <div className="flex flex-wrap items-center gap-2">
+        <Link to="/channel/add" className="btn-primary">添加渠道</Link>
+        <Form method="post" id="channel-selection" className="hidden" />
+        <button type="submit" form="channel-selection" name="intent" value="delete-selected" className="btn-secondary">删除所选通道</button>
+        <ConfirmButton label="删除禁用通道" question="确定是否要删除禁用通道？" intent="delete-disabled" testId="delete-disabled" />
+        <Form method="post">
+          <button type="submit" name="intent" value="fix" className="btn-secondary">修复数据库一致性</button>
+        </Form>
+        <Form method="post">
+          <button type="submit" name="intent" value="test-all" className="btn-secondary">测试所有通道</button>
+        </Form>
+        <Link to={`?id_sort=${page.idSort ? "false" : "true"}`} className="btn-secondary" data-testid="id-sort">
+          {page.idSort ? "按优先级排序" : "按 ID 排序"}
+        </Link>
+      </div>
+      {page.testAll.running || page.testAll.finishedAt ? (
+        <p className="text-sm text-gray-600 dark:text-gray-300" data-testid="test-all-progress">
+          {page.testAll.running ? `正在测试所有通道：${page.testAll.done} / ${page.testAll.total}` : `上次测试所有通道：共 ${page.testAll.total} 个，失败 ${page.testAll.failed} 个，禁用 ${page.testAll.disabled} 个，启用 ${page.testAll.enabled} 个`}
+        </p>
+      ) : null}
+      {page.channels.length === 0 ? (
+        <p className="card text-sm text-gray-500">暂无渠道</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[960px] border-collapse text-sm" data-testid="channel-table">
+            <thead>
+              <tr className="border-b border-gray-200 text-left dark:border-gray-700">
+                <th className="p-2"><span className="sr-only">选择</span></th>
+                <th className="p-2">ID</th>
+                <th className="p-2">名称</th>
+                <th className="p-2">分组</th>
+                <th className="p-2">类型</th>
+                <th className="p-2">状态</th>
+                <th className="p-2">响应时间</th>
+                <th className="p-2">已用/剩余</th>
+                <th className="p-2">优先级</th>
+                <th className="p-2">权重</th>
+                <th className="p-2">操作</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.channels.map((channel) => <ChannelRow key={channel.id} channel={channel} displayInCurrency={page.displayInCurrency} />)}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page.page} size={page.size} total={page.total} sizeParam="page_size" />
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { ChannelForm } from "~/components/channels/ChannelForm";
+import { channelFormContext, handleChannelForm, newChannelDefaults } from "~/domain/channels/channel-form.server";
+import { ROLE_ADMIN } from "~/domain/users/roles";
+import { requireRole } from "~/utils/guards.server";
+
+export const meta: MetaFunction = () => [{ title: "创建新的渠道" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, ROLE_ADMIN);
+  return { ...channelFormContext(), defaults: newChannelDefaults() };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireRole(request, ROLE_ADMIN);
+  return handleChannelForm(request, "create");
+}
+
+export default function AddChannelPage() {
+  const { defaults, ...context } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  return <ChannelForm mode="create" lastResult={lastResult as never} defaultValue={defaults} {...context} />;
+}

@@ -1,0 +1,99 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { FlashBanner } from "~/components/FlashBanner";
+import { authenticator, SignInError } from "~/domain/auth/authenticator.server";
+import { loginSchema } from "~/domain/auth/forms";
+import { createSession } from "~/domain/auth/sessions.server";
+import { options } from "~/domain/options/store.server";
+import { DEFAULT_ROOT_PASSWORD } from "~/domain/users/passwords.server";
+import { ROLE_ROOT } from "~/domain/users/roles";
+import { messages } from "~/messages";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { optionalUser, safeRedirectPath } from "~/utils/guards.server";
+import { allowCriticalRequest } from "~/utils/rate-limit.server";
+import { clientIp } from "~/utils/request.server";
+
+export const meta: MetaFunction = () => [{ title: "登录" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await optionalUser(request)) throw redirect("/token");
+  return {
+    passwordLogin: options.bool("PasswordLoginEnabled"),
+    githubOAuth: options.bool("GitHubOAuthEnabled"),
+    registerEnabled: options.bool("RegisterEnabled"),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await optionalUser(request);
+  const submission = parseWithZod(await request.clone().formData(), { schema: loginSchema });
+  if (!(await allowCriticalRequest(clientIp(request)))) {
+    return data(submission.reply({ formErrors: [messages.tooManyRequests] }), { status: 429 });
+  }
+  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  try {
+    const user = await authenticator.authenticate("password", request);
+    const sessionCookie = await createSession(user.id, { ip: clientIp(request), userAgent: request.headers.get("User-Agent") ?? "" });
+    // The submitted password is at hand here, so the default-password check costs no extra hash.
+    const defaultPassword = user.role === ROLE_ROOT && submission.value.password === DEFAULT_ROOT_PASSWORD;
+    return redirectWithFlash(
+      safeRedirectPath(submission.value.redirectTo, "/token"),
+      { type: "success", message: messages.loginSuccess, defaultPassword },
+      [sessionCookie],
+    );
+  } catch (error) {
+    if (error instanceof SignInError) return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: 400 });
+    throw error;
+  }
+}
+
+export default function LoginPage() {
+  const settings = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    shouldValidate: "onSubmit",
+  });
+  const expired = params.get("expired") === "true";
+  return (
+    <div className="mx-auto mt-6 max-w-sm">
+      <div className="card">
+        <h1 className="mb-4 text-center text-xl font-bold">用户登录</h1>
+        {expired && !form.errors ? <FlashBanner type="error" message={messages.loginExpired} /> : null}
+        {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
+        {settings.passwordLogin ? (
+          <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3">
+            <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
+            <div>
+              <label className="label" htmlFor={fields.username.id}>用户名</label>
+              <input {...getInputProps(fields.username, { type: "text" })} className="input" placeholder="用户名或邮箱" autoComplete="username" />
+              {fields.username.errors ? <p className="field-error">{fields.username.errors[0]}</p> : null}
+            </div>
+            <div>
+              <label className="label" htmlFor={fields.password.id}>密码</label>
+              <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder="密码" autoComplete="current-password" />
+              {fields.password.errors && !fields.username.errors ? <p className="field-error">{fields.password.errors[0]}</p> : null}
+            </div>
+            <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>登录</button>
+          </Form>
+        ) : (
+          <FlashBanner type="info" message={messages.passwordLoginDisabled} />
+        )}
+        <div className="mt-4 flex justify-between text-sm">
+          <Link to="/reset" className="text-blue-600 hover:underline dark:text-blue-400">忘记密码？点击重置</Link>
+          {settings.registerEnabled ? <Link to="/register" className="text-blue-600 hover:underline dark:text-blue-400">没有账户？点击注册</Link> : null}
+        </div>
+        {settings.githubOAuth ? (
+          <div className="mt-4 border-t border-gray-200 pt-3 text-center dark:border-gray-700">
+            <a href="/api/oauth/state?redirect=github" className="btn-secondary">使用 GitHub 登录</a>
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

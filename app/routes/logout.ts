@@ -1,0 +1,13 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { destroySession } from "~/domain/auth/sessions.server";
+import { bootApp } from "~/utils/boot.server";
+
+export async function action({ request }: ActionFunctionArgs) {
+  await bootApp();
+  return redirect("/login", { headers: { "Set-Cookie": await destroySession(request) } });
+}
+
+// A GET must not sign anyone out (a prefetch or an <img> could), so it only leads home.
+export function loader() {
+  return redirect("/");
+}

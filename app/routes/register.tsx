@@ -1,0 +1,117 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { createCookie, data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { FlashBanner } from "~/components/FlashBanner";
+import { registerSchema } from "~/domain/auth/forms";
+import { options } from "~/domain/options/store.server";
+import { registerWithPassword } from "~/domain/users/registration.server";
+import { messages } from "~/messages";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { optionalUser } from "~/utils/guards.server";
+import { allowCriticalRequest } from "~/utils/rate-limit.server";
+import { clientIp } from "~/utils/request.server";
+
+export const meta: MetaFunction = () => [{ title: "注册" }];
+
+// The spec keeps ?aff= "locally" so an invite survives a detour; a cookie does that without JS.
+const affCookie = createCookie("aff", { path: "/", sameSite: "lax", httpOnly: true, maxAge: 30 * 24 * 3600 });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await optionalUser(request)) throw redirect("/token");
+  const fromQuery = new URL(request.url).searchParams.get("aff")?.trim().slice(0, 32);
+  const stored: unknown = await affCookie.parse(request.headers.get("Cookie"));
+  const aff = fromQuery || (typeof stored === "string" ? stored : "");
+  const settings = {
+    aff,
+    registerEnabled: options.bool("RegisterEnabled"),
+    passwordRegister: options.bool("PasswordRegisterEnabled"),
+    emailVerification: options.bool("EmailVerificationEnabled"),
+  };
+  return data(settings, fromQuery ? { headers: { "Set-Cookie": await affCookie.serialize(fromQuery) } } : undefined);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await optionalUser(request);
+  const schema = registerSchema(options.bool("EmailVerificationEnabled"));
+  const submission = parseWithZod(await request.formData(), { schema });
+  if (!(await allowCriticalRequest(clientIp(request)))) {
+    return data(submission.reply({ formErrors: [messages.tooManyRequests] }), { status: 429 });
+  }
+  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password", "password2"] }), { status: 400 });
+  const result = await registerWithPassword(submission.value);
+  if (!result.ok) {
+    const reply = result.field
+      ? submission.reply({ fieldErrors: { [result.field]: [result.message] }, hideFields: ["password", "password2"] })
+      : submission.reply({ formErrors: [result.message], hideFields: ["password", "password2"] });
+    return data(reply, { status: 400 });
+  }
+  return redirectWithFlash("/login", { type: "success", message: messages.registerSuccess }, [await affCookie.serialize("", { maxAge: 0 })]);
+}
+
+function FieldError({ errors }: { errors?: string[] }) {
+  return errors?.length ? <p className="field-error">{errors[0]}</p> : null;
+}
+
+export default function RegisterPage() {
+  const settings = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const schema = registerSchema(settings.emailVerification);
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { aff_code: settings.aff },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const open = settings.registerEnabled && settings.passwordRegister;
+  return (
+    <div className="mx-auto mt-6 max-w-sm">
+      <div className="card">
+        <h1 className="mb-4 text-center text-xl font-bold">新用户注册</h1>
+        {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
+        {!open ? (
+          <FlashBanner type="info" message={settings.registerEnabled ? messages.passwordRegisterDisabled : messages.registerDisabled} />
+        ) : (
+          <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3">
+            <div>
+              <label className="label" htmlFor={fields.username.id}>用户名</label>
+              <input {...getInputProps(fields.username, { type: "text" })} className="input" placeholder="输入用户名，最长 12 位" autoComplete="username" />
+              <FieldError errors={fields.username.errors} />
+            </div>
+            <div>
+              <label className="label" htmlFor={fields.password.id}>密码</label>
+              <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder="输入密码，最短 8 位，最长 20 位" autoComplete="new-password" />
+              <FieldError errors={fields.password.errors} />
+            </div>
+            <div>
+              <label className="label" htmlFor={fields.password2.id}>确认密码</label>
+              <input {...getInputProps(fields.password2, { type: "password" })} className="input" placeholder="再次输入密码" autoComplete="new-password" />
+              <FieldError errors={fields.password2.errors} />
+            </div>
+            {settings.emailVerification ? (
+              <>
+                <div>
+                  <label className="label" htmlFor={fields.email.id}>邮箱</label>
+                  <input {...getInputProps(fields.email, { type: "email" })} className="input" placeholder="输入邮箱地址" />
+                  <FieldError errors={fields.email.errors} />
+                </div>
+                <div>
+                  <label className="label" htmlFor={fields.verification_code.id}>验证码</label>
+                  <input {...getInputProps(fields.verification_code, { type: "text" })} className="input" placeholder="输入验证码" />
+                  <FieldError errors={fields.verification_code.errors} />
+                </div>
+              </>
+            ) : null}
+            <input {...getInputProps(fields.aff_code, { type: "hidden" })} />
+            <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>注册</button>
+          </Form>
+        )}
+        <p className="mt-4 text-center text-sm">
+          已有账户？<Link to="/login" className="text-blue-600 hover:underline dark:text-blue-400">点击登录</Link>
+        </p>
+      </div>
+    </div>
+  );
+}

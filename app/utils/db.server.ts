@@ -1,0 +1,37 @@
+import { join } from "node:path";
+import type { Kysely } from "kysely";
+import { connectDatabase, ensureLogPartitions, migrateToLatest, type Database } from "../../db/connect";
+import type { DB } from "../../db/schema";
+import { env } from "./env.server";
+
+// Kept on globalThis so the dev server's module reloads reuse one connection.
+const state = globalThis as unknown as { __switchyardDb?: Promise<Database> };
+
+async function openAndMigrate(): Promise<Database> {
+  const started = Date.now();
+  const database = await connectDatabase({
+    url: env.DATABASE_URL,
+    pgliteDir: env.PGLITE_DIR ?? join(env.DATA_DIR, "pglite"),
+  });
+  const applied = await migrateToLatest(database.db);
+  await ensureLogPartitions(database.db);
+  const where = database.kind === "pglite" ? `PGlite at ${env.PGLITE_DIR ?? join(env.DATA_DIR, "pglite")}` : "PostgreSQL";
+  console.log(`[db] ${where} ready in ${Date.now() - started} ms${applied.length ? `, applied ${applied.join(", ")}` : ""}`);
+  return database;
+}
+
+export function openDatabase(): Promise<Database> {
+  state.__switchyardDb ??= openAndMigrate();
+  return state.__switchyardDb;
+}
+
+/** The query builder, once the database is open and migrated. */
+export async function getDb(): Promise<Kysely<DB>> {
+  return (await openDatabase()).db;
+}
+
+export async function closeDatabase(): Promise<void> {
+  const pending = state.__switchyardDb;
+  state.__switchyardDb = undefined;
+  if (pending) await (await pending).close();
+}

@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+// Read once at start; everything else imports `env` instead of touching process.env.
+const schema = z.object({
+  NODE_ENV: z.string().default("production"),
+  HOST: z.string().default("0.0.0.0"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z.string().optional().transform((v) => (v ? v : undefined)),
+  REDIS_URL: z.string().optional().transform((v) => (v ? v : undefined)),
+  DATA_DIR: z.string().default("./data"),
+  PGLITE_DIR: z.string().optional().transform((v) => (v ? v : undefined)),
+  SESSION_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),
+  CRYPTO_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),
+  ROOT_PASSWORD: z.string().optional().transform((v) => (v ? v : undefined)),
+  INSECURE_COOKIES: z.string().optional().transform((v) => v === "1" || v === "true"),
+  TRUST_PROXY: z.string().optional().transform((v) => v === "1" || v === "true"),
+  // Sign-in endpoints: the reference allows 20 per 20 minutes per IP.
+  CRITICAL_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  CRITICAL_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(1200),
+  MAX_JSON_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).default(30),
+  // Relay timeouts (seconds): TCP/TLS connect, a whole non-stream reply, and silence mid-stream.
+  RELAY_CONNECT_TIMEOUT: z.coerce.number().min(0.1).default(10),
+  RELAY_TIMEOUT: z.coerce.number().min(1).default(300),
+  STREAMING_TIMEOUT: z.coerce.number().min(0.1).default(60),
+  // Names this node across restarts (quota held by its unfinished requests is refunded when it
+  // comes back); defaults to host name + data directory.
+  NODE_ID: z.string().optional().transform((v) => (v ? v : undefined)),
+});
+
+export type Env = z.infer<typeof schema>;
+
+function loadEnv(): Env {
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid environment: ${detail}`);
+  }
+  return parsed.data;
+}
+
+export const env = loadEnv();

@@ -1,0 +1,42 @@
+import { env } from "./env.server";
+import { getRedis, isRedisEnabled } from "./redis.server";
+
+/**
+ * Fixed-window counters per bucket and IP. In Redis when configured (shared by every node: one
+ * INCR and, on the first hit of a window, one EXPIRE); otherwise in a process-local map that is
+ * swept so it cannot grow without bound (the reference's in-memory limiter leaked).
+ */
+const local = new Map<string, { count: number; resetAt: number }>();
+let lastSweep = Date.now();
+
+function sweep(now: number) {
+  if (now - lastSweep < 60_000) return;
+  lastSweep = now;
+  for (const [key, entry] of local) if (entry.resetAt <= now) local.delete(key);
+}
+
+export async function allowRequest(bucket: string, ip: string, limit: number, windowSeconds: number): Promise<boolean> {
+  const key = `ratelimit:${bucket}:${ip}`;
+  if (isRedisEnabled()) {
+    const redis = getRedis();
+    const count = await redis.incr(key);
+    if (count === 1) await redis.expire(key, windowSeconds);
+    return count <= limit;
+  }
+  const now = Date.now();
+  sweep(now);
+  const entry = local.get(key);
+  if (!entry || entry.resetAt <= now) {
+    local.set(key, { count: 1, resetAt: now + windowSeconds * 1000 });
+    return true;
+  }
+  entry.count += 1;
+  return entry.count <= limit;
+}
+
+/** Sign-in, registration, password reset and OAuth endpoints. */
+export function allowCriticalRequest(ip: string): Promise<boolean> {
+  return allowRequest("critical", ip, env.CRITICAL_RATE_LIMIT, env.CRITICAL_RATE_WINDOW_SECONDS);
+}
+
+export const TOO_MANY_REQUESTS_MESSAGE = "错误：请求次数过多，请稍后再试！";

@@ -1,0 +1,55 @@
+import { ensureLogPartitions } from "../db/connect";
+import { deleteExpiredSessions } from "~/domain/auth/sessions.server";
+import { getDb } from "~/utils/db.server";
+import { refundStaleReservations, STALE_RESERVATION_MS } from "~/relay/billing/quota.server";
+import { runTestAll } from "~/relay/channel-test-all.server";
+
+/**
+ * Recurring background work. A definition is a name, a period and an idempotent handler; the
+ * same handlers run under BullMQ job schedulers (`npm run worker`, when REDIS_URL is set) or on
+ * in-process timers (embedded mode). Payloads carry ids only, so a retried job is harmless.
+ */
+export type JobDefinition = {
+  name: string;
+  /** Recurring period; on-demand jobs (started from the console) have none. */
+  everyMs?: number;
+  attempts: number;
+  run: () => Promise<string>;
+};
+
+export const JOB_DEFINITIONS: JobDefinition[] = [
+  {
+    name: "sessions.delete-expired",
+    everyMs: 60 * 60 * 1000,
+    attempts: 3,
+    run: async () => `deleted ${await deleteExpiredSessions()} expired sessions`,
+  },
+  {
+    // Log partitions are created ahead of time so inserts never fall into the default partition.
+    name: "logs.ensure-partitions",
+    everyMs: 24 * 60 * 60 * 1000,
+    attempts: 3,
+    run: async () => {
+      await ensureLogPartitions(await getDb());
+      return "log partitions ensured";
+    },
+  },
+  {
+    name: "quota.refund-stale-reservations",
+    everyMs: 10 * 60 * 1000,
+    attempts: 3,
+    run: async () => `refunded ${await refundStaleReservations(STALE_RESERVATION_MS)} stale reservations`,
+  },
+  {
+    name: "channels.test-all",
+    attempts: 1,
+    run: async () => {
+      const progress = await runTestAll();
+      return `tested ${progress.done} channels, ${progress.failed} failed, ${progress.disabled} disabled, ${progress.enabled} enabled`;
+    },
+  },
+];
+
+export function findJob(name: string): JobDefinition | undefined {
+  return JOB_DEFINITIONS.find((job) => job.name === name);
+}
