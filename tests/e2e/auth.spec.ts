@@ -1,0 +1,108 @@
+import { expect, test } from "@playwright/test";
+import { registerUser, signIn, signOut, uniqueName } from "./helpers";
+
+test.describe("sign-in @nojs", () => {
+  test("root signs in with the default password, is warned, lands on /token and signs out", async ({ page }) => {
+    await signIn(page, "root", "123456");
+    await expect(page).toHaveURL(/\/token$/);
+    await expect(page.getByText("登录成功！")).toBeVisible();
+    const dialog = page.getByTestId("default-password-dialog");
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText("您正在使用默认密码！请立刻修改默认密码！");
+    await dialog.getByRole("button", { name: "稍后" }).click();
+    await expect(dialog).toBeHidden();
+    await signOut(page);
+    await page.goto("/token");
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test("a wrong password shows the reference's message", async ({ page }) => {
+    await signIn(page, "root", "not-the-password");
+    await expect(page.getByRole("alert")).toHaveText("用户名或密码错误，或用户已被封禁");
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test("an empty form asks for both fields", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByRole("button", { name: "登录" }).click();
+    await expect(page.getByText("请输入用户名和密码！").first()).toBeVisible();
+  });
+
+  test("expired=true explains why the user is back at sign-in", async ({ page }) => {
+    await page.goto("/login?expired=true");
+    await expect(page.getByText("未登录或登录已过期，请重新登录！")).toBeVisible();
+  });
+
+  test("a guarded page sends a visitor to /login and back after sign-in", async ({ page }) => {
+    await page.goto("/setting");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsetting/);
+    const { username, password } = await registerUser(page);
+    await page.goto("/setting");
+    await page.getByLabel("用户名").fill(username);
+    await page.getByLabel("密码").fill(password);
+    await page.getByRole("button", { name: "登录" }).click();
+    await expect(page).toHaveURL(/\/setting$/);
+    await expect(page.getByRole("heading", { name: "个人设置" })).toBeVisible();
+  });
+});
+
+test.describe("registration @nojs", () => {
+  test("shows the spec's validation messages, then registers", async ({ page }) => {
+    const username = uniqueName();
+    await page.goto("/register");
+    await page.getByLabel("用户名").fill(username);
+    await page.getByLabel("密码", { exact: true }).fill("short");
+    await page.getByLabel("确认密码").fill("short");
+    await page.getByRole("button", { name: "注册" }).click();
+    await expect(page.getByText("密码长度不得小于 8 位！")).toBeVisible();
+
+    await page.getByLabel("密码", { exact: true }).fill("password123");
+    await page.getByLabel("确认密码").fill("password124");
+    await page.getByRole("button", { name: "注册" }).click();
+    await expect(page.getByText("两次输入的密码不一致")).toBeVisible();
+
+    await page.getByLabel("确认密码").fill("password123");
+    await page.getByLabel("密码", { exact: true }).fill("password123");
+    await page.getByRole("button", { name: "注册" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText("注册成功！")).toBeVisible();
+    await signIn(page, username, "password123");
+    await expect(page).toHaveURL(/\/token$/);
+  });
+
+  test("a taken username is refused", async ({ page }) => {
+    const { username } = await registerUser(page);
+    await page.goto("/register");
+    await page.getByLabel("用户名").fill(username);
+    await page.getByLabel("密码", { exact: true }).fill("password123");
+    await page.getByLabel("确认密码").fill("password123");
+    await page.getByRole("button", { name: "注册" }).click();
+    await expect(page.getByText("用户名已存在，或已注销")).toBeVisible();
+  });
+
+  test("an invite link's aff code rides along to registration", async ({ page }) => {
+    await page.goto("/register?aff=ABCD");
+    await expect(page.locator('input[name="aff_code"]')).toHaveValue("ABCD");
+    await page.goto("/register");
+    await expect(page.locator('input[name="aff_code"]')).toHaveValue("ABCD");
+  });
+});
+
+test.describe("personal settings @nojs", () => {
+  test("password change needs the old password", async ({ page }) => {
+    const { username, password } = await registerUser(page);
+    await signIn(page, username, password);
+    await expect(page).toHaveURL(/\/token$/);
+    await page.goto("/setting");
+    await page.getByLabel("原密码").fill("wrong-old-pass");
+    await page.getByLabel("新密码", { exact: true }).fill("brandnew123");
+    await page.getByLabel("确认新密码").fill("brandnew123");
+    await page.getByRole("button", { name: "确认修改" }).click();
+    await expect(page.getByText("原密码错误")).toBeVisible();
+    await page.getByLabel("原密码").fill(password);
+    await page.getByLabel("新密码", { exact: true }).fill("brandnew123");
+    await page.getByLabel("确认新密码").fill("brandnew123");
+    await page.getByRole("button", { name: "确认修改" }).click();
+    await expect(page.getByText("密码修改成功！")).toBeVisible();
+  });
+});

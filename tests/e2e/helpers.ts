@@ -1,0 +1,29 @@
+import { expect, type Page } from "@playwright/test";
+
+export function uniqueName(prefix = "e"): string {
+  return `${prefix}${Math.random().toString(36).slice(2, 9)}`.slice(0, 12);
+}
+
+export async function signIn(page: Page, username: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("用户名").fill(username);
+  await page.getByLabel("密码").fill(password);
+  await page.getByRole("button", { name: "登录" }).click();
+}
+
+/** Registers through the console form and lands on /login. */
+export async function registerUser(page: Page, username = uniqueName(), password = "password123") {
+  await page.goto("/register");
+  await page.getByLabel("用户名").fill(username);
+  await page.getByLabel("密码", { exact: true }).fill(password);
+  await page.getByLabel("确认密码").fill(password);
+  await page.getByRole("button", { name: "注册" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  return { username, password };
+}
+
+export async function signOut(page: Page) {
+  await page.getByTestId("user-menu").click();
+  await page.getByRole("button", { name: "退出" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}

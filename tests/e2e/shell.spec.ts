@@ -1,0 +1,57 @@
+import { expect, test } from "@playwright/test";
+import { registerUser, signIn } from "./helpers";
+
+test.describe("application shell @nojs", () => {
+  test("the side menu differs for an ordinary user and root", async ({ page }) => {
+    const { username, password } = await registerUser(page);
+    await signIn(page, username, password);
+    const menu = page.getByTestId("side-menu");
+    await expect(menu.getByRole("link", { name: "令牌" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "钱包" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "渠道" })).toHaveCount(0);
+    await expect(menu.getByRole("link", { name: "用户管理" })).toHaveCount(0);
+    await expect(menu.getByRole("link", { name: "兑换码" })).toHaveCount(0);
+
+    await page.context().clearCookies();
+    await signIn(page, "root", "123456");
+    await expect(menu.getByRole("link", { name: "渠道" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "用户管理" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "兑换码" })).toBeVisible();
+  });
+
+  test("the dark-mode switch works and is remembered", async ({ page }) => {
+    await page.goto("/about");
+    await expect(page.locator("html")).not.toHaveClass(/dark/);
+    await page.getByTestId("theme-toggle").click();
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    await expect(page).toHaveURL(/\/about$/);
+    await page.goto("/");
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    await page.getByTestId("theme-toggle").click();
+    await expect(page.locator("html")).not.toHaveClass(/dark/);
+  });
+
+  test("an unknown address shows the not-found page with a 404", async ({ page }) => {
+    const response = await page.goto("/no-such-page");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "页面不存在" })).toBeVisible();
+  });
+
+  test("visitors see sign-in links; the about page renders", async ({ page }) => {
+    await page.goto("/about");
+    await expect(page.getByRole("heading", { name: "关于" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "登录" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "注册" })).toBeVisible();
+  });
+
+  test("under 600 px the menu folds into a disclosure", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    const { username, password } = await registerUser(page);
+    await signIn(page, username, password);
+    await expect(page.getByTestId("side-menu")).toBeHidden();
+    const mobile = page.getByTestId("mobile-menu");
+    await expect(mobile).toBeVisible();
+    await mobile.getByText("菜单").click();
+    await expect(mobile.getByRole("link", { name: "令牌" })).toBeVisible();
+  });
+});

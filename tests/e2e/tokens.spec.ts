@@ -1,0 +1,99 @@
+import { expect, test, type Page } from "@playwright/test";
+import { registerUser, signIn } from "./helpers";
+
+async function freshUser(page: Page) {
+  const { username, password } = await registerUser(page);
+  await signIn(page, username, password);
+  await expect(page).toHaveURL(/\/token$/);
+}
+
+async function addToken(page: Page, name: string, extra?: (page: Page) => Promise<void>) {
+  await page.getByRole("link", { name: "添加令牌" }).click();
+  await expect(page.getByRole("heading", { name: "创建新的令牌" })).toBeVisible();
+  await page.getByLabel("名称").fill(name);
+  await extra?.(page);
+  await page.getByRole("button", { name: "提交" }).click();
+  await expect(page).toHaveURL(/\/token$/);
+}
+
+test.describe("tokens @nojs", () => {
+  test("create, view the key, edit, disable, enable and delete a token", async ({ page }) => {
+    await freshUser(page);
+    await addToken(page, "laptop", async (p) => {
+      await p.getByRole("button", { name: "10$" }).click();
+      await expect(p.getByLabel("额度", { exact: true })).toHaveValue("5000000");
+      await p.getByRole("button", { name: "一天" }).click();
+      await expect(p.getByLabel("过期时间")).toHaveValue(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      await p.getByLabel("名称").fill("laptop");
+    });
+    await expect(page.getByText("令牌创建成功，共创建 1 个令牌")).toBeVisible();
+    const row = page.getByTestId("token-row-laptop");
+    await expect(row).toContainText("$10.00");
+    await expect(row).toContainText("已启用");
+    await expect(row.getByTestId("token-key")).toContainText("*");
+    await row.getByRole("button", { name: "查看" }).click();
+    await expect(page.getByTestId("token-row-laptop").getByTestId("token-key")).toHaveText(/^sk-[A-Za-z0-9]{48}$/);
+
+    await page.getByTestId("token-row-laptop").getByRole("link", { name: "编辑" }).click();
+    await expect(page.getByRole("heading", { name: "更新令牌信息" })).toBeVisible();
+    await page.getByLabel("名称").fill("desktop");
+    await page.getByLabel("过期时间").fill("");
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page.getByText("令牌更新成功！")).toBeVisible();
+    const edited = page.getByTestId("token-row-desktop");
+    await expect(edited).toContainText("永不过期");
+
+    await edited.getByRole("button", { name: "禁用" }).click();
+    await expect(page.getByTestId("token-row-desktop")).toContainText("已禁用");
+    await page.getByTestId("token-row-desktop").getByRole("button", { name: "启用" }).click();
+    await expect(page.getByTestId("token-row-desktop")).toContainText("已启用");
+
+    await page.getByTestId("delete-desktop").click();
+    await page.getByTestId("token-row-desktop").getByRole("button", { name: "确定" }).click();
+    await expect(page.getByTestId("token-row-desktop")).toHaveCount(0);
+  });
+
+  test("a bad expiry date is refused with the spec's message", async ({ page }) => {
+    await freshUser(page);
+    await page.goto("/token/add");
+    await page.getByLabel("名称").fill("bad-date");
+    await page.getByLabel("过期时间").fill("next tuesday-ish");
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page.getByText("过期时间格式错误！")).toBeVisible();
+  });
+
+  test("batch create, copy selected and search", async ({ page }) => {
+    await freshUser(page);
+    await page.getByRole("button", { name: "复制所选令牌到剪贴板" }).click();
+    await expect(page.getByText("请至少选择一个令牌！")).toBeVisible();
+    await addToken(page, "fleet", async (p) => {
+      await p.getByRole("button", { name: "10个" }).click();
+      await expect(p.getByLabel("新建数量")).toHaveValue("10");
+      await p.getByLabel("名称").fill("fleet");
+    });
+    await expect(page.getByText("令牌创建成功，共创建 10 个令牌")).toBeVisible();
+    await expect(page.locator('[data-testid^="token-row-fleet-"]')).toHaveCount(10);
+    await addToken(page, "solo");
+    const boxes = page.locator('input[name="ids"]');
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    await page.getByRole("button", { name: "复制所选令牌到剪贴板" }).click();
+    const copied = page.getByTestId("copied-keys");
+    await expect(copied).toHaveValue(/^sk-[A-Za-z0-9]{48}\nsk-[A-Za-z0-9]{48}$/);
+
+    await page.getByLabel("令牌名称").fill("solo");
+    await page.getByRole("button", { name: "查询" }).click();
+    await expect(page.locator('[data-testid^="token-row-"]')).toHaveCount(1);
+    await expect(page.getByTestId("token-row-solo")).toBeVisible();
+  });
+
+  test("another user's token cannot be opened for editing", async ({ page }) => {
+    await freshUser(page);
+    await addToken(page, "private");
+    const href = await page.getByTestId("token-row-private").getByRole("link", { name: "编辑" }).getAttribute("href");
+    await page.context().clearCookies();
+    await freshUser(page);
+    const response = await page.goto(href!);
+    expect(response?.status()).toBe(404);
+  });
+});

@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseUrl, loginRoot, request, type ApiSession } from "../support/api";
+import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
+import { createChannel, mergeOption, quotaOf, setOption, tokenOf, uniqueModel, userWithToken } from "../support/relay";
+
+let root: ApiSession;
+const mocks: MockUpstream[] = [];
+async function mock() {
+  const m = await startOpenAiMock();
+  mocks.push(m);
+  return m;
+}
+
+beforeAll(async () => {
+  root = await loginRoot();
+});
+afterAll(async () => {
+  await setOption(root, "RetryTimes", "0");
+  await setOption(root, "AutomaticDisableChannelEnabled", "false");
+  for (const m of mocks) await m.close();
+});
+
+const chat = (key: string, model: string, extra: Record<string, unknown> = {}) =>
+  request("POST", "/v1/chat/completions", { model, messages: [{ role: "user", content: "hi" }], ...extra }, { Authorization: `Bearer ${key}` });
+
+describe("token refusals (OpenAI-shaped, with the reference's messages)", () => {
+  let model: string;
+  beforeAll(async () => {
+    model = uniqueModel("ref");
+    const m = await mock();
+    await mergeOption(root, "ModelRatio", { [model]: 1 });
+    await createChannel(root, { base_url: m.url, models: model });
+  });
+
+  it("missing and unknown keys are 401", async () => {
+    const none = await request("POST", "/v1/chat/completions", { model, messages: [] });
+    expect(none.status).toBe(401);
+    expect(none.json.error).toMatchObject({ type: "new_api_error" });
+    expect(none.json.error.message).toContain("request id:");
+    const unknown = await chat("sk-" + "x".repeat(48), model);
+    expect(unknown.status).toBe(401);
+    expect(unknown.json.error.message).toContain("无效的令牌");
+  });
+
+  it("disabled, expired and exhausted tokens are refused", async () => {
+    const { user, key, tokenId } = await userWithToken(10_000);
+    await user.call("PUT", "/api/token/?status_only=true", { id: tokenId, status: 2 });
+    expect((await chat(key, model)).status).toBe(401);
+    // Expiry must be in the future when set; wait until the server's clock is a full second past it.
+    const expiry = Math.floor(Date.now() / 1000) + 2;
+    const expired = await userWithToken(10_000, { expired_time: expiry });
+    await new Promise((r) => setTimeout(r, Math.max(0, (expiry + 1) * 1000 - Date.now() + 50)));
+    const e = await chat(expired.key, model);
+    expect(e.status).toBe(401);
+    expect(e.json.error.message).toContain("该令牌已过期");
+    const empty = await userWithToken(10_000, { unlimited_quota: false, remain_quota: 0 });
+    const x = await chat(empty.key, model);
+    expect(x.status).toBe(401);
+    expect(x.json.error.message).toContain("该令牌额度已用尽");
+  });
+
+  it("model limits, IP allow-list, unusable group and banned users are refused", async () => {
+    const limited = await userWithToken(10_000, { model_limits_enabled: true, model_limits: "some-other-model" });
+    const l = await chat(limited.key, model);
+    expect(l.status).toBe(403);
+    expect(l.json.error.message).toContain(`该令牌无权访问模型 ${model}`);
+    const ip = await userWithToken(10_000, { allow_ips: "10.9.8.0/24" });
+    const outside = await chat(ip.key, model, {});
+    expect(outside.status).toBe(403);
+    expect(outside.json.error.message).toContain("您的 IP 不在令牌允许访问的列表中");
+    const inside = await request("POST", "/v1/chat/completions", { model, messages: [{ role: "user", content: "hi" }] }, { Authorization: `Bearer ${ip.key}`, "X-Forwarded-For": "10.9.8.77" });
+    expect(inside.status).toBe(200);
+    const banned = await userWithToken(10_000);
+    await root.call("POST", "/api/user/manage", { id: banned.user.userId, action: "disable" });
+    const b = await chat(banned.key, model);
+    expect(b.status).toBe(403);
+    expect(b.json.error.message).toContain("用户已被封禁");
+  });
+
+  it("no channel is 503, an unpriced model is refused by name, a poor user is 403", async () => {
+    const { key } = await userWithToken(10_000);
+    const none = await chat(key, "model-nobody-serves");
+    expect(none.status).toBe(503);
+    expect(none.json.error.message).toContain("无可用渠道");
+    const unpriced = uniqueModel("free");
+    const m = await mock();
+    await createChannel(root, { base_url: m.url, models: unpriced });
+    const u = await chat(key, unpriced);
+    expect(u.status).toBe(400);
+    expect(u.json.error.message).toContain(`模型 ${unpriced} 倍率或价格未配置`);
+    expect(m.requests).toHaveLength(0);
+    const poor = await userWithToken(0);
+    const p = await chat(poor.key, model);
+    expect(p.status).toBe(403);
+    expect(p.json.error.code).toBe("insufficient_user_quota");
+  });
+
+  it("bad JSON is a 400 in the OpenAI shape", async () => {
+    const { key } = await userWithToken(1000);
+    const res = await request("POST", "/v1/chat/completions", "{oops", { Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
+    expect(res.status).toBe(400);
+    expect(res.json.error.type).toBe("invalid_request_error");
+  });
+});
+
+describe("failover, auto-disable and status mapping", () => {
+  it("retries on a lower tier and never re-tries the channel that failed", async () => {
+    const model = uniqueModel("fo");
+    const bad = await mock();
+    const good = await mock();
+    bad.fault = { kind: "status", status: 500, body: { error: { message: "boom", type: "server_error", code: null } } };
+    await mergeOption(root, "ModelRatio", { [model]: 1 });
+    await createChannel(root, { base_url: bad.url, models: model, priority: 10 });
+    await createChannel(root, { base_url: good.url, models: model, priority: 0 });
+    await setOption(root, "RetryTimes", "3");
+    const { user, key } = await userWithToken(100_000);
+    const res = await chat(key, model);
+    expect(res.status).toBe(200);
+    expect(bad.requests).toHaveLength(1);
+    expect(good.requests).toHaveLength(1);
+    expect((await quotaOf(user)).request_count).toBe(1);
+    await setOption(root, "RetryTimes", "0");
+    const noRetry = await chat(key, model);
+    expect(noRetry.status).toBe(500);
+    expect(noRetry.json.error.message).toContain("boom");
+  });
+
+  it("a 401 from upstream auto-disables the channel at once when enabled", async () => {
+    const model = uniqueModel("ad");
+    const m = await mock();
+    m.fault = { kind: "status", status: 401, body: { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } } };
+    await mergeOption(root, "ModelRatio", { [model]: 1 });
+    const id = await createChannel(root, { base_url: m.url, models: model, auto_ban: 1 });
+    await setOption(root, "AutomaticDisableChannelEnabled", "true");
+    const { user, key } = await userWithToken(100_000);
+    const first = await chat(key, model);
+    expect(first.status).toBe(401);
+    const channel = (await root.call("GET", `/api/channel/${id}`)).json.data;
+    expect(channel.status).toBe(3);
+    expect(JSON.parse(channel.other_info).status_reason).toContain("Incorrect API key");
+    const second = await chat(key, model);
+    expect(second.status).toBe(503);
+    expect(m.requests).toHaveLength(1);
+    expect((await quotaOf(user)).quota).toBe(100_000);
+  });
+
+  it("status_code_mapping rewrites the status the client sees", async () => {
+    const model = uniqueModel("map");
+    const m = await mock();
+    m.fault = { kind: "status", status: 400, body: { error: { message: "context too long", type: "invalid_request_error", code: "context_length_exceeded" } } };
+    await mergeOption(root, "ModelRatio", { [model]: 1 });
+    await createChannel(root, { base_url: m.url, models: model, status_code_mapping: JSON.stringify({ 400: "500" }) });
+    const { key } = await userWithToken(100_000);
+    const res = await chat(key, model);
+    expect(res.status).toBe(500);
+    expect(res.json.error.code).toBe("context_length_exceeded");
+  });
+});
+
+describe("streams and money under pressure", () => {
+  it("a client that goes away stops the upstream call and is charged only for what it received", async () => {
+    const model = uniqueModel("ab");
+    const m = await mock();
+    m.fault = { kind: "slow-stream", gapMs: 400 };
+    await mergeOption(root, "ModelRatio", { [model]: 1 });
+    await createChannel(root, { base_url: m.url, models: model });
+    const { user, key } = await userWithToken(100_000);
+    const controller = new AbortController();
+    const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }),
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await new Promise((r) => setTimeout(r, 600));
+    expect(m.aborted).toBe(1);
+    const self = await quotaOf(user);
+    expect(self.quota).toBeGreaterThan(100_000 - 100);
+    expect(self.quota + self.used_quota).toBe(100_000);
+  });
+
+  it("with quota for k calls, 5k parallel calls: at most k succeed and nothing goes negative", async () => {
+    const model = uniqueModel("race");
+    const m = await mock();
+    await mergeOption(root, "ModelPrice", { [model]: 0.002 }); // 1000 quota per call
+    await createChannel(root, { base_url: m.url, models: model });
+    const k = 4;
+    const { user, key, tokenId } = await userWithToken(k * 1000, { unlimited_quota: false, remain_quota: 1_000_000 });
+    const results = await Promise.all(Array.from({ length: 5 * k }, () => chat(key, model)));
+    const ok = results.filter((r) => r.status === 200).length;
+    expect(ok).toBeLessThanOrEqual(k);
+    expect(ok).toBeGreaterThan(0);
+    for (const r of results.filter((x) => x.status !== 200)) expect(r.json.error).toBeTruthy();
+    const self = await quotaOf(user);
+    expect(self.quota).toBeGreaterThanOrEqual(0);
+    expect(self.quota).toBe(k * 1000 - ok * 1000);
+    expect(self.used_quota).toBe(ok * 1000);
+    expect((await tokenOf(user, tokenId)).remain_quota).toBe(1_000_000 - ok * 1000);
+
+    const tight = await userWithToken(1_000_000, { unlimited_quota: false, remain_quota: 2000 });
+    const burst = await Promise.all(Array.from({ length: 10 }, () => chat(tight.key, model)));
+    expect(burst.filter((r) => r.status === 200).length).toBeLessThanOrEqual(2);
+    expect((await tokenOf(tight.user, tight.tokenId)).remain_quota).toBeGreaterThanOrEqual(0);
+  });
+});

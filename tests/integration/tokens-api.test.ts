@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { loginRoot, newUser, request } from "../support/api";
+
+async function createToken(user: Awaited<ReturnType<typeof newUser>>, body: Record<string, unknown>) {
+  return user.call("POST", "/api/token/", { name: "t", remain_quota: 500000, expired_time: -1, unlimited_quota: false, ...body });
+}
+
+async function tokensOf(user: Awaited<ReturnType<typeof newUser>>) {
+  return (await user.call("GET", "/api/token/?p=0&size=100")).json.data as any[];
+}
+
+describe("/api/token", () => {
+  it("creates a token (no data in the reply) that lists with a masked key and reveals the full one", async () => {
+    const user = await newUser();
+    const created = await createToken(user, { name: "first" });
+    expect(created.json).toEqual({ success: true, message: "" });
+    const [token] = await tokensOf(user);
+    expect(token).toMatchObject({ name: "first", status: 1, remain_quota: 500000, expired_time: -1, unlimited_quota: false, user_id: user.userId, used_quota: 0, group: "" });
+    expect(token.key).toContain("*");
+    const revealed = await user.call("GET", `/api/token/${token.id}/key`);
+    expect(revealed.json.data.key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
+    expect(revealed.json.data.key.slice(3, 7)).toBe(token.key.slice(0, 4));
+    const byKey = await user.call("GET", `/api/token/search?token=${encodeURIComponent(revealed.json.data.key)}`);
+    expect(byKey.json.data.map((t: any) => t.id)).toEqual([token.id]);
+  });
+
+  it("batch create makes N tokens with 6-character suffixes", async () => {
+    const user = await newUser();
+    await createToken(user, { name: "batch", count: 5 });
+    const tokens = await tokensOf(user);
+    expect(tokens).toHaveLength(5);
+    for (const t of tokens) expect(t.name).toMatch(/^batch-[A-Za-z0-9]{6}$/);
+    expect(new Set(tokens.map((t) => t.name)).size).toBe(5);
+  });
+
+  it("validates name, quota, expiry, IPs and group", async () => {
+    const user = await newUser();
+    expect((await createToken(user, { name: "" })).json.success).toBe(false);
+    expect((await createToken(user, { remain_quota: -1 })).json.success).toBe(false);
+    expect((await createToken(user, { remain_quota: "lots" })).json.success).toBe(false);
+    expect((await createToken(user, { expired_time: 1000 })).json.success).toBe(false);
+    const badIp = await createToken(user, { allow_ips: "10.0.0.0/8\nnot-an-ip" });
+    expect(badIp.json).toEqual({ success: false, message: "IP 白名单格式错误：not-an-ip" });
+    expect((await createToken(user, { allow_ips: "10.0.0.0/8\n2001:db8::/32\n192.168.1.7" })).json.success).toBe(true);
+    const badGroup = await createToken(user, { group: "svip-secret" });
+    expect(badGroup.json.success).toBe(false);
+    expect((await createToken(user, { group: "vip" })).json.success).toBe(true);
+    expect((await createToken(user, { count: 101 })).json.success).toBe(false);
+  });
+
+  it("refuses to enable an expired or exhausted token, with the reference's messages", async () => {
+    const user = await newUser();
+    await createToken(user, { name: "empty", remain_quota: 0 });
+    const [token] = await tokensOf(user);
+    const disable = await user.call("PUT", "/api/token/?status_only=true", { id: token.id, status: 2 });
+    expect(disable.json.data.status).toBe(2);
+    const enable = await user.call("PUT", "/api/token/?status_only=true", { id: token.id, status: 1 });
+    expect(enable.json.success).toBe(false);
+    expect(enable.json.message).toContain("令牌可用额度已用尽，无法启用");
+    const unlimited = await user.call("PUT", "/api/token/", { ...token, unlimited_quota: true, key: undefined });
+    expect(unlimited.json.success).toBe(true);
+    expect((await user.call("PUT", "/api/token/?status_only=true", { id: token.id, status: 1 })).json.data.status).toBe(1);
+  });
+
+  it("updates fields and deletes", async () => {
+    const user = await newUser();
+    await createToken(user, { name: "edit-me" });
+    const [token] = await tokensOf(user);
+    const put = await user.call("PUT", "/api/token/", { id: token.id, name: "edited", remain_quota: 42, expired_time: -1, model_limits_enabled: true, model_limits: "gpt-4o,gpt-4o-mini,gpt-4o" });
+    expect(put.json.data).toMatchObject({ name: "edited", remain_quota: 42, model_limits_enabled: true, model_limits: "gpt-4o,gpt-4o-mini" });
+    expect((await user.call("GET", `/api/token/${token.id}`)).json.data.name).toBe("edited");
+    expect((await user.call("DELETE", `/api/token/${token.id}/`)).json.success).toBe(true);
+    expect(await tokensOf(user)).toHaveLength(0);
+    expect((await user.call("GET", `/api/token/${token.id}`)).json.success).toBe(false);
+  });
+
+  it("no user can read, change, reveal or delete another user's token", async () => {
+    const owner = await newUser();
+    const thief = await newUser();
+    await createToken(owner, { name: "mine" });
+    const [token] = await tokensOf(owner);
+    expect((await thief.call("GET", `/api/token/${token.id}`)).json.success).toBe(false);
+    expect((await thief.call("GET", `/api/token/${token.id}/key`)).json.success).toBe(false);
+    expect((await thief.call("PUT", "/api/token/", { id: token.id, name: "stolen", remain_quota: 1, expired_time: -1 })).json.success).toBe(false);
+    expect((await thief.call("PUT", "/api/token/?status_only=true", { id: token.id, status: 2 })).json.success).toBe(false);
+    expect((await thief.call("DELETE", `/api/token/${token.id}/`)).json.success).toBe(false);
+    expect((await thief.call("GET", "/api/token/search?keyword=mine")).json.data).toHaveLength(0);
+    const [still] = await tokensOf(owner);
+    expect(still).toMatchObject({ name: "mine", status: 1 });
+  });
+
+  it("requires a signed-in user", async () => {
+    const res = await request("GET", "/api/token/");
+    expect(res.status).toBe(401);
+    expect(res.json.success).toBe(false);
+  });
+});
+
+describe("groups and models for users", () => {
+  it("lists usable groups as UserUsableGroups ∩ GroupRatio plus the user's own group", async () => {
+    const user = await newUser();
+    const groups = await user.call("GET", "/api/user/self/groups");
+    expect(groups.json.data).toEqual({ default: "默认分组", vip: "vip分组" });
+    const root = await loginRoot();
+    await root.call("PUT", "/api/option/", { key: "UserUsableGroups", value: JSON.stringify({ default: "默认分组", vip: "vip分组", ghost: "no ratio" }) });
+    try {
+      const again = await user.call("GET", "/api/user/self/groups");
+      expect(again.json.data).not.toHaveProperty("ghost");
+    } finally {
+      await root.call("PUT", "/api/option/", { key: "UserUsableGroups", value: JSON.stringify({ default: "默认分组", vip: "vip分组" }) });
+    }
+  });
+
+  it("GET /api/group/ is for admins only", async () => {
+    const user = await newUser();
+    expect((await user.call("GET", "/api/group/")).json.success).toBe(false);
+    const root = await loginRoot();
+    expect((await root.call("GET", "/api/group/")).json.data).toEqual(["default", "vip", "svip"]);
+  });
+});

@@ -1,0 +1,66 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { loginRoot, type ApiSession } from "../support/api";
+import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
+import { createChannel, mergeOption, setOption, uniqueModel, userWithToken } from "../support/relay";
+
+/**
+ * The usage log row of a relayed call, read straight from PostgreSQL (the log pages come with a
+ * later issue). On embedded PGlite the database lives inside the server process, so this file
+ * runs in the PostgreSQL project only.
+ */
+const databaseUrl = inject("databaseUrl");
+let root: ApiSession;
+let upstream: MockUpstream;
+let client: pg.Client | undefined;
+
+beforeAll(async () => {
+  if (!databaseUrl) return;
+  root = await loginRoot();
+  upstream = await startOpenAiMock();
+  client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+});
+afterAll(async () => {
+  await client?.end();
+  await upstream?.close();
+});
+
+describe.skipIf(!databaseUrl)("usage log", () => {
+  it("writes one consume log per call with tokens, quota, ratios, first-response time and the channel chain", async () => {
+    const model = uniqueModel("log");
+    await mergeOption(root, "ModelRatio", { [model]: 2 });
+    await mergeOption(root, "CompletionRatio", { [model]: 3 });
+    const channelId = await createChannel(root, { base_url: upstream.url, models: model });
+    const { client: openai, user } = await userWithToken(100_000);
+    const stream = await openai.chat.completions.create({ model, stream: true, messages: [{ role: "user", content: "hi" }] });
+    for await (const _ of stream) void _;
+    const { rows } = await client!.query("select * from logs where user_id = $1 and type = 2", [user.userId]);
+    expect(rows).toHaveLength(1);
+    const log = rows[0];
+    expect(log).toMatchObject({ model_name: model, prompt_tokens: 9, completion_tokens: 3, is_stream: true, channel_id: channelId, token_name: "relay", username: user.username, group: "default" });
+    expect(Number(log.quota)).toBe((9 + 3 * 3) * 2);
+    const other = JSON.parse(log.other);
+    expect(other).toMatchObject({ model_ratio: 2, completion_ratio: 3, group_ratio: 1, admin_info: { use_channel: [String(channelId)] } });
+    expect(other.frt).toBeGreaterThanOrEqual(0);
+    const { rows: open } = await client!.query("select count(*)::int as n from quota_reservations where user_id = $1", [user.userId]);
+    expect(open[0].n).toBe(0);
+  });
+
+  it("honours LogConsumeEnabled (charge still taken, no row)", async () => {
+    const model = uniqueModel("nolog");
+    await mergeOption(root, "ModelRatio", { [model]: 1 });
+    await createChannel(root, { base_url: upstream.url, models: model });
+    await setOption(root, "LogConsumeEnabled", "false");
+    try {
+      const { client: openai, user } = await userWithToken(100_000);
+      await openai.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
+      const { rows } = await client!.query("select count(*)::int as n from logs where user_id = $1 and type = 2", [user.userId]);
+      expect(rows[0].n).toBe(0);
+      const { rows: users } = await client!.query("select used_quota from users where id = $1", [user.userId]);
+      expect(Number(users[0].used_quota)).toBeGreaterThan(0);
+    } finally {
+      await setOption(root, "LogConsumeEnabled", "true");
+    }
+  });
+});

@@ -1,0 +1,108 @@
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+
+/**
+ * A loopback stand-in for an OpenAI-compatible upstream that answers with recorded-style
+ * fixtures, records what it was asked (tests assert on the exact upstream request), and can
+ * be switched into fault modes.
+ */
+export type RecordedRequest = { method: string; path: string; headers: IncomingMessage["headers"]; body: string };
+
+export type Fault =
+  | { kind: "status"; status: number; body: unknown }
+  | { kind: "slow"; delayMs: number }
+  | { kind: "hang" }
+  | { kind: "drop-mid-stream" }
+  | { kind: "slow-stream"; gapMs: number }
+  | { kind: "no-usage" };
+
+export type MockUpstream = {
+  url: string;
+  requests: RecordedRequest[];
+  fault?: Fault;
+  /** Upstream calls aborted by the gateway (client went away, idle timeout). */
+  aborted: number;
+  close: () => Promise<void>;
+};
+
+export const fixture = (name: string) => readFileSync(new URL(`../fixtures/upstream/openai/${name}`, import.meta.url), "utf8");
+
+function json(res: ServerResponse, status: number, body: unknown) {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  res.writeHead(status, { "Content-Type": "application/json", "x-should-retry": "false" });
+  res.end(text);
+}
+
+function streamEvents(text: string, dropUsage: boolean): string[] {
+  return text
+    .split("\n\n")
+    .filter((e) => e.trim())
+    .filter((e) => !(dropUsage && e.includes('"choices":[]')))
+    .map((e) => `${e}\n\n`);
+}
+
+export async function startOpenAiMock(options: { apiKey?: string } = {}): Promise<MockUpstream> {
+  const mock: MockUpstream = { url: "", requests: [], aborted: 0, close: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", async () => {
+      mock.requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body });
+      res.on("close", () => {
+        if (!res.writableFinished) mock.aborted += 1;
+      });
+      if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}` && req.headers["api-key"] !== options.apiKey) {
+        return json(res, 401, { error: { message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key" } });
+      }
+      const fault = mock.fault;
+      if (fault?.kind === "status") return json(res, fault.status, fault.body);
+      if (fault?.kind === "hang") return; // never answers; the gateway must give up
+      if (fault?.kind === "slow") await new Promise((r) => setTimeout(r, fault.delayMs));
+      const path = (req.url ?? "").split("?")[0] ?? "";
+      if (req.method === "GET" && path.endsWith("/models")) return json(res, 200, fixture("models.json"));
+      if (req.method === "GET" && path.endsWith("/dashboard/billing/subscription")) return json(res, 200, { object: "billing_subscription", has_payment_method: true, hard_limit_usd: 120, soft_limit_usd: 100, system_hard_limit_usd: 120, access_until: 0 });
+      if (req.method === "GET" && path.endsWith("/dashboard/billing/usage")) return json(res, 200, { object: "list", total_usage: 2050 });
+      if (path.endsWith("/embeddings")) {
+        // Like OpenAI: floats by default, little-endian float32 base64 when asked (the SDK asks).
+        const reply = JSON.parse(fixture("embeddings.json")) as { data: { embedding: number[] | string }[] };
+        if ((JSON.parse(body || "{}") as { encoding_format?: string }).encoding_format === "base64") {
+          for (const item of reply.data) item.embedding = Buffer.from(new Float32Array(item.embedding as number[]).buffer).toString("base64");
+        }
+        return json(res, 200, reply);
+      }
+      if (path.endsWith("/chat/completions")) {
+        const request = JSON.parse(body || "{}") as { stream?: boolean };
+        if (!request.stream) {
+          if (fault?.kind === "no-usage") {
+            const reply = JSON.parse(fixture("chat-completion.json")) as Record<string, unknown>;
+            delete reply.usage;
+            return json(res, 200, reply);
+          }
+          return json(res, 200, fixture("chat-completion.json"));
+        }
+        res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+        const events = streamEvents(fixture("chat-stream.sse"), fault?.kind === "no-usage");
+        for (const [i, event] of events.entries()) {
+          if (res.destroyed) return;
+          if (fault?.kind === "drop-mid-stream" && i === 2) {
+            res.destroy();
+            return;
+          }
+          res.write(event);
+          await new Promise((r) => setTimeout(r, fault?.kind === "slow-stream" ? fault.gapMs : 5));
+        }
+        return res.end();
+      }
+      json(res, 404, { error: { message: "Not found", type: "invalid_request_error", param: null, code: null } });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  mock.url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  mock.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return mock;
+}

@@ -1,0 +1,23 @@
+import type { TestProject } from "vitest/node";
+import { startServer } from "./server";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    dbKind: "postgres" | "pglite";
+    databaseUrl: string;
+  }
+}
+
+// One server per vitest project (postgres or pglite), shared by every integration file: PGlite's
+// initdb alone takes 5-12 s, so starting one per file would dominate the run.
+export default async function setup(project: TestProject) {
+  const kind = project.name.endsWith("postgres") ? "postgres" : "pglite";
+  const server = await startServer({ kind });
+  project.provide("baseUrl", server.baseUrl);
+  project.provide("dbKind", kind);
+  project.provide("databaseUrl", server.databaseUrl ?? "");
+  return async () => {
+    await server.stop();
+  };
+}

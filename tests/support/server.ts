@@ -1,0 +1,140 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+/**
+ * Starts the real production server (server/index.ts over the built app) on a free loopback
+ * port, against a fresh PostgreSQL database or a fresh PGlite directory.
+ */
+export type StartedServer = {
+  baseUrl: string;
+  databaseUrl?: string;
+  dataDir: string;
+  pid: number;
+  /** SIGKILL: the process dies mid-request, as in a crash. */
+  crash: () => Promise<void>;
+  stop: () => Promise<void>;
+  output: () => string;
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A new empty database on the server DATABASE_URL points at; dropped again by the returned function. */
+export async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `switchyard_test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export type ServerStorage = { dataDir: string; databaseUrl?: string };
+
+/**
+ * `storage` reuses an earlier server's data directory and database (a restart); the caller then
+ * owns their cleanup. Without it the server gets fresh ones, removed by stop().
+ */
+export async function startServer(options: { kind: "postgres" | "pglite"; env?: Record<string, string>; storage?: ServerStorage }): Promise<StartedServer> {
+  const port = await freePort();
+  const dataDir = options.storage?.dataDir ?? mkdtempSync(join(tmpdir(), "switchyard-test-"));
+  let scratch: { url: string; drop: () => Promise<void> } | undefined;
+  if (options.storage?.databaseUrl) scratch = { url: options.storage.databaseUrl, drop: async () => undefined };
+  else if (options.kind === "postgres") {
+    const adminUrl = process.env.DATABASE_URL;
+    if (!adminUrl) throw new Error("DATABASE_URL is required for the postgres test server");
+    scratch = await createScratchDatabase(adminUrl);
+  }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DATABASE_URL: scratch?.url ?? "",
+    REDIS_URL: options.kind === "postgres" ? (process.env.REDIS_URL ?? "") : "",
+    INSECURE_COOKIES: "1",
+    TRUST_PROXY: "1",
+    ...options.env,
+  };
+  let log = "";
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
+    try {
+      const res = await fetch(`${baseUrl}/healthz`);
+      if (res.ok) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`server did not become ready:\n${log}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  // Scaled mode is a web process plus workers: background jobs run on a real BullMQ worker.
+  let worker: ChildProcess | undefined;
+  if (env.REDIS_URL) {
+    worker = spawn(process.execPath, ["--import", "tsx", "jobs/worker.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    worker.stdout?.on("data", (chunk: Buffer) => (log += `[worker] ${chunk.toString()}`));
+    worker.stderr?.on("data", (chunk: Buffer) => (log += `[worker] ${chunk.toString()}`));
+  }
+  return {
+    baseUrl,
+    databaseUrl: scratch?.url,
+    dataDir,
+    pid: child.pid ?? 0,
+    crash: async () => {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
+      worker?.kill("SIGKILL");
+      await exited;
+    },
+    output: () => log,
+    stop: async () => {
+      if (worker && worker.exitCode === null) {
+        const done = new Promise((r) => worker!.once("exit", r));
+        worker.kill("SIGTERM");
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([done, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+        clearTimeout(timer);
+        if (worker.exitCode === null) worker.kill("SIGKILL");
+      }
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
+        clearTimeout(timer);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      if (!options.storage) {
+        await scratch?.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
