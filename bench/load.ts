@@ -1,0 +1,42 @@
+import { Agent, request } from "node:http";
+
+/** A small closed-loop load generator: `connections` workers, each sending back-to-back requests for `seconds`. */
+export type LoadResult = { requests: number; errors: number; rps: number; p50: number; p99: number; ttfbP50: number };
+
+export async function runLoad(url: string, init: { headers: Record<string, string>; body: string }, connections: number, seconds: number): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  const firstBytes: number[] = [];
+  let errors = 0;
+  const deadline = Date.now() + seconds * 1000;
+  const target = new URL(url);
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const started = process.hrtime.bigint();
+      const req = request(target, { method: "POST", agent, headers: { ...init.headers, "Content-Length": Buffer.byteLength(init.body) } }, (res) => {
+        res.once("data", () => firstBytes.push(Number(process.hrtime.bigint() - started) / 1e6));
+        res.resume();
+        res.on("end", () => {
+          if (res.statusCode === 200) latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+          else errors += 1;
+          resolve();
+        });
+      });
+      req.on("error", () => {
+        errors += 1;
+        resolve();
+      });
+      req.end(init.body);
+    });
+  const worker = async () => {
+    while (Date.now() < deadline) await one();
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: connections }, worker));
+  const elapsed = (Date.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  firstBytes.sort((a, b) => a - b);
+  const pick = (list: number[], q: number) => list[Math.min(list.length - 1, Math.floor(q * list.length))] ?? 0;
+  return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: pick(latencies, 0.5), p99: pick(latencies, 0.99), ttfbP50: pick(firstBytes, 0.5) };
+}

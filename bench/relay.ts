@@ -1,0 +1,69 @@
+/**
+ * Relay overhead, measured side by side in one run against a loopback OpenAI-style mock:
+ * direct-to-mock vs through Switchyard (token check, routing, reserve/settle, usage log) on real
+ * PostgreSQL (+ Redis when REDIS_URL is set). Prints the issue's table and the ratios.
+ *
+ *   npm run bench:relay     (DATABASE_URL defaults to the local postgres server)
+ */
+import pg from "pg";
+import { startOpenAiMock } from "../tests/mocks/openai-upstream";
+import { startServer } from "../tests/support/server";
+import { runLoad, type LoadResult } from "./load";
+import { cpuMs, rssMb } from "./process-stats";
+
+process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const upstream = await startOpenAiMock();
+const server = await startServer({ kind: "postgres" });
+try {
+  const login = await fetch(`${server.baseUrl}/api/user/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: "root", password: "123456" }) });
+  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
+  const rootId = ((await login.json()) as { data: { id: number } }).data.id;
+  const api = (method: string, path: string, body?: unknown) =>
+    fetch(`${server.baseUrl}${path}`, { method, headers: { Cookie: cookie, "New-Api-User": String(rootId), "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+  await api("POST", "/api/channel/", { type: 1, name: "bench", key: "sk-bench", base_url: upstream.url, models: "gpt-4o-mini", group: "default" });
+  await api("POST", "/api/token/", { name: "bench", unlimited_quota: true, remain_quota: 0, expired_time: -1 });
+  const tokenId = (await api("GET", "/api/token/")).data[0].id;
+  const key = (await api("GET", `/api/token/${tokenId}/key`)).data.key as string;
+  const quotaBefore = (await api("GET", "/api/user/self")).data.quota as number;
+
+  const payload = (stream: boolean) => JSON.stringify({ model: "gpt-4o-mini", stream, messages: [{ role: "user", content: "Say hi" }] });
+  const direct = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: "Bearer sk-bench" }, body: payload(stream) });
+  const viaGateway = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` }, body: payload(stream) });
+  const directUrl = `${upstream.url}/v1/chat/completions`;
+  const gatewayUrl = `${server.baseUrl}/v1/chat/completions`;
+
+  await runLoad(gatewayUrl, viaGateway(false), 8, 2); // warm caches and JIT
+  const rows: [string, LoadResult, LoadResult][] = [];
+  let gatewayRequests = 0;
+  const cpuBefore = cpuMs(server.pid);
+  for (const [label, stream, connections] of [["non-stream c=50", false, 50], ["stream c=50", true, 50], ["non-stream c=1", false, 1], ["stream c=1", true, 1]] as const) {
+    const d = await runLoad(directUrl, direct(stream), connections, seconds);
+    const g = await runLoad(gatewayUrl, viaGateway(stream), connections, seconds);
+    gatewayRequests += g.requests + g.errors;
+    rows.push([label, d, g]);
+  }
+  const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / gatewayRequests;
+  const rss = rssMb(server.pid);
+
+  await new Promise((r) => setTimeout(r, 500));
+  const quotaAfter = (await api("GET", "/api/user/self")).data.quota as number;
+  const db = new pg.Client({ connectionString: server.databaseUrl });
+  await db.connect();
+  const logged = Number((await db.query("select coalesce(sum(quota), 0) as q, count(*) as n from logs where type = 2")).rows[0].q);
+  const logRows = Number((await db.query("select count(*) as n from logs where type = 2")).rows[0].n);
+  await db.end();
+
+  const f = (n: number, d = 2) => n.toFixed(d);
+  console.log(`\nrelay benchmark on PostgreSQL${process.env.REDIS_URL ? " + Redis" : ""}, ${seconds}s per run, loopback OpenAI-style mock\n`);
+  console.log("| run | direct req/s | gateway req/s | ratio | direct p50 ms | gateway p50 ms | added p50 ms | added TTFB ms | gateway errors |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  for (const [label, d, g] of rows) {
+    console.log(`| ${label} | ${f(d.rps, 0)} | ${f(g.rps, 0)} | ${f(g.rps / d.rps)} | ${f(d.p50)} | ${f(g.p50)} | ${f(g.p50 - d.p50)} | ${f(g.ttfbP50 - d.ttfbP50)} | ${g.errors} |`);
+  }
+  console.log(`\ngateway CPU per request: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB`);
+  console.log(`consistency: user quota decreased by ${quotaBefore - quotaAfter}, usage logs sum to ${logged} over ${logRows} rows -> ${quotaBefore - quotaAfter === logged ? "exact" : "MISMATCH"}`);
+} finally {
+  await server.stop();
+  await upstream.close();
+}
