@@ -7,6 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { bootApp } from "./utils/boot.server";
 import { closeDatabase } from "./utils/db.server";
 import { closeRedis } from "./utils/redis.server";
+import { releaseNodeLock } from "./relay/billing/node-liveness.server";
 import { stopInProcessJobs } from "../jobs/in-process";
 import { closeBullProducer } from "../jobs/bullmq";
 
@@ -20,6 +21,7 @@ export async function shutdownApp(): Promise<void> {
   stopInProcessJobs();
   await closeBullProducer();
   await closeRedis();
+  await releaseNodeLock();
   await closeDatabase();
 }
 

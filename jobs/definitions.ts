@@ -1,7 +1,7 @@
 import { ensureLogPartitions } from "../db/connect";
 import { deleteExpiredSessions } from "~/domain/auth/sessions.server";
 import { getDb } from "~/utils/db.server";
-import { refundStaleReservations, STALE_RESERVATION_MS } from "~/relay/billing/quota.server";
+import { refundOrphanedReservations } from "~/relay/billing/quota.server";
 import { runTestAll } from "~/relay/channel-test-all.server";
 
 /**
@@ -36,9 +36,9 @@ export const JOB_DEFINITIONS: JobDefinition[] = [
   },
   {
     name: "quota.refund-stale-reservations",
-    everyMs: 10 * 60 * 1000,
+    everyMs: 2 * 60 * 1000,
     attempts: 3,
-    run: async () => `refunded ${await refundStaleReservations(STALE_RESERVATION_MS)} stale reservations`,
+    run: async () => `refunded ${await refundOrphanedReservations()} reservations of stopped processes`,
   },
   {
     name: "channels.test-all",

@@ -4,7 +4,8 @@ import { env } from "./env.server";
 import { openDatabase } from "./db.server";
 import { isRedisEnabled } from "./redis.server";
 import { startInProcessJobs } from "../../jobs/in-process";
-import { refundStaleReservations, STALE_RESERVATION_MS } from "~/relay/billing/quota.server";
+import { refundOrphanedReservations } from "~/relay/billing/quota.server";
+import { holdNodeLock } from "~/relay/billing/node-liveness.server";
 
 const state = globalThis as unknown as { __switchyardBoot?: Promise<void> };
 
@@ -17,10 +18,10 @@ export function bootApp(): Promise<void> {
   state.__switchyardBoot ??= (async () => {
     await openDatabase();
     await loadOptions();
-    // Quota held by requests that a crash cut short goes back to its payers. Embedded mode is one
-    // process, so every open reservation is stale at boot; on a shared database this node takes
-    // back its own, and anyone's older than the longest possible relay.
-    const refunded = await refundStaleReservations(env.DATABASE_URL ? STALE_RESERVATION_MS : 0, true);
+    // Quota held by requests that a crash cut short goes back to its payers: every reservation
+    // whose process is gone (node-liveness), never a live process's in-flight ones.
+    await holdNodeLock();
+    const refunded = await refundOrphanedReservations();
     if (refunded) console.log(`[boot] refunded ${refunded} quota reservations left open by an earlier stop`);
     const root = await ensureRootUser(env.ROOT_PASSWORD);
     if (root.created) {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startOpenAiMock } from "../mocks/openai-upstream";
+import { fakeIp } from "../support/api";
 import { createScratchDatabase, startServer, type StartedServer } from "../support/server";
 
 /**
@@ -18,7 +19,7 @@ afterAll(async () => {
 });
 
 async function call(base: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const res = await fetch(base + path, { method: init.method ?? "GET", headers: { "Content-Type": "application/json", ...init.headers }, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(base + path, { method: init.method ?? "GET", headers: { "Content-Type": "application/json", "X-Forwarded-For": fakeIp(), ...init.headers }, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
   return { res, json: (await res.json().catch(() => undefined)) as any };
 }
 
@@ -48,6 +49,17 @@ describe("crash between reserve and settle", () => {
     for (let i = 0; i < 50 && upstream.requests.length === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
     const held = (await call(first.baseUrl, "/api/user/self", { headers: auth })).json.data.quota as number;
     expect(held).toBeLessThan(before);
+
+    if (kind === "postgres") {
+      // A second process of the same node name on the same database (a worker, another web
+      // process) must leave the live process's in-flight reservation alone when it boots.
+      const peer = await startServer({ kind, env: nodeEnv, storage });
+      for (let i = 0; i < 200 && !peer.output().includes("processing background jobs"); i += 1) await new Promise((r) => setTimeout(r, 100));
+      expect(peer.output()).toContain("processing background jobs"); // its worker booted too
+      expect(peer.output()).not.toContain("refunded");
+      expect((await call(first.baseUrl, "/api/user/self", { headers: auth })).json.data.quota).toBe(held);
+      await peer.stop();
+    }
 
     await first.crash();
     const second = await startServer({ kind, env: nodeEnv, storage });

@@ -1,11 +1,10 @@
-import { hostname } from "node:os";
-import { resolve } from "node:path";
-import { sql } from "kysely";
-import { env } from "~/utils/env.server";
+import { sql, type Transaction } from "kysely";
+import type { DB } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { publish } from "~/utils/redis.server";
 import { TOKEN_CHANGED_CHANNEL } from "~/domain/tokens/tokens.server";
 import { TOKEN_STATUS } from "~/domain/tokens/token-constants";
+import { lockKeyOf, NODE_ID } from "./node-liveness.server";
 
 /**
  * Money on the relay path. Every change is a conditional statement inside one transaction, so
@@ -15,7 +14,6 @@ import { TOKEN_STATUS } from "~/domain/tokens/token-constants";
  *  settle  — swap the reservation for the real charge, bump counters and write the usage log;
  *  refund  — give the whole reservation back (failed call, zero usage, crash recovery).
  */
-export const NODE_ID = env.NODE_ID ?? `${hostname()}:${resolve(env.DATA_DIR)}`;
 
 export type Payer = { userId: number; tokenId: number; tokenUnlimited: boolean; tokenKeyHash: string };
 export type Reservation = Payer & { id: number; amount: number };
@@ -187,30 +185,54 @@ export async function refundQuota(reservation: Pick<Reservation, "id">): Promise
   const db = await getDb();
   await db.transaction().execute(async (trx) => {
     const open = await trx.deleteFrom("quota_reservations").where("id", "=", reservation.id).returningAll().executeTakeFirst();
-    if (!open) return;
-    await trx.updateTable("users").set({ quota: sql`quota + ${open.amount}` }).where("id", "=", open.user_id).execute();
-    if (open.token_id && !open.token_unlimited) {
-      await trx.updateTable("tokens").set({ remain_quota: sql`remain_quota + ${open.amount}` }).where("id", "=", open.token_id).execute();
-    }
+    if (open) await giveBack(trx, [open]);
   });
+}
+
+type OpenReservation = { user_id: number; token_id: number; token_unlimited: boolean; amount: number };
+
+/** Returns closed reservations' quota to their users and (limited) tokens, summed per payer. */
+async function giveBack(trx: Transaction<DB>, rows: OpenReservation[]): Promise<void> {
+  const perUser = new Map<number, number>();
+  const perToken = new Map<number, number>();
+  for (const row of rows) {
+    perUser.set(row.user_id, (perUser.get(row.user_id) ?? 0) + Number(row.amount));
+    if (row.token_id && !row.token_unlimited) perToken.set(row.token_id, (perToken.get(row.token_id) ?? 0) + Number(row.amount));
+  }
+  // Sorted ids: concurrent refunds lock rows in one order and cannot deadlock.
+  for (const [id, amount] of [...perUser].sort((a, b) => a[0] - b[0])) await trx.updateTable("users").set({ quota: sql`quota + ${amount}` }).where("id", "=", id).execute();
+  for (const [id, amount] of [...perToken].sort((a, b) => a[0] - b[0])) await trx.updateTable("tokens").set({ remain_quota: sql`remain_quota + ${amount}` }).where("id", "=", id).execute();
 }
 
 /** Longer than any relay can run (RELAY_TIMEOUT, or a stream kept alive by its idle timer). */
 export const STALE_RESERVATION_MS = 6 * 60 * 60 * 1000;
 
 /**
- * Crash recovery: reservations older than `olderThanMs`, or (at start) those this node took in
- * its previous life, belong to requests that can no longer be running, so their quota goes
- * back to the payer.
+ * Crash recovery: reservations whose process is gone (its liveness lock is free — see
+ * node-liveness) belong to requests that can no longer finish, so their quota goes back to the
+ * payer. Run at every start and by the periodic job, so a crashed node's holds come back within
+ * minutes even if it never restarts. Anything older than the longest possible relay goes back
+ * too, as a last net. Never touches a live process's in-flight reservations.
  */
-export async function refundStaleReservations(olderThanMs: number, ownNode = false): Promise<number> {
+export async function refundOrphanedReservations(): Promise<number> {
   const db = await getDb();
-  const cutoff = new Date(Date.now() - olderThanMs);
-  const stale = await db
-    .selectFrom("quota_reservations")
-    .select("id")
-    .where((eb) => (ownNode ? eb.or([eb("created_at", "<", cutoff), eb("node_id", "=", NODE_ID)]) : eb("created_at", "<", cutoff)))
-    .execute();
+  const nodes = await db.selectFrom("quota_reservations").select("node_id").distinct().where("node_id", "<>", NODE_ID).execute();
+  let refunded = 0;
+  for (const { node_id } of nodes) {
+    const key = lockKeyOf(node_id);
+    refunded += await db.transaction().execute(async (trx) => {
+      if (key !== undefined) {
+        // Held for this transaction only, so the dead node's key is not kept locked afterwards.
+        const probe = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock(${key.toString()}::bigint) as free`.execute(trx);
+        if (!probe.rows[0]?.free) return 0;
+      }
+      const rows = await trx.deleteFrom("quota_reservations").where("node_id", "=", node_id).returningAll().execute();
+      await giveBack(trx, rows);
+      return rows.length;
+    });
+  }
+  const cutoff = new Date(Date.now() - STALE_RESERVATION_MS);
+  const stale = await db.selectFrom("quota_reservations").select("id").where("created_at", "<", cutoff).execute();
   for (const row of stale) await refundQuota(row);
-  return stale.length;
+  return refunded + stale.length;
 }
