@@ -40,13 +40,26 @@ export function mapModel(channel: Channel, model: string): string {
   }
 }
 
+// Channel keys stay sealed in the routing table; the opened form is memoised by its sealed text
+// (a changed key has a new one), so AES-GCM is not paid on every request.
+const openedKeys = new Map<string, string>();
+function channelKey(sealed: string): string {
+  let key = openedKeys.get(sealed);
+  if (key === undefined) {
+    if (openedKeys.size > 10_000) openedKeys.clear();
+    key = decryptSecret(sealed);
+    openedKeys.set(sealed, key);
+  }
+  return key;
+}
+
 /** One try against one channel. Nothing is written to the client until the upstream said 200. */
 export async function attemptChannel(input: AttemptInput, sink: ReplySink): Promise<AttemptResult> {
   const started = Date.now();
   const upstreamModel = mapModel(input.channel, input.requestModel);
   const ctx: AdapterContext = {
     channel: input.channel,
-    key: decryptSecret(input.channel.key_encrypted),
+    key: channelKey(input.channel.key_encrypted),
     mode: input.mode,
     path: input.path,
     body: input.body,

@@ -47,6 +47,38 @@ describe.skipIf(!databaseUrl)("usage log", () => {
     expect(open[0].n).toBe(0);
   });
 
+  it("bills and logs every call of a concurrent burst exactly (group-committed reserve and settle)", async () => {
+    const model = uniqueModel("burst");
+    await mergeOption(root, "ModelRatio", { [model]: 2 });
+    await mergeOption(root, "CompletionRatio", { [model]: 3 });
+    await createChannel(root, { base_url: upstream.url, models: model });
+    const payers = await Promise.all([1, 2, 3].map(() => userWithToken(1_000_000, { unlimited_quota: false, remain_quota: 400_000 })));
+    const calls = payers.flatMap((p) =>
+      Array.from({ length: 12 }, async (_, i) => {
+        if (i % 2 === 0) return p.client.chat.completions.create({ model, messages: [{ role: "user", content: `hi ${i}` }] });
+        const stream = await p.client.chat.completions.create({ model, stream: true, messages: [{ role: "user", content: `hi ${i}` }] });
+        for await (const _ of stream) void _;
+      }),
+    );
+    await Promise.all(calls);
+    for (const p of payers) {
+      const { rows } = await client!.query("select quota, prompt_tokens, completion_tokens, token_id, other from logs where user_id = $1 and type = 2", [p.user.userId]);
+      expect(rows).toHaveLength(12);
+      for (const row of rows) {
+        expect(Number(row.quota)).toBe((row.prompt_tokens + row.completion_tokens * 3) * 2);
+        expect(row.token_id).toBe(p.tokenId);
+      }
+      expect(new Set(rows.map((r) => JSON.parse(r.other).request_id)).size).toBe(12);
+      const logged = rows.reduce((sum, r) => sum + Number(r.quota), 0);
+      const { rows: [u] } = await client!.query("select quota, used_quota, request_count from users where id = $1", [p.user.userId]);
+      expect({ quota: Number(u.quota), used: Number(u.used_quota), count: Number(u.request_count) }).toEqual({ quota: 1_000_000 - logged, used: logged, count: 12 });
+      const { rows: [t] } = await client!.query("select remain_quota, used_quota from tokens where id = $1", [p.tokenId]);
+      expect({ remain: Number(t.remain_quota), used: Number(t.used_quota) }).toEqual({ remain: 400_000 - logged, used: logged });
+      const { rows: open } = await client!.query("select count(*)::int as n from quota_reservations where user_id = $1", [p.user.userId]);
+      expect(open[0].n).toBe(0);
+    }
+  });
+
   it("honours LogConsumeEnabled (charge still taken, no row)", async () => {
     const model = uniqueModel("nolog");
     await mergeOption(root, "ModelRatio", { [model]: 1 });

@@ -58,7 +58,7 @@ export type ServerStorage = { dataDir: string; databaseUrl?: string };
  * `storage` reuses an earlier server's data directory and database (a restart); the caller then
  * owns their cleanup. Without it the server gets fresh ones, removed by stop().
  */
-export async function startServer(options: { kind: "postgres" | "pglite"; env?: Record<string, string>; storage?: ServerStorage }): Promise<StartedServer> {
+export async function startServer(options: { kind: "postgres" | "pglite"; env?: Record<string, string>; storage?: ServerStorage; nodeArgs?: string[] }): Promise<StartedServer> {
   const port = await freePort();
   const dataDir = options.storage?.dataDir ?? mkdtempSync(join(tmpdir(), "switchyard-test-"));
   let scratch: { url: string; drop: () => Promise<void> } | undefined;
@@ -81,7 +81,7 @@ export async function startServer(options: { kind: "postgres" | "pglite"; env?: 
     ...options.env,
   };
   let log = "";
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "server/index.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -5,6 +5,8 @@ import { publish } from "~/utils/redis.server";
 import { TOKEN_CHANGED_CHANNEL } from "~/domain/tokens/tokens.server";
 import { TOKEN_STATUS } from "~/domain/tokens/token-constants";
 import { lockKeyOf, NODE_ID } from "./node-liveness.server";
+import { groupCommit } from "./group-commit";
+import { reserveMany, settleMany } from "./quota-batch.server";
 
 /**
  * Money on the relay path. Every change is a conditional statement inside one transaction, so
@@ -19,6 +21,23 @@ export type Payer = { userId: number; tokenId: number; tokenUnlimited: boolean; 
 export type Reservation = Payer & { id: number; amount: number };
 
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: "user" | "token" };
+type ReserveRequest = { payer: Payer; amount: number; requestId: string };
+
+/** Takes `amount` from user and token (both or neither) before the upstream call; group-committed. */
+export function reserveQuota(payer: Payer, amount: number, requestId: string): Promise<ReserveResult> {
+  return reserveQueue({ payer, amount, requestId });
+}
+
+const reserveQueue = groupCommit<ReserveRequest, ReserveResult>(async (items) => {
+  if (items.length === 1) return [await reserveOne(items[0]!)];
+  try {
+    return await reserveMany(items);
+  } catch {
+    // Someone in the batch was short (a check constraint failed the whole statement) or the
+    // batch hit a deadlock: each request then gets its own exact answer.
+    return Promise.all(items.map(reserveOne));
+  }
+});
 
 /**
  * One statement, so one round trip and the shortest possible lock on the user's row. The
@@ -26,7 +45,7 @@ export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false
  * statement (both updates and the reservation row roll back together), and the violated
  * constraint says which side was short.
  */
-export async function reserveQuota(payer: Payer, amount: number, requestId: string): Promise<ReserveResult> {
+async function reserveOne({ payer, amount, requestId }: ReserveRequest): Promise<ReserveResult> {
   const db = await getDb();
   try {
     const result = await sql<{ id: number }>`
@@ -71,10 +90,28 @@ export type ConsumeLog = {
  * Returns the quota actually charged, or undefined when the reservation was already closed.
  */
 export async function settleQuota(reservation: Reservation, quota: number, channelId: number, log: ConsumeLog | undefined): Promise<number | undefined> {
-  const charged = quota <= reservation.amount ? await settleWithinReservation(reservation, quota, channelId, log) : await settleBeyondReservation(reservation, quota, channelId, log);
+  const charged = await settleQueue({ reservation, quota, channelId, log });
   if (charged?.exhausted) await publish(TOKEN_CHANGED_CHANNEL, reservation.tokenKeyHash);
   return charged?.charge;
 }
+
+type SettleRequest = { reservation: Reservation; quota: number; channelId: number; log: ConsumeLog | undefined };
+type Settled = { charge: number; exhausted: boolean } | undefined;
+
+function settleOne({ reservation, quota, channelId, log }: SettleRequest): Promise<Settled> {
+  return quota <= reservation.amount ? settleWithinReservation(reservation, quota, channelId, log) : settleBeyondReservation(reservation, quota, channelId, log);
+}
+
+const settleQueue = groupCommit<SettleRequest, Settled>(async (items) => {
+  const within = items.filter((item) => item.quota <= item.reservation.amount);
+  if (within.length < 2) return Promise.all(items.map(settleOne));
+  const beyond = items.filter((item) => item.quota > item.reservation.amount);
+  const [batched, single] = await Promise.all([settleMany(within).catch(() => Promise.all(within.map(settleOne))), Promise.all(beyond.map(settleOne))]);
+  const results = new Map<SettleRequest, Settled>();
+  within.forEach((item, i) => results.set(item, batched[i]));
+  beyond.forEach((item, i) => results.set(item, single[i]));
+  return items.map((item) => results.get(item));
+});
 
 function logValues(reservation: Reservation, charge: number, channelId: number, log: ConsumeLog, other: Record<string, unknown>) {
   return {
