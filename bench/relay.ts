@@ -13,6 +13,7 @@ import { cpuMs, rssMb } from "./process-stats";
 
 process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const SOAK_REQUESTS = Number(process.env.BENCH_SOAK ?? 100_000);
 const upstream = await startOpenAiMock();
 const server = await startServer({ kind: "postgres" });
 try {
@@ -34,16 +35,24 @@ try {
   const gatewayUrl = `${server.baseUrl}/v1/chat/completions`;
 
   await runLoad(gatewayUrl, viaGateway(false), 8, 2); // warm caches and JIT
-  const rows: [string, LoadResult, LoadResult][] = [];
+  const rows: [string, LoadResult, LoadResult, number][] = [];
   let gatewayRequests = 0;
   const cpuBefore = cpuMs(server.pid);
   for (const [label, stream, connections] of [["non-stream c=50", false, 50], ["stream c=50", true, 50], ["non-stream c=1", false, 1], ["stream c=1", true, 1]] as const) {
     const d = await runLoad(directUrl, direct(stream), connections, seconds);
+    const cpuRun = cpuMs(server.pid);
     const g = await runLoad(gatewayUrl, viaGateway(stream), connections, seconds);
     gatewayRequests += g.requests + g.errors;
-    rows.push([label, d, g]);
+    rows.push([label, d, g, (cpuMs(server.pid) - cpuRun) / Math.max(1, g.requests + g.errors)]);
   }
   const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / gatewayRequests;
+  // Memory is read after a soak to 100k requests, so a leak would show.
+  let soakErrors = 0;
+  while (gatewayRequests < SOAK_REQUESTS) {
+    const g = await runLoad(gatewayUrl, viaGateway(false), 50, 5);
+    gatewayRequests += g.requests + g.errors;
+    soakErrors += g.errors;
+  }
   const rss = rssMb(server.pid);
 
   await new Promise((r) => setTimeout(r, 500));
@@ -56,12 +65,12 @@ try {
 
   const f = (n: number, d = 2) => n.toFixed(d);
   console.log(`\nrelay benchmark on PostgreSQL${process.env.REDIS_URL ? " + Redis" : ""}, ${seconds}s per run, loopback OpenAI-style mock\n`);
-  console.log("| run | direct req/s | gateway req/s | ratio | direct p50 ms | gateway p50 ms | added p50 ms | added TTFB ms | gateway errors |");
-  console.log("|---|---|---|---|---|---|---|---|---|");
-  for (const [label, d, g] of rows) {
-    console.log(`| ${label} | ${f(d.rps, 0)} | ${f(g.rps, 0)} | ${f(g.rps / d.rps)} | ${f(d.p50)} | ${f(g.p50)} | ${f(g.p50 - d.p50)} | ${f(g.ttfbP50 - d.ttfbP50)} | ${g.errors} |`);
+  console.log("| run | direct req/s | gateway req/s | ratio | direct p50 ms | gateway p50 ms | added p50 ms | added TTFB ms | gateway CPU ms/req | gateway errors |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  for (const [label, d, g, cpu] of rows) {
+    console.log(`| ${label} | ${f(d.rps, 0)} | ${f(g.rps, 0)} | ${f(g.rps / d.rps)} | ${f(d.p50)} | ${f(g.p50)} | ${f(g.p50 - d.p50)} | ${f(g.ttfbP50 - d.ttfbP50)} | ${f(cpu, 3)} | ${g.errors} |`);
   }
-  console.log(`\ngateway CPU per request: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB`);
+  console.log(`\ngateway CPU per request over the four runs: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB; soak errors: ${soakErrors}`);
   console.log(`consistency: user quota decreased by ${quotaBefore - quotaAfter}, usage logs sum to ${logged} over ${logRows} rows -> ${quotaBefore - quotaAfter === logged ? "exact" : "MISMATCH"}`);
 } finally {
   await server.stop();

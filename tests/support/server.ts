@@ -81,7 +81,7 @@ export async function startServer(options: { kind: "postgres" | "pglite"; env?: 
     ...options.env,
   };
   let log = "";
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "server/index.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), "build/entry/server/index.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -98,7 +98,7 @@ export async function startServer(options: { kind: "postgres" | "pglite"; env?: 
   // Scaled mode is a web process plus workers: background jobs run on a real BullMQ worker.
   let worker: ChildProcess | undefined;
   if (env.REDIS_URL) {
-    worker = spawn(process.execPath, ["--import", "tsx", "jobs/worker.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    worker = spawn(process.execPath, ["build/entry/jobs/worker.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
     worker.stdout?.on("data", (chunk: Buffer) => (log += `[worker] ${chunk.toString()}`));
     worker.stderr?.on("data", (chunk: Buffer) => (log += `[worker] ${chunk.toString()}`));
   }

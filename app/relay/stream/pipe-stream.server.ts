@@ -33,7 +33,7 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
       if (settled) return;
       settled = true;
       clearTimeout(idleTimer);
-      resolve({ usage, countedCompletion: counter.total, error, ended });
+      resolve({ usage, countedCompletion: usage ? 0 : counter.total, error, ended });
     };
     let idleTimer = setTimeout(() => onIdle(), idleTimeoutMs);
     const onIdle = () => {

@@ -1,17 +1,40 @@
-import { countTokens } from "gpt-tokenizer";
+import { createRequire } from "node:module";
+
+// The BPE tables cost ~70 MB of memory and are only needed when an upstream reports no usage,
+// so they are loaded on first use instead of at start.
+let tokenizer: ((text: string) => number) | undefined;
+function countTokens(text: string): number {
+  tokenizer ??= (createRequire(import.meta.url)("gpt-tokenizer") as { countTokens: (text: string) => number }).countTokens;
+  return tokenizer(text);
+}
+
+/** Text held back before counting: a reply whose usage arrives at its end is never tokenized. */
+const PENDING_LIMIT = 16 * 1024;
 
 /**
- * Completion tokens for streams whose upstream sends no usage: each delta is counted as it
- * passes (no whole-text buffer), so memory stays flat however long the reply.
+ * Completion tokens for streams whose upstream may send no usage. Deltas are held (up to 16 KB)
+ * and counted in slices, so memory stays flat however long the reply, and the common case — the
+ * usage chunk arrives at the end — costs no tokenizing at all.
  */
 export function createTokenCounter() {
-  let total = 0;
+  let counted = 0;
+  let pending: string[] = [];
+  let pendingLength = 0;
+  const flush = () => {
+    if (pending.length > 0) counted += countTokens(pending.join(""));
+    pending = [];
+    pendingLength = 0;
+  };
   return {
     add(text: string | undefined) {
-      if (text) total += countTokens(text);
+      if (!text) return;
+      pending.push(text);
+      pendingLength += text.length;
+      if (pendingLength >= PENDING_LIMIT) flush();
     },
     get total() {
-      return total;
+      flush();
+      return counted;
     },
   };
 }
