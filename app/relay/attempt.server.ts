@@ -6,7 +6,7 @@ import type { Usage } from "./billing/pricing";
 import { isRetryableStatus, mapStatusCode } from "./failure-policy";
 import type { ReplySink } from "./reply-sink";
 import { endStream, pipeStream } from "./stream/pipe-stream.server";
-import { countCompletionText } from "./stream/token-counter";
+import { replyUsage } from "./billing/reply-usage";
 import { readAll, sendUpstream } from "./upstream-client.server";
 
 export type AttemptInput = {
@@ -115,13 +115,15 @@ export async function attemptChannel(input: AttemptInput, sink: ReplySink): Prom
       return { ok: true, countedCompletion: 0, frtMs, deliver };
     }
     const converted = input.adapter.convertResponse(ctx, raw.toString("utf8"));
+    // Transcripts may be plain text, SRT or VTT (response_format): keep the upstream's type.
+    const textReply = input.mode === "transcriptions" || input.mode === "translations";
+    const contentType = textReply ? String(upstream.headers["content-type"] ?? "application/json") : "application/json; charset=utf-8";
     const deliver = () => {
       if (!sink.open) return;
-      sink.start(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(converted.body), "X-Oneapi-Request-Id": input.requestId });
+      sink.start(200, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(converted.body), "X-Oneapi-Request-Id": input.requestId });
       sink.end(converted.body);
     };
-    // No usage in a non-stream reply: bill the completion text it carries.
-    return { ok: true, usage: converted.usage, countedCompletion: converted.usage ? 0 : countCompletionText(converted.body), frtMs, deliver };
+    return { ok: true, ...replyUsage(input.mode, converted.body, converted.usage), frtMs, deliver };
   } finally {
     clearTimeout(responseTimer);
     input.clientGone.removeEventListener("abort", onClientGone);

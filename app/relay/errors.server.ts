@@ -2,10 +2,21 @@ import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 
 /** Request ids like the reference's: time to the second plus random characters. */
+// Request ids: the reference's shape (a second-resolution stamp, then 12 hex digits). The hex part
+// is a random per-process prefix plus a counter — unique without a syscall per request.
+const processPrefix = randomBytes(3).toString("hex");
+let sequence = Math.floor(Math.random() * 0xffffff);
+let stampSecond = 0;
+let stampText = "";
+
 export function newRequestId(): string {
-  const now = new Date();
-  const stamp = now.toISOString().replace(/[-:TZ.]/g, "").slice(0, 14);
-  return `${stamp}${randomBytes(6).toString("hex")}`;
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== stampSecond) {
+    stampSecond = second;
+    stampText = new Date(second * 1000).toISOString().replace(/[-:TZ.]/g, "").slice(0, 14);
+  }
+  sequence = (sequence + 1) & 0xffffff;
+  return `${stampText}${processPrefix}${sequence.toString(16).padStart(6, "0")}`;
 }
 
 /** Writes an OpenAI-shaped error: `{error:{message,type,param,code}}` with the request id. */

@@ -12,7 +12,7 @@ import { adjustCachedTokenQuota } from "./auth/token-cache.server";
 import { shouldDisableChannel } from "./failure-policy";
 import { localFailure, type RelayFailure } from "./relay-error";
 import type { ReplySink } from "./reply-sink";
-import { estimatePromptTokens, maxTokensOf, requestModel } from "./request-parse";
+import { callCount, estimatePromptTokens, maxTokensOf, requestModel } from "./request-parse";
 import { channelById, routesFor } from "./routing/channel-cache.server";
 import { pickChannel } from "./routing/pick-channel";
 import { countPromptTokens } from "./stream/token-counter";
@@ -76,7 +76,9 @@ export async function relay(request: RelayRequest, sink: ReplySink): Promise<Rel
   const tables = currentPriceTables();
   const pricing = priceModel(tables, model, group);
   if (!pricing) return localFailure(400, `模型 ${model} 倍率或价格未配置，请联系管理员设置`, "model_price_error");
-  const hold = reservationFor(pricing, estimatePromptTokens(body), maxTokensOf(body), options.int("PreConsumedQuota"), tables.quotaPerUnit);
+  // A fixed price is per call, and an image request for n images is n calls.
+  const calls = pricing.kind === "price" ? callCount(request.mode, body) : 1;
+  const hold = calls * reservationFor(pricing, estimatePromptTokens(body), maxTokensOf(body), options.int("PreConsumedQuota"), tables.quotaPerUnit);
   const payer = { userId: token.user.id, tokenId: token.token.id, tokenUnlimited: token.token.unlimited_quota, tokenKeyHash: token.keyHash };
   const reserved = await reserveQuota(payer, hold, request.requestId);
   if (!reserved.ok) {
@@ -106,7 +108,7 @@ export async function relay(request: RelayRequest, sink: ReplySink): Promise<Rel
       );
       if (result.ok) {
         const usage = billableUsage(result, body);
-        const quota = quotaFor(pricing, usage, tables.quotaPerUnit);
+        const quota = calls * quotaFor(pricing, usage, tables.quotaPerUnit);
         const described = describePricing(pricing);
         const log = options.bool("LogConsumeEnabled")
           ? {

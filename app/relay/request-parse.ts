@@ -27,6 +27,13 @@ const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
   translations: "whisper-1",
 };
 
+/** How many priced calls a request is: `n` images (1–10) for image generation, else one. */
+export function callCount(mode: RelayMode, body: Record<string, unknown>): number {
+  if (mode !== "images") return 1;
+  const n = typeof body.n === "number" && Number.isInteger(body.n) ? body.n : 1;
+  return Math.min(10, Math.max(1, n));
+}
+
 export function requestModel(mode: RelayMode, body: Record<string, unknown>): string {
   const model = typeof body.model === "string" ? body.model.trim() : "";
   return model || DEFAULT_MODELS[mode] || "";

@@ -3,7 +3,7 @@ import { startServer } from "../../tests/support/server";
 import { runLoad } from "../load";
 process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
 const upstream = await startOpenAiMock();
-const server = await startServer({ kind: "postgres" });
+const server = await startServer({ kind: "postgres", nodeArgs: process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : [] });
 const login = await fetch(`${server.baseUrl}/api/user/login`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": "10.9.9.9" }, body: JSON.stringify({ username: "root", password: "123456" }) });
 const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
 const rootId = ((await login.json()) as any).data.id;

@@ -182,6 +182,33 @@ describe("streams and money under pressure", () => {
     expect(self.quota + self.used_quota).toBe(100_000);
   });
 
+  it("an upstream that goes quiet mid-stream is cut after STREAMING_TIMEOUT (2 s in tests) with an error event", async () => {
+    const model = uniqueModel("idle");
+    const m = await mock();
+    m.fault = { kind: "slow-stream", gapMs: 6000 };
+    await mergeOption(root, "ModelRatio", { [model]: 1 });
+    await createChannel(root, { base_url: m.url, models: model });
+    const { user, key } = await userWithToken(100_000);
+    const started = Date.now();
+    const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(1900);
+    expect(elapsed).toBeLessThan(5000);
+    expect(text).toContain('"role":"assistant"');
+    expect(text).toContain('"code":"stream_idle_timeout"');
+    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(m.aborted).toBe(1);
+    const self = await quotaOf(user);
+    expect(self.quota + self.used_quota).toBe(100_000);
+  });
+
   it("with quota for k calls, 5k parallel calls: at most k succeed and nothing goes negative", async () => {
     const model = uniqueModel("race");
     const m = await mock();

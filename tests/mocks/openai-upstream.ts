@@ -27,6 +27,9 @@ export type MockUpstream = {
 
 export const fixture = (name: string) => readFileSync(new URL(`../fixtures/upstream/openai/${name}`, import.meta.url), "utf8");
 
+/** A stand-in MP3 body: an ID3 header and bytes covering every value, so any re-encoding shows. */
+export const SPEECH_BYTES = Buffer.concat([Buffer.from("ID3\x04\x00\x00\x00\x00\x00\x00", "latin1"), Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 256))]);
+
 function json(res: ServerResponse, status: number, body: unknown) {
   const text = typeof body === "string" ? body : JSON.stringify(body);
   res.writeHead(status, { "Content-Type": "application/json", "x-should-retry": "false" });
@@ -67,6 +70,28 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
         const reply = JSON.parse(fixture("embeddings.json")) as { data: { embedding: number[] | string }[] };
         if ((JSON.parse(body || "{}") as { encoding_format?: string }).encoding_format === "base64") {
           for (const item of reply.data) item.embedding = Buffer.from(new Float32Array(item.embedding as number[]).buffer).toString("base64");
+        }
+        return json(res, 200, reply);
+      }
+      if (path.endsWith("/images/generations")) {
+        const request = JSON.parse(body || "{}") as { n?: number };
+        const reply = JSON.parse(fixture("images-generation.json")) as { data: unknown[] };
+        reply.data = Array.from({ length: request.n ?? 1 }, () => reply.data[0]);
+        return json(res, 200, reply);
+      }
+      if (path.endsWith("/moderations")) return json(res, 200, fixture("moderation.json"));
+      if (path.endsWith("/rerank")) return json(res, 200, fixture("rerank.json"));
+      if (path.endsWith("/audio/speech")) {
+        res.writeHead(200, { "Content-Type": "audio/mpeg" });
+        return res.end(SPEECH_BYTES);
+      }
+      if (path.endsWith("/audio/transcriptions") || path.endsWith("/audio/translations")) {
+        // Multipart: the reply format and model are form fields, as the official client sends them.
+        const field = (name: string) => new RegExp(`name="${name}"\\r\\n\\r\\n([^\\r]*)`).exec(body)?.[1];
+        const reply = JSON.parse(fixture(field("model") === "gpt-4o-transcribe" ? "transcription-usage.json" : "transcription.json")) as { text: string };
+        if (field("response_format") === "text") {
+          res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
+          return res.end(`${reply.text}\n`);
         }
         return json(res, 200, reply);
       }

@@ -37,6 +37,8 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
     };
     let idleTimer = setTimeout(() => onIdle(), idleTimeoutMs);
     const onIdle = () => {
+      // The client is told why its stream stops short (before [DONE]); it pays for what it got.
+      error = { message: `上游流式响应超时（${Math.round(idleTimeoutMs / 1000)} 秒无数据）`, type: "upstream_error", code: "stream_idle_timeout" };
       abort();
       finish("idle-timeout");
     };

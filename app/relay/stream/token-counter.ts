@@ -52,7 +52,15 @@ export function countPromptTokens(body: Record<string, unknown>): number {
     }
   };
   visit(body.messages ?? body.prompt ?? body.input ?? "");
+  // Rerank: the query and every document are read by the model.
+  if (typeof body.query === "string") visit(body.query);
+  if (Array.isArray(body.documents)) visit(body.documents);
   return tokens;
+}
+
+/** Tokens of a plain text (a transcript, a subtitle file). */
+export function countText(text: string): number {
+  return text ? countTokens(text) : 0;
 }
 
 /** Completion tokens of a non-stream OpenAI reply that came without usage. */
