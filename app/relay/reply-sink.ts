@@ -21,7 +21,9 @@ export function nodeSink(res: ServerResponse): ReplySink {
   return {
     start(status, headers) {
       res.writeHead(status, headers);
-      res.flushHeaders();
+      // A stream's headers go out at once (the client sees the reply begin); a whole reply's go
+      // out with its body, in one write.
+      if (String(headers["Content-Type"] ?? "").startsWith("text/event-stream")) res.flushHeaders();
     },
     write: (chunk) => void res.write(chunk),
     end: (chunk) => void (chunk === undefined ? res.end() : res.end(chunk)),

@@ -35,7 +35,7 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
       clearTimeout(idleTimer);
       resolve({ usage, countedCompletion: usage ? 0 : counter.total, error, ended });
     };
-    let idleTimer = setTimeout(() => onIdle(), idleTimeoutMs);
+    const idleTimer = setTimeout(() => onIdle(), idleTimeoutMs);
     const onIdle = () => {
       // The client is told why its stream stops short (before [DONE]); it pays for what it got.
       error = { message: `上游流式响应超时（${Math.round(idleTimeoutMs / 1000)} 秒无数据）`, type: "upstream_error", code: "stream_idle_timeout" };
@@ -58,8 +58,7 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
     });
     upstream.setEncoding("utf8");
     upstream.on("data", (chunk: string) => {
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(onIdle, idleTimeoutMs);
+      idleTimer.refresh(); // re-arms the same timer: no new timer object per chunk
       parser.feed(chunk);
     });
     upstream.on("end", () => finish("done"));
