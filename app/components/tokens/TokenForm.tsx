@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
 import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
-import { COUNT_PRESETS, QUOTA_PRESET_DOLLARS, tokenConsoleSchema } from "~/domain/tokens/token-console-form";
+import type { tokenConsoleSchema } from "~/domain/tokens/token-console-form";
+import { COUNT_PRESETS, QUOTA_PRESET_DOLLARS } from "~/domain/tokens/token-constants";
 import { compactNumber } from "~/utils/format";
 
 type Props = {
@@ -32,8 +32,7 @@ export function TokenForm(props: Props) {
     lastResult: props.lastResult,
     // Loader data is plain JSON; conform only needs the field names to line up with the schema.
     defaultValue: props.defaultValue as never,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: tokenConsoleSchema }),
-    shouldValidate: "onSubmit",
+    // Validated on the server only (as with JavaScript off): keeps zod out of the page's bundle.
   });
   const unlimited = fields.unlimited_quota.value === "on";
   return (

@@ -48,5 +48,4 @@ export function expiryPresets(nowMs: number, format: (seconds: number) => string
   ];
 }
 
-export const QUOTA_PRESET_DOLLARS = [1, 10, 50, 100, 500, 1000];
-export const COUNT_PRESETS = [10, 20, 30, 100];
+export { COUNT_PRESETS, QUOTA_PRESET_DOLLARS } from "./token-constants";
