@@ -6,29 +6,17 @@
  *   npm run bench:relay     (DATABASE_URL defaults to the local postgres server)
  */
 import pg from "pg";
-import { startOpenAiMock } from "../tests/mocks/openai-upstream";
-import { startServer } from "../tests/support/server";
+import { chatBody, startBenchGateway } from "./gateway-setup";
 import { runLoad, type LoadResult } from "./load";
 import { cpuMs, rssMb } from "./process-stats";
 
-process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const SOAK_REQUESTS = Number(process.env.BENCH_SOAK ?? 100_000);
-const upstream = await startOpenAiMock();
-const server = await startServer({ kind: "postgres" });
+const { upstream, server, key, api, close } = await startBenchGateway();
 try {
-  const login = await fetch(`${server.baseUrl}/api/user/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: "root", password: "123456" }) });
-  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
-  const rootId = ((await login.json()) as { data: { id: number } }).data.id;
-  const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${server.baseUrl}${path}`, { method, headers: { Cookie: cookie, "New-Api-User": String(rootId), "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
-  await api("POST", "/api/channel/", { type: 1, name: "bench", key: "sk-bench", base_url: upstream.url, models: "gpt-4o-mini", group: "default" });
-  await api("POST", "/api/token/", { name: "bench", unlimited_quota: true, remain_quota: 0, expired_time: -1 });
-  const tokenId = (await api("GET", "/api/token/")).data[0].id;
-  const key = (await api("GET", `/api/token/${tokenId}/key`)).data.key as string;
   const quotaBefore = (await api("GET", "/api/user/self")).data.quota as number;
 
-  const payload = (stream: boolean) => JSON.stringify({ model: "gpt-4o-mini", stream, messages: [{ role: "user", content: "Say hi" }] });
+  const payload = chatBody;
   const direct = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: "Bearer sk-bench" }, body: payload(stream) });
   const viaGateway = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` }, body: payload(stream) });
   const directUrl = `${upstream.url}/v1/chat/completions`;
@@ -73,6 +61,5 @@ try {
   console.log(`\ngateway CPU per request over the four runs: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB; soak errors: ${soakErrors}`);
   console.log(`consistency: user quota decreased by ${quotaBefore - quotaAfter}, usage logs sum to ${logged} over ${logRows} rows -> ${quotaBefore - quotaAfter === logged ? "exact" : "MISMATCH"}`);
 } finally {
-  await server.stop();
-  await upstream.close();
+  await close();
 }

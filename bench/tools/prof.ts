@@ -1,21 +1,14 @@
-import { startOpenAiMock } from "../../tests/mocks/openai-upstream";
-import { startServer } from "../../tests/support/server";
+import { chatBody, startBenchGateway } from "../gateway-setup";
 import { runLoad } from "../load";
-process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
-const upstream = await startOpenAiMock();
-const server = await startServer({ kind: "postgres", nodeArgs: process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : [] });
-const login = await fetch(`${server.baseUrl}/api/user/login`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": "10.9.9.9" }, body: JSON.stringify({ username: "root", password: "123456" }) });
-const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
-const rootId = ((await login.json()) as any).data.id;
-const api = (method: string, path: string, body?: unknown) => fetch(`${server.baseUrl}${path}`, { method, headers: { Cookie: cookie, "New-Api-User": String(rootId), "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
-await api("POST", "/api/channel/", { type: 1, name: "bench", key: "sk-bench", base_url: upstream.url, models: "gpt-4o-mini", group: "default" });
-await api("POST", "/api/token/", { name: "bench", unlimited_quota: true, remain_quota: 0, expired_time: -1 });
-const tokenId = (await api("GET", "/api/token/")).data[0].id;
-const key = (await api("GET", `/api/token/${tokenId}/key`)).data.key as string;
-const body = JSON.stringify({ model: "gpt-4o-mini", stream: false, messages: [{ role: "user", content: "Say hi" }] });
-const c = Number(process.env.C ?? 1);
-const r = await runLoad(`${server.baseUrl}/v1/chat/completions`, { headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` }, body }, c, 6);
-console.log(r);
-console.log(server.output().slice(-600));
-await server.stop();
-await upstream.close();
+
+/**
+ * Load for profiling: C connections (default 1) of non-stream chat for 6 s. With PROF=1 the
+ * gateway writes a V8 CPU profile to /tmp/prof when it stops.
+ */
+const gateway = await startBenchGateway({ nodeArgs: process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : [] });
+try {
+  const result = await runLoad(`${gateway.server.baseUrl}/v1/chat/completions`, { headers: { "Content-Type": "application/json", Authorization: `Bearer ${gateway.key}` }, body: chatBody(false) }, Number(process.env.C ?? 1), 6);
+  console.log(result);
+} finally {
+  await gateway.close();
+}

@@ -157,21 +157,29 @@ describe("failover, auto-disable and status mapping", () => {
   });
 });
 
+/** A fresh model on a mock whose stream events come `gapMs` apart, and a user with 100 000 quota. */
+async function slowStreamSetup(gapMs: number) {
+  const model = uniqueModel("slow");
+  const m = await mock();
+  m.fault = { kind: "slow-stream", gapMs };
+  await mergeOption(root, "ModelRatio", { [model]: 1 });
+  await createChannel(root, { base_url: m.url, models: model });
+  return { m, model, ...(await userWithToken(100_000)) };
+}
+
+const streamChat = (key: string, model: string, signal?: AbortSignal) =>
+  fetch(`${baseUrl()}/v1/chat/completions`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }),
+    signal,
+  });
+
 describe("streams and money under pressure", () => {
   it("a client that goes away stops the upstream call and is charged only for what it received", async () => {
-    const model = uniqueModel("ab");
-    const m = await mock();
-    m.fault = { kind: "slow-stream", gapMs: 400 };
-    await mergeOption(root, "ModelRatio", { [model]: 1 });
-    await createChannel(root, { base_url: m.url, models: model });
-    const { user, key } = await userWithToken(100_000);
+    const { m, user, key, model } = await slowStreamSetup(400);
     const controller = new AbortController();
-    const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }),
-      signal: controller.signal,
-    });
+    const res = await streamChat(key, model, controller.signal);
     const reader = res.body!.getReader();
     await reader.read();
     controller.abort();
@@ -183,18 +191,9 @@ describe("streams and money under pressure", () => {
   });
 
   it("an upstream that goes quiet mid-stream is cut after STREAMING_TIMEOUT (2 s in tests) with an error event", async () => {
-    const model = uniqueModel("idle");
-    const m = await mock();
-    m.fault = { kind: "slow-stream", gapMs: 6000 };
-    await mergeOption(root, "ModelRatio", { [model]: 1 });
-    await createChannel(root, { base_url: m.url, models: model });
-    const { user, key } = await userWithToken(100_000);
+    const { m, user, key, model } = await slowStreamSetup(6000);
     const started = Date.now();
-    const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }),
-    });
+    const res = await streamChat(key, model);
     expect(res.status).toBe(200);
     const text = await res.text();
     const elapsed = Date.now() - started;

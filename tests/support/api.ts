@@ -12,11 +12,15 @@ export function baseUrl(): string {
   return inject("baseUrl");
 }
 
-let ipCounter = 0;
-/** A distinct client address per caller (the server trusts X-Forwarded-For in tests) so sign-in rate limits do not collide. */
+/**
+ * A distinct client address per call (the server trusts X-Forwarded-For in tests) so sign-in rate
+ * limits do not collide. Random over 10.0.0.0/8: every test file has its own module state, so a
+ * per-file counter made files repeat each other's addresses — and inherit a limit another test
+ * had used up on purpose.
+ */
 export function fakeIp(): string {
-  ipCounter += 1;
-  return `10.${Math.floor(Math.random() * 200) + 1}.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`;
+  const octet = () => Math.floor(Math.random() * 254) + 1;
+  return `10.${octet()}.${octet()}.${octet()}`;
 }
 
 export function uniqueName(prefix = "u"): string {

@@ -1,0 +1,42 @@
+import { startOpenAiMock, type MockUpstream } from "../tests/mocks/openai-upstream";
+import { startServer, type StartedServer } from "../tests/support/server";
+
+/**
+ * What every relay benchmark starts from: a loopback OpenAI-style mock, Switchyard on PostgreSQL
+ * (DATABASE_URL, else the local server) with one channel to the mock, and root's unlimited token.
+ */
+export type BenchGateway = {
+  upstream: MockUpstream;
+  server: StartedServer;
+  key: string;
+  api: (method: string, path: string, body?: unknown) => Promise<any>;
+  close: () => Promise<void>;
+};
+
+export async function startBenchGateway(options: { nodeArgs?: string[] } = {}): Promise<BenchGateway> {
+  process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
+  const upstream = await startOpenAiMock();
+  const server = await startServer({ kind: "postgres", nodeArgs: options.nodeArgs });
+  const close = async () => {
+    await server.stop();
+    await upstream.close();
+  };
+  try {
+    // A client address of its own, so sign-in rate limits left in Redis by other runs do not apply.
+    const login = await fetch(`${server.baseUrl}/api/user/login`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": `10.250.${process.pid % 250}.1` }, body: JSON.stringify({ username: "root", password: "123456" }) });
+    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const rootId = ((await login.json()) as { data: { id: number } }).data.id;
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.baseUrl}${path}`, { method, headers: { Cookie: cookie, "New-Api-User": String(rootId), "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+    await api("POST", "/api/channel/", { type: 1, name: "bench", key: "sk-bench", base_url: upstream.url, models: "gpt-4o-mini", group: "default" });
+    await api("POST", "/api/token/", { name: "bench", unlimited_quota: true, remain_quota: 0, expired_time: -1 });
+    const tokenId = (await api("GET", "/api/token/")).data[0].id;
+    const key = (await api("GET", `/api/token/${tokenId}/key`)).data.key as string;
+    return { upstream, server, key, api, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export const chatBody = (stream: boolean) => JSON.stringify({ model: "gpt-4o-mini", stream, messages: [{ role: "user", content: "Say hi" }] });
