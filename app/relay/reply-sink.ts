@@ -18,15 +18,28 @@ export interface ReplySink {
 }
 
 export function nodeSink(res: ServerResponse): ReplySink {
+  let bodyWritten = false;
   return {
     start(status, headers) {
       res.writeHead(status, headers);
-      // A stream's headers go out at once (the client sees the reply begin); a whole reply's go
-      // out with its body, in one write.
-      if (String(headers["Content-Type"] ?? "").startsWith("text/event-stream")) res.flushHeaders();
+      // A whole reply's headers go out with its body, in one write. A stream's go out with its
+      // first event when that arrived in the same read (the usual case: one write saved), else at
+      // the end of this turn of the event loop, so the client sees the reply begin at once.
+      if (String(headers["Content-Type"] ?? "").startsWith("text/event-stream")) {
+        setImmediate(() => {
+          if (!bodyWritten && !res.destroyed) res.flushHeaders();
+        });
+      }
     },
-    write: (chunk) => void res.write(chunk),
-    end: (chunk) => void (chunk === undefined ? res.end() : res.end(chunk)),
+    write: (chunk) => {
+      bodyWritten = true;
+      res.write(chunk);
+    },
+    end: (chunk) => {
+      bodyWritten = true;
+      if (chunk === undefined) res.end();
+      else res.end(chunk);
+    },
     get started() {
       return res.headersSent;
     },

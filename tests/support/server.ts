@@ -4,6 +4,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import packageJson from "../../package.json" with { type: "json" };
+
+/** The V8 flags `npm start` runs with (package.json config.node_flags), so tests and benchmarks measure the same process. */
+const productionNodeFlags = packageJson.config.node_flags.split(" ").filter(Boolean);
 
 /**
  * Starts the real production server (server/index.ts over the built app) on a free loopback
@@ -81,7 +85,7 @@ export async function startServer(options: { kind: "postgres" | "pglite"; env?: 
     ...options.env,
   };
   let log = "";
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), "build/entry/server/index.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [...productionNodeFlags, ...(options.nodeArgs ?? []), "build/entry/server/index.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -98,7 +102,7 @@ export async function startServer(options: { kind: "postgres" | "pglite"; env?: 
   // Scaled mode is a web process plus workers: background jobs run on a real BullMQ worker.
   let worker: ChildProcess | undefined;
   if (env.REDIS_URL) {
-    worker = spawn(process.execPath, ["build/entry/jobs/worker.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    worker = spawn(process.execPath, [...productionNodeFlags, "build/entry/jobs/worker.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
     worker.stdout?.on("data", (chunk: Buffer) => (log += `[worker] ${chunk.toString()}`));
     worker.stderr?.on("data", (chunk: Buffer) => (log += `[worker] ${chunk.toString()}`));
   }

@@ -48,7 +48,7 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
         const step = translator.push(event.event, event.data);
         if (step.usage) usage = step.usage;
         if (!usage) counter.add(step.text);
-        for (const chunk of step.chunks) sink.write(`data: ${chunk}\n\n`);
+        for (const chunk of step.chunks) pending += `data: ${chunk}\n\n`;
         if (step.error) {
           error = step.error;
           abort();
@@ -57,9 +57,14 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
       },
     });
     upstream.setEncoding("utf8");
+    // The events of one upstream read reach the client in one write (one syscall, one TCP
+    // segment) instead of one write each.
+    let pending = "";
     upstream.on("data", (chunk: string) => {
       idleTimer.refresh(); // re-arms the same timer: no new timer object per chunk
       parser.feed(chunk);
+      if (pending && sink.open) sink.write(pending);
+      pending = "";
     });
     upstream.on("end", () => finish("done"));
     upstream.on("error", () => finish("upstream-closed"));

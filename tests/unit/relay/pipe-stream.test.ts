@@ -1,0 +1,60 @@
+import { readFileSync } from "node:fs";
+import type { IncomingMessage } from "node:http";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createOpenAiStreamTranslator } from "~/relay/adapters/openai/openai-stream";
+import type { ReplySink } from "~/relay/reply-sink";
+import { pipeStream } from "~/relay/stream/pipe-stream.server";
+
+const streamFixture = readFileSync(new URL("../../fixtures/upstream/openai/chat-stream.sse", import.meta.url), "utf8");
+
+function recordingSink() {
+  const writes: string[] = [];
+  const sink: ReplySink = {
+    start: () => undefined,
+    write: (chunk) => void writes.push(String(chunk)),
+    end: (chunk) => void (chunk === undefined ? undefined : writes.push(String(chunk))),
+    started: true,
+    open: true,
+    onClientGone: () => undefined,
+  };
+  return { sink, writes };
+}
+
+describe("pipeStream", () => {
+  it("writes the events of one upstream read to the client in one write, holding back the usage chunk", async () => {
+    const upstream = new PassThrough();
+    const { sink, writes } = recordingSink();
+    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(false), 5_000, () => undefined);
+    upstream.end(streamFixture);
+    const result = await outcome;
+    expect(writes).toHaveLength(1);
+    const forwarded = writes[0]!.split("\n\n").filter(Boolean);
+    const upstreamEvents = streamFixture.split("\n\n").filter((e) => e.startsWith("data: {"));
+    // Every content chunk passes unchanged; only the usage-only chunk stays behind.
+    expect(forwarded).toEqual(upstreamEvents.filter((e) => !/"choices":\s*\[\]/.test(e)));
+    expect(result.usage?.prompt_tokens).toBeGreaterThan(0);
+    expect(result.ended).toBe("done");
+  });
+
+  it("forwards events that arrive in separate reads as they arrive, split mid-event or not", async () => {
+    const upstream = new PassThrough();
+    const { sink, writes } = recordingSink();
+    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(true), 5_000, () => undefined);
+    const events = streamFixture.split("\n\n").filter(Boolean).map((e) => `${e}\n\n`);
+    const seen: number[] = [];
+    for (const event of events) {
+      // Half an event is held by the parser; the whole event is written once its second half arrives.
+      upstream.write(event.slice(0, 10));
+      await new Promise((r) => setImmediate(r));
+      upstream.write(event.slice(10));
+      await new Promise((r) => setImmediate(r));
+      seen.push(writes.length);
+    }
+    upstream.end();
+    await outcome;
+    const dataEvents = events.filter((e) => e.startsWith("data: {"));
+    expect(writes).toEqual(dataEvents);
+    expect(seen.slice(0, dataEvents.length)).toEqual(dataEvents.map((_, i) => i + 1));
+  });
+});
