@@ -1,10 +1,13 @@
 /**
  * Relay overhead, measured side by side in one run against a loopback OpenAI-style mock:
  * direct-to-mock vs through Switchyard (token check, routing, reserve/settle, usage log) on real
- * PostgreSQL (+ Redis when REDIS_URL is set). Prints the issue's table and the ratios.
+ * PostgreSQL (+ Redis when REDIS_URL is set), with a bare node:http proxy beside it as the floor
+ * any relay pays here. Prints the issue's table and the ratios.
  *
  *   npm run bench:relay     (DATABASE_URL defaults to the local postgres server)
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import pg from "pg";
 import { chatBody, startBenchGateway } from "./gateway-setup";
 import { runLoad, type LoadResult } from "./load";
@@ -13,7 +16,9 @@ import { cpuMs, rssMb } from "./process-stats";
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const SOAK_REQUESTS = Number(process.env.BENCH_SOAK ?? 100_000);
 const { upstream, server, key, api, close } = await startBenchGateway();
+const bare = spawn(process.execPath, [new URL("./bare-relay.mjs", import.meta.url).pathname, upstream.url], { stdio: ["ignore", "pipe", "inherit"] });
 try {
+  const barePort = String((await once(bare.stdout!, "data"))[0]).trim();
   const quotaBefore = (await api("GET", "/api/user/self")).data.quota as number;
 
   const payload = chatBody;
@@ -21,17 +26,20 @@ try {
   const viaGateway = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` }, body: payload(stream) });
   const directUrl = `${upstream.url}/v1/chat/completions`;
   const gatewayUrl = `${server.baseUrl}/v1/chat/completions`;
+  const bareUrl = `http://127.0.0.1:${barePort}/v1/chat/completions`;
 
   await runLoad(gatewayUrl, viaGateway(false), 8, 2); // warm caches and JIT
-  const rows: [string, LoadResult, LoadResult, number][] = [];
+  await runLoad(bareUrl, direct(false), 8, 1);
+  const rows: [string, LoadResult, LoadResult, LoadResult, number][] = [];
   let gatewayRequests = 0;
   const cpuBefore = cpuMs(server.pid);
   for (const [label, stream, connections] of [["non-stream c=50", false, 50], ["stream c=50", true, 50], ["non-stream c=1", false, 1], ["stream c=1", true, 1]] as const) {
     const d = await runLoad(directUrl, direct(stream), connections, seconds);
+    const b = await runLoad(bareUrl, direct(stream), connections, seconds);
     const cpuRun = cpuMs(server.pid);
     const g = await runLoad(gatewayUrl, viaGateway(stream), connections, seconds);
     gatewayRequests += g.requests + g.errors;
-    rows.push([label, d, g, (cpuMs(server.pid) - cpuRun) / Math.max(1, g.requests + g.errors)]);
+    rows.push([label, d, b, g, (cpuMs(server.pid) - cpuRun) / Math.max(1, g.requests + g.errors)]);
   }
   const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / gatewayRequests;
   // Memory is read after a soak to 100k requests, so a leak would show.
@@ -53,13 +61,17 @@ try {
 
   const f = (n: number, d = 2) => n.toFixed(d);
   console.log(`\nrelay benchmark on PostgreSQL${process.env.REDIS_URL ? " + Redis" : ""}, ${seconds}s per run, loopback OpenAI-style mock\n`);
-  console.log("| run | direct req/s | gateway req/s | ratio | direct p50 ms | gateway p50 ms | added p50 ms | added TTFB ms | gateway CPU ms/req | gateway errors |");
-  console.log("|---|---|---|---|---|---|---|---|---|---|");
-  for (const [label, d, g, cpu] of rows) {
-    console.log(`| ${label} | ${f(d.rps, 0)} | ${f(g.rps, 0)} | ${f(g.rps / d.rps)} | ${f(d.p50)} | ${f(g.p50)} | ${f(g.p50 - d.p50)} | ${f(g.ttfbP50 - d.ttfbP50)} | ${f(cpu, 3)} | ${g.errors} |`);
+  console.log("| run | direct req/s | gateway req/s | ratio | direct p50 ms | gateway p50 ms | added p50 ms | added TTFB ms | gateway CPU ms/req | gateway errors | bare relay ratio | bare added p50 ms | bare added TTFB ms |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  for (const [label, d, b, g, cpu] of rows) {
+    console.log(
+      `| ${label} | ${f(d.rps, 0)} | ${f(g.rps, 0)} | ${f(g.rps / d.rps)} | ${f(d.p50)} | ${f(g.p50)} | ${f(g.p50 - d.p50)} | ${f(g.ttfbP50 - d.ttfbP50)} | ${f(cpu, 3)} | ${g.errors} | ${f(b.rps / d.rps)} | ${f(b.p50 - d.p50)} | ${f(b.ttfbP50 - d.ttfbP50)} |`,
+    );
   }
+  console.log("(bare relay: a plain node:http proxy to the same mock, the floor any relay pays on this machine)");
   console.log(`\ngateway CPU per request over the four runs: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB; soak errors: ${soakErrors}`);
   console.log(`consistency: user quota decreased by ${quotaBefore - quotaAfter}, usage logs sum to ${logged} over ${logRows} rows -> ${quotaBefore - quotaAfter === logged ? "exact" : "MISMATCH"}`);
 } finally {
+  bare.kill();
   await close();
 }

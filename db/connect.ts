@@ -17,9 +17,28 @@ const INT8_OID = 20;
 // JS numbers so the code sees one shape.
 pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
 
+/**
+ * Statements on the relay's hot path are sent as named prepared statements: PostgreSQL then
+ * parses them once per connection and, after a few runs, reuses one plan, which for the billing
+ * statements saves about half of their server time. A statement opts in by starting with
+ * `/* prepared:<name> *\/` (plain SQL comment, so PGlite runs it unchanged); everything else stays
+ * unnamed, so dynamic SQL never piles up in the server's per-connection statement cache.
+ */
+const PREPARED_TAG = /^\/\* prepared:([a-z0-9_]+) \*\//;
+
+class NamedStatementClient extends pg.Client {
+  // pg.Client.query has many overloads; Kysely calls it as query(text, values).
+  override query(...args: unknown[]): never {
+    const [text, values] = args;
+    const name = typeof text === "string" ? PREPARED_TAG.exec(text)?.[1] : undefined;
+    const call = super.query as (...a: unknown[]) => never;
+    return name ? call.call(this, { name, text, values }) : call.apply(this, args);
+  }
+}
+
 export async function connectDatabase(options: { url?: string; pgliteDir: string; poolSize?: number }): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20, Client: NamedStatementClient });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }

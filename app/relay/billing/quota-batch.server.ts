@@ -16,7 +16,7 @@ type ReserveItem = { payer: Payer; amount: number; requestId: string };
 
 export async function reserveMany(items: ReserveItem[]): Promise<ReserveResult[]> {
   const db = await getDb();
-  const result = await sql<{ id: number; request_id: string }>`
+  const result = await sql<{ id: number; request_id: string }>`/* prepared:reserve_many */
     with input as (
       select * from unnest(${items.map((i) => i.payer.userId)}::int[], ${items.map((i) => i.payer.tokenId)}::int[],
         ${items.map((i) => !i.payer.tokenUnlimited)}::boolean[], ${items.map((i) => i.amount)}::bigint[], ${items.map((i) => i.requestId)}::text[])
@@ -48,7 +48,7 @@ export async function settleMany(items: SettleItem[]): Promise<({ charge: number
   const db = await getDb();
   const now = Math.floor(Date.now() / 1000);
   const col = <T,>(pick: (item: SettleItem) => T) => items.map(pick);
-  const result = await sql<{ closed: number[] | null; exhausted: number[] | null }>`
+  const result = await sql<{ closed: number[] | null; exhausted: number[] | null }>`/* prepared:settle_many */
     with input as (
       select * from unnest(
         ${col((i) => i.reservation.id)}::bigint[], ${col((i) => i.quota)}::bigint[], ${col((i) => i.channelId)}::int[], ${col((i) => i.log !== undefined)}::boolean[],

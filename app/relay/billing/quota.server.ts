@@ -48,7 +48,7 @@ const reserveQueue = groupCommit<ReserveRequest, ReserveResult>(async (items) =>
 async function reserveOne({ payer, amount, requestId }: ReserveRequest): Promise<ReserveResult> {
   const db = await getDb();
   try {
-    const result = await sql<{ id: number }>`
+    const result = await sql<{ id: number }>`/* prepared:reserve_one */
       with u as (
         update users set quota = quota - ${amount} where id = ${payer.userId} returning id
       ), t as (
@@ -142,7 +142,7 @@ async function settleWithinReservation(reservation: Reservation, charge: number,
   const db = await getDb();
   const now = Math.floor(Date.now() / 1000);
   const entry = log ? logValues(reservation, charge, channelId, log, log.other) : undefined;
-  const result = await sql<{ amount: number | null; token_status: number | null }>`
+  const result = await sql<{ amount: number | null; token_status: number | null }>`/* prepared:settle_one */
     with r as (
       delete from quota_reservations where id = ${reservation.id} returning amount
     ), u as (
