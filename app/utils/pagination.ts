@@ -6,3 +6,9 @@ export function readPage(url: URL, sizeParam = "page_size", defaultSize = 10): {
   const requested = Math.floor(Number(url.searchParams.get(sizeParam) ?? defaultSize)) || defaultSize;
   return { page, size: Math.min(100, Math.max(1, requested)) };
 }
+
+/** The log lists count pages from 1 (`p`), unlike every other list (the reference's quirk, kept for its clients). */
+export function readLogPage(url: URL): { page: number; size: number } {
+  const { page, size } = readPage(url);
+  return { page: Math.max(1, page), size };
+}

@@ -5,9 +5,9 @@ import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { createChannel, mergeOption, setOption, uniqueModel, userWithToken } from "../support/relay";
 
 /**
- * The usage log row of a relayed call, read straight from PostgreSQL (the log pages come with a
- * later issue). On embedded PGlite the database lives inside the server process, so this file
- * runs in the PostgreSQL project only.
+ * The usage log row of a relayed call and the balances beside it, read straight from PostgreSQL
+ * (what users see through /api/log is tested in log-api.test.ts). On embedded PGlite the database
+ * lives inside the server process, so this file runs in the PostgreSQL project only.
  */
 const databaseUrl = inject("databaseUrl");
 let root: ApiSession;

@@ -1,0 +1,31 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { deleteLogsBefore, listLogs, readLogFilter } from "~/domain/logs/logs.server";
+import { ROLE_ADMIN } from "~/domain/users/roles";
+import { apiFail, apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+import { readLogPage } from "~/utils/pagination";
+
+/** GET /api/log/: every user's logs for admins, filterable by user name and channel too. */
+export function loader({ request }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    await requireApiUser(request, ROLE_ADMIN);
+    const url = new URL(request.url);
+    const { page, size } = readLogPage(url);
+    const { items, total } = await listLogs(readLogFilter(url.searchParams, "all"), page, size, true);
+    return apiOk({ items, total, page, page_size: size });
+  });
+}
+
+/** DELETE /api/log/?target_timestamp=: clears logs older than that moment; data is the count. */
+export function action({ request }: ActionFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    await requireApiUser(request, ROLE_ADMIN);
+    if (request.method !== "DELETE") return apiFail("方法不允许", 405);
+    const raw = new URL(request.url).searchParams.get("target_timestamp") ?? "";
+    const before = Number(raw);
+    if (!raw.trim() || !Number.isInteger(before) || before <= 0) return apiFail("target_timestamp 必须是 Unix 时间戳（秒）");
+    return apiOk(await deleteLogsBefore(before));
+  });
+}

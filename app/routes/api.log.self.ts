@@ -1,0 +1,18 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { listLogs, readLogFilter } from "~/domain/logs/logs.server";
+import { ROLE_USER } from "~/domain/users/roles";
+import { apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+import { readLogPage } from "~/utils/pagination";
+
+/** GET /api/log/self: the signed-in user's own logs, newest first (`p` is 1-based here). */
+export function loader({ request }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    const user = await requireApiUser(request, ROLE_USER);
+    const url = new URL(request.url);
+    const { page, size } = readLogPage(url);
+    const { items, total } = await listLogs(readLogFilter(url.searchParams, { userId: user.id }), page, size, false);
+    return apiOk({ items, total, page, page_size: size });
+  });
+}

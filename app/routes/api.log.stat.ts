@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { logStat, readLogFilter } from "~/domain/logs/logs.server";
+import { ROLE_ADMIN } from "~/domain/users/roles";
+import { apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
+import { bootApp } from "~/utils/boot.server";
+
+/** GET /api/log/stat: the admin's stat line, over every user unless filtered. */
+export function loader({ request }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    await requireApiUser(request, ROLE_ADMIN);
+    return apiOk(await logStat(readLogFilter(new URL(request.url).searchParams, "all")));
+  });
+}

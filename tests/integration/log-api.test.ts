@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loginRoot, newUser, type ApiSession } from "../support/api";
+import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
+import { createChannel, mergeOption, quotaOf, uniqueModel, userWithToken } from "../support/relay";
+
+/** What a user (and an admin) sees of relayed calls through the log API, on both databases. */
+let root: ApiSession;
+let upstream: MockUpstream;
+let model: string;
+let channelId: number;
+let caller: Awaited<ReturnType<typeof userWithToken>>;
+
+beforeAll(async () => {
+  root = await loginRoot();
+  upstream = await startOpenAiMock();
+  model = uniqueModel("logapi");
+  await mergeOption(root, "ModelRatio", { [model]: 2 });
+  await mergeOption(root, "CompletionRatio", { [model]: 3 });
+  channelId = await createChannel(root, { base_url: upstream.url, models: model });
+  caller = await userWithToken(1_000_000);
+  // Three calls: two plain, one streamed.
+  await caller.client.chat.completions.create({ model, messages: [{ role: "user", content: "one" }] });
+  await caller.client.chat.completions.create({ model, messages: [{ role: "user", content: "two" }] });
+  const stream = await caller.client.chat.completions.create({ model, stream: true, messages: [{ role: "user", content: "three" }] });
+  for await (const _ of stream) void _;
+});
+afterAll(async () => {
+  await upstream?.close();
+});
+
+describe("GET /api/log/self", () => {
+  it("lists the caller's own calls newest first, pages from 1, and keeps the operator's channel chain out", async () => {
+    const first = await caller.user.call("GET", "/api/log/self?p=1&page_size=2&type=2");
+    expect(first.json.success).toBe(true);
+    expect(first.json.data).toMatchObject({ total: 3, page: 1, page_size: 2 });
+    expect(first.json.data.items).toHaveLength(2);
+    const second = await caller.user.call("GET", "/api/log/self?p=2&page_size=2&type=2");
+    expect(second.json.data.items).toHaveLength(1);
+    const items = [...first.json.data.items, ...second.json.data.items];
+    expect(items.map((i: { is_stream: boolean }) => i.is_stream)).toEqual([true, false, false]);
+    for (const item of items) {
+      expect(item).toMatchObject({ type: 2, model_name: model, token_name: "relay", username: caller.user.username, channel: channelId, user_id: caller.user.userId });
+      expect(item.quota).toBe((item.prompt_tokens + item.completion_tokens * 3) * 2);
+      const other = JSON.parse(item.other);
+      expect(other.model_ratio).toBe(2);
+      expect(other).not.toHaveProperty("admin_info");
+      expect(item).not.toHaveProperty("channel_name");
+    }
+    // The logged charges add up to what the user's balance lost.
+    const self = await quotaOf(caller.user);
+    expect(items.reduce((sum: number, i: { quota: number }) => sum + i.quota, 0)).toBe(self.used_quota);
+  });
+
+  it("filters by model, token name and time, and another user sees none of it", async () => {
+    expect((await caller.user.call("GET", `/api/log/self?model_name=${model}`)).json.data.total).toBe(3);
+    expect((await caller.user.call("GET", "/api/log/self?model_name=no-such-model")).json.data.total).toBe(0);
+    expect((await caller.user.call("GET", "/api/log/self?token_name=other")).json.data.total).toBe(0);
+    const future = Math.floor(Date.now() / 1000) + 3600;
+    expect((await caller.user.call("GET", `/api/log/self?start_timestamp=${future}`)).json.data.total).toBe(0);
+    const stranger = await newUser();
+    const theirs = await stranger.call("GET", `/api/log/self?model_name=${model}`);
+    expect(theirs.json).toMatchObject({ success: true, data: { total: 0, items: [] } });
+    // A user's own view ignores an attempt to look at someone else by name.
+    expect((await stranger.call("GET", `/api/log/self?username=${caller.user.username}`)).json.data.total).toBe(0);
+  });
+
+  it("states quota spent and the last minute's requests and tokens", async () => {
+    const stat = await caller.user.call("GET", "/api/log/self/stat?type=2");
+    const self = await quotaOf(caller.user);
+    expect(stat.json.data).toMatchObject({ quota: self.used_quota, rpm: 3 });
+    const items = (await caller.user.call("GET", "/api/log/self?page_size=10")).json.data.items as { prompt_tokens: number; completion_tokens: number }[];
+    expect(stat.json.data.tpm).toBe(items.reduce((sum, i) => sum + i.prompt_tokens + i.completion_tokens, 0));
+  });
+
+  it("refuses anonymous callers", async () => {
+    const res = await fetch(`${(await import("../support/api")).baseUrl()}/api/log/self`);
+    expect((await res.json()) as unknown).toMatchObject({ success: false });
+  });
+});
+
+describe("admin log API", () => {
+  it("lets an admin see every user's logs with the channel chain and name, filtered by user and channel", async () => {
+    const res = await root.call("GET", `/api/log/?username=${caller.user.username}&channel=${channelId}&p=1`);
+    expect(res.json.data.total).toBe(3);
+    const item = res.json.data.items[0];
+    expect(JSON.parse(item.other).admin_info.use_channel).toEqual([String(channelId)]);
+    expect(item.channel_name).toMatch(/^relay-/);
+    const stat = await root.call("GET", `/api/log/stat?username=${caller.user.username}`);
+    expect(stat.json.data.quota).toBe((await quotaOf(caller.user)).used_quota);
+  });
+
+  it("keeps ordinary users out of the admin list, stat and deletion", async () => {
+    for (const [method, path] of [["GET", "/api/log/"], ["GET", "/api/log/stat"], ["DELETE", "/api/log/?target_timestamp=1"]] as const) {
+      const res = await caller.user.call(method, path);
+      expect(res.json.success, `${method} ${path}`).toBe(false);
+    }
+    expect((await root.call("GET", `/api/log/?username=${caller.user.username}`)).json.data.total).toBe(3);
+  });
+
+  it("deletes only logs older than the target time and refuses a malformed one", async () => {
+    const bad = await root.call("DELETE", "/api/log/?target_timestamp=yesterday");
+    expect(bad.json).toMatchObject({ success: false, message: expect.stringContaining("target_timestamp") });
+    const none = await root.call("DELETE", "/api/log/?target_timestamp=1000");
+    expect(none.json).toMatchObject({ success: true, data: 0 });
+    expect((await caller.user.call("GET", "/api/log/self")).json.data.total).toBe(3);
+  });
+});
