@@ -105,3 +105,20 @@ describe("admin log API", () => {
     expect((await caller.user.call("GET", "/api/log/self")).json.data.total).toBe(3);
   });
 });
+
+describe("GET /api/log/token", () => {
+  it("gives a chat app the token's own logs by its key alone, and nothing for a wrong key", async () => {
+    const { baseUrl } = await import("../support/api");
+    const res = await fetch(`${baseUrl()}/api/log/token?key=${encodeURIComponent(caller.key)}`);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    const body = (await res.json()) as { success: boolean; data: { token_id: number; other: string }[] };
+    expect(body.success).toBe(true);
+    expect(body.data).toHaveLength(3);
+    for (const item of body.data) {
+      expect(item.token_id).toBe(caller.tokenId);
+      expect(JSON.parse(item.other)).not.toHaveProperty("admin_info");
+    }
+    const wrong = (await (await fetch(`${baseUrl()}/api/log/token?key=sk-${"x".repeat(48)}`)).json()) as { success: boolean; message: string };
+    expect(wrong).toEqual({ success: false, message: "无效的令牌" });
+  });
+});

@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Selectable, type SelectQueryBuilder } from "kysely";
 import type { DB } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
+import { tokenKeyHash } from "~/domain/tokens/token-keys.server";
 
 /** Log types as the reference numbers them. */
 export const LOG_TYPE = { unknown: 0, topup: 1, consume: 2, manage: 3, system: 4 } as const;
@@ -125,4 +126,25 @@ export async function deleteLogsBefore(before: number): Promise<number> {
   const db = await getDb();
   const result = await db.deleteFrom("logs").where("created_at", "<", before).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/**
+ * The newest logs (at most 100) of the token whose key is presented: how chat apps show a key's
+ * own usage. The key is the credential, so a wrong one learns nothing, not even that it is wrong
+ * in some particular way.
+ */
+export async function logsOfTokenKey(key: string) {
+  const db = await getDb();
+  const token = await db.selectFrom("tokens").select(["id", "user_id"]).where("key_hash", "=", tokenKeyHash(key)).executeTakeFirst();
+  if (!token) return undefined;
+  const rows = await db
+    .selectFrom("logs")
+    .selectAll()
+    .where("user_id", "=", token.user_id)
+    .where("token_id", "=", token.id)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(100)
+    .execute();
+  return rows.map((row) => toLogJson(row, false));
 }
