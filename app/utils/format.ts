@@ -12,8 +12,8 @@ export function compactNumber(value: number): string {
 }
 
 /** Quota as dollars when the operator shows currency, else abbreviated quota units. */
-export function renderQuota(quota: number, displayInCurrency: boolean, quotaPerUnit = QUOTA_PER_UNIT): string {
-  if (displayInCurrency) return `$${(quota / quotaPerUnit).toFixed(2)}`;
+export function renderQuota(quota: number, displayInCurrency: boolean, quotaPerUnit = QUOTA_PER_UNIT, digits = 2): string {
+  if (displayInCurrency) return `$${(quota / quotaPerUnit).toFixed(digits)}`;
   return compactNumber(quota);
 }
 

@@ -1,0 +1,128 @@
+import { StatusTag, type Tone } from "~/components/StatusTag";
+import { formatTimestamp, renderQuota } from "~/utils/format";
+
+export type LogRowView = {
+  id: number;
+  created_at: number;
+  type: number;
+  content: string;
+  username: string;
+  token_name: string;
+  model_name: string;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  use_time: number;
+  is_stream: boolean;
+  channel: number;
+  channel_name?: string;
+  user_id: number;
+  other: string;
+};
+
+export type UserCard = { username: string; quota: number; used_quota: number; request_count: number };
+
+const TYPES: Record<number, { label: string; tone: Tone }> = {
+  1: { label: "充值", tone: "green" },
+  2: { label: "消费", tone: "blue" },
+  3: { label: "管理", tone: "yellow" },
+  4: { label: "系统", tone: "gray" },
+};
+
+function parseOther(other: string): { frt?: number; use_channel?: string[] } {
+  try {
+    const parsed = JSON.parse(other) as { frt?: number; admin_info?: { use_channel?: string[] } };
+    return { frt: parsed.frt, use_channel: parsed.admin_info?.use_channel };
+  } catch {
+    return {};
+  }
+}
+
+type Props = { logs: LogRowView[]; isAdmin: boolean; users: Record<number, UserCard>; displayInCurrency: boolean; quotaPerUnit: number };
+
+/**
+ * The usage log table. An admin sees channel and user columns, the retry chain and, on a user
+ * name, that user's balance card (a <details>, so it opens without JavaScript).
+ */
+export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit }: Props) {
+  if (logs.length === 0) return <p className="card text-sm text-gray-500">暂无日志</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[860px] border-collapse text-sm" data-testid="log-table">
+        <thead>
+          <tr className="border-b border-gray-200 text-left dark:border-gray-700">
+            <th className="p-2">时间</th>
+            {isAdmin ? <th className="p-2">渠道</th> : null}
+            {isAdmin ? <th className="p-2">用户</th> : null}
+            <th className="p-2">令牌</th>
+            <th className="p-2">类型</th>
+            <th className="p-2">模型</th>
+            <th className="p-2">用时/首字</th>
+            <th className="p-2">提示</th>
+            <th className="p-2">补全</th>
+            <th className="p-2">花费</th>
+            {isAdmin ? <th className="p-2">重试</th> : null}
+            <th className="p-2">详情</th>
+          </tr>
+        </thead>
+        <tbody>
+          {logs.map((log) => {
+            const type = TYPES[log.type] ?? { label: "未知", tone: "gray" as Tone };
+            const other = parseOther(log.other);
+            const consume = log.type === 2;
+            const card = users[log.user_id];
+            return (
+              <tr key={log.id} className="border-b border-gray-100 align-top dark:border-gray-800" data-testid="log-row">
+                <td className="whitespace-nowrap p-2">{formatTimestamp(log.created_at)}</td>
+                {isAdmin ? <td className="p-2" title={log.channel_name}>{log.channel ? <StatusTag tone="gray">{log.channel}</StatusTag> : null}</td> : null}
+                {isAdmin ? (
+                  <td className="p-2">
+                    {card ? (
+                      <details>
+                        <summary className="cursor-pointer text-blue-700 dark:text-blue-300">{log.username}</summary>
+                        <dl className="mt-1 grid grid-cols-2 gap-x-2 text-xs" data-testid="user-card">
+                          <dt>用户名</dt>
+                          <dd>{card.username}</dd>
+                          <dt>剩余额度</dt>
+                          <dd>{renderQuota(card.quota, displayInCurrency, quotaPerUnit)}</dd>
+                          <dt>已用额度</dt>
+                          <dd>{renderQuota(card.used_quota, displayInCurrency, quotaPerUnit)}</dd>
+                          <dt>请求次数</dt>
+                          <dd>{card.request_count}</dd>
+                        </dl>
+                      </details>
+                    ) : (
+                      log.username
+                    )}
+                  </td>
+                ) : null}
+                <td className="p-2">{log.token_name ? <StatusTag tone="gray">{log.token_name}</StatusTag> : null}</td>
+                <td className="p-2">
+                  <StatusTag tone={type.tone}>{type.label}</StatusTag>
+                </td>
+                <td className="p-2">{log.model_name}</td>
+                <td className="whitespace-nowrap p-2">
+                  {consume ? (
+                    <>
+                      <StatusTag tone={log.use_time <= 5 ? "green" : log.use_time <= 10 ? "yellow" : "red"}>{log.use_time} s</StatusTag>{" "}
+                      {log.is_stream && other.frt !== undefined && other.frt >= 0 ? <StatusTag tone="gray">{(other.frt / 1000).toFixed(1)} s</StatusTag> : null}{" "}
+                      <StatusTag tone={log.is_stream ? "lime" : "blue"}>{log.is_stream ? "流" : "非流"}</StatusTag>
+                    </>
+                  ) : null}
+                </td>
+                <td className="p-2">{consume ? log.prompt_tokens : ""}</td>
+                <td className="p-2">{consume ? log.completion_tokens : ""}</td>
+                <td className="p-2" data-testid="log-cost">
+                  {/* A call often costs fractions of a cent: six places, as the reference shows them. */}
+                  {consume ? renderQuota(log.quota, displayInCurrency, quotaPerUnit, 6) : ""}
+                </td>
+                {isAdmin ? <td className="p-2 text-xs">{other.use_channel && other.use_channel.length > 1 ? `渠道：${other.use_channel.join(" → ")}` : ""}</td> : null}
+                <td className="max-w-xs p-2 text-xs text-gray-600 dark:text-gray-300">{log.content}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

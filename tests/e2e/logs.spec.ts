@@ -1,0 +1,70 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
+import { uniqueName } from "./helpers";
+
+let upstream: MockUpstream;
+test.beforeAll(async () => {
+  upstream = await startOpenAiMock();
+});
+test.afterAll(async () => upstream.close());
+
+/** Signs in through /api (the context keeps the cookie) and returns the id for New-Api-User. */
+async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<number> {
+  const res = await request.post("/api/user/login", { data: { username, password } });
+  return ((await res.json()) as { data: { id: number } }).data.id;
+}
+
+async function setOption(request: APIRequestContext, key: string, value: string) {
+  const res = await request.put("/api/option/", { headers: { "New-Api-User": "1" }, data: { key, value } });
+  expect(((await res.json()) as { success: boolean }).success).toBe(true);
+}
+
+test.describe("usage log @nojs", () => {
+  test("a user reads and filters their own calls; an admin sees every user's with channel and user card", async ({ page }) => {
+    const request = page.request;
+    const [modelA, modelB] = [uniqueName("la"), uniqueName("lb")];
+    await apiLogin(request, "root", "123456");
+    const channel = await request.post("/api/channel/", { headers: { "New-Api-User": "1" }, data: { type: 1, name: uniqueName("logch"), key: "sk-x", base_url: upstream.url, models: `${modelA},${modelB}`, group: "default" } });
+    expect(((await channel.json()) as { success: boolean }).success).toBe(true);
+    await setOption(request, "ModelPrice", JSON.stringify({ [modelA]: 0.5, [modelB]: 1 }));
+    await setOption(request, "QuotaForNewUser", "5000000");
+    const username = uniqueName("lu");
+    await request.post("/api/user/register", { data: { username, password: "password123", password2: "password123" } });
+    await setOption(request, "QuotaForNewUser", "0");
+
+    // The user mints a token and calls the relay three times.
+    const userId = await apiLogin(request, username, "password123");
+    const asUser = { "New-Api-User": String(userId) };
+    await request.post("/api/token/", { headers: asUser, data: { name: "logs", remain_quota: 0, unlimited_quota: true, expired_time: -1 } });
+    const tokenId = ((await (await request.get("/api/token/", { headers: asUser })).json()) as { data: { id: number }[] }).data[0]!.id;
+    const key = ((await (await request.get(`/api/token/${tokenId}/key`, { headers: asUser })).json()) as { data: { key: string } }).data.key;
+    for (const model of [modelA, modelA, modelB]) {
+      const reply = await request.post("/v1/chat/completions", { headers: { Authorization: `Bearer ${key}` }, data: { model, messages: [{ role: "user", content: "hi" }] } });
+      expect(reply.status()).toBe(200);
+    }
+
+    // The page shares the request context's cookie: the user is signed in already.
+    await page.goto("/log");
+    await expect(page.getByTestId("log-row")).toHaveCount(3);
+    // Prices are per call: $0.5 + $0.5 + $1 in all (shown in dollars, the default).
+    await expect(page.getByTestId("log-stat")).toContainText("消耗额度：$2.00");
+    await expect(page.getByTestId("log-stat")).toContainText("RPM：3");
+    await expect(page.getByRole("columnheader", { name: "渠道" })).toHaveCount(0);
+    await page.getByLabel("模型名称").fill(modelB);
+    await page.getByRole("button", { name: "查询" }).click();
+    await expect(page.getByTestId("log-row")).toHaveCount(1);
+    await expect(page.getByTestId("log-row")).toContainText(modelB);
+    await expect(page.getByTestId("log-cost")).toHaveText("$1.000000");
+
+    await apiLogin(request, "root", "123456");
+    await page.goto(`/log?username=${username}`);
+    await expect(page.getByTestId("log-row")).toHaveCount(3);
+    await expect(page.getByRole("columnheader", { name: "渠道" })).toBeVisible();
+    await page.getByTestId("log-row").first().locator("summary", { hasText: username }).click();
+    const card = page.getByTestId("user-card").first();
+    await expect(card).toBeVisible();
+    await expect(card).toContainText("请求次数3");
+    await expect(card).toContainText("已用额度$2.00");
+    await expect(card).toContainText("剩余额度$8.00");
+  });
+});
