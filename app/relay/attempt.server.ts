@@ -66,6 +66,7 @@ export async function attemptChannel(input: AttemptInput, sink: ReplySink): Prom
     upstreamModel,
     requestModel: input.requestModel,
     stream: input.stream,
+    rawJson: input.contentType ? undefined : input.rawBody,
   };
   const built = input.adapter.buildRequest(ctx);
   const body = input.rawBody && input.contentType ? input.rawBody : built.body;

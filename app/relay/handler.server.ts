@@ -83,6 +83,6 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
     }
     if (engine) body.model = decodeURIComponent(engine[1]!);
   }
-  const failure = await relay({ token, mode, path: engine ? "/v1/embeddings" : path, body, rawBody: contentType ? raw : undefined, contentType, requestId, startedAt }, nodeSink(res));
+  const failure = await relay({ token, mode, path: engine ? "/v1/embeddings" : path, body, rawBody: engine ? undefined : raw, contentType, requestId, startedAt }, nodeSink(res));
   if (failure) fail(res, failure, requestId);
 }

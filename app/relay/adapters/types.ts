@@ -19,6 +19,8 @@ export type AdapterContext = {
   /** The model the client asked for (replies name it). */
   requestModel: string;
   stream: boolean;
+  /** The client's JSON bytes, when `body` is exactly their parse (so they may go upstream as they are). */
+  rawJson?: Buffer;
 };
 
 export type UpstreamRequest = { url: string; headers: Record<string, string>; body: string | Buffer };

@@ -1,5 +1,5 @@
 import type { Adapter, AdapterContext, UpstreamRequest } from "../types";
-import { clientWantsUsage, openAiBody, usageOf } from "../openai/openai-adapter";
+import { clientWantsUsage, openAiPayload, usageOf } from "../openai/openai-adapter";
 import { parseOpenAiError } from "../openai/openai-errors";
 import { createOpenAiStreamTranslator } from "../openai/openai-stream";
 
@@ -23,7 +23,7 @@ export const azureAdapter: Adapter = {
     const url = `${base}/openai/deployments/${encodeURIComponent(deployment)}/${taskOf(ctx.path)}?api-version=${encodeURIComponent(version)}`;
     const headers: Record<string, string> = { "Content-Type": "application/json", "api-key": ctx.key };
     if (ctx.stream) headers.Accept = "text/event-stream";
-    return { url, headers, body: JSON.stringify(openAiBody(ctx, true)) };
+    return { url, headers, body: openAiPayload(ctx, true) };
   },
   convertResponse(ctx, text) {
     try {

@@ -14,6 +14,26 @@ export function openAiBody(ctx: AdapterContext, askUsage: boolean): Record<strin
   return body;
 }
 
+const ASK_USAGE = Buffer.from('"stream_options":{"include_usage":true},');
+
+/**
+ * What goes upstream: the client's own bytes when nothing in them changes, so a long chat history
+ * is not re-serialised on every call (~0.2 ms of CPU per 60 KB); the usage request is spliced in
+ * as the first key when the client sent no stream_options; anything else is rebuilt.
+ */
+export function openAiPayload(ctx: AdapterContext, askUsage: boolean): string | Buffer {
+  const raw = ctx.rawJson;
+  if (raw && ctx.body.model === ctx.upstreamModel) {
+    const addUsage = ctx.stream && askUsage && (ctx.mode === "chat" || ctx.mode === "completions");
+    if (!addUsage) return raw;
+    // The body parsed as an object with a model, so its first byte past whitespace is "{" and
+    // at least one key follows: the inserted key needs no other punctuation.
+    const open = raw.indexOf(0x7b);
+    if (!("stream_options" in ctx.body) && open >= 0) return Buffer.concat([raw.subarray(0, open + 1), ASK_USAGE, raw.subarray(open + 1)]);
+  }
+  return JSON.stringify(openAiBody(ctx, askUsage));
+}
+
 export function clientWantsUsage(ctx: AdapterContext): boolean {
   const options = ctx.body.stream_options as { include_usage?: unknown } | undefined;
   return options?.include_usage === true;
@@ -45,7 +65,7 @@ export function createOpenAiAdapter(defaultBase: string, streamUsage = true): Ad
       const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${ctx.key}` };
       if (ctx.channel.openai_organization) headers["OpenAI-Organization"] = ctx.channel.openai_organization;
       if (ctx.stream) headers.Accept = "text/event-stream";
-      return { url: upstreamUrl(ctx, defaultBase), headers, body: JSON.stringify(openAiBody(ctx, streamUsage)) };
+      return { url: upstreamUrl(ctx, defaultBase), headers, body: openAiPayload(ctx, streamUsage) };
     },
     convertResponse(_ctx, text) {
       try {

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import type { AdapterContext } from "~/relay/adapters/types";
+import { openAiPayload } from "~/relay/adapters/openai/openai-adapter";
+import type { Channel } from "../../../db/schema";
+
+const channel = { id: 1, type: 1, base_url: "", model_mapping: "", openai_organization: null } as unknown as Channel;
+
+function ctx(raw: string, overrides: Partial<AdapterContext> = {}): AdapterContext {
+  const body = JSON.parse(raw) as Record<string, unknown>;
+  return { channel, key: "k", mode: "chat", path: "/v1/chat/completions", body, upstreamModel: String(body.model), requestModel: String(body.model), stream: body.stream === true, rawJson: Buffer.from(raw), ...overrides };
+}
+
+describe("openAiPayload", () => {
+  it("sends the client's own bytes upstream when nothing changes", () => {
+    const raw = ' {"model":"gpt-4o-mini","messages":[{"role":"user","content":"héllo"}],"temperature":0.2}';
+    const payload = openAiPayload(ctx(raw), true);
+    expect(Buffer.isBuffer(payload)).toBe(true);
+    expect(payload.toString()).toBe(raw);
+  });
+
+  it("splices the usage request into a stream that asked for none, keeping every other byte", () => {
+    const raw = '{"model":"gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"hi"}]}';
+    const payload = openAiPayload(ctx(raw), true).toString();
+    expect(JSON.parse(payload)).toEqual({ ...JSON.parse(raw), stream_options: { include_usage: true } });
+    expect(payload.endsWith(raw.slice(1))).toBe(true);
+  });
+
+  it("rebuilds the body when the model is mapped or the client set stream_options itself", () => {
+    const raw = '{"model":"gpt-4o-mini","stream":true,"stream_options":{"include_usage":false},"messages":[]}';
+    expect(JSON.parse(openAiPayload(ctx(raw), true).toString())).toMatchObject({ stream_options: { include_usage: true } });
+    const mapped = openAiPayload(ctx('{"model":"alias","messages":[]}', { upstreamModel: "gpt-4o" }), true);
+    expect(JSON.parse(mapped.toString())).toEqual({ model: "gpt-4o", messages: [] });
+  });
+
+  it("leaves a stream alone when the channel type does not take stream_options", () => {
+    const raw = '{"model":"llama3","stream":true,"messages":[]}';
+    expect(openAiPayload(ctx(raw), false).toString()).toBe(raw);
+  });
+});
