@@ -7,6 +7,7 @@ import { isRetryableStatus, mapStatusCode } from "./failure-policy";
 import type { ReplySink } from "./reply-sink";
 import { endStream, pipeStream } from "./stream/pipe-stream.server";
 import { replyUsage } from "./billing/reply-usage";
+import { speechCharacters } from "./request-parse";
 import { readAll, sendUpstream } from "./upstream-client.server";
 
 export type AttemptInput = {
@@ -107,13 +108,13 @@ export async function attemptChannel(input: AttemptInput, sink: ReplySink): Prom
     }
     const raw = await readAll(upstream);
     if (input.mode === "speech") {
-      // Audio bytes: forwarded as they are; billed on the input text (the pipeline's estimate).
+      // Audio bytes: forwarded as they are; billed per character of the input text.
       const contentType = String(upstream.headers["content-type"] ?? "audio/mpeg");
       const deliver = () => {
         sink.start(200, { "Content-Type": contentType, "Content-Length": raw.length, "X-Oneapi-Request-Id": input.requestId });
         sink.end(raw);
       };
-      return { ok: true, countedCompletion: 0, frtMs, deliver };
+      return { ok: true, usage: { prompt_tokens: speechCharacters(input.body), completion_tokens: 0 }, countedCompletion: 0, frtMs, deliver };
     }
     const converted = input.adapter.convertResponse(ctx, raw.toString("utf8"));
     // Transcripts may be plain text, SRT or VTT (response_format): keep the upstream's type.

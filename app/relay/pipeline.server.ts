@@ -78,7 +78,7 @@ export async function relay(request: RelayRequest, sink: ReplySink): Promise<Rel
   if (!pricing) return localFailure(400, `模型 ${model} 倍率或价格未配置，请联系管理员设置`, "model_price_error");
   // A fixed price is per call, and an image request for n images is n calls.
   const calls = pricing.kind === "price" ? callCount(request.mode, body) : 1;
-  const hold = calls * reservationFor(pricing, estimatePromptTokens(body), maxTokensOf(body), options.int("PreConsumedQuota"), tables.quotaPerUnit);
+  const hold = calls * reservationFor(pricing, estimatePromptTokens(body, request.mode), maxTokensOf(body), options.int("PreConsumedQuota"), tables.quotaPerUnit);
   const payer = { userId: token.user.id, tokenId: token.token.id, tokenUnlimited: token.token.unlimited_quota, tokenKeyHash: token.keyHash };
   const reserved = await reserveQuota(payer, hold, request.requestId);
   if (!reserved.ok) {

@@ -61,13 +61,15 @@ describe("images, audio, moderations and rerank", () => {
     expect(await spent(other.user, 100_000)).toBe((14 + 13 * 3) * 2);
   });
 
-  it("streams speech audio bytes back unchanged and bills the input text", async () => {
+  it("streams speech audio bytes back unchanged and bills each character of the input", async () => {
     const { user, client } = await userWithToken(100_000);
-    const input = "Read this sentence aloud, please.";
+    const input = "Read this sentence aloud, please — 谢谢.";
     const speech = await client.audio.speech.create({ model: models.speech, voice: "alloy", input });
     expect(speech.headers.get("content-type")).toBe("audio/mpeg");
     expect(Buffer.from(await speech.arrayBuffer()).equals(SPEECH_BYTES)).toBe(true);
-    expect(await spent(user, 100_000)).toBe(countTokens(input));
+    // Ratio 1: one quota unit per character (38 of them), as OpenAI prices speech per character.
+    expect(await spent(user, 100_000)).toBe([...input].length);
+    expect([...input].length).toBe(38);
   });
 
   it("relays moderations and bills the input's tokens", async () => {
