@@ -44,10 +44,12 @@ try {
   const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / gatewayRequests;
   // Memory is read after a soak to 100k requests, so a leak would show.
   let soakErrors = 0;
+  const errorSamples = rows.flatMap(([, , , g]) => g.errorSamples);
   while (gatewayRequests < SOAK_REQUESTS) {
     const g = await runLoad(gatewayUrl, viaGateway(false), 50, 5);
     gatewayRequests += g.requests + g.errors;
     soakErrors += g.errors;
+    errorSamples.push(...g.errorSamples);
   }
   const rss = rssMb(server.pid);
 
@@ -70,6 +72,7 @@ try {
   }
   console.log("(bare relay: a plain node:http proxy to the same mock, the floor any relay pays on this machine)");
   console.log(`\ngateway CPU per request over the four runs: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB; soak errors: ${soakErrors}`);
+  for (const sample of errorSamples.slice(0, 10)) console.log(`error: ${sample}`);
   console.log(`consistency: user quota decreased by ${quotaBefore - quotaAfter}, usage logs sum to ${logged} over ${logRows} rows -> ${quotaBefore - quotaAfter === logged ? "exact" : "MISMATCH"}`);
 } finally {
   bare.kill();

@@ -6,15 +6,35 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
  * path). A connect timeout bounds dead hosts; the caller's AbortSignal ends the call when the
  * client leaves or the stream goes idle.
  */
-const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 30_000 });
-const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 30_000 });
+// `timeout` bounds how long a socket may sit idle in the pool; it also makes node honour a
+// server's `Keep-Alive: timeout=N` hint (closing at N-1 s), which it ignores without one. Idle
+// sockets the upstream already closed are what turn into ECONNRESET on the next request.
+const pool = { keepAlive: true, maxSockets: 256, keepAliveMsecs: 30_000, timeout: 30_000 };
+const httpAgent = new HttpAgent(pool);
+const httpsAgent = new HttpsAgent(pool);
 
 export class UpstreamConnectError extends Error {}
 
-export function sendUpstream(
-  url: string,
-  init: { method: string; headers: Record<string, string>; body?: string | Buffer; signal: AbortSignal; connectTimeoutMs: number },
-): Promise<IncomingMessage> {
+type UpstreamInit = { method: string; headers: Record<string, string>; body?: string | Buffer; signal: AbortSignal; connectTimeoutMs: number };
+
+/**
+ * Sends one upstream request. A kept-alive socket the upstream closed while it sat in the pool
+ * fails the moment it is reused, before the upstream read anything: that request is sent once
+ * more on a fresh connection instead of failing the client's call (or counting against the
+ * channel).
+ */
+export async function sendUpstream(url: string, init: UpstreamInit): Promise<IncomingMessage> {
+  try {
+    return await sendOnce(url, init);
+  } catch (error) {
+    if (!(error instanceof StaleSocketError) || init.signal.aborted) throw error;
+    return sendOnce(url, init);
+  }
+}
+
+class StaleSocketError extends Error {}
+
+function sendOnce(url: string, init: UpstreamInit): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const secure = target.protocol === "https:";
@@ -31,9 +51,10 @@ export function sendUpstream(
       if (!socket.connecting) clearTimeout(connectTimer);
       else socket.once(secure ? "secureConnect" : "connect", () => clearTimeout(connectTimer));
     });
-    req.on("error", (error) => {
+    req.on("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(connectTimer);
-      reject(error);
+      const stale = req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");
+      reject(stale ? new StaleSocketError(error.message) : error);
     });
     if (init.body !== undefined) req.end(init.body);
     else req.end();
