@@ -42,8 +42,11 @@ export function createAppServer(options: {
       if (entry.isRelayPath(url)) {
         entry.handleRelay(req, res).catch((error: unknown) => {
           console.error("[relay] unhandled error", error);
-          if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-          res.end();
+          // Still the OpenAI error shape, so clients show a message instead of "no body".
+          if (!res.headersSent) {
+            res.writeHead(500, { "Content-Type": "application/json" });
+            res.end(JSON.stringify({ error: { message: "网关内部错误，请稍后重试", type: "new_api_error", param: null, code: "internal_error" } }));
+          } else res.end();
         });
       } else {
         app(req, res);

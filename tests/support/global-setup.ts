@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { startServer } from "./server";
 
@@ -20,5 +21,8 @@ export default async function setup(project: TestProject) {
   project.provide("databaseUrl", server.databaseUrl ?? "");
   return async () => {
     await server.stop();
+    // What the server printed (unhandled errors included), for a failed run to be read afterwards.
+    mkdirSync("test-results", { recursive: true });
+    writeFileSync(`test-results/server-${kind}.log`, server.output());
   };
 }

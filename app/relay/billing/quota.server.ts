@@ -7,6 +7,7 @@ import { TOKEN_STATUS } from "~/domain/tokens/token-constants";
 import { lockKeyOf, NODE_ID } from "./node-liveness.server";
 import { groupCommit } from "./group-commit";
 import { reserveMany, settleMany } from "./quota-batch.server";
+import { retryOnDeadlock } from "./retry-on-deadlock";
 
 /**
  * Money on the relay path. Every change is a conditional statement inside one transaction, so
@@ -48,7 +49,7 @@ const reserveQueue = groupCommit<ReserveRequest, ReserveResult>(async (items) =>
 async function reserveOne({ payer, amount, requestId }: ReserveRequest): Promise<ReserveResult> {
   const db = await getDb();
   try {
-    const result = await sql<{ id: number }>`/* prepared:reserve_one */
+    const result = await retryOnDeadlock(() => sql<{ id: number }>`/* prepared:reserve_one */
       with u as (
         update users set quota = quota - ${amount} where id = ${payer.userId} returning id
       ), t as (
@@ -59,7 +60,7 @@ async function reserveOne({ payer, amount, requestId }: ReserveRequest): Promise
       insert into quota_reservations (request_id, node_id, user_id, token_id, token_unlimited, amount)
       select ${requestId}::text, ${NODE_ID}::text, ${payer.userId}::int, ${payer.tokenId}::int, ${payer.tokenUnlimited}::boolean, ${amount}::bigint
       where exists (select 1 from u)
-      returning id`.execute(db);
+      returning id`.execute(db));
     const row = result.rows[0];
     if (!row) return { ok: false, reason: "user" };
     return { ok: true, reservation: { ...payer, id: Number(row.id), amount } };
@@ -99,7 +100,9 @@ type SettleRequest = { reservation: Reservation; quota: number; channelId: numbe
 type Settled = { charge: number; exhausted: boolean } | undefined;
 
 function settleOne({ reservation, quota, channelId, log }: SettleRequest): Promise<Settled> {
-  return quota <= reservation.amount ? settleWithinReservation(reservation, quota, channelId, log) : settleBeyondReservation(reservation, quota, channelId, log);
+  return retryOnDeadlock(() =>
+    quota <= reservation.amount ? settleWithinReservation(reservation, quota, channelId, log) : settleBeyondReservation(reservation, quota, channelId, log),
+  );
 }
 
 const settleQueue = groupCommit<SettleRequest, Settled>(async (items) => {
@@ -142,6 +145,8 @@ async function settleWithinReservation(reservation: Reservation, charge: number,
   const db = await getDb();
   const now = Math.floor(Date.now() / 1000);
   const entry = log ? logValues(reservation, charge, channelId, log, log.other) : undefined;
+  // The token's row is locked after the user's (t reads u), the order every billing statement
+  // keeps, so a settle and a reserve of the same payer cannot deadlock each other.
   const result = await sql<{ amount: number | null; token_status: number | null }>`/* prepared:settle_one */
     with r as (
       delete from quota_reservations where id = ${reservation.id} returning amount
@@ -154,7 +159,7 @@ async function settleWithinReservation(reservation: Reservation, charge: number,
         used_quota = used_quota + ${charge},
         accessed_time = ${now},
         status = case when not unlimited_quota and status = ${TOKEN_STATUS.enabled} and remain_quota + (select amount from r) - ${charge} <= 0 then ${TOKEN_STATUS.exhausted} else status end
-      where id = ${reservation.tokenId} and exists (select 1 from r) returning status
+      where id = ${reservation.tokenId} and exists (select 1 from u) returning status
     ), c as (
       update channels set used_quota = used_quota + ${charge} where id = ${channelId} and exists (select 1 from r) returning id
     ), l as (
@@ -220,10 +225,12 @@ async function settleBeyondReservation(reservation: Reservation, quota: number, 
 
 export async function refundQuota(reservation: Pick<Reservation, "id">): Promise<void> {
   const db = await getDb();
-  await db.transaction().execute(async (trx) => {
-    const open = await trx.deleteFrom("quota_reservations").where("id", "=", reservation.id).returningAll().executeTakeFirst();
-    if (open) await giveBack(trx, [open]);
-  });
+  await retryOnDeadlock(() =>
+    db.transaction().execute(async (trx) => {
+      const open = await trx.deleteFrom("quota_reservations").where("id", "=", reservation.id).returningAll().executeTakeFirst();
+      if (open) await giveBack(trx, [open]);
+    }),
+  );
 }
 
 type OpenReservation = { user_id: number; token_id: number; token_unlimited: boolean; amount: number };
