@@ -40,10 +40,6 @@ export function requestModel(mode: RelayMode, body: Record<string, unknown>): st
 }
 
 /**
- * A cheap upper-leaning estimate of prompt tokens for the reservation (about 3 bytes per
- * token); the bill itself uses the upstream's usage, so this only sizes the hold.
- */
-/**
  * Text-to-speech is priced per character of its input (as OpenAI prices it and the reference
  * counts it), not per token: a character is one billable unit.
  */
@@ -51,6 +47,11 @@ export function speechCharacters(body: Record<string, unknown>): number {
   return typeof body.input === "string" ? [...body.input].length : 0;
 }
 
+/**
+ * A cheap upper-leaning estimate of prompt tokens for the reservation (about 3 bytes per
+ * token); the bill itself uses the upstream's usage, so this only sizes the hold. Speech is
+ * billed per character, so its hold is exact.
+ */
 export function estimatePromptTokens(body: Record<string, unknown>, mode?: RelayMode): number {
   if (mode === "speech") return speechCharacters(body);
   let bytes = 0;

@@ -25,7 +25,7 @@ export function action({ request }: ActionFunctionArgs) {
     if (request.method !== "DELETE") return apiFail("方法不允许", 405);
     const raw = new URL(request.url).searchParams.get("target_timestamp") ?? "";
     const before = Number(raw);
-    if (!raw.trim() || !Number.isInteger(before) || before <= 0) return apiFail("target_timestamp 必须是 Unix 时间戳（秒）");
+    if (!raw.trim() || !Number.isSafeInteger(before) || before <= 0) return apiFail("target_timestamp 必须是 Unix 时间戳（秒）");
     return apiOk(await deleteLogsBefore(before));
   });
 }

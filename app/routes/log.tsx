@@ -1,13 +1,13 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { Pagination } from "~/components/Pagination";
-import { LogTable, type UserCard } from "~/components/logs/LogTable";
-import { listLogs, logStat, readLogFilter } from "~/domain/logs/logs.server";
+import { LogTable } from "~/components/logs/LogTable";
+import { listLogs, logStat, readLogFilter, userCardsOf } from "~/domain/logs/logs.server";
 import { options } from "~/domain/options/store.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
-import { getDb } from "~/utils/db.server";
 import { renderQuota } from "~/utils/format";
 import { requireUser } from "~/utils/guards.server";
+import { readPage } from "~/utils/pagination";
 import { rememberedListPrefs } from "~/utils/prefs.server";
 
 export const meta: MetaFunction = () => [{ title: "日志" }];
@@ -25,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const q = url.searchParams;
   const prefs = await rememberedListPrefs(request, "log", "size");
-  const page = Math.max(0, Math.floor(Number(q.get("p") ?? 0)) || 0);
+  const { page } = readPage(url);
   // The form's fields map onto the log API's parameters, so the page and /api/log agree.
   const params = new URLSearchParams({
     type: q.get("type") ?? "0",
@@ -38,14 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
   const filter = readLogFilter(params, isAdmin ? "all" : { userId: user.id });
   const [{ items, total }, stat] = await Promise.all([listLogs(filter, page + 1, prefs.size, isAdmin), logStat(filter)]);
-  const users: Record<number, UserCard> = {};
-  if (isAdmin) {
-    const ids = [...new Set(items.map((i) => i.user_id))];
-    if (ids.length) {
-      const rows = await (await getDb()).selectFrom("users").select(["id", "username", "quota", "used_quota", "request_count"]).where("id", "in", ids).execute();
-      for (const row of rows) users[row.id] = { username: row.username, quota: row.quota, used_quota: row.used_quota, request_count: row.request_count };
-    }
-  }
+  const users = isAdmin ? await userCardsOf(items.map((i) => i.user_id)) : {};
   const body = {
     logs: items,
     total,

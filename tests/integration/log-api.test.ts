@@ -72,6 +72,18 @@ describe("GET /api/log/self", () => {
     expect(stat.json.data.tpm).toBe(items.reduce((sum, i) => sum + i.prompt_tokens + i.completion_tokens, 0));
   });
 
+  it("answers absurd filters and pages with an empty or unfiltered list, never a server error", async () => {
+    for (const query of ["start_timestamp=1e30", "end_timestamp=-1e400", "type=99999999999", "p=1e20", "page_size=abc&p=-3", "model_name=%27%3B--"]) {
+      const res = await caller.user.call("GET", `/api/log/self?${query}`);
+      expect(res.status, query).toBe(200);
+      expect(res.json.success, query).toBe(true);
+    }
+    expect((await caller.user.call("GET", "/api/log/self?p=1e20")).json.data.items).toEqual([]);
+    expect((await caller.user.call("GET", "/api/log/self?type=99999999999")).json.data.total).toBe(3);
+    const stat = await root.call("GET", "/api/log/stat?channel=99999999999&start_timestamp=9e99");
+    expect(stat.json.success).toBe(true);
+  });
+
   it("refuses anonymous callers", async () => {
     const res = await fetch(`${(await import("../support/api")).baseUrl()}/api/log/self`);
     expect((await res.json()) as unknown).toMatchObject({ success: false });
@@ -98,8 +110,10 @@ describe("admin log API", () => {
   });
 
   it("deletes only logs older than the target time and refuses a malformed one", async () => {
-    const bad = await root.call("DELETE", "/api/log/?target_timestamp=yesterday");
-    expect(bad.json).toMatchObject({ success: false, message: expect.stringContaining("target_timestamp") });
+    for (const target of ["yesterday", "1e30", "1.5", ""]) {
+      const bad = await root.call("DELETE", `/api/log/?target_timestamp=${target}`);
+      expect(bad.json, target).toMatchObject({ success: false, message: expect.stringContaining("target_timestamp") });
+    }
     const none = await root.call("DELETE", "/api/log/?target_timestamp=1000");
     expect(none.json).toMatchObject({ success: true, data: 0 });
     expect((await caller.user.call("GET", "/api/log/self")).json.data.total).toBe(3);

@@ -18,11 +18,14 @@ export type LogFilter = {
   group?: string;
 };
 
-const intParam = (params: URLSearchParams, name: string): number | undefined => {
+const INT4_MAX = 2_147_483_647;
+
+/** A whole number within the column's range, else no filter (never a value the database refuses). */
+const intParam = (params: URLSearchParams, name: string, max = INT4_MAX): number | undefined => {
   const raw = params.get(name);
   if (raw === null || raw.trim() === "") return undefined;
   const value = Number(raw);
-  return Number.isFinite(value) ? Math.trunc(value) : undefined;
+  return Number.isSafeInteger(value) && Math.abs(value) <= max ? value : undefined;
 };
 const textParam = (params: URLSearchParams, name: string): string | undefined => params.get(name)?.trim() || undefined;
 
@@ -37,8 +40,8 @@ export function readLogFilter(params: URLSearchParams, scope: { userId: number }
     type: type ? type : undefined,
     tokenName: textParam(params, "token_name"),
     modelName: textParam(params, "model_name"),
-    start: intParam(params, "start_timestamp") || undefined,
-    end: intParam(params, "end_timestamp") || undefined,
+    start: intParam(params, "start_timestamp", Number.MAX_SAFE_INTEGER) || undefined,
+    end: intParam(params, "end_timestamp", Number.MAX_SAFE_INTEGER) || undefined,
     group: textParam(params, "group"),
   };
   if (scope === "all") {
@@ -119,6 +122,15 @@ export async function logStat(filter: LogFilter, now = Math.floor(Date.now() / 1
     where(db.selectFrom("logs").select(sums), { ...consume, start: Math.max(consume.start ?? 0, now - 60) }).executeTakeFirstOrThrow(),
   ]);
   return { quota: Number(total.quota), rpm: Number(recent.requests), tpm: Number(recent.tokens) };
+}
+
+/** Balance cards of the users behind a page of logs (the admin's user popup). */
+export async function userCardsOf(userIds: number[]): Promise<Record<number, { username: string; quota: number; used_quota: number; request_count: number }>> {
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return {};
+  const db = await getDb();
+  const rows = await db.selectFrom("users").select(["id", "username", "quota", "used_quota", "request_count"]).where("id", "in", ids).execute();
+  return Object.fromEntries(rows.map(({ id, ...card }) => [id, card]));
 }
 
 /** Deletes every log older than `before` (unix seconds); returns how many went. */

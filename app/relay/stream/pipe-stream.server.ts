@@ -29,6 +29,9 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
     let usage: Usage | undefined;
     let error: UpstreamError | undefined;
     let settled = false;
+    // The events of one upstream read reach the client in one write (one syscall, one TCP
+    // segment) instead of one write each.
+    let pending = "";
     const finish = (ended: StreamOutcome["ended"]) => {
       if (settled) return;
       settled = true;
@@ -57,9 +60,6 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
       },
     });
     upstream.setEncoding("utf8");
-    // The events of one upstream read reach the client in one write (one syscall, one TCP
-    // segment) instead of one write each.
-    let pending = "";
     upstream.on("data", (chunk: string) => {
       idleTimer.refresh(); // re-arms the same timer: no new timer object per chunk
       parser.feed(chunk);
