@@ -8,6 +8,7 @@ import { bootApp } from "./utils/boot.server";
 import { closeDatabase } from "./utils/db.server";
 import { closeRedis } from "./utils/redis.server";
 import { releaseNodeLock } from "./relay/billing/node-liveness.server";
+import { billingWritten, closeBilling } from "./relay/billing/quota.server";
 import { stopInProcessJobs } from "../jobs/in-process";
 import { closeBullProducer } from "../jobs/bullmq";
 
@@ -15,10 +16,12 @@ import { closeBullProducer } from "../jobs/bullmq";
 // module, so console and relay share one module graph: one pool, one cache, one options store.
 export { handleRelay, isRelayPath } from "./relay/handler.server";
 export { startBullWorker } from "../jobs/bullmq";
-export { bootApp };
+export { bootApp, billingWritten };
 
 export async function shutdownApp(): Promise<void> {
   stopInProcessJobs();
+  // Before the database closes: journaled charges written, leases returned.
+  await closeBilling().catch((error: unknown) => console.error("[billing] closing failed (the journal is replayed at the next start):", error));
   await closeBullProducer();
   await closeRedis();
   await releaseNodeLock();

@@ -18,6 +18,8 @@ export interface UsersTable {
   telegram_id: Generated<string>;
   access_token_hash: string | null;
   quota: Int8;
+  /** The part of quota held by nodes' leases (see migration 0003). */
+  leased: Int8;
   used_quota: Int8;
   request_count: Int8;
   group: Generated<string>;
@@ -56,6 +58,8 @@ export interface TokensTable {
   accessed_time: Int8;
   expired_time: Int8;
   remain_quota: Int8;
+  /** The part of remain_quota held by nodes' leases. */
+  leased: Int8;
   unlimited_quota: Generated<boolean>;
   model_limits_enabled: Generated<boolean>;
   model_limits: Generated<string>;
@@ -209,8 +213,26 @@ export interface QuotaReservationsTable {
   created_at: Generated<Date>;
 }
 
+export interface QuotaLeasesTable {
+  id: Generated<number>;
+  node_id: string;
+  user_id: number;
+  token_id: Generated<number>;
+  token_limited: Generated<boolean>;
+  amount: Int8Required;
+  created_at: Generated<Date>;
+}
+
+export interface BillingJournalsTable {
+  node_id: string;
+  applied_seq: Int8;
+  created_at: Generated<Date>;
+}
+
 export interface DB {
   quota_reservations: QuotaReservationsTable;
+  quota_leases: QuotaLeasesTable;
+  billing_journals: BillingJournalsTable;
   users: UsersTable;
   sessions: SessionsTable;
   options: OptionsTable;

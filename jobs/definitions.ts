@@ -1,7 +1,7 @@
 import { ensureLogPartitions } from "../db/connect";
 import { deleteExpiredSessions } from "~/domain/auth/sessions.server";
 import { getDb } from "~/utils/db.server";
-import { refundOrphanedReservations } from "~/relay/billing/quota.server";
+import { recoverStoppedNodes } from "~/relay/billing/crash-recovery.server";
 import { runTestAll } from "~/relay/channel-test-all.server";
 
 /**
@@ -35,10 +35,13 @@ export const JOB_DEFINITIONS: JobDefinition[] = [
     },
   },
   {
-    name: "quota.refund-stale-reservations",
+    name: "quota.recover-stopped-nodes",
     everyMs: 2 * 60 * 1000,
     attempts: 3,
-    run: async () => `refunded ${await refundOrphanedReservations()} reservations of stopped processes`,
+    run: async () => {
+      const r = await recoverStoppedNodes();
+      return `stopped processes: ${r.replayed} journaled settlements written, ${r.returned} quota leases returned, ${r.refunded} old reservations refunded`;
+    },
   },
   {
     name: "channels.test-all",

@@ -8,6 +8,7 @@ import express from "express";
 export type EntryExports = {
   bootApp: () => Promise<void>;
   shutdownApp: () => Promise<void>;
+  billingWritten: () => Promise<void>;
   handleRelay: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   isRelayPath: (url: string) => boolean;
 };
@@ -49,7 +50,9 @@ export function createAppServer(options: {
           } else res.end();
         });
       } else {
-        app(req, res);
+        // Charges are written behind relay replies; a page or /api read waits for those already
+        // delivered by this process, so a balance or log read right after a call includes it.
+        void entry.billingWritten().then(() => app(req, res));
       }
     });
   });

@@ -1,3 +1,4 @@
+import { billingWritten } from "./billing/quota.server";
 import type { ServerResponse } from "node:http";
 import { options } from "~/domain/options/store.server";
 import { getDb } from "~/utils/db.server";
@@ -11,6 +12,7 @@ import { sendJson } from "./http.server";
 export async function sendBilling(token: TokenContext, kind: "subscription" | "usage", res: ServerResponse, requestId: string): Promise<void> {
   const quotaPerUnit = options.float("QuotaPerUnit") || 500000;
   const byToken = options.bool("DisplayTokenStatEnabled");
+  await billingWritten(); // this process's delivered charges are in the balance read below
   const db = await getDb();
   const user = await db.selectFrom("users").select(["quota", "used_quota"]).where("id", "=", token.user.id).executeTakeFirstOrThrow();
   const fresh = await db.selectFrom("tokens").select(["remain_quota", "used_quota", "unlimited_quota", "expired_time"]).where("id", "=", token.token.id).executeTakeFirstOrThrow();

@@ -80,7 +80,7 @@ export async function relay(request: RelayRequest, sink: ReplySink): Promise<Rel
   const calls = pricing.kind === "price" ? callCount(request.mode, body) : 1;
   const hold = calls * reservationFor(pricing, estimatePromptTokens(body, request.mode), maxTokensOf(body), options.int("PreConsumedQuota"), tables.quotaPerUnit);
   const payer = { userId: token.user.id, tokenId: token.token.id, tokenUnlimited: token.token.unlimited_quota, tokenKeyHash: token.keyHash };
-  const reserved = await reserveQuota(payer, hold, request.requestId);
+  const reserved = await reserveQuota(payer, hold);
   if (!reserved.ok) {
     return reserved.reason === "user" ? localFailure(403, "用户额度不足", "insufficient_user_quota") : localFailure(403, "该令牌额度已用尽", "token_quota_exhausted");
   }
@@ -117,6 +117,8 @@ export async function relay(request: RelayRequest, sink: ReplySink): Promise<Rel
               other: { ...described.other, frt: stream ? result.frtMs : -1000, admin_info: { use_channel: chain.map(String) }, request_id: request.requestId },
             }
           : undefined;
+        // The charge is journaled when settleQuota returns (written to the database behind the
+        // reply), so the reply goes out without waiting for a database round trip.
         try {
           const charged = await settleQuota(reserved.reservation, quota, channel.id, log);
           if (charged) adjustCachedTokenQuota(token.keyHash, charged);
@@ -131,10 +133,10 @@ export async function relay(request: RelayRequest, sink: ReplySink): Promise<Rel
       if (!result.retryable || result.responded) break;
     }
   } catch (error) {
-    await refundQuota(reserved.reservation);
+    refundQuota(reserved.reservation);
     throw error;
   }
-  await refundQuota(reserved.reservation);
+  refundQuota(reserved.reservation);
   if (!last) return localFailure(503, `当前分组 ${group} 下对于模型 ${model} 无可用渠道`, "model_not_available");
   // The reference hides an upstream's 429 behind its own wording: the group is saturated, not the key.
   const message = last.upstreamStatus === 429 ? "当前分组上游负载已饱和，请稍后再试" : last.error.message;

@@ -4,7 +4,7 @@ import { env } from "./env.server";
 import { openDatabase } from "./db.server";
 import { isRedisEnabled } from "./redis.server";
 import { startInProcessJobs } from "../../jobs/in-process";
-import { refundOrphanedReservations } from "~/relay/billing/quota.server";
+import { recoverStoppedNodes } from "~/relay/billing/crash-recovery.server";
 import { holdNodeLock } from "~/relay/billing/node-liveness.server";
 
 const state = globalThis as unknown as { __switchyardBoot?: Promise<void> };
@@ -18,11 +18,14 @@ export function bootApp(): Promise<void> {
   state.__switchyardBoot ??= (async () => {
     await openDatabase();
     await loadOptions();
-    // Quota held by requests that a crash cut short goes back to its payers: every reservation
-    // whose process is gone (node-liveness), never a live process's in-flight ones.
+    // What a crash left behind is put right: settlements journaled on this host but never
+    // written are written, and the quota leases of stopped processes go back to their payers
+    // (never a live process's: node-liveness).
     await holdNodeLock();
-    const refunded = await refundOrphanedReservations();
-    if (refunded) console.log(`[boot] refunded ${refunded} quota reservations left open by an earlier stop`);
+    const recovered = await recoverStoppedNodes();
+    if (recovered.replayed || recovered.returned || recovered.refunded) {
+      console.log(`[boot] recovered from an earlier stop: ${recovered.replayed} journaled settlements written, ${recovered.returned} quota leases returned, ${recovered.refunded} old reservations refunded`);
+    }
     const root = await ensureRootUser(env.ROOT_PASSWORD);
     if (root.created) {
       const shown = env.ROOT_PASSWORD ? "(from ROOT_PASSWORD)" : root.password;

@@ -23,6 +23,9 @@ const schema = z.object({
   RELAY_CONNECT_TIMEOUT: z.coerce.number().min(0.1).default(10),
   RELAY_TIMEOUT: z.coerce.number().min(1).default(300),
   STREAMING_TIMEOUT: z.coerce.number().min(0.1).default(60),
+  // Settlements are journaled locally and written to the database behind the reply: 0 starts
+  // each batch as soon as the previous one is written; a delay makes fewer, larger writes.
+  BILLING_FLUSH_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   // Names this node across restarts (quota held by its unfinished requests is refunded when it
   // comes back); defaults to host name + data directory.
   NODE_ID: z.string().optional().transform((v) => (v ? v : undefined)),

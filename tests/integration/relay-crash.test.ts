@@ -5,10 +5,12 @@ import { join } from "node:path";
 import { startOpenAiMock } from "../mocks/openai-upstream";
 import { fakeIp } from "../support/api";
 import { createScratchDatabase, startServer, type StartedServer } from "../support/server";
+import pg from "pg";
 
 /**
- * A crash between reserve and settle: the server is SIGKILLed while a request holds quota, and
- * the quota is back when the same node starts again.
+ * Crashes: the server is SIGKILLed (1) while a request holds quota from its lease — the lease
+ * goes back to the payer at the next start — and (2) after replies were delivered but before
+ * their charges reached the database — the next start writes them from the local journal.
  */
 const kind = inject("dbKind");
 const servers: StartedServer[] = [];
@@ -23,52 +25,110 @@ async function call(base: string, path: string, init: { method?: string; body?: 
   return { res, json: (await res.json().catch(() => undefined)) as any };
 }
 
-describe("crash between reserve and settle", () => {
-  it("refunds the open reservation at the next start", async () => {
+
+type Node = { baseUrl: string; auth: Record<string, string> };
+
+async function signIn(baseUrl: string): Promise<Node> {
+  const login = await call(baseUrl, "/api/user/login", { method: "POST", body: { username: "root", password: "123456" } });
+  const cookie = (login.res.headers.get("set-cookie") ?? "").split(";")[0]!;
+  return { baseUrl, auth: { Cookie: cookie, "New-Api-User": String(login.json.data.id) } };
+}
+
+/** A fresh node's storage (data dir + database), a channel to the mock and an unlimited token. */
+async function firstLife(upstreamUrl: string, env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), "switchyard-crash-"));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const scratch = kind === "postgres" ? await createScratchDatabase(process.env.DATABASE_URL!) : undefined;
+  if (scratch) cleanups.push(scratch.drop);
+  const storage = { dataDir, databaseUrl: scratch?.url };
+  const server = await startServer({ kind, env, storage });
+  servers.push(server);
+  const node = await signIn(server.baseUrl);
+  await call(node.baseUrl, "/api/channel/", { method: "POST", headers: node.auth, body: { type: 1, name: "c", key: "k", base_url: upstreamUrl, models: "gpt-4o-mini" } });
+  await call(node.baseUrl, "/api/token/", { method: "POST", headers: node.auth, body: { name: "t", unlimited_quota: true, remain_quota: 0, expired_time: -1 } });
+  const tokenId = (await call(node.baseUrl, "/api/token/", { headers: node.auth })).json.data[0].id;
+  const key = (await call(node.baseUrl, `/api/token/${tokenId}/key`, { headers: node.auth })).json.data.key as string;
+  const quota = async (n: Node) => (await call(n.baseUrl, "/api/user/self", { headers: n.auth })).json.data.quota as number;
+  return { server, node, storage, key, quota, scratch };
+}
+
+function chat(baseUrl: string, key: string) {
+  return fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ model: "gpt-4o-mini", max_tokens: 1000, messages: [{ role: "user", content: "hi" }] }) });
+}
+
+describe("crashes", () => {
+  it("a request in flight at the crash costs nothing: its lease goes back at the next start", async () => {
     const upstream = await startOpenAiMock();
     upstream.fault = { kind: "hang" };
     // Both lives of the node share its storage and its name.
-    const dataDir = mkdtempSync(join(tmpdir(), "switchyard-crash-"));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const scratch = kind === "postgres" ? await createScratchDatabase(process.env.DATABASE_URL!) : undefined;
-    if (scratch) cleanups.push(scratch.drop);
-    const storage = { dataDir, databaseUrl: scratch?.url };
     const nodeEnv = { NODE_ID: `crash-${Date.now()}` };
-    const first = await startServer({ kind, env: nodeEnv, storage });
-    servers.push(first);
-    const login = await call(first.baseUrl, "/api/user/login", { method: "POST", body: { username: "root", password: "123456" } });
-    const cookie = (login.res.headers.get("set-cookie") ?? "").split(";")[0]!;
-    const auth = { Cookie: cookie, "New-Api-User": String(login.json.data.id) };
-    await call(first.baseUrl, "/api/channel/", { method: "POST", headers: auth, body: { type: 1, name: "c", key: "k", base_url: upstream.url, models: "gpt-4o-mini" } });
-    await call(first.baseUrl, "/api/token/", { method: "POST", headers: auth, body: { name: "t", unlimited_quota: true, remain_quota: 0, expired_time: -1 } });
-    const tokenId = (await call(first.baseUrl, "/api/token/", { headers: auth })).json.data[0].id;
-    const key = (await call(first.baseUrl, `/api/token/${tokenId}/key`, { headers: auth })).json.data.key;
-    const before = (await call(first.baseUrl, "/api/user/self", { headers: auth })).json.data.quota as number;
+    const { server: first, node, storage, key, quota, scratch } = await firstLife(upstream.url, nodeEnv);
+    const before = await quota(node);
 
-    void fetch(`${first.baseUrl}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ model: "gpt-4o-mini", max_tokens: 1000, messages: [{ role: "user", content: "hi" }] }) }).catch(() => undefined);
+    void chat(first.baseUrl, key).catch(() => undefined);
     for (let i = 0; i < 50 && upstream.requests.length === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
-    const held = (await call(first.baseUrl, "/api/user/self", { headers: auth })).json.data.quota as number;
-    expect(held).toBeLessThan(before);
+    expect(upstream.requests).toHaveLength(1);
+    // The balance shown is the whole balance; what the node's lease holds of it is apart.
+    expect(await quota(node)).toBe(before);
 
-    if (kind === "postgres") {
+    if (scratch) {
+      const db = new pg.Client({ connectionString: scratch.url });
+      await db.connect();
+      const leased = async () => Number((await db.query("select leased from users where username = 'root'")).rows[0].leased);
+      expect(await leased()).toBeGreaterThan(0);
       // A second process of the same node name on the same database (a worker, another web
-      // process) must leave the live process's in-flight reservation alone when it boots.
+      // process) must leave the live process's lease alone when it boots.
       const peer = await startServer({ kind, env: nodeEnv, storage });
       for (let i = 0; i < 200 && !peer.output().includes("processing background jobs"); i += 1) await new Promise((r) => setTimeout(r, 100));
       expect(peer.output()).toContain("processing background jobs"); // its worker booted too
-      expect(peer.output()).not.toContain("refunded");
-      expect((await call(first.baseUrl, "/api/user/self", { headers: auth })).json.data.quota).toBe(held);
+      expect(peer.output()).not.toContain("recovered from an earlier stop");
+      const held = await leased();
+      expect(held).toBeGreaterThan(0);
       await peer.stop();
-    }
 
+      await first.crash();
+      const second = await startServer({ kind, env: nodeEnv, storage });
+      servers.push(second);
+      expect(second.output()).toContain("1 quota leases returned");
+      expect(await leased()).toBe(0);
+      expect(Number((await db.query("select count(*) as n from quota_leases")).rows[0].n)).toBe(0);
+      await db.end();
+      expect(await quota(await signIn(second.baseUrl))).toBe(before);
+    } else {
+      await first.crash();
+      const second = await startServer({ kind, env: nodeEnv, storage });
+      servers.push(second);
+      expect(second.output()).toContain("1 quota leases returned");
+      expect(await quota(await signIn(second.baseUrl))).toBe(before);
+    }
+    await upstream.close();
+  }, 120_000);
+
+  it("replies delivered before the crash are charged and logged once, from the journal", async () => {
+    const upstream = await startOpenAiMock();
+    // Charges stay in the journal only (a flush every 10 minutes) until the process is killed.
+    const nodeEnv = { NODE_ID: `journal-${Date.now()}`, BILLING_FLUSH_DELAY_MS: "600000" };
+    const { server: first, node, storage, key, quota } = await firstLife(upstream.url, nodeEnv);
+    const before = await quota(node);
+    for (let i = 0; i < 3; i += 1) expect((await chat(first.baseUrl, key)).status).toBe(200);
     await first.crash();
-    const second = await startServer({ kind, env: nodeEnv, storage });
+
+    const second = await startServer({ kind, env: { NODE_ID: nodeEnv.NODE_ID }, storage });
     servers.push(second);
-    expect(second.output()).toContain("refunded 1 quota reservations");
-    const relogin = await call(second.baseUrl, "/api/user/login", { method: "POST", body: { username: "root", password: "123456" } });
-    const cookie2 = (relogin.res.headers.get("set-cookie") ?? "").split(";")[0]!;
-    const after = (await call(second.baseUrl, "/api/user/self", { headers: { Cookie: cookie2, "New-Api-User": String(relogin.json.data.id) } })).json.data.quota as number;
-    expect(after).toBe(before);
+    expect(second.output()).toContain("3 journaled settlements written");
+    const again = await signIn(second.baseUrl);
+    const logs = (await call(second.baseUrl, "/api/log/self?type=2", { headers: again.auth })).json.data;
+    expect(logs.items).toHaveLength(3);
+    const logged = logs.items.reduce((sum: number, row: { quota: number }) => sum + row.quota, 0);
+    expect(logged).toBeGreaterThan(0);
+    expect(await quota(again)).toBe(before - logged);
+
+    // A second restart finds nothing left to write: the journal was written exactly once.
+    await second.stop();
+    const third = await startServer({ kind, env: { NODE_ID: nodeEnv.NODE_ID }, storage });
+    servers.push(third);
+    expect(third.output()).not.toContain("journaled settlements written");
+    expect(await quota(await signIn(third.baseUrl))).toBe(before - logged);
     await upstream.close();
   }, 120_000);
 });

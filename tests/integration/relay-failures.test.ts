@@ -231,4 +231,29 @@ describe("streams and money under pressure", () => {
     expect(burst.filter((r) => r.status === 200).length).toBeLessThanOrEqual(2);
     expect((await tokenOf(tight.user, tight.tokenId)).remain_quota).toBeGreaterThanOrEqual(0);
   });
+
+  it("a token balance edited while the gateway holds a slice of it takes effect at once, and exactly", async () => {
+    const model = uniqueModel("edit");
+    const m = await mock();
+    await mergeOption(root, "ModelPrice", { [model]: 0.002 }); // 1000 quota per call
+    await createChannel(root, { base_url: m.url, models: model });
+    const { user, key, tokenId } = await userWithToken(1_000_000, { unlimited_quota: false, remain_quota: 100_000 });
+    expect((await chat(key, model)).status).toBe(200); // the node now leases a slice of the token
+    const token = await tokenOf(user, tokenId);
+    expect(token.remain_quota).toBe(99_000);
+    // The owner empties the token: the next call is refused, the slice does not keep it alive.
+    expect((await user.call("PUT", "/api/token/", { id: tokenId, name: token.name, remain_quota: 0, expired_time: -1 })).json.success).toBe(true);
+    const refused = await chat(key, model);
+    expect([401, 403]).toContain(refused.status);
+    expect(refused.json.error.message).toContain("额度已用尽");
+    expect((await tokenOf(user, tokenId)).remain_quota).toBe(0);
+    // Refilled to 5000: five calls fit, the sixth does not, and the balance ends at exactly 0.
+    expect((await user.call("PUT", "/api/token/", { id: tokenId, name: token.name, remain_quota: 5000, expired_time: -1 })).json.success).toBe(true);
+    const calls = [];
+    for (let i = 0; i < 6; i += 1) calls.push((await chat(key, model)).status);
+    expect(calls.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect([401, 403]).toContain(calls[5]);
+    expect((await tokenOf(user, tokenId)).remain_quota).toBe(0);
+    expect((await quotaOf(user)).quota).toBe(1_000_000 - 6000);
+  });
 });

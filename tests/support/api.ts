@@ -84,3 +84,12 @@ export async function newAdmin(): Promise<ApiSession> {
   if (!res.json?.success) throw new Error(`promote failed: ${JSON.stringify(res.json)}`);
   return user;
 }
+
+/**
+ * Charges are written to the database behind the relay's reply; the server answers any page or
+ * /api request only after those it already delivered are written. Tests that read PostgreSQL
+ * directly after a call pass through here first.
+ */
+export async function billingWritten(): Promise<void> {
+  await request("GET", "/api/status");
+}

@@ -119,7 +119,7 @@ export async function startServer(options: { kind: "postgres" | "pglite"; env?: 
     },
     output: () => log,
     stop: async () => {
-      if (worker && worker.exitCode === null) {
+      if (worker && worker.exitCode === null && worker.signalCode === null) {
         const done = new Promise((r) => worker!.once("exit", r));
         worker.kill("SIGTERM");
         let timer: NodeJS.Timeout | undefined;
@@ -127,7 +127,7 @@ export async function startServer(options: { kind: "postgres" | "pglite"; env?: 
         clearTimeout(timer);
         if (worker.exitCode === null) worker.kill("SIGKILL");
       }
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once("exit", r));
         child.kill("SIGTERM");
         let timer: NodeJS.Timeout | undefined;

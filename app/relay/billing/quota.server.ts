@@ -1,282 +1,345 @@
-import { sql, type Transaction } from "kysely";
-import type { DB } from "../../../db/schema";
-import { getDb } from "~/utils/db.server";
-import { publish } from "~/utils/redis.server";
+import { publish, subscribe } from "~/utils/redis.server";
 import { TOKEN_CHANGED_CHANNEL } from "~/domain/tokens/tokens.server";
-import { TOKEN_STATUS } from "~/domain/tokens/token-constants";
-import { lockKeyOf, NODE_ID } from "./node-liveness.server";
-import { groupCommit } from "./group-commit";
-import { reserveMany, settleMany } from "./quota-batch.server";
-import { retryOnDeadlock } from "./retry-on-deadlock";
+import { USER_CHANGED_CHANNEL } from "~/domain/users/manage.server";
+import { env } from "~/utils/env.server";
+import { NODE_ID } from "./node-liveness.server";
+import { registerJournal, returnLease, takeLease, writeSettlements, type ConsumeLog, type Settlement } from "./lease-store.server";
+import { SettleJournal } from "./settle-journal.server";
+
+export type { ConsumeLog } from "./lease-store.server";
 
 /**
- * Money on the relay path. Every change is a conditional statement inside one transaction, so
- * however many requests race, neither a user's quota nor a token's remaining quota goes below
- * zero, and no unit is lost or counted twice:
- *  reserve — take the estimate from user and token (both or neither) and record it;
- *  settle  — swap the reservation for the real charge, bump counters and write the usage log;
- *  refund  — give the whole reservation back (failed call, zero usage, crash recovery).
+ * Money on the relay path, with no database round trip in it (DESIGN.md §6):
+ *
+ *  lease   — a slice of the payer's free balance (user, and token unless unlimited) moved into
+ *            this node's lease by one conditional statement; both or neither, never below zero;
+ *  reserve — take a request's estimate from the lease, in memory (a new slice when it runs dry);
+ *  settle  — swap the hold for the real charge, append it to the local journal, deliver; a
+ *            batch writer then writes charges, counters and usage logs in one statement;
+ *  refund  — give a hold back to the lease (failed call), in memory;
+ *  return  — an idle lease, or one whose payer changed, goes back to the free balance.
+ *
+ * However many requests race, holds never exceed what leases hold, and leases never exceed the
+ * free balance, so no user or token goes below zero. A crash loses nothing: holds die with the
+ * process (their lease is returned by crash recovery) and settled charges are in the journal.
  */
 
 export type Payer = { userId: number; tokenId: number; tokenUnlimited: boolean; tokenKeyHash: string };
-export type Reservation = Payer & { id: number; amount: number };
-
+export type Reservation = Payer & { amount: number; lease: Lease };
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: "user" | "token" };
-type ReserveRequest = { payer: Payer; amount: number; requestId: string };
 
-/** Takes `amount` from user and token (both or neither) before the upstream call; group-committed. */
-export function reserveQuota(payer: Payer, amount: number, requestId: string): Promise<ReserveResult> {
-  return reserveQueue({ payer, amount, requestId });
-}
-
-const reserveQueue = groupCommit<ReserveRequest, ReserveResult>(async (items) => {
-  if (items.length === 1) return [await reserveOne(items[0]!)];
-  try {
-    return await reserveMany(items);
-  } catch {
-    // Someone in the batch was short (a check constraint failed the whole statement) or the
-    // batch hit a deadlock: each request then gets its own exact answer.
-    return Promise.all(items.map(reserveOne));
-  }
-});
-
-/**
- * One statement, so one round trip and the shortest possible lock on the user's row. The
- * `check (quota >= 0)` constraints on users and tokens make an overdraft fail the whole
- * statement (both updates and the reservation row roll back together), and the violated
- * constraint says which side was short.
- */
-async function reserveOne({ payer, amount, requestId }: ReserveRequest): Promise<ReserveResult> {
-  const db = await getDb();
-  try {
-    const result = await retryOnDeadlock(() => sql<{ id: number }>`/* prepared:reserve_one */
-      with u as (
-        update users set quota = quota - ${amount} where id = ${payer.userId} returning id
-      ), t as (
-        update tokens set remain_quota = remain_quota - ${amount}
-        where id = ${payer.tokenId} and not unlimited_quota and ${!payer.tokenUnlimited}::boolean
-        returning id
-      )
-      insert into quota_reservations (request_id, node_id, user_id, token_id, token_unlimited, amount)
-      select ${requestId}::text, ${NODE_ID}::text, ${payer.userId}::int, ${payer.tokenId}::int, ${payer.tokenUnlimited}::boolean, ${amount}::bigint
-      where exists (select 1 from u)
-      returning id`.execute(db));
-    const row = result.rows[0];
-    if (!row) return { ok: false, reason: "user" };
-    return { ok: true, reservation: { ...payer, id: Number(row.id), amount } };
-  } catch (error) {
-    const constraint = (error as { constraint?: string; code?: string }).constraint ?? "";
-    if ((error as { code?: string }).code === "23514") return { ok: false, reason: constraint.startsWith("tokens") ? "token" : "user" };
-    throw error;
-  }
-}
-
-export type ConsumeLog = {
-  username: string;
-  tokenName: string;
-  modelName: string;
-  promptTokens: number;
-  completionTokens: number;
-  useTimeSeconds: number;
-  isStream: boolean;
-  channelId: number;
-  group: string;
-  content: string;
-  other: Record<string, unknown>;
+type Lease = {
+  id: number;
+  userId: number;
+  tokenId: number;
+  limited: boolean;
+  keyHash: string;
+  /** What the lease row will hold once every journaled settlement is written. */
+  funded: number;
+  /** Sum of open holds. */
+  held: number;
+  lastUsed: number;
+  /** No new holds; returned as soon as the last hold closes. */
+  draining: boolean;
+  /** The database no longer has it (returned): no new holds. */
+  gone: boolean;
+  /** Its return is queued. */
+  returning?: boolean;
+  onReturned: (() => void)[];
 };
 
-/**
- * Replaces the reservation with the real charge. A charge above the reservation takes only
- * what user and token still hold (never below zero); the shortfall is noted in the log.
- * Returns the quota actually charged, or undefined when the reservation was already closed.
- */
-export async function settleQuota(reservation: Reservation, quota: number, channelId: number, log: ConsumeLog | undefined): Promise<number | undefined> {
-  const charged = await settleQueue({ reservation, quota, channelId, log });
-  if (charged?.exhausted) await publish(TOKEN_CHANGED_CHANNEL, reservation.tokenKeyHash);
-  return charged?.charge;
+/** A new slice covers this many requests like the one asking (and at least the holds open). */
+const SLICE_REQUESTS = 16;
+const IDLE_RETURN_MS = 2_000;
+
+const leases = new Map<string, Lease>();
+/** Per payer: the lease statement in flight, so requests wait for one instead of each taking one. */
+const busy = new Map<string, Promise<unknown>>();
+
+function payerKey(userId: number, tokenId: number): string {
+  return `${userId}:${tokenId}`;
 }
 
-type SettleRequest = { reservation: Reservation; quota: number; channelId: number; log: ConsumeLog | undefined };
-type Settled = { charge: number; exhausted: boolean } | undefined;
-
-function settleOne({ reservation, quota, channelId, log }: SettleRequest): Promise<Settled> {
-  return retryOnDeadlock(() =>
-    quota <= reservation.amount ? settleWithinReservation(reservation, quota, channelId, log) : settleBeyondReservation(reservation, quota, channelId, log),
-  );
-}
-
-const settleQueue = groupCommit<SettleRequest, Settled>(async (items) => {
-  const within = items.filter((item) => item.quota <= item.reservation.amount);
-  if (within.length < 2) return Promise.all(items.map(settleOne));
-  const beyond = items.filter((item) => item.quota > item.reservation.amount);
-  const [batched, single] = await Promise.all([settleMany(within).catch(() => Promise.all(within.map(settleOne))), Promise.all(beyond.map(settleOne))]);
-  const results = new Map<SettleRequest, Settled>();
-  within.forEach((item, i) => results.set(item, batched[i]));
-  beyond.forEach((item, i) => results.set(item, single[i]));
-  return items.map((item) => results.get(item));
-});
-
-function logValues(reservation: Reservation, charge: number, channelId: number, log: ConsumeLog, other: Record<string, unknown>) {
-  return {
-    created_at: Math.floor(Date.now() / 1000),
-    type: 2,
-    content: log.content,
-    user_id: reservation.userId,
-    username: log.username,
-    token_name: log.tokenName,
-    token_id: reservation.tokenId,
-    model_name: log.modelName,
-    quota: charge,
-    prompt_tokens: log.promptTokens,
-    completion_tokens: log.completionTokens,
-    use_time: log.useTimeSeconds,
-    is_stream: log.isStream,
-    channel_id: channelId,
-    group: log.group,
-    other: JSON.stringify(other),
-  };
-}
-
-/**
- * The common case (the charge fits the reservation): everything — close the reservation, give
- * back the difference, bump the counters, write the usage log — in one statement.
- */
-async function settleWithinReservation(reservation: Reservation, charge: number, channelId: number, log: ConsumeLog | undefined) {
-  const db = await getDb();
-  const now = Math.floor(Date.now() / 1000);
-  const entry = log ? logValues(reservation, charge, channelId, log, log.other) : undefined;
-  // The token's row is locked after the user's (t reads u), the order every billing statement
-  // keeps, so a settle and a reserve of the same payer cannot deadlock each other.
-  const result = await sql<{ amount: number | null; token_status: number | null }>`/* prepared:settle_one */
-    with r as (
-      delete from quota_reservations where id = ${reservation.id} returning amount
-    ), u as (
-      update users set quota = quota + (select amount from r) - ${charge}::bigint, used_quota = used_quota + ${charge}::bigint, request_count = request_count + 1
-      where id = ${reservation.userId} and exists (select 1 from r) returning id
-    ), t as (
-      update tokens set
-        remain_quota = case when unlimited_quota then remain_quota else remain_quota + (select amount from r) - ${charge} end,
-        used_quota = used_quota + ${charge},
-        accessed_time = ${now},
-        status = case when not unlimited_quota and status = ${TOKEN_STATUS.enabled} and remain_quota + (select amount from r) - ${charge} <= 0 then ${TOKEN_STATUS.exhausted} else status end
-      where id = ${reservation.tokenId} and exists (select 1 from u) returning status
-    ), c as (
-      update channels set used_quota = used_quota + ${charge} where id = ${channelId} and exists (select 1 from r) returning id
-    ), l as (
-      insert into logs (created_at, type, content, user_id, username, token_name, token_id, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, "group", other)
-      select ${entry?.created_at ?? 0}::bigint, 2, ${entry?.content ?? ""}::text, ${reservation.userId}::int, ${entry?.username ?? ""}::text, ${entry?.token_name ?? ""}::text,
-        ${reservation.tokenId}::int, ${entry?.model_name ?? ""}::text, ${charge}::bigint, ${entry?.prompt_tokens ?? 0}::int, ${entry?.completion_tokens ?? 0}::int,
-        ${entry?.use_time ?? 0}::int, ${entry?.is_stream ?? false}::boolean, ${channelId}::int, ${entry?.group ?? ""}::text, ${entry?.other ?? "{}"}::text
-      where ${entry !== undefined}::boolean and exists (select 1 from r)
-      returning id
-    )
-    select (select amount from r) as amount, (select status from t) as token_status`.execute(db);
-  const row = result.rows[0];
-  if (!row || row.amount === null) return undefined;
-  return { charge, exhausted: Number(row.token_status) === TOKEN_STATUS.exhausted };
-}
-
-/**
- * A charge above the reservation (a reply longer than estimated): inside a transaction, take
- * only what user and token still hold so neither goes below zero; the shortfall is logged.
- */
-async function settleBeyondReservation(reservation: Reservation, quota: number, channelId: number, log: ConsumeLog | undefined) {
-  const db = await getDb();
-  let exhausted = false;
-  const charged = await db.transaction().execute(async (trx) => {
-    const open = await trx.deleteFrom("quota_reservations").where("id", "=", reservation.id).returning("amount").executeTakeFirst();
-    if (!open) return undefined;
-    const user = await trx.selectFrom("users").select("quota").where("id", "=", reservation.userId).forUpdate().executeTakeFirstOrThrow();
-    let available = user.quota;
-    if (!reservation.tokenUnlimited) {
-      const token = await trx.selectFrom("tokens").select("remain_quota").where("id", "=", reservation.tokenId).forUpdate().executeTakeFirstOrThrow();
-      available = Math.min(available, token.remain_quota);
-    }
-    const charge = open.amount + Math.min(quota - open.amount, Math.max(0, available));
-    const giveBack = open.amount - charge;
-    await trx
-      .updateTable("users")
-      .set({ quota: sql`quota + ${giveBack}`, used_quota: sql`used_quota + ${charge}`, request_count: sql`request_count + 1` })
-      .where("id", "=", reservation.userId)
-      .execute();
-    if (reservation.tokenId) {
-      const token = await trx
-        .updateTable("tokens")
-        .set({
-          remain_quota: reservation.tokenUnlimited ? sql`remain_quota` : sql`remain_quota + ${giveBack}`,
-          used_quota: sql`used_quota + ${charge}`,
-          accessed_time: Math.floor(Date.now() / 1000),
-          status: sql`case when not unlimited_quota and remain_quota + ${reservation.tokenUnlimited ? 0 : giveBack} <= 0 and status = ${TOKEN_STATUS.enabled} then ${TOKEN_STATUS.exhausted} else status end`,
-        })
-        .where("id", "=", reservation.tokenId)
-        .returning("status")
-        .executeTakeFirst();
-      exhausted = token?.status === TOKEN_STATUS.exhausted;
-    }
-    if (channelId) await trx.updateTable("channels").set({ used_quota: sql`used_quota + ${charge}` }).where("id", "=", channelId).execute();
-    if (log) {
-      const other = charge < quota ? { ...log.other, shortfall: quota - charge } : log.other;
-      await trx.insertInto("logs").values(logValues(reservation, charge, channelId, log, other)).execute();
-    }
-    return charge;
+function exclusive<T>(key: string, run: () => Promise<T>): Promise<T> {
+  const before = busy.get(key);
+  const pending: Promise<T> = (before ? before.catch(() => undefined).then(run) : run()).finally(() => {
+    if (busy.get(key) === pending) busy.delete(key);
   });
-  return charged === undefined ? undefined : { charge: charged, exhausted };
+  busy.set(key, pending);
+  return pending;
 }
 
-export async function refundQuota(reservation: Pick<Reservation, "id">): Promise<void> {
-  const db = await getDb();
-  await retryOnDeadlock(() =>
-    db.transaction().execute(async (trx) => {
-      const open = await trx.deleteFrom("quota_reservations").where("id", "=", reservation.id).returningAll().executeTakeFirst();
-      if (open) await giveBack(trx, [open]);
-    }),
-  );
-}
-
-type OpenReservation = { user_id: number; token_id: number; token_unlimited: boolean; amount: number };
-
-/** Returns closed reservations' quota to their users and (limited) tokens, summed per payer. */
-async function giveBack(trx: Transaction<DB>, rows: OpenReservation[]): Promise<void> {
-  const perUser = new Map<number, number>();
-  const perToken = new Map<number, number>();
-  for (const row of rows) {
-    perUser.set(row.user_id, (perUser.get(row.user_id) ?? 0) + Number(row.amount));
-    if (row.token_id && !row.token_unlimited) perToken.set(row.token_id, (perToken.get(row.token_id) ?? 0) + Number(row.amount));
+/** Takes `amount` for one request: in memory while the payer's lease has it. */
+export async function reserveQuota(payer: Payer, amount: number): Promise<ReserveResult> {
+  ensureStarted();
+  const key = payerKey(payer.userId, payer.tokenId);
+  let freedOthers = false;
+  for (;;) {
+    const lease = leases.get(key);
+    if (lease && !lease.draining && !lease.gone && lease.funded - lease.held >= amount) {
+      lease.held += amount;
+      lease.lastUsed = Date.now();
+      return { ok: true, reservation: { ...payer, amount, lease } };
+    }
+    const pending = busy.get(key);
+    if (pending) {
+      await pending.catch(() => undefined);
+      continue;
+    }
+    if (lease && (lease.draining || lease.gone)) {
+      if (lease.held > 0) await exclusive(key, () => closedOnce(lease));
+      else await exclusive(key, () => giveBack(lease));
+      continue;
+    }
+    const short = await exclusive(key, () => extend(payer, lease, amount));
+    if (!short) continue;
+    // Other tokens' idle slices on this node are the same user's money: return them and retry once.
+    if (short === "user" && !freedOthers && (await returnIdleLeasesOf(payer.userId, key))) {
+      freedOthers = true;
+      continue;
+    }
+    return { ok: false, reason: short };
   }
-  // Sorted ids: concurrent refunds lock rows in one order and cannot deadlock.
-  for (const [id, amount] of [...perUser].sort((a, b) => a[0] - b[0])) await trx.updateTable("users").set({ quota: sql`quota + ${amount}` }).where("id", "=", id).execute();
-  for (const [id, amount] of [...perToken].sort((a, b) => a[0] - b[0])) await trx.updateTable("tokens").set({ remain_quota: sql`remain_quota + ${amount}` }).where("id", "=", id).execute();
 }
 
-/** Longer than any relay can run (RELAY_TIMEOUT, or a stream kept alive by its idle timer). */
-export const STALE_RESERVATION_MS = 6 * 60 * 60 * 1000;
-
-/**
- * Crash recovery: reservations whose process is gone (its liveness lock is free — see
- * node-liveness) belong to requests that can no longer finish, so their quota goes back to the
- * payer. Run at every start and by the periodic job, so a crashed node's holds come back within
- * minutes even if it never restarts. Anything older than the longest possible relay goes back
- * too, as a last net. Never touches a live process's in-flight reservations.
- */
-export async function refundOrphanedReservations(): Promise<number> {
-  const db = await getDb();
-  const nodes = await db.selectFrom("quota_reservations").select("node_id").distinct().where("node_id", "<>", NODE_ID).execute();
-  let refunded = 0;
-  for (const { node_id } of nodes) {
-    const key = lockKeyOf(node_id);
-    refunded += await db.transaction().execute(async (trx) => {
-      if (key !== undefined) {
-        // Held for this transaction only, so the dead node's key is not kept locked afterwards.
-        const probe = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock(${key.toString()}::bigint) as free`.execute(trx);
-        if (!probe.rows[0]?.free) return 0;
-      }
-      const rows = await trx.deleteFrom("quota_reservations").where("node_id", "=", node_id).returningAll().execute();
-      await giveBack(trx, rows);
-      return rows.length;
+async function extend(payer: Payer, lease: Lease | undefined, amount: number): Promise<"user" | "token" | undefined> {
+  const available = lease ? lease.funded - lease.held : 0;
+  const min = amount - available;
+  const want = Math.max(min, amount * SLICE_REQUESTS, lease?.held ?? 0);
+  // The journal's row exists before anything is journaled, so a crash's journal can be claimed.
+  await journalRegistered();
+  const taken = await takeLease(NODE_ID, { userId: payer.userId, tokenId: payer.tokenId, limited: !payer.tokenUnlimited }, want, min);
+  if (!taken.ok) return taken.short;
+  const key = payerKey(payer.userId, payer.tokenId);
+  const current = leases.get(key);
+  if (current && current.id === taken.leaseId) current.funded += taken.granted;
+  else {
+    leases.set(key, {
+      id: taken.leaseId, userId: payer.userId, tokenId: payer.tokenId, limited: !payer.tokenUnlimited, keyHash: payer.tokenKeyHash,
+      funded: taken.granted, held: 0, lastUsed: Date.now(), draining: false, gone: false, onReturned: [],
     });
   }
-  const cutoff = new Date(Date.now() - STALE_RESERVATION_MS);
-  const stale = await db.selectFrom("quota_reservations").select("id").where("created_at", "<", cutoff).execute();
-  for (const row of stale) await refundQuota(row);
-  return refunded + stale.length;
+  return undefined;
+}
+
+/**
+ * Replaces the hold with the real charge and returns it (undefined: nothing charged). The
+ * charge is journaled before this returns, so the caller may deliver the reply at once; the
+ * database write follows in the next batch. A charge above the hold takes what the lease (and,
+ * through a new slice, the balance) still has, never more; the shortfall is noted in the log.
+ */
+export async function settleQuota(reservation: Reservation, quota: number, channelId: number, log: ConsumeLog | undefined): Promise<number | undefined> {
+  const lease = reservation.lease;
+  let charge = quota;
+  // The hold stays counted until the charge is booked, so the lease cannot be returned meanwhile.
+  const spendable = () => lease.funded - (lease.held - reservation.amount);
+  if (charge > spendable() && !lease.gone) {
+    const key = payerKey(lease.userId, lease.tokenId);
+    await exclusive(key, async () => {
+      const taken = await takeLease(NODE_ID, { userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited }, charge - spendable(), 0);
+      if (taken.ok && taken.leaseId === lease.id) lease.funded += taken.granted;
+    }).catch((error: unknown) => console.error("[billing] could not extend a lease for an over-estimate", error));
+  }
+  charge = Math.max(0, Math.min(charge, spendable()));
+  lease.funded -= charge;
+  lease.held -= reservation.amount;
+  lease.lastUsed = Date.now();
+  const entry = log && charge < quota ? { ...log, other: { ...log.other, shortfall: quota - charge } } : log;
+  const settlement: Omit<Settlement, "seq"> = {
+    leaseId: lease.id, userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited, charge, channelId, at: Math.floor(Date.now() / 1000), log: entry,
+  };
+  const seq = journal().append(settlement);
+  enqueue({ kind: "settle", settlement: { ...settlement, seq }, keyHash: lease.keyHash });
+  if (lease.draining && lease.held === 0) scheduleReturn(lease);
+  return charge;
+}
+
+/** Gives a hold back to its lease (failed call, nothing delivered). */
+export function refundQuota(reservation: Reservation): void {
+  const lease = reservation.lease;
+  lease.held -= reservation.amount;
+  if (lease.draining && lease.held === 0) scheduleReturn(lease);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The journal and the batch writer.
+
+let settleJournal: SettleJournal | undefined;
+let journalReady: Promise<void> | undefined;
+
+function journal(): SettleJournal {
+  settleJournal ??= new SettleJournal(NODE_ID);
+  return settleJournal;
+}
+
+type QueueItem = { kind: "settle"; settlement: Settlement; keyHash: string } | { kind: "return"; lease: Lease };
+let queue: QueueItem[] = [];
+let writing: Promise<void> | undefined;
+let flushTimer: NodeJS.Timeout | undefined;
+const idleWaiters: (() => void)[] = [];
+const MAX_BATCH = 512;
+
+function enqueue(item: QueueItem): void {
+  queue.push(item);
+  if (writing || flushTimer) return;
+  // By default a batch starts as soon as the previous one is written (group commit: no timer,
+  // no added latency); BILLING_FLUSH_DELAY_MS trades a longer journal tail for fewer writes.
+  if (env.BILLING_FLUSH_DELAY_MS > 0) flushTimer = setTimeout(startWriting, env.BILLING_FLUSH_DELAY_MS);
+  else startWriting();
+}
+
+function startWriting(): void {
+  flushTimer = undefined;
+  writing ??= drain().finally(() => {
+    writing = undefined;
+    if (queue.length > 0) startWriting(); // what arrived while the last write was finishing
+    else for (const wake of idleWaiters.splice(0)) wake();
+  });
+}
+
+async function drain(): Promise<void> {
+  while (queue.length > 0) {
+    const first = queue[0]!;
+    if (first.kind === "return") {
+      queue.shift();
+      await runReturn(first.lease);
+      continue;
+    }
+    let end = 0;
+    while (end < queue.length && end < MAX_BATCH && queue[end]!.kind === "settle") end += 1;
+    const batch = queue.slice(0, end) as Extract<QueueItem, { kind: "settle" }>[];
+    try {
+      await journalRegistered();
+      const result = await writeSettlements(NODE_ID, batch.map((item) => item.settlement));
+      queue = queue.slice(end);
+      journal().applied(batch[batch.length - 1]!.settlement.seq);
+      for (const item of batch) {
+        if (result.missingLeases.has(item.settlement.leaseId)) markGone(item.settlement.leaseId);
+      }
+      const exhausted = new Set(batch.filter((item) => result.exhaustedTokens.has(item.settlement.tokenId)).map((item) => item.keyHash));
+      for (const hash of exhausted) if (hash) void publish(TOKEN_CHANGED_CHANNEL, hash).catch(() => undefined);
+    } catch (error) {
+      // The charges are safe in the journal; try again shortly (the write is idempotent).
+      console.error(`[billing] writing ${batch.length} settlements failed, retrying:`, (error as Error).message);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+function journalRegistered(): Promise<void> {
+  journalReady ??= registerJournal(NODE_ID).catch((error: unknown) => {
+    journalReady = undefined;
+    throw error;
+  });
+  return journalReady;
+}
+
+function markGone(leaseId: number): void {
+  for (const [key, lease] of leases) {
+    if (lease.id !== leaseId) continue;
+    lease.gone = true;
+    leases.delete(key);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Returning leases.
+
+function scheduleReturn(lease: Lease): void {
+  if (lease.held > 0 || lease.returning) return;
+  lease.returning = true;
+  lease.draining = true;
+  enqueue({ kind: "return", lease });
+}
+
+async function runReturn(lease: Lease): Promise<void> {
+  try {
+    await returnLease(lease.id);
+  } catch (error) {
+    console.error("[billing] returning a lease failed (crash recovery will):", (error as Error).message);
+  }
+  lease.gone = true;
+  const key = payerKey(lease.userId, lease.tokenId);
+  if (leases.get(key) === lease) leases.delete(key);
+  for (const wake of lease.onReturned.splice(0)) wake();
+}
+
+/** A draining lease's last hold closes, its return is queued after the settlements before it. */
+function closedOnce(lease: Lease): Promise<void> {
+  return new Promise<void>((resolve) => {
+    lease.onReturned.push(resolve);
+    if (lease.held === 0) scheduleReturn(lease);
+  });
+}
+
+/** Queues the return of a lease with no holds and waits for it. */
+function giveBack(lease: Lease): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (lease.gone && !lease.returning) {
+      // Already gone from the database (an orphan return): just forget it.
+      const key = payerKey(lease.userId, lease.tokenId);
+      if (leases.get(key) === lease) leases.delete(key);
+      resolve();
+      return;
+    }
+    lease.onReturned.push(resolve);
+    scheduleReturn(lease);
+  });
+}
+
+async function returnIdleLeasesOf(userId: number, exceptKey: string): Promise<boolean> {
+  const idle = [...leases.entries()].filter(([key, lease]) => key !== exceptKey && lease.userId === userId && lease.held === 0 && !lease.gone);
+  await Promise.all(idle.map(([key, lease]) => exclusive(key, () => giveBack(lease))));
+  return idle.length > 0;
+}
+
+/** Stop taking holds on a payer's leases (its user or token changed) and return them when idle. */
+function drainWhere(match: (lease: Lease) => boolean): void {
+  for (const lease of leases.values()) {
+    if (!match(lease)) continue;
+    lease.draining = true;
+    if (lease.held === 0) scheduleReturn(lease);
+  }
+}
+
+let started = false;
+let sweeper: NodeJS.Timeout | undefined;
+
+function ensureStarted(): void {
+  if (started) return;
+  started = true;
+  // A user or token edited anywhere (balance set, disabled, deleted): this node's slices of it
+  // go back, so the new balance is what the next slice is cut from.
+  void subscribe(USER_CHANGED_CHANNEL, (userId) => drainWhere((lease) => String(lease.userId) === userId)).catch(() => undefined);
+  void subscribe(TOKEN_CHANGED_CHANNEL, (hash) => drainWhere((lease) => lease.keyHash === hash)).catch(() => undefined);
+  sweeper = setInterval(() => {
+    const cutoff = Date.now() - IDLE_RETURN_MS;
+    drainWhere((lease) => lease.held === 0 && lease.lastUsed < cutoff);
+  }, 1_000);
+  sweeper.unref();
+}
+
+/** Resolves once every settlement journaled so far is in the database. */
+export function billingWritten(): Promise<void> {
+  if (queue.length === 0 && !writing && !flushTimer) return Promise.resolve();
+  if (flushTimer) {
+    clearTimeout(flushTimer);
+    startWriting();
+  }
+  return new Promise((resolve) => idleWaiters.push(resolve));
+}
+
+/** Clean stop: write what is journaled, return every lease, and leave no journal behind. */
+export async function closeBilling(): Promise<void> {
+  if (sweeper) clearInterval(sweeper);
+  drainWhere(() => true);
+  await billingWritten();
+  // Holds still open at this point belong to requests the shutdown cut off: nothing was delivered.
+  for (const lease of [...leases.values()]) {
+    lease.held = 0;
+    scheduleReturn(lease);
+  }
+  await billingWritten();
+  if (settleJournal && queue.length === 0) settleJournal.close();
+  settleJournal = undefined;
 }

@@ -1,0 +1,109 @@
+import { rmSync } from "node:fs";
+import { sql, type Transaction } from "kysely";
+import type { DB } from "../../../db/schema";
+import { getDb } from "~/utils/db.server";
+import { appliedSeqOf, forgetJournal, writeSettlements } from "./lease-store.server";
+import { lockKeyOf, NODE_ID } from "./node-liveness.server";
+import { journalsLeftBy } from "./settle-journal.server";
+import { retryOnDeadlock } from "./retry-on-deadlock";
+
+/**
+ * What a stopped process leaves behind, put right (at every start and by the periodic job):
+ *  1. settlements in its journal on this host that never reached the database are written
+ *     (exactly once: the journal's applied sequence gates them);
+ *  2. its quota leases go back to their payers' free balance (its open holds died with it);
+ *  3. reservations of the earlier per-request scheme (before leases) are refunded.
+ * A process counts as stopped only when its liveness lock is free (node-liveness), so a live
+ * process's leases and journal are never touched.
+ */
+export async function recoverStoppedNodes(): Promise<{ replayed: number; returned: number; refunded: number }> {
+  const replayed = await replayJournals();
+  const returned = await returnLeasesOfStoppedNodes();
+  const refunded = await refundOrphanedReservations();
+  return { replayed, returned, refunded };
+}
+
+async function isStopped(nodeId: string): Promise<boolean> {
+  if (nodeId === NODE_ID) return false;
+  const key = lockKeyOf(nodeId);
+  if (key === undefined) return true;
+  const db = await getDb();
+  // Held for this transaction only: a stopped node stays stopped (ids are never reused).
+  return db.transaction().execute(async (trx) => {
+    const probe = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock(${key.toString()}::bigint) as free`.execute(trx);
+    return Boolean(probe.rows[0]?.free);
+  });
+}
+
+async function replayJournals(): Promise<number> {
+  let replayed = 0;
+  for (const journal of journalsLeftBy((nodeId) => nodeId !== NODE_ID)) {
+    const applied = await appliedSeqOf(journal.nodeId);
+    // No row: the journal belongs to another database sharing this data directory.
+    if (applied === undefined || !(await isStopped(journal.nodeId))) continue;
+    const missing = journal.settlements.filter((s) => s.seq > applied);
+    for (let i = 0; i < missing.length; i += 512) {
+      const batch = missing.slice(i, i + 512);
+      if ((await writeSettlements(journal.nodeId, batch)).applied) replayed += batch.length;
+    }
+    for (const file of journal.files) rmSync(file, { force: true });
+    await forgetJournal(journal.nodeId);
+    if (missing.length) console.log(`[billing] wrote ${missing.length} settlements journaled by stopped process ${journal.nodeId}`);
+  }
+  return replayed;
+}
+
+async function returnLeasesOfStoppedNodes(): Promise<number> {
+  const db = await getDb();
+  const nodes = await db.selectFrom("quota_leases").select("node_id").distinct().where("node_id", "<>", NODE_ID).execute();
+  let returned = 0;
+  for (const { node_id } of nodes) {
+    if (!(await isStopped(node_id))) continue;
+    returned += await retryOnDeadlock(() =>
+      db.transaction().execute(async (trx) => {
+        const rows = await trx.deleteFrom("quota_leases").where("node_id", "=", node_id).returningAll().execute();
+        await releaseLeased(trx, rows);
+        return rows.length;
+      }),
+    );
+    // A journal of it left on another host and replayed later finds these leases gone and
+    // charges the balances directly, which stays exact; so its journal row is kept for that.
+  }
+  return returned;
+}
+
+async function releaseLeased(trx: Transaction<DB>, rows: { user_id: number; token_id: number; token_limited: boolean; amount: number }[]): Promise<void> {
+  const perUser = new Map<number, number>();
+  const perToken = new Map<number, number>();
+  for (const row of rows) {
+    const amount = Math.max(0, Number(row.amount));
+    perUser.set(row.user_id, (perUser.get(row.user_id) ?? 0) + amount);
+    if (row.token_limited && row.token_id) perToken.set(row.token_id, (perToken.get(row.token_id) ?? 0) + amount);
+  }
+  // Sorted ids, users before tokens: the lock order of every billing statement.
+  for (const [id, amount] of [...perUser].sort((a, b) => a[0] - b[0])) await trx.updateTable("users").set({ leased: sql`greatest(leased - ${amount}, 0)` }).where("id", "=", id).execute();
+  for (const [id, amount] of [...perToken].sort((a, b) => a[0] - b[0])) await trx.updateTable("tokens").set({ leased: sql`greatest(leased - ${amount}, 0)` }).where("id", "=", id).execute();
+}
+
+/** Reservations of the per-request scheme this version replaced: their quota goes back. */
+async function refundOrphanedReservations(): Promise<number> {
+  const db = await getDb();
+  let refunded = 0;
+  const nodes = await db.selectFrom("quota_reservations").select("node_id").distinct().execute();
+  for (const { node_id } of nodes) {
+    if (node_id !== NODE_ID && !(await isStopped(node_id))) continue;
+    refunded += await db.transaction().execute(async (trx) => {
+      const rows = await trx.deleteFrom("quota_reservations").where("node_id", "=", node_id).returningAll().execute();
+      const perUser = new Map<number, number>();
+      const perToken = new Map<number, number>();
+      for (const row of rows) {
+        perUser.set(row.user_id, (perUser.get(row.user_id) ?? 0) + Number(row.amount));
+        if (row.token_id && !row.token_unlimited) perToken.set(row.token_id, (perToken.get(row.token_id) ?? 0) + Number(row.amount));
+      }
+      for (const [id, amount] of [...perUser].sort((a, b) => a[0] - b[0])) await trx.updateTable("users").set({ quota: sql`quota + ${amount}` }).where("id", "=", id).execute();
+      for (const [id, amount] of [...perToken].sort((a, b) => a[0] - b[0])) await trx.updateTable("tokens").set({ remain_quota: sql`remain_quota + ${amount}` }).where("id", "=", id).execute();
+      return rows.length;
+    });
+  }
+  return refunded;
+}

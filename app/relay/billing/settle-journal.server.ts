@@ -1,0 +1,122 @@
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { env } from "~/utils/env.server";
+import type { Settlement } from "./lease-store.server";
+
+/**
+ * The local write-ahead journal of settlements. A request's charge is appended here (one write
+ * system call, no database round trip) before its reply is delivered, and written to the
+ * database behind the reply in batches. If the process dies before a batch is written, the
+ * next start on this host reads the journal and writes what is missing — exactly once, because
+ * each batch advances the node's `billing_journals.applied_seq` in the same statement.
+ *
+ * A process crash (OOM, SIGKILL, a bug) loses nothing: the kernel still holds what was
+ * written. Keep DATA_DIR on a persistent volume so the journal outlives a replaced container;
+ * a machine that loses power can lose its last few milliseconds of unwritten settlements.
+ *
+ * Files: `<dir>/<node>.<n>.jsonl`, a header line naming the node, then one JSON line per
+ * settlement. A file is started afresh past ROTATE_BYTES and deleted once all of it is written.
+ */
+const ROTATE_BYTES = 4 * 1024 * 1024;
+
+export function journalDir(): string {
+  return join(env.DATA_DIR, "journal");
+}
+
+type OpenFile = { fd: number; path: string; lastSeq: number; size: number };
+
+export class SettleJournal {
+  private seq = 0;
+  private part = 0;
+  private current: OpenFile | undefined;
+  private readonly full: OpenFile[] = [];
+
+  constructor(private readonly nodeId: string) {}
+
+  /** Appends one settlement and returns its sequence number. */
+  append(entry: Omit<Settlement, "seq">): number {
+    const seq = ++this.seq;
+    const file = this.fileForWrite();
+    const line = JSON.stringify({ ...entry, seq }) + "\n";
+    writeSync(file.fd, line);
+    file.lastSeq = seq;
+    file.size += line.length;
+    return seq;
+  }
+
+  /** Everything up to `seq` is in the database: files wholly before it are deleted. */
+  applied(seq: number): void {
+    while (this.full.length > 0 && this.full[0]!.lastSeq <= seq) {
+      const done = this.full.shift()!;
+      closeSync(done.fd);
+      rmSync(done.path, { force: true });
+    }
+  }
+
+  /** At a clean stop, with everything written: nothing is left to replay. */
+  close(): void {
+    for (const file of [...this.full, ...(this.current ? [this.current] : [])]) {
+      closeSync(file.fd);
+      rmSync(file.path, { force: true });
+    }
+    this.full.length = 0;
+    this.current = undefined;
+  }
+
+  private fileForWrite(): OpenFile {
+    if (this.current && this.current.size < ROTATE_BYTES) return this.current;
+    if (this.current) this.full.push(this.current);
+    mkdirSync(journalDir(), { recursive: true });
+    const path = join(journalDir(), `${safeName(this.nodeId)}.${this.part++}.jsonl`);
+    const fd = openSync(path, "a");
+    const header = JSON.stringify({ node: this.nodeId }) + "\n";
+    writeSync(fd, header);
+    this.current = { fd, path, lastSeq: this.seq, size: header.length };
+    return this.current;
+  }
+}
+
+function safeName(nodeId: string): string {
+  return nodeId.replace(/[^A-Za-z0-9._-]/g, "_");
+}
+
+export type LeftJournal = { nodeId: string; files: string[]; settlements: Settlement[] };
+
+/** Journals of other (stopped) processes found on this host, oldest part first per node. */
+export function journalsLeftBy(isOther: (nodeId: string) => boolean): LeftJournal[] {
+  const dir = journalDir();
+  if (!existsSync(dir)) return [];
+  const byNode = new Map<string, LeftJournal>();
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith(".jsonl"))
+    .sort((a, b) => partOf(a) - partOf(b));
+  for (const name of files) {
+    const path = join(dir, name);
+    const lines = readFileSync(path, "utf8").split("\n");
+    let nodeId: string | undefined;
+    try {
+      nodeId = (JSON.parse(lines[0] ?? "") as { node?: string }).node;
+    } catch {
+      nodeId = undefined;
+    }
+    if (!nodeId || !isOther(nodeId)) continue;
+    const journal = byNode.get(nodeId) ?? { nodeId, files: [], settlements: [] };
+    byNode.set(nodeId, journal);
+    journal.files.push(path);
+    for (const line of lines.slice(1)) {
+      if (!line) continue;
+      try {
+        journal.settlements.push(JSON.parse(line) as Settlement);
+      } catch {
+        // A line cut short by the crash itself: its reply was never delivered.
+      }
+    }
+  }
+  for (const journal of byNode.values()) journal.settlements.sort((a, b) => a.seq - b.seq);
+  return [...byNode.values()];
+}
+
+function partOf(name: string): number {
+  const match = /\.(\d+)\.jsonl$/.exec(name);
+  return match ? Number(match[1]) : 0;
+}
