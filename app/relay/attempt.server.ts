@@ -26,7 +26,7 @@ export type AttemptInput = {
 };
 
 export type AttemptResult =
-  // `deliver` finishes the client's reply; the pipeline calls it once the charge is committed.
+  // `deliver` finishes the client's reply; the pipeline calls it once the charge is journaled.
   | { ok: true; usage?: Usage; countedCompletion: number; frtMs: number; deliver: () => void }
   | { ok: false; status: number; error: UpstreamError; retryable: boolean; responded: boolean; upstreamStatus: number };
 

@@ -206,24 +206,47 @@ async function drain(): Promise<void> {
       continue;
     }
     let end = 0;
-    while (end < queue.length && end < MAX_BATCH && queue[end]!.kind === "settle") end += 1;
+    const limit = isolating > 0 ? 1 : MAX_BATCH;
+    while (end < queue.length && end < limit && queue[end]!.kind === "settle") end += 1;
     const batch = queue.slice(0, end) as Extract<QueueItem, { kind: "settle" }>[];
     try {
       await journalRegistered();
       const result = await writeSettlements(NODE_ID, batch.map((item) => item.settlement));
       queue = queue.slice(end);
       journal().applied(batch[batch.length - 1]!.settlement.seq);
+      failures = 0;
+      if (isolating > 0) isolating -= 1;
       for (const item of batch) {
         if (result.missingLeases.has(item.settlement.leaseId)) markGone(item.settlement.leaseId);
       }
       const exhausted = new Set(batch.filter((item) => result.exhaustedTokens.has(item.settlement.tokenId)).map((item) => item.keyHash));
       for (const hash of exhausted) if (hash) void publish(TOKEN_CHANGED_CHANNEL, hash).catch(() => undefined);
     } catch (error) {
-      // The charges are safe in the journal; try again shortly (the write is idempotent).
-      console.error(`[billing] writing ${batch.length} settlements failed, retrying:`, (error as Error).message);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      failures += 1;
+      console.error(`[billing] writing ${batch.length} settlements failed (attempt ${failures}), retrying:`, (error as Error).message);
+      if (!isConnectionError(error)) {
+        // The database refused the data itself: write this batch one settlement at a time, and
+        // a settlement it keeps refusing goes in without its usage log (the charge is kept).
+        if (batch.length > 1) isolating = batch.length;
+        else if (failures >= 3 && batch[0]!.settlement.log) {
+          console.error("[billing] usage log refused, charging without it:", JSON.stringify(batch[0]!.settlement.log).slice(0, 500));
+          batch[0]!.settlement.log = undefined;
+        }
+      }
+      // The charges are safe in the journal; the write is idempotent, so a retry is exact.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** Math.min(failures, 6))));
     }
   }
+}
+
+let failures = 0;
+/** How many settlements are still to be written one at a time after a refused batch. */
+let isolating = 0;
+
+function isConnectionError(error: unknown): boolean {
+  const code = String((error as { code?: string }).code ?? "");
+  // No SQLSTATE, or connection (08), shutdown (57P) and resource (53) classes: try again as is.
+  return !/^[0-9A-Z]{5}$/.test(code) || code.startsWith("08") || code.startsWith("57P") || code.startsWith("53");
 }
 
 function journalRegistered(): Promise<void> {
@@ -320,26 +343,35 @@ function ensureStarted(): void {
 }
 
 /** Resolves once every settlement journaled so far is in the database. */
-export function billingWritten(): Promise<void> {
+export function billingWritten(maxWaitMs = 5_000): Promise<void> {
   if (queue.length === 0 && !writing && !flushTimer) return Promise.resolve();
   if (flushTimer) {
     clearTimeout(flushTimer);
     startWriting();
   }
-  return new Promise((resolve) => idleWaiters.push(resolve));
+  // Bounded: while the database is unreachable, pages still answer (with what it has).
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, maxWaitMs);
+    timer.unref();
+    idleWaiters.push(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** Clean stop: write what is journaled, return every lease, and leave no journal behind. */
 export async function closeBilling(): Promise<void> {
   if (sweeper) clearInterval(sweeper);
   drainWhere(() => true);
-  await billingWritten();
+  await billingWritten(30_000);
   // Holds still open at this point belong to requests the shutdown cut off: nothing was delivered.
   for (const lease of [...leases.values()]) {
     lease.held = 0;
     scheduleReturn(lease);
   }
-  await billingWritten();
+  await billingWritten(30_000);
+  // Only an empty queue means the journal is wholly written; otherwise it is replayed at the next start.
   if (settleJournal && queue.length === 0) settleJournal.close();
   settleJournal = undefined;
 }

@@ -33,16 +33,29 @@ export class SettleJournal {
 
   constructor(private readonly nodeId: string) {}
 
-  /** Appends one settlement and returns its sequence number. */
+  /**
+   * Appends one settlement and returns its sequence number. Never throws: if the disk refuses
+   * (full, read-only), the settlement is still written to the database behind the reply, only
+   * without crash protection, and the failure is reported.
+   */
   append(entry: Omit<Settlement, "seq">): number {
     const seq = ++this.seq;
-    const file = this.fileForWrite();
-    const line = JSON.stringify({ ...entry, seq }) + "\n";
-    writeSync(file.fd, line);
-    file.lastSeq = seq;
-    file.size += line.length;
+    try {
+      const file = this.fileForWrite();
+      const line = JSON.stringify({ ...entry, seq }) + "\n";
+      writeSync(file.fd, line);
+      file.lastSeq = seq;
+      file.size += line.length;
+    } catch (error) {
+      if (Date.now() - this.lastComplaint > 10_000) {
+        this.lastComplaint = Date.now();
+        console.error(`[billing] the settlement journal in ${journalDir()} cannot be written (${(error as Error).message}); charges go to the database unprotected against a crash`);
+      }
+    }
     return seq;
   }
+
+  private lastComplaint = 0;
 
   /** Everything up to `seq` is in the database: files wholly before it are deleted. */
   applied(seq: number): void {
