@@ -176,6 +176,28 @@ const streamChat = (key: string, model: string, signal?: AbortSignal) =>
   });
 
 describe("streams and money under pressure", () => {
+  it("a payer edited while its stream runs is not held up: its next call goes through at once", async () => {
+    const { model: slowModel, key, user, tokenId } = await slowStreamSetup(400);
+    const fast = uniqueModel("fast");
+    await mergeOption(root, "ModelRatio", { [fast]: 1 });
+    await createChannel(root, { base_url: (await mock()).url, models: fast });
+    const res = await streamChat(key, slowModel);
+    const reader = res.body!.getReader();
+    await reader.read(); // the stream holds quota from the token's lease
+    const token = await tokenOf(user, tokenId);
+    expect((await user.call("PUT", "/api/token/", { id: tokenId, name: "renamed", remain_quota: token.remain_quota, unlimited_quota: true, expired_time: -1 })).json.success).toBe(true);
+    const started = Date.now();
+    expect((await chat(key, fast)).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1000);
+    // The stream was still running meanwhile, and both calls are billed.
+    let chunksAfter = 0;
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunksAfter += 1;
+    expect(chunksAfter).toBeGreaterThan(0);
+    const self = await quotaOf(user);
+    expect(self.request_count).toBe(2);
+    expect(self.quota).toBe(100_000 - self.used_quota);
+  });
+
   it("a client that goes away stops the upstream call and is charged only for what it received", async () => {
     const { m, user, key, model } = await slowStreamSetup(400);
     const controller = new AbortController();

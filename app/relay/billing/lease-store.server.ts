@@ -94,6 +94,23 @@ export async function returnLease(leaseId: number): Promise<number> {
   return Number(result.rows[0]?.amount ?? 0);
 }
 
+/** Gives `amount` of a lease (its unheld part) back to the payer's free balance; the lease stays. */
+export async function trimLease(leaseId: number, amount: number): Promise<void> {
+  const db = await getDb();
+  await retryOnDeadlock(() =>
+    sql`/* prepared:lease_trim */
+      with q as (
+        update quota_leases set amount = amount - ${amount}::bigint where id = ${leaseId} returning user_id, token_id, token_limited
+      ), u as (
+        update users set leased = greatest(leased - ${amount}::bigint, 0) where id = (select user_id from q) returning id
+      ), t as (
+        update tokens set leased = greatest(leased - ${amount}::bigint, 0)
+        where id = (select token_id from q) and (select token_limited from q) and exists (select 1 from u) returning id
+      )
+      select (select count(*) from q) as trimmed`.execute(db),
+  );
+}
+
 export type FlushResult = { applied: boolean; missingLeases: Set<number>; exhaustedTokens: Set<number> };
 
 /**

@@ -3,7 +3,7 @@ import { TOKEN_CHANGED_CHANNEL } from "~/domain/tokens/tokens.server";
 import { USER_CHANGED_CHANNEL } from "~/domain/users/manage.server";
 import { env } from "~/utils/env.server";
 import { NODE_ID } from "./node-liveness.server";
-import { registerJournal, returnLease, takeLease, writeSettlements, type ConsumeLog, type Settlement } from "./lease-store.server";
+import { registerJournal, returnLease, takeLease, trimLease, writeSettlements, type ConsumeLog, type Settlement } from "./lease-store.server";
 import { SettleJournal } from "./settle-journal.server";
 
 export type { ConsumeLog } from "./lease-store.server";
@@ -39,11 +39,9 @@ type Lease = {
   /** Sum of open holds. */
   held: number;
   lastUsed: number;
-  /** No new holds; returned as soon as the last hold closes. */
-  draining: boolean;
   /** The database no longer has it (returned): no new holds. */
   gone: boolean;
-  /** Its return is queued. */
+  /** Its return is queued: no new holds. */
   returning?: boolean;
   onReturned: (() => void)[];
 };
@@ -76,7 +74,7 @@ export async function reserveQuota(payer: Payer, amount: number): Promise<Reserv
   let freedOthers = false;
   for (;;) {
     const lease = leases.get(key);
-    if (lease && !lease.draining && !lease.gone && lease.funded - lease.held >= amount) {
+    if (lease && !lease.returning && !lease.gone && lease.funded - lease.held >= amount) {
       lease.held += amount;
       lease.lastUsed = Date.now();
       return { ok: true, reservation: { ...payer, amount, lease } };
@@ -86,9 +84,8 @@ export async function reserveQuota(payer: Payer, amount: number): Promise<Reserv
       await pending.catch(() => undefined);
       continue;
     }
-    if (lease && (lease.draining || lease.gone)) {
-      if (lease.held > 0) await exclusive(key, () => closedOnce(lease));
-      else await exclusive(key, () => giveBack(lease));
+    if (lease && (lease.returning || lease.gone)) {
+      await exclusive(key, () => giveBack(lease));
       continue;
     }
     const short = await exclusive(key, () => extend(payer, lease, amount));
@@ -116,7 +113,7 @@ async function extend(payer: Payer, lease: Lease | undefined, amount: number): P
   else {
     leases.set(key, {
       id: taken.leaseId, userId: payer.userId, tokenId: payer.tokenId, limited: !payer.tokenUnlimited, keyHash: payer.tokenKeyHash,
-      funded: taken.granted, held: 0, lastUsed: Date.now(), draining: false, gone: false, onReturned: [],
+      funded: taken.granted, held: 0, lastUsed: Date.now(), gone: false, onReturned: [],
     });
   }
   return undefined;
@@ -134,11 +131,13 @@ export async function settleQuota(reservation: Reservation, quota: number, chann
   // The hold stays counted until the charge is booked, so the lease cannot be returned meanwhile.
   const spendable = () => lease.funded - (lease.held - reservation.amount);
   if (charge > spendable() && !lease.gone) {
-    const key = payerKey(lease.userId, lease.tokenId);
-    await exclusive(key, async () => {
+    // Not serialised with reserve's extensions: both only add to the same row and to `funded`.
+    try {
       const taken = await takeLease(NODE_ID, { userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited }, charge - spendable(), 0);
       if (taken.ok && taken.leaseId === lease.id) lease.funded += taken.granted;
-    }).catch((error: unknown) => console.error("[billing] could not extend a lease for an over-estimate", error));
+    } catch (error) {
+      console.error("[billing] could not extend a lease for an over-estimate", error);
+    }
   }
   charge = Math.max(0, Math.min(charge, spendable()));
   lease.funded -= charge;
@@ -150,7 +149,6 @@ export async function settleQuota(reservation: Reservation, quota: number, chann
   };
   const seq = journal().append(settlement);
   enqueue({ kind: "settle", settlement: { ...settlement, seq }, keyHash: lease.keyHash });
-  if (lease.draining && lease.held === 0) scheduleReturn(lease);
   return charge;
 }
 
@@ -158,7 +156,6 @@ export async function settleQuota(reservation: Reservation, quota: number, chann
 export function refundQuota(reservation: Reservation): void {
   const lease = reservation.lease;
   lease.held -= reservation.amount;
-  if (lease.draining && lease.held === 0) scheduleReturn(lease);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,7 +169,10 @@ function journal(): SettleJournal {
   return settleJournal;
 }
 
-type QueueItem = { kind: "settle"; settlement: Settlement; keyHash: string } | { kind: "return"; lease: Lease };
+type QueueItem =
+  | { kind: "settle"; settlement: Settlement; keyHash: string }
+  | { kind: "return"; lease: Lease }
+  | { kind: "trim"; lease: Lease; amount: number };
 let queue: QueueItem[] = [];
 let writing: Promise<void> | undefined;
 let flushTimer: NodeJS.Timeout | undefined;
@@ -203,6 +203,11 @@ async function drain(): Promise<void> {
     if (first.kind === "return") {
       queue.shift();
       await runReturn(first.lease);
+      continue;
+    }
+    if (first.kind === "trim") {
+      queue.shift();
+      await trimLease(first.lease.id, first.amount).catch((error: unknown) => console.error("[billing] trimming a lease failed (it goes back whole when idle):", (error as Error).message));
       continue;
     }
     let end = 0;
@@ -271,7 +276,6 @@ function markGone(leaseId: number): void {
 function scheduleReturn(lease: Lease): void {
   if (lease.held > 0 || lease.returning) return;
   lease.returning = true;
-  lease.draining = true;
   enqueue({ kind: "return", lease });
 }
 
@@ -285,14 +289,6 @@ async function runReturn(lease: Lease): Promise<void> {
   const key = payerKey(lease.userId, lease.tokenId);
   if (leases.get(key) === lease) leases.delete(key);
   for (const wake of lease.onReturned.splice(0)) wake();
-}
-
-/** A draining lease's last hold closes, its return is queued after the settlements before it. */
-function closedOnce(lease: Lease): Promise<void> {
-  return new Promise<void>((resolve) => {
-    lease.onReturned.push(resolve);
-    if (lease.held === 0) scheduleReturn(lease);
-  });
 }
 
 /** Queues the return of a lease with no holds and waits for it. */
@@ -316,12 +312,22 @@ async function returnIdleLeasesOf(userId: number, exceptKey: string): Promise<bo
   return idle.length > 0;
 }
 
-/** Stop taking holds on a payer's leases (its user or token changed) and return them when idle. */
+/**
+ * Gives back what a payer's leases hold beyond their open holds: the whole lease when nothing
+ * is held, else the unheld part at once (in-flight requests keep theirs and are not waited for;
+ * the next request cuts a new slice from the balance as it now is).
+ */
 function drainWhere(match: (lease: Lease) => boolean): void {
   for (const lease of leases.values()) {
-    if (!match(lease)) continue;
-    lease.draining = true;
-    if (lease.held === 0) scheduleReturn(lease);
+    if (!match(lease) || lease.returning || lease.gone) continue;
+    if (lease.held === 0) {
+      scheduleReturn(lease);
+      continue;
+    }
+    const excess = lease.funded - lease.held;
+    if (excess <= 0) continue;
+    lease.funded -= excess;
+    enqueue({ kind: "trim", lease, amount: excess });
   }
 }
 
