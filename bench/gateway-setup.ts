@@ -13,13 +13,13 @@ export type BenchGateway = {
   close: () => Promise<void>;
 };
 
-export async function startBenchGateway(options: { nodeArgs?: string[] } = {}): Promise<BenchGateway> {
+export async function startBenchGateway(options: { nodeArgs?: string[]; cwd?: string; upstream?: MockUpstream; env?: Record<string, string> } = {}): Promise<BenchGateway> {
   process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
-  const upstream = await startOpenAiMock();
-  const server = await startServer({ kind: "postgres", nodeArgs: options.nodeArgs });
+  const upstream = options.upstream ?? (await startOpenAiMock());
+  const server = await startServer({ kind: "postgres", nodeArgs: options.nodeArgs, cwd: options.cwd, env: options.env });
   const close = async () => {
     await server.stop();
-    await upstream.close();
+    if (!options.upstream) await upstream.close();
   };
   try {
     // A client address of its own, so sign-in rate limits left in Redis by other runs do not apply.

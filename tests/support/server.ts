@@ -62,7 +62,7 @@ export type ServerStorage = { dataDir: string; databaseUrl?: string };
  * `storage` reuses an earlier server's data directory and database (a restart); the caller then
  * owns their cleanup. Without it the server gets fresh ones, removed by stop().
  */
-export async function startServer(options: { kind: "postgres" | "pglite"; env?: Record<string, string>; storage?: ServerStorage; nodeArgs?: string[] }): Promise<StartedServer> {
+export async function startServer(options: { kind: "postgres" | "pglite"; env?: Record<string, string>; storage?: ServerStorage; nodeArgs?: string[]; cwd?: string }): Promise<StartedServer> {
   const port = await freePort();
   const dataDir = options.storage?.dataDir ?? mkdtempSync(join(tmpdir(), "switchyard-test-"));
   let scratch: { url: string; drop: () => Promise<void> } | undefined;
@@ -85,7 +85,7 @@ export async function startServer(options: { kind: "postgres" | "pglite"; env?: 
     ...options.env,
   };
   let log = "";
-  const child: ChildProcess = spawn(process.execPath, [...productionNodeFlags, ...(options.nodeArgs ?? []), "build/entry/server/index.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [...productionNodeFlags, ...(options.nodeArgs ?? []), "build/entry/server/index.mjs"], { env, stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd });
   child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -102,7 +102,7 @@ export async function startServer(options: { kind: "postgres" | "pglite"; env?: 
   // Scaled mode is a web process plus workers: background jobs run on a real BullMQ worker.
   let worker: ChildProcess | undefined;
   if (env.REDIS_URL) {
-    worker = spawn(process.execPath, [...productionNodeFlags, "build/entry/jobs/worker.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    worker = spawn(process.execPath, [...productionNodeFlags, "build/entry/jobs/worker.mjs"], { env, stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd });
     worker.stdout?.on("data", (chunk: Buffer) => (log += `[worker] ${chunk.toString()}`));
     worker.stderr?.on("data", (chunk: Buffer) => (log += `[worker] ${chunk.toString()}`));
   }
