@@ -24,7 +24,8 @@ export function entryOf(build: ServerBuild): EntryExports {
  */
 export function createAppServer(options: {
   getBuild: () => Promise<ServerBuild>;
-  getEntry: () => Promise<EntryExports>;
+  /** The entry; production passes it as loaded, development a promise per request (fresh modules). */
+  getEntry: () => EntryExports | Promise<EntryExports>;
   mountStatic?: (app: express.Express) => void;
   mode: string;
 }): Server {
@@ -35,26 +36,29 @@ export function createAppServer(options: {
   options.mountStatic?.(app);
   app.all("*", createRequestHandler({ build: options.getBuild, mode: options.mode }));
 
-  return createServer((req, res) => {
+  const dispatch = (entry: EntryExports, req: IncomingMessage, res: ServerResponse) => {
+    if (entry.isRelayPath(req.url ?? "/")) {
+      entry.handleRelay(req, res).catch((error: unknown) => {
+        console.error("[relay] unhandled error", error);
+        // Still the OpenAI error shape, so clients show a message instead of "no body".
+        if (!res.headersSent) {
+          res.writeHead(500, { "Content-Type": "application/json" });
+          res.end(JSON.stringify({ error: { message: "网关内部错误，请稍后重试", type: "new_api_error", param: null, code: "internal_error" } }));
+        } else res.end();
+      });
+      return;
+    }
     // The app learns the peer address from this header; a client-sent copy is never trusted.
     req.headers["x-switchyard-remote-addr"] = req.socket.remoteAddress ?? "unknown";
-    const url = req.url ?? "/";
-    void options.getEntry().then((entry) => {
-      if (entry.isRelayPath(url)) {
-        entry.handleRelay(req, res).catch((error: unknown) => {
-          console.error("[relay] unhandled error", error);
-          // Still the OpenAI error shape, so clients show a message instead of "no body".
-          if (!res.headersSent) {
-            res.writeHead(500, { "Content-Type": "application/json" });
-            res.end(JSON.stringify({ error: { message: "网关内部错误，请稍后重试", type: "new_api_error", param: null, code: "internal_error" } }));
-          } else res.end();
-        });
-      } else {
-        // Charges are written behind relay replies; a page or /api read waits for those already
-        // delivered by this process, so a balance or log read right after a call includes it.
-        void entry.billingWritten().then(() => app(req, res));
-      }
-    });
+    // Charges are written behind relay replies; a page or /api read waits for those already
+    // delivered by this process, so a balance or log read right after a call includes it.
+    void entry.billingWritten().then(() => app(req, res));
+  };
+  return createServer((req, res) => {
+    // Relay calls are dispatched in the turn they arrive in (no promise hop when the entry is loaded).
+    const entry = options.getEntry();
+    if (entry instanceof Promise) void entry.then((loaded) => dispatch(loaded, req, res));
+    else dispatch(entry, req, res);
   });
 }
 

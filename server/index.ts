@@ -19,7 +19,7 @@ await entry.bootApp();
 const server = createAppServer({
   mode: "production",
   getBuild: async () => build,
-  getEntry: async () => entry,
+  getEntry: () => entry,
   mountStatic: (app) => {
     // Vite's hashed assets never change under a name: cache them for a year.
     app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));

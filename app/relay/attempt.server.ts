@@ -8,7 +8,12 @@ import type { ReplySink } from "./reply-sink";
 import { endStream, pipeStream } from "./stream/pipe-stream.server";
 import { replyUsage } from "./billing/reply-usage";
 import { speechCharacters } from "./request-parse";
-import { readAll, sendUpstream } from "./upstream-client.server";
+import { readAll, sendUpstream, UpstreamCall } from "./upstream-client.server";
+
+/** The client's side of one relayed request: whether it left, and the upstream call to abort when it does. */
+export type ClientWatch = { gone: boolean; upstream: UpstreamCall | undefined };
+
+export type RelayTimeouts = { connectMs: number; responseMs: number; streamIdleMs: number };
 
 export type AttemptInput = {
   channel: Channel;
@@ -21,8 +26,8 @@ export type AttemptInput = {
   requestModel: string;
   stream: boolean;
   requestId: string;
-  clientGone: AbortSignal;
-  timeouts: { connectMs: number; responseMs: number; streamIdleMs: number };
+  watch: ClientWatch;
+  timeouts: RelayTimeouts;
 };
 
 export type AttemptResult =
@@ -30,15 +35,24 @@ export type AttemptResult =
   | { ok: true; usage?: Usage; countedCompletion: number; frtMs: number; deliver: () => void }
   | { ok: false; status: number; error: UpstreamError; retryable: boolean; responded: boolean; upstreamStatus: number };
 
+// A channel's model_mapping, parsed once per loaded channel row (a changed channel is a new row).
+const parsedMappings = new WeakMap<Channel, Record<string, unknown>>();
+
 /** The model the channel is asked for: its model_mapping applied once (never chained). */
 export function mapModel(channel: Channel, model: string): string {
-  if (!channel.model_mapping.trim()) return model;
-  try {
-    const mapped = (JSON.parse(channel.model_mapping) as Record<string, unknown>)[model];
-    return typeof mapped === "string" && mapped ? mapped : model;
-  } catch {
-    return model;
+  if (!channel.model_mapping) return model;
+  let mapping = parsedMappings.get(channel);
+  if (!mapping) {
+    try {
+      const parsed: unknown = channel.model_mapping.trim() ? JSON.parse(channel.model_mapping) : {};
+      mapping = parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      mapping = {};
+    }
+    parsedMappings.set(channel, mapping);
   }
+  const mapped = Object.hasOwn(mapping, model) ? mapping[model] : undefined;
+  return typeof mapped === "string" && mapped ? mapped : model;
 }
 
 // Channel keys stay sealed in the routing table; the opened form is memoised by its sealed text
@@ -57,77 +71,79 @@ function channelKey(sealed: string): string {
 /** One try against one channel. Nothing is written to the client until the upstream said 200. */
 export async function attemptChannel(input: AttemptInput, sink: ReplySink): Promise<AttemptResult> {
   const started = Date.now();
-  const upstreamModel = mapModel(input.channel, input.requestModel);
   const ctx: AdapterContext = {
     channel: input.channel,
     key: channelKey(input.channel.key_encrypted),
     mode: input.mode,
     path: input.path,
     body: input.body,
-    upstreamModel,
+    upstreamModel: mapModel(input.channel, input.requestModel),
     requestModel: input.requestModel,
     stream: input.stream,
     rawJson: input.contentType ? undefined : input.rawBody,
   };
   const built = input.adapter.buildRequest(ctx);
-  const body = input.rawBody && input.contentType ? input.rawBody : built.body;
-  const headers = input.rawBody && input.contentType ? { ...built.headers, "Content-Type": input.contentType } : built.headers;
-  const controller = new AbortController();
-  const onClientGone = () => controller.abort();
-  input.clientGone.addEventListener("abort", onClientGone, { once: true });
-  const responseTimer = input.stream ? undefined : setTimeout(() => controller.abort(), input.timeouts.responseMs);
-  let upstream: IncomingMessage;
+  const multipart = input.rawBody !== undefined && input.contentType !== undefined;
+  const body = multipart ? input.rawBody : built.body;
+  const headers = multipart ? { ...built.headers, "Content-Type": input.contentType! } : built.headers;
+  const call = new UpstreamCall();
+  input.watch.upstream = call;
+  if (!input.stream) call.expireAfter(input.timeouts.responseMs);
   try {
-    upstream = await sendUpstream(built.url, { method: "POST", headers, body, signal: controller.signal, connectTimeoutMs: input.timeouts.connectMs });
+    const upstream = await sendUpstream(built.url, { method: "POST", headers, body, connectTimeoutMs: input.timeouts.connectMs, call });
+    return await readReply(input, ctx, upstream, call, sink, Date.now() - started);
   } catch (error) {
-    clearTimeout(responseTimer);
-    input.clientGone.removeEventListener("abort", onClientGone);
-    const aborted = controller.signal.aborted;
-    console.warn(`[relay] ${input.requestId} channel #${input.channel.id} request failed: ${(error as Error).message}`);
-    return {
-      ok: false,
-      status: aborted && !input.clientGone.aborted ? 504 : 502,
-      error: { message: aborted ? "上游响应超时" : "请求上游地址失败", type: "upstream_error", code: "do_request_failed" },
-      retryable: !input.clientGone.aborted,
-      responded: false,
-      upstreamStatus: 0,
-    };
-  }
-  const frtMs = Date.now() - started;
-  const status = upstream.statusCode ?? 502;
-  try {
-    if (status !== 200) {
-      const error = input.adapter.parseError(status, (await readAll(upstream)).toString("utf8"));
-      return { ok: false, status: mapStatusCode(input.channel.status_code_mapping, status), error, retryable: isRetryableStatus(status, input.channel.type), responded: false, upstreamStatus: status };
-    }
-    const isEventStream = String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
-    if (input.stream && isEventStream) {
-      sink.start(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Oneapi-Request-Id": input.requestId, "X-Accel-Buffering": "no" });
-      const outcome = await pipeStream(upstream, sink, input.adapter.createStreamTranslator(ctx), input.timeouts.streamIdleMs, () => controller.abort());
-      return { ok: true, usage: outcome.usage, countedCompletion: outcome.countedCompletion, frtMs, deliver: () => endStream(sink, outcome) };
-    }
-    const raw = await readAll(upstream);
-    if (input.mode === "speech") {
-      // Audio bytes: forwarded as they are; billed per character of the input text.
-      const contentType = String(upstream.headers["content-type"] ?? "audio/mpeg");
-      const deliver = () => {
-        sink.start(200, { "Content-Type": contentType, "Content-Length": raw.length, "X-Oneapi-Request-Id": input.requestId });
-        sink.end(raw);
-      };
-      return { ok: true, usage: { prompt_tokens: speechCharacters(input.body), completion_tokens: 0 }, countedCompletion: 0, frtMs, deliver };
-    }
-    const converted = input.adapter.convertResponse(ctx, raw.toString("utf8"));
-    // Transcripts may be plain text, SRT or VTT (response_format): keep the upstream's type.
-    const textReply = input.mode === "transcriptions" || input.mode === "translations";
-    const contentType = textReply ? String(upstream.headers["content-type"] ?? "application/json") : "application/json; charset=utf-8";
-    const deliver = () => {
-      if (!sink.open) return;
-      sink.start(200, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(converted.body), "X-Oneapi-Request-Id": input.requestId });
-      sink.end(converted.body);
-    };
-    return { ok: true, ...replyUsage(input.mode, converted.body, converted.usage), frtMs, deliver };
+    // No response, or its body broke off before anything reached the client.
+    return failedCall(input, call, error as Error);
   } finally {
-    clearTimeout(responseTimer);
-    input.clientGone.removeEventListener("abort", onClientGone);
+    call.finish();
+    input.watch.upstream = undefined;
   }
+}
+
+function failedCall(input: AttemptInput, call: UpstreamCall, error: Error): Extract<AttemptResult, { ok: false }> {
+  const aborted = call.aborted;
+  console.warn(`[relay] ${input.requestId} channel #${input.channel.id} request failed: ${error.message}`);
+  return {
+    ok: false,
+    status: aborted && !input.watch.gone ? 504 : 502,
+    error: { message: aborted ? "上游响应超时" : "请求上游地址失败", type: "upstream_error", code: "do_request_failed" },
+    retryable: !input.watch.gone,
+    responded: false,
+    upstreamStatus: 0,
+  };
+}
+
+async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: IncomingMessage, call: UpstreamCall, sink: ReplySink, frtMs: number): Promise<AttemptResult> {
+  const status = upstream.statusCode ?? 502;
+  if (status !== 200) {
+    const error = input.adapter.parseError(status, (await readAll(upstream)).toString("utf8"));
+    return { ok: false, status: mapStatusCode(input.channel.status_code_mapping, status), error, retryable: isRetryableStatus(status, input.channel.type), responded: false, upstreamStatus: status };
+  }
+  const isEventStream = String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
+  if (input.stream && isEventStream) {
+    sink.start(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Oneapi-Request-Id": input.requestId, "X-Accel-Buffering": "no" });
+    const outcome = await pipeStream(upstream, sink, input.adapter.createStreamTranslator(ctx), input.timeouts.streamIdleMs, () => call.abort());
+    return { ok: true, usage: outcome.usage, countedCompletion: outcome.countedCompletion, frtMs, deliver: () => endStream(sink, outcome) };
+  }
+  const raw = await readAll(upstream);
+  if (input.mode === "speech") {
+    // Audio bytes: forwarded as they are; billed per character of the input text.
+    const contentType = String(upstream.headers["content-type"] ?? "audio/mpeg");
+    const deliver = () => {
+      sink.start(200, { "Content-Type": contentType, "Content-Length": raw.length, "X-Oneapi-Request-Id": input.requestId });
+      sink.end(raw);
+    };
+    return { ok: true, usage: { prompt_tokens: speechCharacters(input.body), completion_tokens: 0 }, countedCompletion: 0, frtMs, deliver };
+  }
+  const converted = input.adapter.convertResponse(ctx, raw);
+  // Transcripts may be plain text, SRT or VTT (response_format): keep the upstream's type.
+  const textReply = input.mode === "transcriptions" || input.mode === "translations";
+  const contentType = textReply ? String(upstream.headers["content-type"] ?? "application/json") : "application/json; charset=utf-8";
+  const deliver = () => {
+    if (!sink.open) return;
+    sink.start(200, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(converted.body), "X-Oneapi-Request-Id": input.requestId });
+    sink.end(converted.body);
+  };
+  return { ok: true, ...replyUsage(input.mode, converted.body, converted.usage), frtMs, deliver };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import { CORS_HEADERS } from "./http.server";
 
 /** Request ids like the reference's: time to the second plus random characters. */
 // Request ids: the reference's shape (a second-resolution stamp, then 12 hex digits). The hex part
@@ -35,6 +36,7 @@ export function sendRelayError(
     },
   });
   res.writeHead(status, {
+    ...CORS_HEADERS,
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(body),
     "X-Oneapi-Request-Id": requestId,

@@ -4,7 +4,7 @@ import { env } from "~/utils/env.server";
 import { authenticateToken, isFailure } from "./auth/token-auth.server";
 import { sendBilling } from "./billing-endpoint.server";
 import { newRequestId, sendRelayError } from "./errors.server";
-import { applyCors, BodyTooLargeError, readBody, relayClientIp } from "./http.server";
+import { answerPreflight, BodyTooLargeError, readBody, relayClientIp } from "./http.server";
 import { sendModels } from "./models-endpoint.server";
 import { relay } from "./pipeline.server";
 import { nodeSink } from "./reply-sink";
@@ -16,6 +16,14 @@ export const RELAY_PREFIXES = ["/v1/", "/v1beta/", "/mj/", "/suno/", "/dashboard
 
 export function isRelayPath(url: string): boolean {
   return RELAY_PREFIXES.some((prefix) => url.startsWith(prefix)) || url === "/v1";
+}
+
+/** The path without its query and trailing slashes. */
+function pathOf(url: string): string {
+  const query = url.indexOf("?");
+  let end = query < 0 ? url.length : query;
+  while (end > 0 && url.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return end === url.length ? url : url.slice(0, end);
 }
 
 function fail(res: ServerResponse, failure: RelayFailure, requestId: string) {
@@ -30,10 +38,11 @@ function fail(res: ServerResponse, failure: RelayFailure, requestId: string) {
 export async function handleRelay(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = newRequestId();
   const startedAt = Date.now();
-  if (applyCors(req, res)) return;
+  if (answerPreflight(req, res)) return;
   await bootApp();
-  const path = (req.url ?? "/").split("?")[0]!.replace(/\/+$/, "");
-  if (NOT_IMPLEMENTED_PREFIXES.some((p) => path.startsWith(p))) {
+  const path = pathOf(req.url ?? "/");
+  const jsonMode = JSON_ENDPOINTS[path];
+  if (!jsonMode && NOT_IMPLEMENTED_PREFIXES.some((p) => path.startsWith(p))) {
     req.resume();
     return fail(res, { status: 501, message: "API not implemented", type: "new_api_error", code: "api_not_implemented" }, requestId);
   }
@@ -55,8 +64,8 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
       return failure ? fail(res, failure, requestId) : undefined;
     }
   }
-  const engine = /^\/v1\/engines\/([^/]+)\/embeddings$/.exec(path);
-  const mode = engine ? "embeddings" : (JSON_ENDPOINTS[path] ?? MULTIPART_ENDPOINTS[path]);
+  const engine = jsonMode ? null : /^\/v1\/engines\/([^/]+)\/embeddings$/.exec(path);
+  const mode = engine ? "embeddings" : (jsonMode ?? MULTIPART_ENDPOINTS[path]);
   if (req.method !== "POST" || !mode) {
     req.resume();
     return fail(res, { status: 404, message: `Invalid URL (${req.method} ${path})`, type: "invalid_request_error", code: "not_found" }, requestId);

@@ -25,15 +25,22 @@ export function readBody(req: IncomingMessage, limit = MAX_RELAY_BODY_BYTES): Pr
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...headers });
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...CORS_HEADERS, ...headers });
   res.end(text);
 }
 
-/** Browser chat apps call the relay cross-origin with a bearer token (no cookies involved). */
-export function applyCors(req: IncomingMessage, res: ServerResponse): boolean {
-  res.setHeader("Access-Control-Allow-Origin", "*");
+/**
+ * Browser chat apps call the relay cross-origin with a bearer token (no cookies involved), so
+ * every relay reply carries this. It goes in with each reply's own headers: a header set ahead
+ * with setHeader sends node's writeHead down its slower merging path.
+ */
+export const CORS_HEADERS = { "Access-Control-Allow-Origin": "*" } as const;
+
+/** Answers a CORS preflight; true when the request was one. */
+export function answerPreflight(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.method === "OPTIONS") {
     res.writeHead(204, {
+      ...CORS_HEADERS,
       "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE, OPTIONS",
       "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "*",
       "Access-Control-Max-Age": "86400",

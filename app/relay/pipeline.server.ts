@@ -3,17 +3,17 @@ import { options } from "~/domain/options/store.server";
 import { env } from "~/utils/env.server";
 import { adapterFor } from "./adapters/registry";
 import type { RelayMode } from "./adapters/types";
-import { attemptChannel, type AttemptResult } from "./attempt.server";
+import { attemptChannel, type AttemptResult, type ClientWatch, type RelayTimeouts } from "./attempt.server";
 import { checkModelAllowed, resolveGroup, type TokenContext } from "./auth/token-auth.server";
-import { currentPriceTables } from "./billing/price-tables.server";
-import { priceModel, quotaFor, reservationFor, type ModelPricing, type Usage } from "./billing/pricing";
-import { refundQuota, reserveQuota, settleQuota } from "./billing/quota.server";
+import { pricedModel } from "./billing/price-tables.server";
+import { imagePriceFactor, quotaFor, reservationFor, type Usage } from "./billing/pricing";
+import { chargesJournaled, refundQuota, reserveQuota, settleQuota } from "./billing/quota.server";
 import { adjustCachedTokenQuota } from "./auth/token-cache.server";
 import { shouldDisableChannel } from "./failure-policy";
 import { localFailure, type RelayFailure } from "./relay-error";
 import type { ReplySink } from "./reply-sink";
 import { callCount, estimatePromptTokens, maxTokensOf, requestModel } from "./request-parse";
-import { channelById, routesFor } from "./routing/channel-cache.server";
+import { routingTable, tiersIn } from "./routing/channel-cache.server";
 import { pickChannel } from "./routing/pick-channel";
 import { countPromptTokens } from "./stream/token-counter";
 
@@ -28,16 +28,6 @@ export type RelayRequest = {
   startedAt: number;
 };
 
-function describePricing(pricing: ModelPricing): { content: string; other: Record<string, unknown> } {
-  if (pricing.kind === "price") {
-    return { content: `模型价格 ${pricing.modelPrice}，分组倍率 ${pricing.groupRatio}`, other: { model_price: pricing.modelPrice, group_ratio: pricing.groupRatio, model_ratio: 0, completion_ratio: 0 } };
-  }
-  return {
-    content: `模型倍率 ${pricing.modelRatio}，补全倍率 ${pricing.completionRatio}，分组倍率 ${pricing.groupRatio}`,
-    other: { model_ratio: pricing.modelRatio, completion_ratio: pricing.completionRatio, group_ratio: pricing.groupRatio, model_price: -1 },
-  };
-}
-
 /** The usage to bill: the upstream's when given, else counted (prompt from the request, completion from what passed). */
 function billableUsage(result: Extract<AttemptResult, { ok: true }>, body: Record<string, unknown>): Usage {
   if (result.usage) return result.usage;
@@ -50,12 +40,26 @@ async function maybeDisable(channelId: number, channelType: number, autoBan: num
   await setChannelStatus(channelId, 3, `${result.upstreamStatus} ${result.error.message}`.slice(0, 500));
 }
 
+const TIMEOUTS: RelayTimeouts = { connectMs: env.RELAY_CONNECT_TIMEOUT * 1000, responseMs: env.RELAY_TIMEOUT * 1000, streamIdleMs: env.STREAMING_TIMEOUT * 1000 };
+
 /**
  * The relay pipeline for one request: model and group → price → reserve → try channels
  * (priority tiers, failed channels excluded) → settle with a usage log, or refund.
  * Returns a failure for the caller to send when nothing was written to the client.
  */
+/** Relays in progress in this process: a reply settled with no other in flight need not wait for company to share its journal write. */
+let relaysInFlight = 0;
+
 export async function relay(request: RelayRequest, sink: ReplySink): Promise<RelayFailure | undefined> {
+  relaysInFlight += 1;
+  try {
+    return await relayCounted(request, sink);
+  } finally {
+    relaysInFlight -= 1;
+  }
+}
+
+async function relayCounted(request: RelayRequest, sink: ReplySink): Promise<RelayFailure | undefined> {
   const { token, body } = request;
   const model = requestModel(request.mode, body);
   if (!model) return localFailure(400, "model is required", "invalid_request", "invalid_request_error");
@@ -65,63 +69,70 @@ export async function relay(request: RelayRequest, sink: ReplySink): Promise<Rel
   const group = resolveGroup(token);
   if (typeof group !== "string") return group;
 
-  let tiers = await routesFor(group, model);
+  const routing = await routingTable();
+  let tiers = tiersIn(routing, group, model);
   if (token.pinnedChannelId) {
-    const pinned = await channelById(token.pinnedChannelId);
+    const pinned = routing.channels.get(token.pinnedChannelId);
     if (!pinned || pinned.status !== 1) return localFailure(403, "该渠道已被禁用", "channel_disabled");
     tiers = [{ priority: pinned.priority, channels: [{ id: pinned.id, weight: pinned.weight, priority: pinned.priority }] }];
   }
   if (tiers.length === 0) return localFailure(503, `当前分组 ${group} 下对于模型 ${model} 无可用渠道`, "model_not_available");
 
-  const tables = currentPriceTables();
-  const pricing = priceModel(tables, model, group);
-  if (!pricing) return localFailure(400, `模型 ${model} 倍率或价格未配置，请联系管理员设置`, "model_price_error");
-  // A fixed price is per call, and an image request for n images is n calls.
-  const calls = pricing.kind === "price" ? callCount(request.mode, body) : 1;
-  const hold = calls * reservationFor(pricing, estimatePromptTokens(body, request.mode), maxTokensOf(body), options.int("PreConsumedQuota"), tables.quotaPerUnit);
+  const priced = pricedModel(model, group);
+  if (!priced) return localFailure(400, `模型 ${model} 倍率或价格未配置，请联系管理员设置`, "model_price_error");
+  const { pricing, quotaPerUnit } = priced;
+  // A fixed price is per call: an image request for n images is n calls, each priced by its size and quality.
+  const imageFactor = pricing.kind === "price" && request.mode === "images" ? imagePriceFactor(model, body) : 1;
+  const calls = pricing.kind === "price" ? callCount(request.mode, body) * imageFactor : 1;
+  const hold = Math.ceil(calls * reservationFor(pricing, estimatePromptTokens(body, request.mode), maxTokensOf(body), options.int("PreConsumedQuota"), quotaPerUnit));
   const payer = { userId: token.user.id, tokenId: token.token.id, tokenUnlimited: token.token.unlimited_quota, tokenKeyHash: token.keyHash };
   const reserved = await reserveQuota(payer, hold);
   if (!reserved.ok) {
     return reserved.reason === "user" ? localFailure(403, "用户额度不足", "insufficient_user_quota") : localFailure(403, "该令牌额度已用尽", "token_quota_exhausted");
   }
 
-  const clientGone = new AbortController();
-  sink.onClientGone(() => clientGone.abort());
+  const watch: ClientWatch = { gone: false, upstream: undefined };
+  sink.onClientGone(() => {
+    watch.gone = true;
+    watch.upstream?.abort();
+  });
   const excluded = new Set<number>();
   const chain: number[] = [];
   let last: Extract<AttemptResult, { ok: false }> | undefined;
   const attempts = token.pinnedChannelId ? 1 : options.int("RetryTimes") + 1;
   try {
-    for (let attempt = 0; attempt < attempts && !clientGone.signal.aborted; attempt += 1) {
+    for (let attempt = 0; attempt < attempts && !watch.gone; attempt += 1) {
       const routed = pickChannel(tiers, attempt, excluded);
       if (!routed) break;
-      const channel = await channelById(routed.id);
+      // Read afresh per attempt: an auto-disable on another node may have reloaded the table.
+      const channel = (attempt === 0 ? routing : await routingTable()).channels.get(routed.id);
       if (!channel) break;
       chain.push(channel.id);
       const result = await attemptChannel(
         {
           channel, adapter: adapterFor(channel.type), mode: request.mode, path: request.path, body, rawBody: request.rawBody, contentType: request.contentType,
-          requestModel: model, stream, requestId: request.requestId, clientGone: clientGone.signal,
-          timeouts: { connectMs: env.RELAY_CONNECT_TIMEOUT * 1000, responseMs: env.RELAY_TIMEOUT * 1000, streamIdleMs: env.STREAMING_TIMEOUT * 1000 },
+          requestModel: model, stream, requestId: request.requestId, watch, timeouts: TIMEOUTS,
         },
         sink,
       );
       if (result.ok) {
         const usage = billableUsage(result, body);
-        const quota = calls * quotaFor(pricing, usage, tables.quotaPerUnit);
-        const described = describePricing(pricing);
+        const quota = Math.round(calls * quotaFor(pricing, usage, quotaPerUnit));
         const log = options.bool("LogConsumeEnabled")
           ? {
               username: token.user.username, tokenName: token.token.name, modelName: model, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens,
-              useTimeSeconds: Math.round((Date.now() - request.startedAt) / 1000), isStream: stream, channelId: channel.id, group, content: described.content,
-              other: { ...described.other, frt: stream ? result.frtMs : -1000, admin_info: { use_channel: chain.map(String) }, request_id: request.requestId },
+              useTimeSeconds: Math.round((Date.now() - request.startedAt) / 1000), isStream: stream, channelId: channel.id, group,
+              content: imageFactor === 1 ? priced.logContent : `${priced.logContent}，图片倍率 ${imageFactor}`,
+              other: { ...priced.logRatios, ...(imageFactor === 1 ? undefined : { image_ratio: imageFactor }), frt: stream ? result.frtMs : -1000, admin_info: { use_channel: chain.map(String) }, request_id: request.requestId },
             }
           : undefined;
-        // The charge is journaled when settleQuota returns (written to the database behind the
-        // reply), so the reply goes out without waiting for a database round trip.
+        // The reply goes out once its charge is in the local journal (written with the other
+        // charges of this turn); the database write follows behind it.
         try {
           const charged = await settleQuota(reserved.reservation, quota, channel.id, log);
           if (charged) adjustCachedTokenQuota(token.keyHash, charged);
+          const journaled = chargesJournaled(relaysInFlight === 1);
+          if (journaled) await journaled;
         } finally {
           result.deliver();
         }

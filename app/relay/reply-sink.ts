@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { CORS_HEADERS } from "./http.server";
 
 /**
  * Where a relay reply goes. The relay's own HTTP path writes to a node ServerResponse; the
@@ -18,40 +19,53 @@ export interface ReplySink {
 }
 
 export function nodeSink(res: ServerResponse): ReplySink {
-  let bodyWritten = false;
-  return {
-    start(status, headers) {
-      res.writeHead(status, headers);
-      // A whole reply's headers go out with its body, in one write. A stream's go out with its
-      // first event when that arrived in the same read (the usual case: one write saved), else at
-      // the end of this turn of the event loop, so the client sees the reply begin at once.
-      if (String(headers["Content-Type"] ?? "").startsWith("text/event-stream")) {
-        setImmediate(() => {
-          if (!bodyWritten && !res.destroyed) res.flushHeaders();
-        });
-      }
-    },
-    write: (chunk) => {
-      bodyWritten = true;
-      res.write(chunk);
-    },
-    end: (chunk) => {
-      bodyWritten = true;
-      if (chunk === undefined) res.end();
-      else res.end(chunk);
-    },
-    get started() {
-      return res.headersSent;
-    },
-    get open() {
-      return !res.writableEnded && !res.destroyed;
-    },
-    onClientGone(listener) {
-      res.on("close", () => {
-        if (!res.writableFinished) listener();
+  return new NodeSink(res);
+}
+
+// A class, not a literal of closures: one small object per request instead of six functions.
+class NodeSink implements ReplySink {
+  private bodyWritten = false;
+
+  constructor(private readonly res: ServerResponse) {}
+
+  start(status: number, headers: Record<string, string | number>): void {
+    headers["Access-Control-Allow-Origin"] = CORS_HEADERS["Access-Control-Allow-Origin"];
+    this.res.writeHead(status, headers);
+    // A whole reply's headers go out with its body, in one write. A stream's go out with its
+    // first event when that arrived in the same read (the usual case: one write saved), else at
+    // the end of this turn of the event loop, so the client sees the reply begin at once.
+    if (String(headers["Content-Type"] ?? "").startsWith("text/event-stream")) {
+      setImmediate(() => {
+        if (!this.bodyWritten && !this.res.destroyed) this.res.flushHeaders();
       });
-    },
-  };
+    }
+  }
+
+  write(chunk: string | Buffer): void {
+    this.bodyWritten = true;
+    this.res.write(chunk);
+  }
+
+  end(chunk?: string | Buffer): void {
+    this.bodyWritten = true;
+    if (chunk === undefined) this.res.end();
+    else this.res.end(chunk);
+  }
+
+  get started(): boolean {
+    return this.res.headersSent;
+  }
+
+  get open(): boolean {
+    return !this.res.writableEnded && !this.res.destroyed;
+  }
+
+  onClientGone(listener: () => void): void {
+    const res = this.res;
+    res.on("close", () => {
+      if (!res.writableFinished) listener();
+    });
+  }
 }
 
 /** A sink whose reply becomes a web Response as soon as it starts (streaming resource routes). */

@@ -23,9 +23,12 @@ const schema = z.object({
   RELAY_CONNECT_TIMEOUT: z.coerce.number().min(0.1).default(10),
   RELAY_TIMEOUT: z.coerce.number().min(1).default(300),
   STREAMING_TIMEOUT: z.coerce.number().min(0.1).default(60),
-  // Settlements are journaled locally and written to the database behind the reply: 0 starts
-  // each batch as soon as the previous one is written; a delay makes fewer, larger writes.
-  BILLING_FLUSH_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  // Settlements are journaled locally and written to the database behind the reply, in batches
+  // that collect for this long after the first charge finds the writer idle (0: after the
+  // current turn of the event loop). Under load a batch follows the previous one at once anyway;
+  // at low load the window saves a database write (and its wake-up) per call: at one connection
+  // 50 ms measured 0.83 -> 0.66 ms CPU and 1.05 -> 0.86 ms p50 per request against 0.
+  BILLING_FLUSH_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(50),
   // Names this node across restarts (quota held by its unfinished requests is refunded when it
   // comes back); defaults to host name + data directory.
   NODE_ID: z.string().optional().transform((v) => (v ? v : undefined)),

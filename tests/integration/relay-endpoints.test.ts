@@ -12,13 +12,13 @@ import { createChannel, mergeOption, quotaOf, uniqueModel, userWithToken } from 
  */
 let root: ApiSession;
 let upstream: MockUpstream;
-const models = { image: uniqueModel("img"), whisper: uniqueModel("asr"), speech: uniqueModel("tts"), moderation: uniqueModel("mod"), rerank: uniqueModel("rr") };
+const models = { image: uniqueModel("img"), dalle2: uniqueModel("dall-e-2"), dalle3: uniqueModel("dall-e-3"), whisper: uniqueModel("asr"), speech: uniqueModel("tts"), moderation: uniqueModel("mod"), rerank: uniqueModel("rr") };
 const TRANSCRIPT = (JSON.parse(fixture("transcription.json")) as { text: string }).text;
 
 beforeAll(async () => {
   root = await loginRoot();
   upstream = await startOpenAiMock({ apiKey: "sk-upstream" });
-  await mergeOption(root, "ModelPrice", { [models.image]: 0.04 });
+  await mergeOption(root, "ModelPrice", { [models.image]: 0.04, [models.dalle2]: 0.02, [models.dalle3]: 0.04 });
   await mergeOption(root, "ModelRatio", { [models.whisper]: 2, "gpt-4o-transcribe": 2, [models.speech]: 1, [models.moderation]: 1, [models.rerank]: 0.5 });
   await mergeOption(root, "CompletionRatio", { [models.whisper]: 1, "gpt-4o-transcribe": 3 });
   await createChannel(root, { base_url: upstream.url, models: [...Object.values(models), "gpt-4o-transcribe"].join(",") });
@@ -35,6 +35,30 @@ describe("images, audio, moderations and rerank", () => {
     expect(images.data?.[0]?.url).toBe("https://files.example/img-1.png");
     expect(JSON.parse(upstream.requests.at(-1)!.body)).toMatchObject({ model: models.image, prompt: "a red boat", n: 2 });
     expect(await spent(user, 100_000)).toBe(2 * 0.04 * 500_000);
+  });
+
+  it("prices DALL·E images by size and quality, as OpenAI does, from the standard 1024×1024 price", async () => {
+    const { user, client } = await userWithToken(1_000_000);
+    let before = 1_000_000;
+    const charge = async (request: Parameters<typeof client.images.generate>[0]) => {
+      await client.images.generate(request);
+      const now = (await quotaOf(user)).quota;
+      const spentNow = before - now;
+      before = now;
+      return spentNow / 500_000;
+    };
+    expect(await charge({ model: models.dalle3, prompt: "boat" })).toBeCloseTo(0.04, 6);
+    expect(await charge({ model: models.dalle3, prompt: "boat", size: "1792x1024" })).toBeCloseTo(0.08, 6);
+    expect(await charge({ model: models.dalle3, prompt: "boat", quality: "hd" })).toBeCloseTo(0.08, 6);
+    expect(await charge({ model: models.dalle3, prompt: "boat", quality: "hd", size: "1024x1792", n: 2 })).toBeCloseTo(0.24, 6);
+    expect(await charge({ model: models.dalle2, prompt: "boat", size: "256x256", n: 3 })).toBeCloseTo(0.048, 6);
+    expect(await charge({ model: models.dalle2, prompt: "boat", size: "512x512" })).toBeCloseTo(0.018, 6);
+    const logs = (await user.call("GET", "/api/log/self?type=2")).json.data.items as { quota: number; content: string; other: string }[];
+    expect(logs.map((l) => l.quota).reduce((a, b) => a + b, 0)).toBe(1_000_000 - before);
+    // The log says why a call cost more than the listed price.
+    const hd = logs.find((l) => l.quota === 0.24 * 500_000)!;
+    expect(hd.content).toBe("模型价格 0.04，分组倍率 1，图片倍率 3");
+    expect(JSON.parse(hd.other)).toMatchObject({ model_price: 0.04, image_ratio: 3 });
   });
 
   it("relays a transcription upload intact and bills the transcript's tokens", async () => {

@@ -144,6 +144,51 @@ describe("failover, auto-disable and status mapping", () => {
     expect((await quotaOf(user)).quota).toBe(100_000);
   });
 
+  it("an upstream that never answers is given up after RELAY_TIMEOUT (3 s in tests): 504, call aborted, nothing charged", async () => {
+    const model = uniqueModel("hang");
+    const m = await mock();
+    m.fault = { kind: "hang" };
+    await mergeOption(root, "ModelRatio", { [model]: 1 });
+    await createChannel(root, { base_url: m.url, models: model });
+    const { user, key } = await userWithToken(100_000);
+    const started = Date.now();
+    const res = await chat(key, model);
+    const elapsed = Date.now() - started;
+    expect(res.status).toBe(504);
+    expect(res.json.error).toMatchObject({ message: expect.stringContaining("上游响应超时"), code: "do_request_failed" });
+    expect(elapsed).toBeGreaterThanOrEqual(2900);
+    expect(elapsed).toBeLessThan(6000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(m.aborted).toBe(1);
+    const self = await quotaOf(user);
+    expect([self.quota, self.used_quota, self.request_count]).toEqual([100_000, 0, 0]);
+  });
+
+  it("a reply whose connection drops half way is retried on the next tier, never answered as a 500", async () => {
+    const model = uniqueModel("cut");
+    const cut = await mock();
+    const good = await mock();
+    cut.fault = { kind: "drop-mid-body" };
+    await mergeOption(root, "ModelRatio", { [model]: 1 });
+    await createChannel(root, { base_url: cut.url, models: model, priority: 10 });
+    await createChannel(root, { base_url: good.url, models: model, priority: 0 });
+    const { user, key } = await userWithToken(100_000);
+    await setOption(root, "RetryTimes", "0");
+    const alone = await chat(key, model);
+    expect(alone.status).toBe(502);
+    expect(alone.json.error.code).toBe("do_request_failed");
+    await setOption(root, "RetryTimes", "2");
+    const retried = await chat(key, model);
+    await setOption(root, "RetryTimes", "0");
+    expect(retried.status).toBe(200);
+    expect(retried.json.choices[0].message.content).toBeTruthy();
+    expect(cut.requests).toHaveLength(2);
+    expect(good.requests).toHaveLength(1);
+    const self = await quotaOf(user);
+    expect(self.request_count).toBe(1);
+    expect(self.quota).toBe(100_000 - self.used_quota);
+  });
+
   it("status_code_mapping rewrites the status the client sees", async () => {
     const model = uniqueModel("map");
     const m = await mock();

@@ -13,6 +13,8 @@ export type Fault =
   | { kind: "slow"; delayMs: number }
   | { kind: "hang" }
   | { kind: "drop-mid-stream" }
+  /** A non-stream reply whose connection drops after its headers and half its body. */
+  | { kind: "drop-mid-body" }
   | { kind: "slow-stream"; gapMs: number }
   | { kind: "no-usage" };
 
@@ -98,6 +100,13 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
       if (path.endsWith("/chat/completions")) {
         const request = JSON.parse(body || "{}") as { stream?: boolean };
         if (!request.stream) {
+          if (fault?.kind === "drop-mid-body") {
+            const text = fixture("chat-completion.json");
+            res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
+            res.write(text.slice(0, text.length / 2));
+            setTimeout(() => res.destroy(), 20);
+            return;
+          }
           if (fault?.kind === "no-usage") {
             const reply = JSON.parse(fixture("chat-completion.json")) as Record<string, unknown>;
             delete reply.usage;
@@ -114,7 +123,8 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
             return;
           }
           res.write(event);
-          await new Promise((r) => setTimeout(r, fault?.kind === "slow-stream" ? fault.gapMs : 5));
+          // Like OpenAI: events some milliseconds apart, and the body ends right after [DONE].
+          if (i < events.length - 1) await new Promise((r) => setTimeout(r, fault?.kind === "slow-stream" ? fault.gapMs : 5));
         }
         return res.end();
       }

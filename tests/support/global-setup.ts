@@ -14,8 +14,8 @@ declare module "vitest" {
 // initdb alone takes 5-12 s, so starting one per file would dominate the run.
 export default async function setup(project: TestProject) {
   const kind = project.name.endsWith("postgres") ? "postgres" : "pglite";
-  // A short stream idle timeout so the idle-cut test runs in seconds.
-  const server = await startServer({ kind, env: { STREAMING_TIMEOUT: "2" } });
+  // Short stream-idle and whole-reply timeouts so the tests of both run in seconds.
+  const server = await startServer({ kind, env: { STREAMING_TIMEOUT: "2", RELAY_TIMEOUT: "3" } });
   project.provide("baseUrl", server.baseUrl);
   project.provide("dbKind", kind);
   project.provide("databaseUrl", server.databaseUrl ?? "");

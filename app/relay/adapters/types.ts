@@ -27,8 +27,12 @@ export type UpstreamRequest = { url: string; headers: Record<string, string>; bo
 
 export type UpstreamError = { message: string; type: string; code: string | null };
 
-/** Output of one upstream SSE event: OpenAI chunks to forward (already JSON-encoded). */
-export type StreamStep = { chunks: string[]; usage?: Usage; text?: string; error?: UpstreamError };
+/**
+ * Output of one upstream SSE event: OpenAI chunks to forward (already JSON-encoded); `done` when
+ * the event says the reply is complete ([DONE], message_stop), so the client's stream can end
+ * without waiting for the upstream to close its body.
+ */
+export type StreamStep = { chunks: string[]; usage?: Usage; text?: string; error?: UpstreamError; done?: boolean };
 
 export interface StreamTranslator {
   push(event: string | undefined, data: string): StreamStep;
@@ -39,7 +43,7 @@ export interface Adapter {
   streamUsage: boolean;
   buildRequest(ctx: AdapterContext): UpstreamRequest;
   /** Non-stream reply → the OpenAI-shaped body for the client and the usage to bill. */
-  convertResponse(ctx: AdapterContext, text: string): { body: string; usage?: Usage };
+  convertResponse(ctx: AdapterContext, raw: Buffer): { body: string | Buffer; usage?: Usage };
   createStreamTranslator(ctx: AdapterContext): StreamTranslator;
   parseError(status: number, text: string): UpstreamError;
 }

@@ -32,8 +32,18 @@ function ensureSubscribed(): Promise<void> {
   return subscribed;
 }
 
+let listening = false;
+
+/** The entry when it is in memory and fresh (and invalidation is already listening): no promise, no await. */
+export function cachedToken(keyHash: string): CachedToken | undefined {
+  if (!listening) return undefined;
+  const cached = byHash.get(keyHash);
+  return cached && Date.now() - cached.loadedAt < TTL_MS ? cached : undefined;
+}
+
 export async function lookupToken(keyHash: string): Promise<CachedToken | undefined> {
   await ensureSubscribed();
+  listening = true;
   const cached = byHash.get(keyHash);
   if (cached && Date.now() - cached.loadedAt < TTL_MS) return cached;
   const db = await getDb();

@@ -47,3 +47,22 @@ export function reservationFor(pricing: ModelPricing, promptEstimate: number, ma
   const completion = maxTokens && maxTokens > 0 ? maxTokens : preConsumedTokens;
   return quotaFor(pricing, { prompt_tokens: promptEstimate, completion_tokens: completion }, quotaPerUnit);
 }
+
+/**
+ * DALL·E is priced per image by size and quality, and the operator's ModelPrice is the price of
+ * the standard 1024×1024 image (the default table's $0.02 and $0.04 are exactly that): other
+ * sizes and HD cost what OpenAI charges for them relative to it. Other models: 1.
+ */
+export function imagePriceFactor(model: string, body: Record<string, unknown>): number {
+  const size = typeof body.size === "string" ? body.size : "1024x1024";
+  if (model.startsWith("dall-e-2")) return DALL_E_2_SIZES[size] ?? 1;
+  if (model.startsWith("dall-e-3")) {
+    const wide = size === "1024x1792" || size === "1792x1024";
+    if (body.quality === "hd") return wide ? 3 : 2; // $0.12 / $0.08
+    return wide ? 2 : 1; // $0.08 / $0.04
+  }
+  return 1;
+}
+
+// $0.016, $0.018 and $0.02 per image.
+const DALL_E_2_SIZES: Record<string, number> = { "256x256": 0.8, "512x512": 0.9, "1024x1024": 1 };

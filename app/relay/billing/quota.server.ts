@@ -1,12 +1,12 @@
-import { publish, subscribe } from "~/utils/redis.server";
+import { subscribe } from "~/utils/redis.server";
 import { TOKEN_CHANGED_CHANNEL } from "~/domain/tokens/tokens.server";
 import { USER_CHANGED_CHANNEL } from "~/domain/users/manage.server";
-import { env } from "~/utils/env.server";
 import { NODE_ID } from "./node-liveness.server";
-import { registerJournal, returnLease, takeLease, trimLease, writeSettlements, type ConsumeLog, type Settlement } from "./lease-store.server";
-import { SettleJournal } from "./settle-journal.server";
+import { returnLease, takeLease, trimLease, type ConsumeLog, type Settlement } from "./lease-store.server";
+import { billingWritten, closeJournal, journalCharge, journalRegistered, queueLeaseWork, whenLeaseMissing } from "./settlement-writer.server";
 
 export type { ConsumeLog } from "./lease-store.server";
+export { billingWritten, chargesJournaled } from "./settlement-writer.server";
 
 /**
  * Money on the relay path, with no database round trip in it (DESIGN.md §6):
@@ -14,8 +14,8 @@ export type { ConsumeLog } from "./lease-store.server";
  *  lease   — a slice of the payer's free balance (user, and token unless unlimited) moved into
  *            this node's lease by one conditional statement; both or neither, never below zero;
  *  reserve — take a request's estimate from the lease, in memory (a new slice when it runs dry);
- *  settle  — swap the hold for the real charge, append it to the local journal, deliver; a
- *            batch writer then writes charges, counters and usage logs in one statement;
+ *  settle  — swap the hold for the real charge, append it to the local journal, deliver; the
+ *            settlement writer then writes charges, counters and usage logs in batches;
  *  refund  — give a hold back to the lease (failed call), in memory;
  *  return  — an idle lease, or one whose payer changed, goes back to the free balance.
  *
@@ -25,7 +25,7 @@ export type { ConsumeLog } from "./lease-store.server";
  */
 
 export type Payer = { userId: number; tokenId: number; tokenUnlimited: boolean; tokenKeyHash: string };
-export type Reservation = Payer & { amount: number; lease: Lease };
+export type Reservation = { amount: number; lease: Lease };
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: "user" | "token" };
 
 type Lease = {
@@ -67,18 +67,29 @@ function exclusive<T>(key: string, run: () => Promise<T>): Promise<T> {
   return pending;
 }
 
-/** Takes `amount` for one request: in memory while the payer's lease has it. */
-export async function reserveQuota(payer: Payer, amount: number): Promise<ReserveResult> {
-  ensureStarted();
+function holdFrom(lease: Lease | undefined, amount: number): ReserveResult | undefined {
+  if (!lease || lease.returning || lease.gone || lease.funded - lease.held < amount) return undefined;
+  lease.held += amount;
+  lease.lastUsed = Date.now();
+  return { ok: true, reservation: { amount, lease } };
+}
+
+/**
+ * Takes `amount` for one request: in memory, at once, while the payer's lease has it (the
+ * steady state: no promise at all); otherwise after extending or replacing the lease.
+ */
+export function reserveQuota(payer: Payer, amount: number): ReserveResult | Promise<ReserveResult> {
+  if (!started) ensureStarted();
+  return holdFrom(leases.get(payerKey(payer.userId, payer.tokenId)), amount) ?? reserveAfterLeasing(payer, amount);
+}
+
+async function reserveAfterLeasing(payer: Payer, amount: number): Promise<ReserveResult> {
   const key = payerKey(payer.userId, payer.tokenId);
   let freedOthers = false;
   for (;;) {
     const lease = leases.get(key);
-    if (lease && !lease.returning && !lease.gone && lease.funded - lease.held >= amount) {
-      lease.held += amount;
-      lease.lastUsed = Date.now();
-      return { ok: true, reservation: { ...payer, amount, lease } };
-    }
+    const held = holdFrom(lease, amount);
+    if (held) return held;
     const pending = busy.get(key);
     if (pending) {
       await pending.catch(() => undefined);
@@ -125,21 +136,32 @@ async function extend(payer: Payer, lease: Lease | undefined, amount: number): P
  * database write follows in the next batch. A charge above the hold takes what the lease (and,
  * through a new slice, the balance) still has, never more; the shortfall is noted in the log.
  */
-export async function settleQuota(reservation: Reservation, quota: number, channelId: number, log: ConsumeLog | undefined): Promise<number | undefined> {
+export function settleQuota(reservation: Reservation, quota: number, channelId: number, log: ConsumeLog | undefined): number | Promise<number> {
   const lease = reservation.lease;
-  let charge = quota;
-  // The hold stays counted until the charge is booked, so the lease cannot be returned meanwhile.
-  const spendable = () => lease.funded - (lease.held - reservation.amount);
-  if (charge > spendable() && !lease.gone) {
-    // Not serialised with reserve's extensions: both only add to the same row and to `funded`.
-    try {
-      const taken = await takeLease(NODE_ID, { userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited }, charge - spendable(), 0);
-      if (taken.ok && taken.leaseId === lease.id) lease.funded += taken.granted;
-    } catch (error) {
-      console.error("[billing] could not extend a lease for an over-estimate", error);
-    }
+  if (quota <= spendable(reservation) || lease.gone) return bookCharge(reservation, quota, channelId, log);
+  return extendForCharge(reservation, quota).then(() => bookCharge(reservation, quota, channelId, log));
+}
+
+/** What the lease can pay for this request: its free part plus the request's own hold, which stays counted until the charge is booked (so the lease cannot be returned meanwhile). */
+function spendable(reservation: Reservation): number {
+  return reservation.lease.funded - (reservation.lease.held - reservation.amount);
+}
+
+/** An over-estimate: a further slice of the balance, as far as there is one. */
+async function extendForCharge(reservation: Reservation, quota: number): Promise<void> {
+  const lease = reservation.lease;
+  // Not serialised with reserve's extensions: both only add to the same row and to `funded`.
+  try {
+    const taken = await takeLease(NODE_ID, { userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited }, quota - spendable(reservation), 0);
+    if (taken.ok && taken.leaseId === lease.id) lease.funded += taken.granted;
+  } catch (error) {
+    console.error("[billing] could not extend a lease for an over-estimate", error);
   }
-  charge = Math.max(0, Math.min(charge, spendable()));
+}
+
+function bookCharge(reservation: Reservation, quota: number, channelId: number, log: ConsumeLog | undefined): number {
+  const lease = reservation.lease;
+  const charge = Math.max(0, Math.min(quota, spendable(reservation)));
   lease.funded -= charge;
   lease.held -= reservation.amount;
   lease.lastUsed = Date.now();
@@ -147,8 +169,7 @@ export async function settleQuota(reservation: Reservation, quota: number, chann
   const settlement: Omit<Settlement, "seq"> = {
     leaseId: lease.id, userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited, charge, channelId, at: Math.floor(Date.now() / 1000), log: entry,
   };
-  const seq = journal().append(settlement);
-  enqueue({ kind: "settle", settlement: { ...settlement, seq }, keyHash: lease.keyHash });
+  journalCharge(settlement, lease.keyHash);
   return charge;
 }
 
@@ -158,110 +179,6 @@ export function refundQuota(reservation: Reservation): void {
   lease.held -= reservation.amount;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The journal and the batch writer.
-
-let settleJournal: SettleJournal | undefined;
-let journalReady: Promise<void> | undefined;
-
-function journal(): SettleJournal {
-  settleJournal ??= new SettleJournal(NODE_ID);
-  return settleJournal;
-}
-
-type QueueItem =
-  | { kind: "settle"; settlement: Settlement; keyHash: string }
-  | { kind: "return"; lease: Lease }
-  | { kind: "trim"; lease: Lease; amount: number };
-let queue: QueueItem[] = [];
-let writing: Promise<void> | undefined;
-let flushTimer: NodeJS.Timeout | undefined;
-const idleWaiters: (() => void)[] = [];
-const MAX_BATCH = 512;
-
-function enqueue(item: QueueItem): void {
-  queue.push(item);
-  if (writing || flushTimer) return;
-  // By default a batch starts as soon as the previous one is written (group commit: no timer,
-  // no added latency); BILLING_FLUSH_DELAY_MS trades a longer journal tail for fewer writes.
-  if (env.BILLING_FLUSH_DELAY_MS > 0) flushTimer = setTimeout(startWriting, env.BILLING_FLUSH_DELAY_MS);
-  else startWriting();
-}
-
-function startWriting(): void {
-  flushTimer = undefined;
-  writing ??= drain().finally(() => {
-    writing = undefined;
-    if (queue.length > 0) startWriting(); // what arrived while the last write was finishing
-    else for (const wake of idleWaiters.splice(0)) wake();
-  });
-}
-
-async function drain(): Promise<void> {
-  while (queue.length > 0) {
-    const first = queue[0]!;
-    if (first.kind === "return") {
-      queue.shift();
-      await runReturn(first.lease);
-      continue;
-    }
-    if (first.kind === "trim") {
-      queue.shift();
-      await trimLease(first.lease.id, first.amount).catch((error: unknown) => console.error("[billing] trimming a lease failed (it goes back whole when idle):", (error as Error).message));
-      continue;
-    }
-    let end = 0;
-    const limit = isolating > 0 ? 1 : MAX_BATCH;
-    while (end < queue.length && end < limit && queue[end]!.kind === "settle") end += 1;
-    const batch = queue.slice(0, end) as Extract<QueueItem, { kind: "settle" }>[];
-    try {
-      await journalRegistered();
-      const result = await writeSettlements(NODE_ID, batch.map((item) => item.settlement));
-      queue = queue.slice(end);
-      journal().applied(batch[batch.length - 1]!.settlement.seq);
-      failures = 0;
-      if (isolating > 0) isolating -= 1;
-      for (const item of batch) {
-        if (result.missingLeases.has(item.settlement.leaseId)) markGone(item.settlement.leaseId);
-      }
-      const exhausted = new Set(batch.filter((item) => result.exhaustedTokens.has(item.settlement.tokenId)).map((item) => item.keyHash));
-      for (const hash of exhausted) if (hash) void publish(TOKEN_CHANGED_CHANNEL, hash).catch(() => undefined);
-    } catch (error) {
-      failures += 1;
-      console.error(`[billing] writing ${batch.length} settlements failed (attempt ${failures}), retrying:`, (error as Error).message);
-      if (!isConnectionError(error)) {
-        // The database refused the data itself: write this batch one settlement at a time, and
-        // a settlement it keeps refusing goes in without its usage log (the charge is kept).
-        if (batch.length > 1) isolating = batch.length;
-        else if (failures >= 3 && batch[0]!.settlement.log) {
-          console.error("[billing] usage log refused, charging without it:", JSON.stringify(batch[0]!.settlement.log).slice(0, 500));
-          batch[0]!.settlement.log = undefined;
-        }
-      }
-      // The charges are safe in the journal; the write is idempotent, so a retry is exact.
-      await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** Math.min(failures, 6))));
-    }
-  }
-}
-
-let failures = 0;
-/** How many settlements are still to be written one at a time after a refused batch. */
-let isolating = 0;
-
-function isConnectionError(error: unknown): boolean {
-  const code = String((error as { code?: string }).code ?? "");
-  // No SQLSTATE, or connection (08), shutdown (57P) and resource (53) classes: try again as is.
-  return !/^[0-9A-Z]{5}$/.test(code) || code.startsWith("08") || code.startsWith("57P") || code.startsWith("53");
-}
-
-function journalRegistered(): Promise<void> {
-  journalReady ??= registerJournal(NODE_ID).catch((error: unknown) => {
-    journalReady = undefined;
-    throw error;
-  });
-  return journalReady;
-}
-
 function markGone(leaseId: number): void {
   for (const [key, lease] of leases) {
     if (lease.id !== leaseId) continue;
@@ -269,6 +186,7 @@ function markGone(leaseId: number): void {
     leases.delete(key);
   }
 }
+whenLeaseMissing(markGone);
 
 // ---------------------------------------------------------------------------------------------
 // Returning leases.
@@ -276,7 +194,7 @@ function markGone(leaseId: number): void {
 function scheduleReturn(lease: Lease): void {
   if (lease.held > 0 || lease.returning) return;
   lease.returning = true;
-  enqueue({ kind: "return", lease });
+  queueLeaseWork(() => runReturn(lease));
 }
 
 async function runReturn(lease: Lease): Promise<void> {
@@ -327,7 +245,9 @@ function drainWhere(match: (lease: Lease) => boolean): void {
     const excess = lease.funded - lease.held;
     if (excess <= 0) continue;
     lease.funded -= excess;
-    enqueue({ kind: "trim", lease, amount: excess });
+    queueLeaseWork(() =>
+      trimLease(lease.id, excess).catch((error: unknown) => console.error("[billing] trimming a lease failed (it goes back whole when idle):", (error as Error).message)),
+    );
   }
 }
 
@@ -348,24 +268,6 @@ function ensureStarted(): void {
   sweeper.unref();
 }
 
-/** Resolves once every settlement journaled so far is in the database. */
-export function billingWritten(maxWaitMs = 5_000): Promise<void> {
-  if (queue.length === 0 && !writing && !flushTimer) return Promise.resolve();
-  if (flushTimer) {
-    clearTimeout(flushTimer);
-    startWriting();
-  }
-  // Bounded: while the database is unreachable, pages still answer (with what it has).
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, maxWaitMs);
-    timer.unref();
-    idleWaiters.push(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
 /** Clean stop: write what is journaled, return every lease, and leave no journal behind. */
 export async function closeBilling(): Promise<void> {
   if (sweeper) clearInterval(sweeper);
@@ -377,7 +279,5 @@ export async function closeBilling(): Promise<void> {
     scheduleReturn(lease);
   }
   await billingWritten(30_000);
-  // Only an empty queue means the journal is wholly written; otherwise it is replayed at the next start.
-  if (settleJournal && queue.length === 0) settleJournal.close();
-  settleJournal = undefined;
+  closeJournal();
 }

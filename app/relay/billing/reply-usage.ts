@@ -12,11 +12,12 @@ type RerankReply = { usage?: { total_tokens?: number; prompt_tokens?: number }; 
  * endpoint reports it, else tokens counted from the reply. Without this, transcriptions (whose
  * `usage` is absent, or counts seconds) and rerank (which reports only `total_tokens`) were free.
  */
-export function replyUsage(mode: RelayMode, text: string, reported: Usage | undefined): ReplyBilling {
-  if (mode === "transcriptions" || mode === "translations") return audioTextUsage(text);
-  if (mode === "rerank") return rerankUsage(text);
+export function replyUsage(mode: RelayMode, body: string | Buffer, reported: Usage | undefined): ReplyBilling {
+  const text = () => (typeof body === "string" ? body : body.toString("utf8"));
+  if (mode === "transcriptions" || mode === "translations") return audioTextUsage(text());
+  if (mode === "rerank") return rerankUsage(text());
   if (reported) return { usage: reported, countedCompletion: 0 };
-  return { countedCompletion: countCompletionText(text) };
+  return { countedCompletion: countCompletionText(text()) };
 }
 
 /** Transcripts: token usage when the model reports it (gpt-4o-transcribe), else the transcript's tokens as completion. */

@@ -34,27 +34,43 @@ export class SettleJournal {
   constructor(private readonly nodeId: string) {}
 
   /**
-   * Appends one settlement and returns its sequence number. Never throws: if the disk refuses
-   * (full, read-only), the settlement is still written to the database behind the reply, only
-   * without crash protection, and the failure is reported.
+   * Appends one settlement, numbering it (the entry becomes the journaled settlement), and
+   * returns it with its JSON line. The line reaches the file at the next writePending(): the
+   * lines of one turn of the event loop go in one write.
    */
-  append(entry: Omit<Settlement, "seq">): number {
-    const seq = ++this.seq;
+  append(entry: Omit<Settlement, "seq">): { settlement: Settlement; line: string } {
+    const settlement: Settlement = Object.assign(entry, { seq: ++this.seq });
+    const line = JSON.stringify(settlement);
+    this.pending.push(line);
+    return { settlement, line };
+  }
+
+  hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /**
+   * Writes the pending lines. Never throws: if the disk refuses (full, read-only), the
+   * settlements are still written to the database behind the replies, only without crash
+   * protection, and the failure is reported.
+   */
+  writePending(): void {
+    if (this.pending.length === 0) return;
+    const text = `${this.pending.join("\n")}\n`;
+    this.pending = [];
     try {
       const file = this.fileForWrite();
-      const line = JSON.stringify({ ...entry, seq }) + "\n";
-      writeSync(file.fd, line);
-      file.lastSeq = seq;
-      file.size += line.length;
+      file.size += writeSync(file.fd, text);
+      file.lastSeq = this.seq;
     } catch (error) {
       if (Date.now() - this.lastComplaint > 10_000) {
         this.lastComplaint = Date.now();
         console.error(`[billing] the settlement journal in ${journalDir()} cannot be written (${(error as Error).message}); charges go to the database unprotected against a crash`);
       }
     }
-    return seq;
   }
 
+  private pending: string[] = [];
   private lastComplaint = 0;
 
   /** Everything up to `seq` is in the database: files wholly before it are deleted. */

@@ -9,9 +9,11 @@ import { buildTiers, type Tier } from "./pick-channel";
  * channel rows themselves. Rebuilt from the database whenever any node changes a channel
  * (pub/sub), so a disabled channel stops receiving traffic everywhere at once.
  */
-type RoutingTable = { routes: Map<string, Map<string, Tier[]>>; channels: Map<number, Channel> };
+export type RoutingTable = { routes: Map<string, Map<string, Tier[]>>; channels: Map<number, Channel> };
 
 let table: Promise<RoutingTable> | undefined;
+/** The table once loaded and still current: read without a promise on the relay's path. */
+let loaded: RoutingTable | undefined;
 let subscribed: Promise<void> | undefined;
 let generation = 0;
 
@@ -37,6 +39,7 @@ async function loadTable(): Promise<RoutingTable> {
 export function invalidateRoutingTable(): void {
   generation += 1;
   table = undefined;
+  loaded = undefined;
 }
 
 async function current(): Promise<RoutingTable> {
@@ -46,11 +49,25 @@ async function current(): Promise<RoutingTable> {
     const started = generation;
     const loading = loadTable();
     table = loading;
-    loading.catch(() => {
-      if (generation === started) table = undefined;
-    });
+    loading.then(
+      (ready) => {
+        if (generation === started) loaded = ready;
+      },
+      () => {
+        if (generation === started) table = undefined;
+      },
+    );
   }
   return table;
+}
+
+/** The routing table: at once when loaded, else once loaded. */
+export function routingTable(): RoutingTable | Promise<RoutingTable> {
+  return loaded ?? current();
+}
+
+export function tiersIn(table: RoutingTable, group: string, model: string): Tier[] {
+  return table.routes.get(group)?.get(model) ?? [];
 }
 
 export async function routesFor(group: string, model: string): Promise<Tier[]> {

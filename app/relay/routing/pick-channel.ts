@@ -11,21 +11,28 @@ const SMOOTHING = 10;
 
 export function pickChannel(tiers: Tier[], attempt: number, excluded: ReadonlySet<number>, random: () => number = Math.random): RoutedChannel | undefined {
   if (tiers.length === 0) return undefined;
+  // The usual first try: the top tier, nothing excluded yet.
+  if (attempt === 0 && excluded.size === 0) return drawFrom(tiers[0]!.channels, random);
   const start = Math.min(attempt, tiers.length - 1);
   // Preferred tier first, then the lower ones, then (all lower exhausted) the higher ones.
   const order = [...tiers.slice(start), ...tiers.slice(0, start).reverse()];
   for (const tier of order) {
     const candidates = tier.channels.filter((c) => !excluded.has(c.id));
-    if (candidates.length === 0) continue;
-    const total = candidates.reduce((sum, c) => sum + c.weight + SMOOTHING, 0);
-    let point = random() * total;
-    for (const candidate of candidates) {
-      point -= candidate.weight + SMOOTHING;
-      if (point < 0) return candidate;
-    }
-    return candidates[candidates.length - 1];
+    if (candidates.length > 0) return drawFrom(candidates, random);
   }
   return undefined;
+}
+
+function drawFrom(candidates: RoutedChannel[], random: () => number): RoutedChannel | undefined {
+  if (candidates.length === 1) return candidates[0];
+  let total = 0;
+  for (const c of candidates) total += c.weight + SMOOTHING;
+  let point = random() * total;
+  for (const candidate of candidates) {
+    point -= candidate.weight + SMOOTHING;
+    if (point < 0) return candidate;
+  }
+  return candidates[candidates.length - 1];
 }
 
 /** Groups a flat list of abilities into priority tiers, highest first. */

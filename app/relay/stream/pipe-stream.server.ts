@@ -29,22 +29,30 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
     let usage: Usage | undefined;
     let error: UpstreamError | undefined;
     let settled = false;
+    let upstreamEnded = false;
     // The events of one upstream read reach the client in one write (one syscall, one TCP
     // segment) instead of one write each.
     let pending = "";
     const finish = (ended: StreamOutcome["ended"]) => {
       if (settled) return;
       settled = true;
-      clearTimeout(idleTimer);
+      // Ended by the reply's last event, the upstream body still has its close to come: the idle
+      // timer keeps watching it, so an upstream that never closes is let go, not kept forever.
+      if (upstreamEnded || ended !== "done") clearTimeout(idleTimer);
       resolve({ usage, countedCompletion: usage ? 0 : counter.total, error, ended });
     };
     const idleTimer = setTimeout(() => onIdle(), idleTimeoutMs);
     const onIdle = () => {
+      if (settled) {
+        abort();
+        return;
+      }
       // The client is told why its stream stops short (before [DONE]); it pays for what it got.
       error = { message: `上游流式响应超时（${Math.round(idleTimeoutMs / 1000)} 秒无数据）`, type: "upstream_error", code: "stream_idle_timeout" };
       abort();
       finish("idle-timeout");
     };
+    let completed = false;
     const parser = createParser({
       onEvent(event) {
         if (settled) return;
@@ -52,6 +60,7 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
         if (step.usage) usage = step.usage;
         if (!usage) counter.add(step.text);
         for (const chunk of step.chunks) pending += `data: ${chunk}\n\n`;
+        if (step.done) completed = true;
         if (step.error) {
           error = step.error;
           abort();
@@ -59,16 +68,31 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
         }
       },
     });
+    const ended = () => {
+      upstreamEnded = true;
+      clearTimeout(idleTimer);
+    };
     upstream.setEncoding("utf8");
     upstream.on("data", (chunk: string) => {
+      if (settled) return; // the rest of a completed reply's body: read to its close, not parsed
       idleTimer.refresh(); // re-arms the same timer: no new timer object per chunk
       parser.feed(chunk);
       if (pending && sink.open) sink.write(pending);
       pending = "";
+      if (completed) finish("done");
     });
-    upstream.on("end", () => finish("done"));
-    upstream.on("error", () => finish("upstream-closed"));
-    upstream.on("aborted", () => finish("upstream-closed"));
+    upstream.on("end", () => {
+      ended();
+      finish("done");
+    });
+    upstream.on("error", () => {
+      ended();
+      finish("upstream-closed");
+    });
+    upstream.on("aborted", () => {
+      ended();
+      finish("upstream-closed");
+    });
     sink.onClientGone(() => {
       abort();
       finish("client-abort");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AdapterContext } from "~/relay/adapters/types";
-import { openAiPayload } from "~/relay/adapters/openai/openai-adapter";
+import { openAiPayload, usageOfReply } from "~/relay/adapters/openai/openai-adapter";
 import type { Channel } from "../../../db/schema";
 
 const channel = { id: 1, type: 1, base_url: "", model_mapping: "", openai_organization: null } as unknown as Channel;
@@ -35,5 +35,29 @@ describe("openAiPayload", () => {
   it("leaves a stream alone when the channel type does not take stream_options", () => {
     const raw = '{"model":"llama3","stream":true,"messages":[]}';
     expect(openAiPayload(ctx(raw), false).toString()).toBe(raw);
+  });
+});
+
+describe("usageOfReply", () => {
+  const reply = (fields: Record<string, unknown>) => Buffer.from(JSON.stringify({ id: "chatcmpl-1", object: "chat.completion", ...fields }));
+  const answer = (content: string) => [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }];
+
+  it("reads the top-level usage at the end of a reply", () => {
+    const raw = reply({ choices: answer("hello"), usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17, prompt_tokens_details: { cached_tokens: 0 } }, system_fingerprint: "fp_1" });
+    expect(usageOfReply(raw)).toEqual({ prompt_tokens: 12, completion_tokens: 5 });
+  });
+
+  it("is not fooled by the word usage inside the answer, nor by a nested usage key after the real one", () => {
+    const quoted = reply({ choices: answer('the JSON was {"usage":{"prompt_tokens":999}}'), usage: { prompt_tokens: 3, completion_tokens: 4 } });
+    expect(usageOfReply(quoted)).toEqual({ prompt_tokens: 3, completion_tokens: 4 });
+    const nested = reply({ usage: { prompt_tokens: 7, completion_tokens: 1 }, choices: answer("x"), meta: { usage: { prompt_tokens: 500 } } });
+    expect(usageOfReply(nested)).toEqual({ prompt_tokens: 7, completion_tokens: 1 });
+  });
+
+  it("finds usage placed before the choices, embeddings usage, and none when there is none", () => {
+    expect(usageOfReply(reply({ usage: { prompt_tokens: 2, total_tokens: 2 }, choices: answer("hi") }))).toEqual({ prompt_tokens: 2, completion_tokens: 0 });
+    expect(usageOfReply(Buffer.from('{"object":"list","data":[{"embedding":[0.1,0.2]}],"model":"m","usage":{"prompt_tokens":8,"total_tokens":8}}\n'))).toEqual({ prompt_tokens: 8, completion_tokens: 0 });
+    expect(usageOfReply(reply({ choices: answer("no usage here") }))).toBeUndefined();
+    expect(usageOfReply(Buffer.from("not json"))).toBeUndefined();
   });
 });

@@ -58,3 +58,34 @@ describe("pipeStream", () => {
     expect(seen.slice(0, dataEvents.length)).toEqual(dataEvents.map((_, i) => i + 1));
   });
 });
+
+describe("pipeStream at the reply's last event", () => {
+  it("ends at [DONE] without waiting for the upstream to close its body, and lets go of one that never does", async () => {
+    const upstream = new PassThrough();
+    const { sink, writes } = recordingSink();
+    let aborted = 0;
+    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(false), 150, () => (aborted += 1));
+    upstream.write(streamFixture); // every event, [DONE] included, and no end of body
+    const result = await outcome;
+    expect(result.ended).toBe("done");
+    expect(result.error).toBeUndefined();
+    expect(result.usage?.completion_tokens).toBeGreaterThan(0);
+    expect(writes.join("")).not.toContain("[DONE]"); // the relay writes its own after billing
+    expect(aborted).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(aborted).toBe(1);
+  });
+
+  it("keeps reading a completed reply's body to its close, and stops watching then", async () => {
+    const upstream = new PassThrough();
+    const { sink } = recordingSink();
+    let aborted = 0;
+    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(false), 150, () => (aborted += 1));
+    upstream.write(streamFixture);
+    await outcome;
+    upstream.end(": trailing comment\n\n");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(upstream.readableEnded).toBe(true);
+    expect(aborted).toBe(0);
+  });
+});

@@ -16,7 +16,8 @@ export const anthropicAdapter: Adapter = {
     if (ctx.stream) headers.Accept = "text/event-stream";
     return { url: `${base}/v1/messages`, headers, body: JSON.stringify(toAnthropicRequest(ctx.body, ctx.upstreamModel)) };
   },
-  convertResponse(ctx, text) {
+  convertResponse(ctx, raw) {
+    const text = raw.toString("utf8");
     try {
       const converted = toOpenAiResponse(JSON.parse(text) as AnthropicMessage, ctx.requestModel);
       return { body: JSON.stringify(converted.body), usage: converted.usage };

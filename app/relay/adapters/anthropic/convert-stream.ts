@@ -69,7 +69,7 @@ export function createAnthropicStreamTranslator(requestModel: string, forwardUsa
         }
         case "message_stop":
           done = true;
-          return { chunks: [] };
+          return { chunks: [], done: true };
         case "error":
           return { chunks: [], error: { message: payload.error?.message ?? "upstream stream error", type: payload.error?.type ?? "upstream_error", code: null } };
         default:

@@ -25,7 +25,8 @@ export const azureAdapter: Adapter = {
     if (ctx.stream) headers.Accept = "text/event-stream";
     return { url, headers, body: openAiPayload(ctx, true) };
   },
-  convertResponse(ctx, text) {
+  convertResponse(ctx, raw) {
+    const text = raw.toString("utf8");
     try {
       const json = JSON.parse(text) as Record<string, unknown>;
       // Azure names the underlying model; clients asked for (and are billed under) their own name.

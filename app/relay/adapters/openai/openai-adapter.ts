@@ -47,11 +47,43 @@ export function usageOf(json: { usage?: { prompt_tokens?: number; completion_tok
   return { prompt_tokens: prompt, completion_tokens: completion };
 }
 
+const USAGE_KEY = Buffer.from('"usage"');
+
+/**
+ * The top-level `usage` of an OpenAI-shaped reply, read from the reply's tail where OpenAI puts
+ * it, so a long answer (or an embeddings reply of thousands of numbers) is not parsed whole just
+ * to bill it. The last `"usage"` key is a top-level key exactly when `{` + the rest of the reply
+ * parses (a nested one leaves unbalanced closing brackets, and one inside a string would be
+ * escaped); anything else falls back to parsing the whole reply.
+ */
+export function usageOfReply(raw: Buffer): Usage | undefined {
+  const at = raw.lastIndexOf(USAGE_KEY);
+  if (at < 0) return undefined;
+  try {
+    return usageOf(JSON.parse(`{${raw.toString("utf8", at)}`) as never);
+  } catch {
+    try {
+      return usageOf(JSON.parse(raw.toString("utf8")) as never);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+// Per loaded channel row: its base URL without trailing slashes, and the URLs built from it by path.
+const channelUrls = new WeakMap<AdapterContext["channel"], Map<string, string>>();
+
 /** Base URL rules: type 8 (custom) may carry `{model}` and is used verbatim. */
 export function upstreamUrl(ctx: AdapterContext, defaultBase: string): string {
+  let byPath = channelUrls.get(ctx.channel);
+  let url = byPath?.get(ctx.path);
+  if (url !== undefined) return url;
   const base = (ctx.channel.base_url || defaultBase).replace(/\/+$/, "");
-  if (ctx.channel.type === 8) return base.includes("{model}") ? base.replaceAll("{model}", ctx.upstreamModel) : `${base}${ctx.path}`;
-  return `${base}${ctx.path}`;
+  if (ctx.channel.type === 8 && base.includes("{model}")) return base.replaceAll("{model}", ctx.upstreamModel);
+  url = `${base}${ctx.path}`;
+  if (!byPath) channelUrls.set(ctx.channel, (byPath = new Map()));
+  byPath.set(ctx.path, url);
+  return url;
 }
 
 /**
@@ -67,13 +99,8 @@ export function createOpenAiAdapter(defaultBase: string, streamUsage = true): Ad
       if (ctx.stream) headers.Accept = "text/event-stream";
       return { url: upstreamUrl(ctx, defaultBase), headers, body: openAiPayload(ctx, streamUsage) };
     },
-    convertResponse(_ctx, text) {
-      try {
-        return { body: text, usage: usageOf(JSON.parse(text) as never) };
-      } catch {
-        return { body: text };
-      }
-    },
+    // The reply goes to the client as the upstream's bytes, never decoded and re-encoded.
+    convertResponse: (_ctx, raw) => ({ body: raw, usage: usageOfReply(raw) }),
     createStreamTranslator: (ctx) => createOpenAiStreamTranslator(clientWantsUsage(ctx)),
     parseError: parseOpenAiError,
   };

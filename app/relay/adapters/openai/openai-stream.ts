@@ -14,10 +14,12 @@ type Chunk = {
  * unless the client asked for it, and Azure's leading empty-identity chunk (no id, no
  * choices) is dropped. The text seen is reported so billing can count tokens when no usage comes.
  */
+const DONE: StreamStep = Object.freeze({ chunks: [], done: true });
+
 export function createOpenAiStreamTranslator(forwardUsage: boolean): StreamTranslator {
   return {
     push(_event, data): StreamStep {
-      if (data === "[DONE]") return { chunks: [] };
+      if (data === "[DONE]") return DONE;
       let chunk: Chunk;
       try {
         chunk = JSON.parse(data) as Chunk;
