@@ -11,6 +11,8 @@ import { messages } from "~/messages";
 import { clearFlash, readFlash } from "~/utils/flash.server";
 import { optionalUser } from "~/utils/guards.server";
 import { readTheme } from "~/utils/theme.server";
+import { requestTimeZone } from "~/utils/time-zone.server";
+import { BrowserTimeZone } from "~/components/shell/BrowserTimeZone";
 import stylesheet from "./tailwind.css?url";
 
 export const links: LinksFunction = () => [
@@ -38,6 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       theme,
+      timeZone: requestTimeZone(request),
       flash: flash ?? null,
       systemName: status.system_name,
       logo: status.logo,
@@ -68,6 +71,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen bg-gray-50 text-gray-900 dark:bg-gray-950 dark:text-gray-100">
         {children}
+        {shell ? <BrowserTimeZone shown={shell.timeZone} /> : null}
         <ScrollRestoration />
         <Scripts />
       </body>

@@ -9,14 +9,16 @@ import { renderQuota } from "~/utils/format";
 import { requireUser } from "~/utils/guards.server";
 import { readPage } from "~/utils/pagination";
 import { rememberedListPrefs } from "~/utils/prefs.server";
+import { parseWallClock } from "~/utils/time-zone";
+import { requestTimeZone } from "~/utils/time-zone.server";
 
 export const meta: MetaFunction = () => [{ title: "日志" }];
 
-/** A datetime-local field (server time, as every time on the page is shown) → unix seconds. */
-function toSeconds(value: string | null): string {
+/** A datetime-local field, in the zone the page shows its times in → unix seconds. */
+function toSeconds(value: string | null, timeZone: string): string {
   if (!value) return "";
-  const ms = new Date(value).getTime();
-  return Number.isFinite(ms) ? String(Math.floor(ms / 1000)) : "";
+  const seconds = parseWallClock(value, timeZone);
+  return Number.isNaN(seconds) ? "" : String(seconds);
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -31,8 +33,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     type: q.get("type") ?? "0",
     token_name: q.get("token_name") ?? "",
     model_name: q.get("model_name") ?? "",
-    start_timestamp: toSeconds(q.get("start")),
-    end_timestamp: toSeconds(q.get("end")),
+    start_timestamp: toSeconds(q.get("start"), requestTimeZone(request)),
+    end_timestamp: toSeconds(q.get("end"), requestTimeZone(request)),
     username: q.get("username") ?? "",
     channel: q.get("channel") ?? "",
   });

@@ -8,19 +8,20 @@ import { tokenFormContext } from "~/domain/tokens/token-page.server";
 import { createTokens } from "~/domain/tokens/tokens.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { requireUser } from "~/utils/guards.server";
+import { requestTimeZone } from "~/utils/time-zone.server";
 
 export const meta: MetaFunction = () => [{ title: "创建新的令牌" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return tokenFormContext(user);
+  return tokenFormContext(user, requestTimeZone(request));
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: tokenConsoleSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
-  const result = await createTokens(user, toTokenFields(submission.value), submission.value.count);
+  const result = await createTokens(user, toTokenFields(submission.value, requestTimeZone(request)), submission.value.count);
   if (!result.ok) return data(submission.reply({ formErrors: [result.message] }), { status: 400 });
   return redirectWithFlash("/token", { type: "success", message: `令牌创建成功，共创建 ${result.value.length} 个令牌` });
 }

@@ -5,9 +5,10 @@ import { TokenForm } from "~/components/tokens/TokenForm";
 import { tokenConsoleSchema, toTokenFields } from "~/domain/tokens/token-console-form";
 import { tokenFormContext } from "~/domain/tokens/token-page.server";
 import { getToken, updateToken } from "~/domain/tokens/tokens.server";
-import { formatTimestamp } from "~/utils/format";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { requireUser } from "~/utils/guards.server";
+import { formatTimestamp } from "~/utils/time-zone";
+import { requestTimeZone } from "~/utils/time-zone.server";
 
 export const meta: MetaFunction = () => [{ title: "更新令牌信息" }];
 
@@ -16,11 +17,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Another user's id gives the same 404 as a missing one: ids reveal nothing.
   const token = await getToken(user.id, Number(params.id));
   if (!token) throw new Response("Not Found", { status: 404 });
+  const timeZone = requestTimeZone(request);
   return {
-    ...(await tokenFormContext(user)),
+    ...(await tokenFormContext(user, timeZone)),
     token: {
       name: token.name,
-      expired_at: token.expired_time === -1 ? "" : formatTimestamp(token.expired_time),
+      expired_at: token.expired_time === -1 ? "" : formatTimestamp(token.expired_time, timeZone),
       remain_quota: token.remain_quota,
       unlimited_quota: token.unlimited_quota ? "on" : undefined,
       model_limits_enabled: token.model_limits_enabled ? "on" : undefined,
@@ -35,7 +37,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: tokenConsoleSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
-  const result = await updateToken(user, Number(params.id), toTokenFields(submission.value));
+  const result = await updateToken(user, Number(params.id), toTokenFields(submission.value, requestTimeZone(request)));
   if (!result.ok) return data(submission.reply({ formErrors: [result.message] }), { status: 400 });
   return redirectWithFlash("/token", { type: "success", message: "令牌更新成功！" });
 }

@@ -16,10 +16,3 @@ export function renderQuota(quota: number, displayInCurrency: boolean, quotaPerU
   if (displayInCurrency) return `$${(quota / quotaPerUnit).toFixed(digits)}`;
   return compactNumber(quota);
 }
-
-export function formatTimestamp(seconds: number): string {
-  if (!seconds || seconds <= 0) return "-";
-  const d = new Date(seconds * 1000);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}

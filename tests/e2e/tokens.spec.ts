@@ -97,3 +97,38 @@ test.describe("tokens @nojs", () => {
     expect(response?.status()).toBe(404);
   });
 });
+
+test.describe("token times in the reader's time zone", () => {
+  // The server runs in UTC (tests/support/e2e-server.ts); the reader is eight hours ahead of it.
+  test.use({ timezoneId: "Asia/Shanghai" });
+
+  test("an expiry typed in Shanghai means Shanghai time, shows so there and as New York time in New York, with no hydration errors", async ({ page, browser, baseURL }) => {
+    const consoleErrors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(message.text());
+    });
+    page.on("pageerror", (error) => consoleErrors.push(error.message));
+    const { username, password } = await registerUser(page);
+    await signIn(page, username, password);
+    await expect(page).toHaveURL(/\/token$/);
+    await addToken(page, "tz", async (p) => {
+      await p.getByLabel("过期时间").fill("2030-01-01 08:00:00");
+    });
+    await expect(page.getByTestId("token-row-tz")).toContainText("2030-01-01 08:00:00");
+    await page.getByTestId("token-row-tz").getByRole("link", { name: "编辑" }).click();
+    await expect(page.getByLabel("过期时间")).toHaveValue("2030-01-01 08:00:00");
+    // Server HTML and the browser's render printed the same times.
+    expect(consoleErrors.filter((text) => /hydrat|did not match|#418|#423|#425/i.test(text))).toEqual([]);
+
+    // The same token read from New York: the same instant, 13 hours earlier on the wall clock.
+    const newYork = await browser.newContext({ timezoneId: "America/New_York", baseURL });
+    try {
+      const other = await newYork.newPage();
+      await signIn(other, username, password);
+      await expect(other).toHaveURL(/\/token$/);
+      await expect(other.getByTestId("token-row-tz")).toContainText("2029-12-31 19:00:00");
+    } finally {
+      await newYork.close();
+    }
+  });
+});

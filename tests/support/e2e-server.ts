@@ -19,6 +19,8 @@ Object.assign(process.env, {
   INSECURE_COOKIES: "1",
   // Every browser test signs in from 127.0.0.1; the limiter itself is covered by the API tests.
   CRITICAL_RATE_LIMIT: "100000",
+  // A known server zone, so the tests of times shown in the browser's zone prove something.
+  TZ: "UTC",
 });
 
 async function cleanup() {

@@ -3,7 +3,9 @@ import { ConfirmButton } from "~/components/ConfirmButton";
 import { RowActionForm, StatusToggle } from "~/components/RowActionForm";
 import { StatusTag } from "~/components/StatusTag";
 import { channelStatusTag, renderBalance, responseTimeTone, statusReason } from "~/domain/channels/channel-display";
-import { formatTimestamp, renderQuota } from "~/utils/format";
+import { renderQuota } from "~/utils/format";
+import { formatTimestamp } from "~/utils/time-zone";
+import { useTimeZone } from "~/components/useTimeZone";
 
 export type ChannelRowData = {
   id: number;
@@ -22,7 +24,8 @@ export type ChannelRowData = {
 
 export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRowData; displayInCurrency: boolean }) {
   const status = channelStatusTag(channel.status);
-  const reason = statusReason(channel.other_info, formatTimestamp);
+  const timeZone = useTimeZone();
+  const reason = statusReason(channel.other_info, (seconds) => formatTimestamp(seconds, timeZone));
   const time = responseTimeTone(channel.response_time);
   const routingForm = `routing-${channel.id}`;
   return (

@@ -1,5 +1,7 @@
 import { StatusTag, type Tone } from "~/components/StatusTag";
-import { formatTimestamp, renderQuota } from "~/utils/format";
+import { renderQuota } from "~/utils/format";
+import { formatTimestamp } from "~/utils/time-zone";
+import { useTimeZone } from "~/components/useTimeZone";
 
 export type LogRowView = {
   id: number;
@@ -45,6 +47,7 @@ type Props = { logs: LogRowView[]; isAdmin: boolean; users: Record<number, UserC
  * name, that user's balance card (a <details>, so it opens without JavaScript).
  */
 export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit }: Props) {
+  const timeZone = useTimeZone();
   if (logs.length === 0) return <p className="card text-sm text-gray-500">暂无日志</p>;
   return (
     <div className="overflow-x-auto">
@@ -73,7 +76,7 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
             const card = users[log.user_id];
             return (
               <tr key={log.id} className="border-b border-gray-100 align-top dark:border-gray-800" data-testid="log-row">
-                <td className="whitespace-nowrap p-2">{formatTimestamp(log.created_at)}</td>
+                <td className="whitespace-nowrap p-2">{formatTimestamp(log.created_at, timeZone)}</td>
                 {isAdmin ? <td className="p-2" title={log.channel_name}>{log.channel ? <StatusTag tone="gray">{log.channel}</StatusTag> : null}</td> : null}
                 {isAdmin ? (
                   <td className="p-2">

@@ -16,6 +16,8 @@ type Props = {
   expiryPresets: { label: string; value: string }[];
   displayInCurrency: boolean;
   quotaPerUnit: number;
+  /** The zone the expiry is shown in; posted back so it is read in the same one. */
+  timeZone: string;
 };
 
 function Err({ errors }: { errors?: string[] }) {
@@ -39,6 +41,7 @@ export function TokenForm(props: Props) {
     <Form method="post" {...getFormProps(form)} className="card flex max-w-2xl flex-col gap-4">
       <h1 className="text-xl font-bold">{props.mode === "create" ? "创建新的令牌" : "更新令牌信息"}</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
+      <input type="hidden" name="tz" value={props.timeZone} />
       <div>
         <label className="label" htmlFor={fields.name.id}>名称</label>
         <input {...getInputProps(fields.name, { type: "text" })} className="input" placeholder="请输入名称" />

@@ -3,7 +3,9 @@ import { ConfirmButton } from "~/components/ConfirmButton";
 import { RowActionForm, StatusToggle } from "~/components/RowActionForm";
 import { StatusTag } from "~/components/StatusTag";
 import { tokenStatusLabel } from "~/domain/tokens/token-status";
-import { formatTimestamp, renderQuota } from "~/utils/format";
+import { renderQuota } from "~/utils/format";
+import { formatTimestamp } from "~/utils/time-zone";
+import { useTimeZone } from "~/components/useTimeZone";
 import { CopyKeyButton } from "./CopyKeyButton";
 
 export type TokenRow = {
@@ -28,6 +30,7 @@ type Props = {
 };
 
 export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPerUnit }: Props) {
+  const timeZone = useTimeZone();
   if (tokens.length === 0) return <p className="card text-sm text-gray-500">暂无令牌</p>;
   return (
     <div className="overflow-x-auto">
@@ -60,8 +63,8 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
                 <td className="p-2"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
                 <td className="p-2">{renderQuota(token.used_quota, displayInCurrency, quotaPerUnit)}</td>
                 <td className="p-2">{token.unlimited_quota ? "无限制" : renderQuota(token.remain_quota, displayInCurrency, quotaPerUnit)}</td>
-                <td className="p-2 whitespace-nowrap">{formatTimestamp(token.created_time)}</td>
-                <td className="p-2 whitespace-nowrap">{token.expired_time === -1 ? "永不过期" : formatTimestamp(token.expired_time)}</td>
+                <td className="p-2 whitespace-nowrap">{formatTimestamp(token.created_time, timeZone)}</td>
+                <td className="p-2 whitespace-nowrap">{token.expired_time === -1 ? "永不过期" : formatTimestamp(token.expired_time, timeZone)}</td>
                 <td className="p-2">
                   <div className="flex flex-wrap items-center gap-2">
                     <RowActionForm id={token.id} intent="reveal" label="查看" />

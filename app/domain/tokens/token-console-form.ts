@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isTimeZone } from "~/utils/time-zone";
 import { DEFAULT_TOKEN_QUOTA, MAX_BATCH_TOKENS, parseExpiryInput, type TokenFields } from "./token-form";
 
 /**
@@ -11,7 +12,10 @@ export const tokenConsoleSchema = z.object({
     .string()
     .trim()
     .optional()
-    .refine((v) => !v || parseExpiryInput(v) !== "invalid", "过期时间格式错误！"),
+    // Whether it is a time at all does not depend on the zone it is read in.
+    .refine((v) => !v || parseExpiryInput(v, "UTC") !== "invalid", "过期时间格式错误！"),
+  // The zone the form showed its times in (a hidden field): the expiry is read in the same one.
+  tz: z.string().optional(),
   remain_quota: z.coerce.number({ error: "额度必须是整数" }).int("额度必须是整数").min(0, "额度不能为负数").default(DEFAULT_TOKEN_QUOTA),
   unlimited_quota: z.string().optional().transform((v) => v === "on" || v === "true"),
   count: z.coerce.number({ error: "数量必须是整数" }).int("数量必须是整数").min(1, "数量至少为 1").max(MAX_BATCH_TOKENS, `数量不能超过 ${MAX_BATCH_TOKENS}`).default(1),
@@ -23,8 +27,8 @@ export const tokenConsoleSchema = z.object({
 
 export type TokenConsoleInput = z.infer<typeof tokenConsoleSchema>;
 
-export function toTokenFields(input: TokenConsoleInput): TokenFields {
-  const expiry = parseExpiryInput(input.expired_at ?? "");
+export function toTokenFields(input: TokenConsoleInput, requestZone: string): TokenFields {
+  const expiry = parseExpiryInput(input.expired_at ?? "", isTimeZone(input.tz) ? input.tz : requestZone);
   return {
     name: input.name,
     expired_time: expiry === "invalid" ? -1 : expiry,
