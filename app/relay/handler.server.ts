@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { bootApp } from "~/utils/boot.server";
+import { bootApp, isBooted } from "~/utils/boot.server";
 import { env } from "~/utils/env.server";
 import { authenticateToken, isFailure } from "./auth/token-auth.server";
 import { sendBilling } from "./billing-endpoint.server";
@@ -39,14 +39,16 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
   const requestId = newRequestId();
   const startedAt = Date.now();
   if (answerPreflight(req, res)) return;
-  await bootApp();
+  if (!isBooted()) await bootApp();
   const path = pathOf(req.url ?? "/");
   const jsonMode = JSON_ENDPOINTS[path];
   if (!jsonMode && NOT_IMPLEMENTED_PREFIXES.some((p) => path.startsWith(p))) {
     req.resume();
     return fail(res, { status: 501, message: "API not implemented", type: "new_api_error", code: "api_not_implemented" }, requestId);
   }
-  const token = await authenticateToken(req.headers.authorization, relayClientIp(req, env.TRUST_PROXY));
+  // Answered from memory in the steady state: awaited only when it is a promise.
+  const authenticated = authenticateToken(req.headers.authorization, relayClientIp(req, env.TRUST_PROXY));
+  const token = authenticated instanceof Promise ? await authenticated : authenticated;
   if (isFailure(token)) {
     req.resume();
     return fail(res, token, requestId);

@@ -69,7 +69,9 @@ async function relayCounted(request: RelayRequest, sink: ReplySink): Promise<Rel
   const group = resolveGroup(token);
   if (typeof group !== "string") return group;
 
-  const routing = await routingTable();
+  // Each of these is a plain value in the steady state; awaiting one anyway costs a microtask turn.
+  const table = routingTable();
+  const routing = table instanceof Promise ? await table : table;
   let tiers = tiersIn(routing, group, model);
   if (token.pinnedChannelId) {
     const pinned = routing.channels.get(token.pinnedChannelId);
@@ -86,7 +88,8 @@ async function relayCounted(request: RelayRequest, sink: ReplySink): Promise<Rel
   const calls = pricing.kind === "price" ? callCount(request.mode, body) * imageFactor : 1;
   const hold = Math.ceil(calls * reservationFor(pricing, estimatePromptTokens(body, request.mode), maxTokensOf(body), options.int("PreConsumedQuota"), quotaPerUnit));
   const payer = { userId: token.user.id, tokenId: token.token.id, tokenUnlimited: token.token.unlimited_quota, tokenKeyHash: token.keyHash };
-  const reserved = await reserveQuota(payer, hold);
+  const reserving = reserveQuota(payer, hold);
+  const reserved = reserving instanceof Promise ? await reserving : reserving;
   if (!reserved.ok) {
     return reserved.reason === "user" ? localFailure(403, "用户额度不足", "insufficient_user_quota") : localFailure(403, "该令牌额度已用尽", "token_quota_exhausted");
   }
@@ -129,7 +132,8 @@ async function relayCounted(request: RelayRequest, sink: ReplySink): Promise<Rel
         // The reply goes out once its charge is in the local journal (written with the other
         // charges of this turn); the database write follows behind it.
         try {
-          const charged = await settleQuota(reserved.reservation, quota, channel.id, log);
+          const settling = settleQuota(reserved.reservation, quota, channel.id, log);
+          const charged = settling instanceof Promise ? await settling : settling;
           if (charged) adjustCachedTokenQuota(token.keyHash, charged);
           const journaled = chargesJournaled(relaysInFlight === 1);
           if (journaled) await journaled;

@@ -54,14 +54,20 @@ export function speechCharacters(body: Record<string, unknown>): number {
  */
 export function estimatePromptTokens(body: Record<string, unknown>, mode?: RelayMode): number {
   if (mode === "speech") return speechCharacters(body);
+  return Math.ceil(textBytes(body.messages ?? body.prompt ?? body.input ?? body.query ?? body.documents ?? "") / 3);
+}
+
+/** UTF-8 bytes of every string inside a JSON value (loops, not closures: it runs on every call). */
+function textBytes(value: unknown): number {
+  if (typeof value === "string") return Buffer.byteLength(value);
+  if (!value || typeof value !== "object") return 0;
   let bytes = 0;
-  const add = (value: unknown) => {
-    if (typeof value === "string") bytes += Buffer.byteLength(value);
-    else if (Array.isArray(value)) value.forEach(add);
-    else if (value && typeof value === "object") Object.values(value).forEach(add);
-  };
-  add(body.messages ?? body.prompt ?? body.input ?? body.query ?? body.documents ?? "");
-  return Math.ceil(bytes / 3);
+  if (Array.isArray(value)) {
+    for (const item of value) bytes += textBytes(item);
+  } else {
+    for (const key in value) bytes += textBytes((value as Record<string, unknown>)[key]);
+  }
+  return bytes;
 }
 
 export function maxTokensOf(body: Record<string, unknown>): number | undefined {

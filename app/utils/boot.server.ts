@@ -7,7 +7,12 @@ import { startInProcessJobs } from "../../jobs/in-process";
 import { recoverStoppedNodes } from "~/relay/billing/crash-recovery.server";
 import { holdNodeLock } from "~/relay/billing/node-liveness.server";
 
-const state = globalThis as unknown as { __switchyardBoot?: Promise<void> };
+const state = globalThis as unknown as { __switchyardBoot?: Promise<void>; __switchyardBooted?: boolean };
+
+/** True once bootApp() has finished: the relay then skips even a resolved await (a turn of the microtask queue). */
+export function isBooted(): boolean {
+  return state.__switchyardBooted === true;
+}
 
 /**
  * Everything the app needs before its first request: database open and migrated, options
@@ -33,6 +38,7 @@ export function bootApp(): Promise<void> {
     }
     // With Redis, `npm run worker` processes own the recurring jobs; embedded, this process does.
     if (!isRedisEnabled()) startInProcessJobs();
+    state.__switchyardBooted = true;
   })();
   return state.__switchyardBoot;
 }
