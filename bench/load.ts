@@ -48,3 +48,22 @@ export async function runLoad(url: string, init: { headers: Record<string, strin
   const pick = (list: number[], q: number) => list[Math.min(list.length - 1, Math.floor(q * list.length))] ?? 0;
   return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: pick(latencies, 0.5), p99: pick(latencies, 0.99), ttfbP50: pick(firstBytes, 0.5), errorSamples };
 }
+
+/**
+ * Several equal-length runs of one target as one result: throughput averaged, latencies the
+ * median of the runs' medians. Short runs interleaved across targets let the machine's drift (and
+ * where the scheduler happens to place the processes, worth ±0.3 ms at one connection on these
+ * 2-core machines) fall on every target alike, instead of on whichever ran in a bad stretch.
+ */
+export function combineRuns(runs: LoadResult[]): LoadResult {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  return {
+    requests: runs.reduce((sum, r) => sum + r.requests, 0),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    rps: runs.reduce((sum, r) => sum + r.rps, 0) / Math.max(1, runs.length),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    ttfbP50: median(runs.map((r) => r.ttfbP50)),
+    errorSamples: runs.flatMap((r) => r.errorSamples).slice(0, 5),
+  };
+}

@@ -10,10 +10,12 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import pg from "pg";
 import { chatBody, startBenchGateway } from "./gateway-setup";
-import { runLoad, type LoadResult } from "./load";
+import { combineRuns, runLoad, type LoadResult } from "./load";
 import { cpuMs, rssMb } from "./process-stats";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+// Each row's seconds are split into this many interleaved runs per target (medians reported).
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SOAK_REQUESTS = Number(process.env.BENCH_SOAK ?? 100_000);
 const { upstream, server, key, api, close } = await startBenchGateway();
 const bare = spawn(process.execPath, [new URL("./bare-relay.mjs", import.meta.url).pathname, upstream.url], { stdio: ["ignore", "pipe", "inherit"] });
@@ -38,12 +40,25 @@ try {
   let gatewayRequests = 0;
   const cpuBefore = cpuMs(server.pid);
   for (const [label, stream, connections] of [["non-stream c=50", false, 50], ["stream c=50", true, 50], ["non-stream c=1", false, 1], ["stream c=1", true, 1]] as const) {
-    const d = await runLoad(directUrl, direct(stream), connections, seconds);
-    const b = await runLoad(bareUrl, direct(stream), connections, seconds);
-    const cpuRun = cpuMs(server.pid);
-    const g = await runLoad(gatewayUrl, viaGateway(stream), connections, seconds);
-    gatewayRequests += g.requests + g.errors;
-    rows.push([label, d, b, g, (cpuMs(server.pid) - cpuRun) / Math.max(1, g.requests + g.errors)]);
+    const runs: Record<"direct" | "bare" | "gateway", LoadResult[]> = { direct: [], bare: [], gateway: [] };
+    let gatewayCpu = 0;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // Alternate the order, so a drift within the round does not always favour the same target.
+      const order = round % 2 === 0 ? (["direct", "bare", "gateway"] as const) : (["gateway", "bare", "direct"] as const);
+      for (const target of order) {
+        if (target !== "gateway") {
+          runs[target].push(await runLoad(target === "direct" ? directUrl : bareUrl, direct(stream), connections, seconds / ROUNDS));
+          continue;
+        }
+        const cpuRun = cpuMs(server.pid);
+        const g = await runLoad(gatewayUrl, viaGateway(stream), connections, seconds / ROUNDS);
+        gatewayCpu += cpuMs(server.pid) - cpuRun;
+        gatewayRequests += g.requests + g.errors;
+        runs.gateway.push(g);
+      }
+    }
+    const g = combineRuns(runs.gateway);
+    rows.push([label, combineRuns(runs.direct), combineRuns(runs.bare), g, gatewayCpu / Math.max(1, g.requests + g.errors)]);
   }
   const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / gatewayRequests;
   // Memory is read after a soak to 100k requests, so a leak would show.
@@ -66,7 +81,7 @@ try {
   await db.end();
 
   const f = (n: number, d = 2) => n.toFixed(d);
-  console.log(`\nrelay benchmark on PostgreSQL${process.env.REDIS_URL ? " + Redis" : ""}, ${seconds}s per run, loopback OpenAI-style mock\n`);
+  console.log(`\nrelay benchmark on PostgreSQL${process.env.REDIS_URL ? " + Redis" : ""}, ${seconds}s per target and row in ${ROUNDS} interleaved runs (medians), loopback OpenAI-style mock\n`);
   console.log("| run | direct req/s | gateway req/s | ratio | direct p50 ms | gateway p50 ms | added p50 ms | added TTFB ms | gateway CPU ms/req | gateway errors | bare relay ratio | bare added p50 ms | bare added TTFB ms |");
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const [label, d, b, g, cpu] of rows) {
