@@ -28,10 +28,18 @@ export type RelayRequest = {
   startedAt: number;
 };
 
+/**
+ * A ratio-priced image model whose upstream reports no usage (DALL·E does not) bills each
+ * standard image as this many tokens at its ratio, as one-api did (ratio 20 = $0.04 a dall-e-3
+ * image); counting only the prompt's tokens made such images all but free.
+ */
+const TOKENS_PER_IMAGE = 1000;
+
 /** The usage to bill: the upstream's when given, else counted (prompt from the request, completion from what passed). */
-function billableUsage(result: Extract<AttemptResult, { ok: true }>, body: Record<string, unknown>): Usage {
+function billableUsage(result: Extract<AttemptResult, { ok: true }>, request: RelayRequest, images: number): Usage {
   if (result.usage) return result.usage;
-  return { prompt_tokens: countPromptTokens(body), completion_tokens: result.countedCompletion };
+  if (request.mode === "images") return { prompt_tokens: Math.round(images * TOKENS_PER_IMAGE), completion_tokens: 0 };
+  return { prompt_tokens: countPromptTokens(request.body), completion_tokens: result.countedCompletion };
 }
 
 async function maybeDisable(channelId: number, channelType: number, autoBan: number, result: Extract<AttemptResult, { ok: false }>): Promise<void> {
@@ -83,10 +91,13 @@ async function relayCounted(request: RelayRequest, sink: ReplySink): Promise<Rel
   const priced = pricedModel(model, group);
   if (!priced) return localFailure(400, `模型 ${model} 倍率或价格未配置，请联系管理员设置`, "model_price_error");
   const { pricing, quotaPerUnit } = priced;
-  // A fixed price is per call: an image request for n images is n calls, each priced by its size and quality.
-  const imageFactor = pricing.kind === "price" && request.mode === "images" ? imagePriceFactor(model, body) : 1;
-  const calls = pricing.kind === "price" ? callCount(request.mode, body) * imageFactor : 1;
-  const hold = Math.ceil(calls * reservationFor(pricing, estimatePromptTokens(body, request.mode), maxTokensOf(body), options.int("PreConsumedQuota"), quotaPerUnit));
+  // An image request for n images is n standard images, each weighted by its size and quality;
+  // a fixed price is per such image, a ratio bills them as tokens (billableUsage).
+  const imageFactor = request.mode === "images" ? imagePriceFactor(model, body) : 1;
+  const images = request.mode === "images" ? callCount(request.mode, body) * imageFactor : 0;
+  const calls = pricing.kind === "price" && request.mode === "images" ? images : 1;
+  const promptEstimate = request.mode === "images" && pricing.kind === "ratio" ? images * TOKENS_PER_IMAGE : estimatePromptTokens(body, request.mode);
+  const hold = Math.ceil(calls * reservationFor(pricing, promptEstimate, maxTokensOf(body), options.int("PreConsumedQuota"), quotaPerUnit));
   const payer = { userId: token.user.id, tokenId: token.token.id, tokenUnlimited: token.token.unlimited_quota, tokenKeyHash: token.keyHash };
   const reserving = reserveQuota(payer, hold);
   const reserved = reserving instanceof Promise ? await reserving : reserving;
@@ -119,7 +130,7 @@ async function relayCounted(request: RelayRequest, sink: ReplySink): Promise<Rel
         sink,
       );
       if (result.ok) {
-        const usage = billableUsage(result, body);
+        const usage = billableUsage(result, request, images);
         const quota = Math.round(calls * quotaFor(pricing, usage, quotaPerUnit));
         const log = options.bool("LogConsumeEnabled")
           ? {

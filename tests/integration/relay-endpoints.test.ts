@@ -12,14 +12,14 @@ import { createChannel, mergeOption, quotaOf, uniqueModel, userWithToken } from 
  */
 let root: ApiSession;
 let upstream: MockUpstream;
-const models = { image: uniqueModel("img"), dalle2: uniqueModel("dall-e-2"), dalle3: uniqueModel("dall-e-3"), whisper: uniqueModel("asr"), speech: uniqueModel("tts"), moderation: uniqueModel("mod"), rerank: uniqueModel("rr") };
+const models = { image: uniqueModel("img"), dalle2: uniqueModel("dall-e-2"), dalle3: uniqueModel("dall-e-3"), ratioDalle3: uniqueModel("dall-e-3"), ratioImage: uniqueModel("img-ratio"), whisper: uniqueModel("asr"), speech: uniqueModel("tts"), moderation: uniqueModel("mod"), rerank: uniqueModel("rr") };
 const TRANSCRIPT = (JSON.parse(fixture("transcription.json")) as { text: string }).text;
 
 beforeAll(async () => {
   root = await loginRoot();
   upstream = await startOpenAiMock({ apiKey: "sk-upstream" });
   await mergeOption(root, "ModelPrice", { [models.image]: 0.04, [models.dalle2]: 0.02, [models.dalle3]: 0.04 });
-  await mergeOption(root, "ModelRatio", { [models.whisper]: 2, "gpt-4o-transcribe": 2, [models.speech]: 1, [models.moderation]: 1, [models.rerank]: 0.5 });
+  await mergeOption(root, "ModelRatio", { [models.ratioDalle3]: 20, [models.ratioImage]: 5, [models.whisper]: 2, "gpt-4o-transcribe": 2, [models.speech]: 1, [models.moderation]: 1, [models.rerank]: 0.5 });
   await mergeOption(root, "CompletionRatio", { [models.whisper]: 1, "gpt-4o-transcribe": 3 });
   await createChannel(root, { base_url: upstream.url, models: [...Object.values(models), "gpt-4o-transcribe"].join(",") });
 });
@@ -59,6 +59,25 @@ describe("images, audio, moderations and rerank", () => {
     const hd = logs.find((l) => l.quota === 0.24 * 500_000)!;
     expect(hd.content).toBe("模型价格 0.04，分组倍率 1，图片倍率 3");
     expect(JSON.parse(hd.other)).toMatchObject({ model_price: 0.04, image_ratio: 3 });
+  });
+
+  it("bills a ratio-priced image model that reports no usage as 1000 tokens per standard image, not as its prompt", async () => {
+    const { user, client } = await userWithToken(1_000_000);
+    let before = 1_000_000;
+    const charge = async (request: Parameters<typeof client.images.generate>[0]) => {
+      await client.images.generate(request);
+      const now = (await quotaOf(user)).quota;
+      const spentNow = before - now;
+      before = now;
+      return spentNow;
+    };
+    // Ratio 20: 20 000 quota ($0.04) for a standard dall-e-3 image, whatever the prompt's length.
+    expect(await charge({ model: models.ratioDalle3, prompt: "a boat" })).toBe(20 * 1000);
+    expect(await charge({ model: models.ratioDalle3, prompt: "a much longer prompt about a boat on a lake at dawn" })).toBe(20 * 1000);
+    expect(await charge({ model: models.ratioDalle3, prompt: "boat", quality: "hd", size: "1792x1024", n: 2 })).toBe(2 * 3 * 20 * 1000);
+    expect(await charge({ model: models.ratioImage, prompt: "boat", n: 3 })).toBe(3 * 5 * 1000);
+    const logs = (await user.call("GET", "/api/log/self?type=2")).json.data.items as { quota: number; prompt_tokens: number }[];
+    expect(logs.map((l) => l.quota).reduce((a, b) => a + b, 0)).toBe(1_000_000 - before);
   });
 
   it("relays a transcription upload intact and bills the transcript's tokens", async () => {
