@@ -1,5 +1,5 @@
 import { countTokens } from "gpt-tokenizer";
-import { toFile } from "openai";
+import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, loginRoot, type ApiSession } from "../support/api";
 import { fixture, SPEECH_BYTES, startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
@@ -27,6 +27,18 @@ afterAll(async () => upstream.close());
 
 const spent = async (user: ApiSession, start: number) => start - (await quotaOf(user)).quota;
 
+/** Generates images and returns what each call cost the user (in quota, or in dollars given quota per dollar). */
+function imageMeter(user: ApiSession, client: OpenAI, start: number, perUnit = 1) {
+  let before = start;
+  return async (request: Parameters<OpenAI["images"]["generate"]>[0]) => {
+    await client.images.generate(request);
+    const now = (await quotaOf(user)).quota;
+    const cost = before - now;
+    before = now;
+    return cost / perUnit;
+  };
+}
+
 describe("images, audio, moderations and rerank", () => {
   it("generates n images and charges the fixed price once per image", async () => {
     const { user, client } = await userWithToken(100_000);
@@ -39,14 +51,7 @@ describe("images, audio, moderations and rerank", () => {
 
   it("prices DALL·E images by size and quality, as OpenAI does, from the standard 1024×1024 price", async () => {
     const { user, client } = await userWithToken(1_000_000);
-    let before = 1_000_000;
-    const charge = async (request: Parameters<typeof client.images.generate>[0]) => {
-      await client.images.generate(request);
-      const now = (await quotaOf(user)).quota;
-      const spentNow = before - now;
-      before = now;
-      return spentNow / 500_000;
-    };
+    const charge = imageMeter(user, client, 1_000_000, 500_000);
     expect(await charge({ model: models.dalle3, prompt: "boat" })).toBeCloseTo(0.04, 6);
     expect(await charge({ model: models.dalle3, prompt: "boat", size: "1792x1024" })).toBeCloseTo(0.08, 6);
     expect(await charge({ model: models.dalle3, prompt: "boat", quality: "hd" })).toBeCloseTo(0.08, 6);
@@ -54,7 +59,7 @@ describe("images, audio, moderations and rerank", () => {
     expect(await charge({ model: models.dalle2, prompt: "boat", size: "256x256", n: 3 })).toBeCloseTo(0.048, 6);
     expect(await charge({ model: models.dalle2, prompt: "boat", size: "512x512" })).toBeCloseTo(0.018, 6);
     const logs = (await user.call("GET", "/api/log/self?type=2")).json.data.items as { quota: number; content: string; other: string }[];
-    expect(logs.map((l) => l.quota).reduce((a, b) => a + b, 0)).toBe(1_000_000 - before);
+    expect(logs.map((l) => l.quota).reduce((a, b) => a + b, 0)).toBe(1_000_000 - (await quotaOf(user)).quota);
     // The log says why a call cost more than the listed price.
     const hd = logs.find((l) => l.quota === 0.24 * 500_000)!;
     expect(hd.content).toBe("模型价格 0.04，分组倍率 1，图片倍率 3");
@@ -63,21 +68,14 @@ describe("images, audio, moderations and rerank", () => {
 
   it("bills a ratio-priced image model that reports no usage as 1000 tokens per standard image, not as its prompt", async () => {
     const { user, client } = await userWithToken(1_000_000);
-    let before = 1_000_000;
-    const charge = async (request: Parameters<typeof client.images.generate>[0]) => {
-      await client.images.generate(request);
-      const now = (await quotaOf(user)).quota;
-      const spentNow = before - now;
-      before = now;
-      return spentNow;
-    };
+    const charge = imageMeter(user, client, 1_000_000);
     // Ratio 20: 20 000 quota ($0.04) for a standard dall-e-3 image, whatever the prompt's length.
     expect(await charge({ model: models.ratioDalle3, prompt: "a boat" })).toBe(20 * 1000);
     expect(await charge({ model: models.ratioDalle3, prompt: "a much longer prompt about a boat on a lake at dawn" })).toBe(20 * 1000);
     expect(await charge({ model: models.ratioDalle3, prompt: "boat", quality: "hd", size: "1792x1024", n: 2 })).toBe(2 * 3 * 20 * 1000);
     expect(await charge({ model: models.ratioImage, prompt: "boat", n: 3 })).toBe(3 * 5 * 1000);
     const logs = (await user.call("GET", "/api/log/self?type=2")).json.data.items as { quota: number; prompt_tokens: number }[];
-    expect(logs.map((l) => l.quota).reduce((a, b) => a + b, 0)).toBe(1_000_000 - before);
+    expect(logs.map((l) => l.quota).reduce((a, b) => a + b, 0)).toBe(1_000_000 - (await quotaOf(user)).quota);
   });
 
   it("relays a transcription upload intact and bills the transcript's tokens", async () => {
