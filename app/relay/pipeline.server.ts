@@ -50,14 +50,14 @@ async function maybeDisable(channelId: number, channelType: number, autoBan: num
 
 const TIMEOUTS: RelayTimeouts = { connectMs: env.RELAY_CONNECT_TIMEOUT * 1000, responseMs: env.RELAY_TIMEOUT * 1000, streamIdleMs: env.STREAMING_TIMEOUT * 1000 };
 
+/** Relays in progress in this process: a reply settled with no other in flight need not wait for company to share its journal write. */
+let relaysInFlight = 0;
+
 /**
  * The relay pipeline for one request: model and group → price → reserve → try channels
  * (priority tiers, failed channels excluded) → settle with a usage log, or refund.
  * Returns a failure for the caller to send when nothing was written to the client.
  */
-/** Relays in progress in this process: a reply settled with no other in flight need not wait for company to share its journal write. */
-let relaysInFlight = 0;
-
 export async function relay(request: RelayRequest, sink: ReplySink): Promise<RelayFailure | undefined> {
   relaysInFlight += 1;
   try {

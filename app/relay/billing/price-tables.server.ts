@@ -13,7 +13,7 @@ export type PricedModel = {
 const NONE: Record<string, number> = Object.freeze({}) as Record<string, number>;
 
 /** The live price tables (the options reader caches each parsed JSON by its raw text). */
-export function currentPriceTables(): PriceTables {
+function currentPriceTables(): PriceTables {
   return {
     modelPrice: options.json<Record<string, number>>("ModelPrice") ?? NONE,
     modelRatio: options.json<Record<string, number>>("ModelRatio") ?? NONE,

@@ -70,14 +70,6 @@ export function tiersIn(table: RoutingTable, group: string, model: string): Tier
   return table.routes.get(group)?.get(model) ?? [];
 }
 
-export async function routesFor(group: string, model: string): Promise<Tier[]> {
-  return (await current()).routes.get(group)?.get(model) ?? [];
-}
-
-export async function channelById(id: number): Promise<Channel | undefined> {
-  return (await current()).channels.get(id);
-}
-
 /** Models reachable from a group (for /v1/models). */
 export async function modelsForGroup(group: string): Promise<string[]> {
   return [...((await current()).routes.get(group)?.keys() ?? [])].sort();
