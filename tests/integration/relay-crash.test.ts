@@ -52,8 +52,20 @@ async function firstLife(upstreamUrl: string, env: Record<string, string>) {
   return { server, node, storage, key, quota, scratch };
 }
 
-function chat(baseUrl: string, key: string) {
-  return fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ model: "gpt-4o-mini", max_tokens: 1000, messages: [{ role: "user", content: "hi" }] }) });
+function chat(baseUrl: string, key: string, stream = false) {
+  return fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ model: "gpt-4o-mini", max_tokens: 1000, stream, messages: [{ role: "user", content: "hi" }] }) });
+}
+
+/** Reads a stream reply until its first event, then leaves it open (the crash cuts it). */
+async function firstEventOf(reply: Response): Promise<string> {
+  const reader = reply.body!.getReader();
+  const { value } = await reader.read();
+  void (async () => {
+    try {
+      while (!(await reader.read()).done);
+    } catch {}
+  })();
+  return new TextDecoder().decode(value);
 }
 
 describe("crashes", () => {
@@ -129,6 +141,42 @@ describe("crashes", () => {
     servers.push(third);
     expect(third.output()).not.toContain("journaled settlements written");
     expect(await quota(await signIn(third.baseUrl))).toBe(before - logged);
+    await upstream.close();
+  }, 120_000);
+
+  it("kill -9 with streams mid-flight: consumed quota equals the logged quota and nothing stays held", async () => {
+    const upstream = await startOpenAiMock();
+    const nodeEnv = { NODE_ID: `stream-crash-${Date.now()}`, BILLING_FLUSH_DELAY_MS: "600000" };
+    const { server: first, node, storage, key, quota, scratch } = await firstLife(upstream.url, nodeEnv);
+    const before = await quota(node);
+    // Finished calls whose charges sit only in the journal, then streams cut by the crash.
+    for (let i = 0; i < 4; i += 1) expect((await chat(first.baseUrl, key)).status).toBe(200);
+    for (let i = 0; i < 2; i += 1) expect(await (await chat(first.baseUrl, key, true)).text()).toContain("[DONE]");
+    upstream.fault = { kind: "slow-stream", gapMs: 10_000 };
+    const open = await Promise.all(Array.from({ length: 6 }, () => chat(first.baseUrl, key, true)));
+    const firsts = await Promise.all(open.map(firstEventOf));
+    expect(firsts.every((text) => text.startsWith("data: "))).toBe(true);
+    await first.crash();
+
+    const second = await startServer({ kind, env: { NODE_ID: nodeEnv.NODE_ID }, storage });
+    servers.push(second);
+    const again = await signIn(second.baseUrl);
+    const logs = (await call(second.baseUrl, "/api/log/self?type=2", { headers: again.auth })).json.data;
+    const logged = logs.items.reduce((sum: number, row: { quota: number }) => sum + row.quota, 0);
+    const consumed = before - (await quota(again));
+    let held = 0;
+    if (scratch) {
+      const db = new pg.Client({ connectionString: scratch.url });
+      await db.connect();
+      const row = (await db.query("select (select leased from users where username = 'root') as leased, (select coalesce(sum(amount), 0) from quota_leases) as leases")).rows[0];
+      held = Number(row.leased) + Number(row.leases);
+      await db.end();
+    }
+    console.log(`[figures] kill -9 during streaming (${kind}): 6 finished calls, 6 streams cut; consumed ${consumed}, logged ${logged} over ${logs.items.length} rows, held after restart ${held}`);
+    expect(logs.items).toHaveLength(6);
+    expect(logged).toBeGreaterThan(0);
+    expect(consumed).toBe(logged);
+    expect(held).toBe(0);
     await upstream.close();
   }, 120_000);
 });
