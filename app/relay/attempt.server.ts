@@ -88,7 +88,10 @@ export async function attemptChannel(input: AttemptInput, sink: ReplySink): Prom
   const headers = multipart ? { ...built.headers, "Content-Type": input.contentType! } : built.headers;
   const call = new UpstreamCall();
   input.watch.upstream = call;
-  if (!input.stream) call.expireAfter(input.timeouts.responseMs);
+  // Until its reply starts, every call is bounded by the reply timeout (a stream too: an upstream
+  // that accepts the connection and never answers would hang it forever); a stream's body is
+  // then watched by the idle timer instead.
+  call.expireAfter(input.timeouts.responseMs);
   try {
     const upstream = await sendUpstream(built.url, { method: "POST", headers, body, connectTimeoutMs: input.timeouts.connectMs, call });
     return await readReply(input, ctx, upstream, call, sink, Date.now() - started);
@@ -122,6 +125,7 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Inc
   }
   const isEventStream = String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
   if (input.stream && isEventStream) {
+    call.finish();
     sink.start(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Oneapi-Request-Id": input.requestId, "X-Accel-Buffering": "no" });
     const outcome = await pipeStream(upstream, sink, input.adapter.createStreamTranslator(ctx), input.timeouts.streamIdleMs, () => call.abort());
     return { ok: true, usage: outcome.usage, countedCompletion: outcome.countedCompletion, frtMs, deliver: () => endStream(sink, outcome) };
