@@ -31,8 +31,9 @@ export type AttemptInput = {
 };
 
 export type AttemptResult =
-  // `deliver` finishes the client's reply; the pipeline calls it once the charge is journaled.
-  | { ok: true; usage?: Usage; countedCompletion: number; frtMs: number; deliver: () => void }
+  // `deliver` finishes the client's reply; the pipeline calls it once the charge is journaled,
+  // with the usage billed (a stream reports it in its closing usage chunk when asked to).
+  | { ok: true; usage?: Usage; countedCompletion: number; frtMs: number; deliver: (billed: Usage) => void }
   | { ok: false; status: number; error: UpstreamError; retryable: boolean; responded: boolean; upstreamStatus: number };
 
 // A channel's model_mapping, parsed once per loaded channel row (a changed channel is a new row).
@@ -117,6 +118,12 @@ function failedCall(input: AttemptInput, call: UpstreamCall, error: Error): Extr
   };
 }
 
+/** The client asked for a usage chunk at the end of its stream (stream_options.include_usage). */
+function clientAskedForUsage(body: Record<string, unknown>): boolean {
+  const options = body.stream_options;
+  return typeof options === "object" && options !== null && (options as { include_usage?: unknown }).include_usage === true;
+}
+
 async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: IncomingMessage, call: UpstreamCall, sink: ReplySink, frtMs: number): Promise<AttemptResult> {
   const status = upstream.statusCode ?? 502;
   if (status !== 200) {
@@ -128,7 +135,8 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Inc
     call.finish();
     sink.start(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Oneapi-Request-Id": input.requestId, "X-Accel-Buffering": "no" });
     const outcome = await pipeStream(upstream, sink, input.adapter.createStreamTranslator(ctx), input.timeouts.streamIdleMs, () => call.abort());
-    return { ok: true, usage: outcome.usage, countedCompletion: outcome.countedCompletion, frtMs, deliver: () => endStream(sink, outcome) };
+    const deliver = (billed: Usage) => endStream(sink, outcome, clientAskedForUsage(input.body) ? { usage: billed, model: input.requestModel } : undefined);
+    return { ok: true, usage: outcome.usage, countedCompletion: outcome.countedCompletion, frtMs, deliver };
   }
   const raw = await readAll(upstream);
   if (input.mode === "speech") {
