@@ -135,7 +135,8 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Inc
     call.finish();
     sink.start(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Oneapi-Request-Id": input.requestId, "X-Accel-Buffering": "no" });
     const outcome = await pipeStream(upstream, sink, input.adapter.createStreamTranslator(ctx), input.timeouts.streamIdleMs, () => call.abort());
-    const deliver = (billed: Usage) => endStream(sink, outcome, clientAskedForUsage(input.body) ? { usage: billed, model: input.requestModel } : undefined);
+    const object = input.mode === "completions" ? "text_completion" : "chat.completion.chunk";
+    const deliver = (billed: Usage) => endStream(sink, outcome, clientAskedForUsage(input.body) ? { usage: billed, model: input.requestModel, object } : undefined);
     return { ok: true, usage: outcome.usage, countedCompletion: outcome.countedCompletion, frtMs, deliver };
   }
   const raw = await readAll(upstream);

@@ -16,8 +16,11 @@ export type StreamOutcome = {
   first?: { id?: unknown; created?: unknown };
 };
 
-/** What a stream's closing usage chunk reports: the usage billed, and the model the client asked for. */
-export type ClosingUsage = { usage: Usage; model: string };
+/**
+ * What a stream's closing usage chunk reports: the usage billed, the model the client asked for,
+ * and the chunks' object type (legacy completions stream `text_completion`).
+ */
+export type ClosingUsage = { usage: Usage; model: string; object: string };
 
 /**
  * Ends the client's stream: the error event if the upstream failed mid-way, the usage chunk the
@@ -33,11 +36,11 @@ export function endStream(sink: ReplySink, outcome: StreamOutcome, closing?: Clo
 }
 
 /** The usage-only chunk in the shape OpenAI sends it: no choices, the stream's id. */
-function usageChunk(outcome: StreamOutcome, { usage, model }: ClosingUsage): string {
+function usageChunk(outcome: StreamOutcome, { usage, model, object }: ClosingUsage): string {
   const id = typeof outcome.first?.id === "string" ? outcome.first.id : `chatcmpl-${Date.now().toString(36)}`;
   const created = typeof outcome.first?.created === "number" ? outcome.first.created : Math.floor(Date.now() / 1000);
   const { prompt_tokens, completion_tokens } = usage;
-  return JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens } });
+  return JSON.stringify({ id, object, created, model, choices: [], usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens } });
 }
 
 /** The id and created time of a stream's first chunk (read once per stream). */
