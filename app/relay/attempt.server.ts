@@ -31,8 +31,9 @@ export type AttemptInput = {
 };
 
 export type AttemptResult =
-  // `deliver` finishes the client's reply; the pipeline calls it once the charge is journaled.
-  | { ok: true; usage?: Usage; countedCompletion: number; frtMs: number; deliver: () => void }
+  // `deliver` finishes the client's reply; the pipeline calls it once the charge is journaled,
+  // with the usage billed (a stream reports it in its closing usage chunk when asked to).
+  | { ok: true; usage?: Usage; countedCompletion: number; frtMs: number; deliver: (billed: Usage) => void }
   | { ok: false; status: number; error: UpstreamError; retryable: boolean; responded: boolean; upstreamStatus: number };
 
 // A channel's model_mapping, parsed once per loaded channel row (a changed channel is a new row).
@@ -88,7 +89,10 @@ export async function attemptChannel(input: AttemptInput, sink: ReplySink): Prom
   const headers = multipart ? { ...built.headers, "Content-Type": input.contentType! } : built.headers;
   const call = new UpstreamCall();
   input.watch.upstream = call;
-  if (!input.stream) call.expireAfter(input.timeouts.responseMs);
+  // Until its reply starts, every call is bounded by the reply timeout (a stream too: an upstream
+  // that accepts the connection and never answers would hang it forever); a stream's body is
+  // then watched by the idle timer instead.
+  call.expireAfter(input.timeouts.responseMs);
   try {
     const upstream = await sendUpstream(built.url, { method: "POST", headers, body, connectTimeoutMs: input.timeouts.connectMs, call });
     return await readReply(input, ctx, upstream, call, sink, Date.now() - started);
@@ -114,6 +118,12 @@ function failedCall(input: AttemptInput, call: UpstreamCall, error: Error): Extr
   };
 }
 
+/** The client asked for a usage chunk at the end of its stream (stream_options.include_usage). */
+function clientAskedForUsage(body: Record<string, unknown>): boolean {
+  const options = body.stream_options;
+  return typeof options === "object" && options !== null && (options as { include_usage?: unknown }).include_usage === true;
+}
+
 async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: IncomingMessage, call: UpstreamCall, sink: ReplySink, frtMs: number): Promise<AttemptResult> {
   const status = upstream.statusCode ?? 502;
   if (status !== 200) {
@@ -122,9 +132,12 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Inc
   }
   const isEventStream = String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
   if (input.stream && isEventStream) {
+    call.finish();
     sink.start(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Oneapi-Request-Id": input.requestId, "X-Accel-Buffering": "no" });
     const outcome = await pipeStream(upstream, sink, input.adapter.createStreamTranslator(ctx), input.timeouts.streamIdleMs, () => call.abort());
-    return { ok: true, usage: outcome.usage, countedCompletion: outcome.countedCompletion, frtMs, deliver: () => endStream(sink, outcome) };
+    const object = input.mode === "completions" ? "text_completion" : "chat.completion.chunk";
+    const deliver = (billed: Usage) => endStream(sink, outcome, clientAskedForUsage(input.body) ? { usage: billed, model: input.requestModel, object } : undefined);
+    return { ok: true, usage: outcome.usage, countedCompletion: outcome.countedCompletion, frtMs, deliver };
   }
   const raw = await readAll(upstream);
   if (input.mode === "speech") {

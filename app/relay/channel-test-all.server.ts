@@ -35,9 +35,9 @@ export async function claimTestAll(): Promise<boolean> {
 }
 
 /**
- * Tests every channel one after the other. A failure the auto-disable rules recognise, or a
- * reply slower than ChannelDisableThreshold seconds, disables an auto-ban channel (when
- * automatic disabling is on);
+ * Tests every channel one after the other. A failure that counts for auto-disable (the
+ * reference's rules, or no reply at all: decision 008), or a reply slower than
+ * ChannelDisableThreshold seconds, disables an auto-ban channel (when automatic disabling is on);
  * a passing auto-disabled channel (status 3, never a manual 2) is re-enabled when allowed.
  */
 export async function runTestAll(): Promise<TestAllProgress> {

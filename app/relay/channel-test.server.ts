@@ -5,10 +5,10 @@ import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { decryptSecret } from "~/utils/secrets.server";
 import { adapterFor } from "./adapters/registry";
-import type { AdapterContext } from "./adapters/types";
+import type { Adapter, AdapterContext, UpstreamError } from "./adapters/types";
 import { mapModel } from "./attempt.server";
 import { shouldDisableChannel } from "./failure-policy";
-import { readAll, sendUpstream } from "./upstream-client.server";
+import { readAll, sendUpstream, UpstreamAbortError } from "./upstream-client.server";
 
 export type ChannelTestResult = { success: boolean; message: string; time: number; disabled?: boolean };
 
@@ -17,6 +17,48 @@ const UNTESTABLE_TYPES = new Set([2, 5, 36]);
 /** The reference's test model order: ?model=, the channel's test model, its first model, gpt-3.5-turbo. */
 export function testModelFor(channel: Channel, requested?: string): string {
   return requested?.trim() || channel.test_model?.trim() || channel.models.split(",").map((m) => m.trim()).find(Boolean) || "gpt-3.5-turbo";
+}
+
+/**
+ * What is wrong with a 200 reply, if anything: some upstreams (and proxies in front of them)
+ * answer errors with 200 and an error body, or with a page that is no completion at all.
+ */
+function replyProblem(adapter: Adapter, ctx: AdapterContext, text: string): UpstreamError | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { message: `上游返回了无法识别的响应：${text.slice(0, 200)}`, type: "upstream_error", code: "bad_response_body" };
+  }
+  const body = parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
+  if (body.error || body.type === "error") return adapter.parseError(200, text);
+  try {
+    const converted = JSON.parse(String(adapter.convertResponse(ctx, Buffer.from(text)).body)) as { choices?: unknown };
+    if (Array.isArray(converted.choices)) return undefined;
+  } catch {}
+  return { message: `上游返回了无法识别的响应：${text.slice(0, 200)}`, type: "upstream_error", code: "bad_response_body" };
+}
+
+/**
+ * The test's time and outcome on the channel row: response_time and test_time as the reference
+ * keeps them, and a failure's message in other_info (test_error), so the console shows the
+ * failure instead of a quick "response time"; a passing test clears it.
+ */
+async function recordTestOutcome(channelId: number, result: ChannelTestResult): Promise<void> {
+  const db = await getDb();
+  const current = await db.selectFrom("channels").select("other_info").where("id", "=", channelId).executeTakeFirst();
+  let info: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = current?.other_info ? JSON.parse(current.other_info) : {};
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) info = parsed as Record<string, unknown>;
+  } catch {}
+  if (result.success) delete info.test_error;
+  else info.test_error = result.message.slice(0, 500);
+  await db
+    .updateTable("channels")
+    .set({ response_time: Math.round(result.time * 1000), test_time: Math.floor(Date.now() / 1000), other_info: JSON.stringify(info) })
+    .where("id", "=", channelId)
+    .execute();
 }
 
 /**
@@ -41,19 +83,25 @@ export async function testChannel(channel: Channel, requestedModel?: string): Pr
     const upstream = await sendUpstream(request.url, { method: "POST", headers: request.headers, body: request.body, signal: AbortSignal.timeout(env.RELAY_TIMEOUT * 1000), connectTimeoutMs: env.RELAY_CONNECT_TIMEOUT * 1000 });
     const text = (await readAll(upstream)).toString("utf8");
     const seconds = (Date.now() - started) / 1000;
-    if (upstream.statusCode === 200) {
+    const status = upstream.statusCode ?? 0;
+    const error = status === 200 ? replyProblem(adapter, ctx, text) : adapter.parseError(status, text);
+    if (!error) {
       result = { success: true, message: "", time: seconds };
     } else {
-      const error = adapter.parseError(upstream.statusCode ?? 0, text);
       result = { success: false, message: error.message, time: seconds };
-      if (shouldDisableChannel(upstream.statusCode ?? 0, error, channel.type)) disableReason = `${upstream.statusCode} ${error.message}`;
+      if (shouldDisableChannel(status, error, channel.type)) disableReason = `${status} ${error.message}`;
     }
   } catch (error) {
-    result = { success: false, message: `请求上游地址失败：${(error as Error).message}`, time: (Date.now() - started) / 1000 };
+    // No reply at all (refused, unresolvable, forbidden address, timed out). A test exists to
+    // tell whether the channel works: this one does not, so it counts for auto-disable (a relay
+    // call's connection failure does not: it is retried elsewhere). See decision 008.
+    const timedOut = error instanceof UpstreamAbortError || (error as Error).name === "TimeoutError";
+    const message = timedOut ? `上游响应超时（${env.RELAY_TIMEOUT} 秒）` : `请求上游地址失败：${(error as Error).message}`;
+    result = { success: false, message, time: (Date.now() - started) / 1000 };
+    disableReason = message;
   }
-  const db = await getDb();
-  await db.updateTable("channels").set({ response_time: Math.round(result.time * 1000), test_time: Math.floor(Date.now() / 1000) }).where("id", "=", channel.id).execute();
-  await db
+  await recordTestOutcome(channel.id, result);
+  await (await getDb())
     .insertInto("logs")
     .values({
       created_at: Math.floor(Date.now() / 1000), type: 2, content: result.success ? "模型测试" : `模型测试失败：${result.message}`.slice(0, 500), user_id: 1, username: "",

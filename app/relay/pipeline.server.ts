@@ -149,7 +149,7 @@ async function relayCounted(request: RelayRequest, sink: ReplySink): Promise<Rel
           const journaled = chargesJournaled(relaysInFlight === 1);
           if (journaled) await journaled;
         } finally {
-          result.deliver();
+          result.deliver(usage);
         }
         return undefined;
       }

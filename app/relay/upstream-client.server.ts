@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Duplex } from "node:stream";
+import { ForbiddenUpstreamAddressError, guardedLookup, isForbiddenUpstreamIp } from "~/utils/upstream-address";
 
 /**
  * Upstream calls over node:http with keep-alive pools (cheaper per request than fetch on this
@@ -12,7 +13,10 @@ import type { Duplex } from "node:stream";
 // No socket `timeout` on the pool: node re-arms a socket's timer on every read and write, which
 // cost ~20% of relay throughput when measured. Pooled sockets an upstream has closed are handled
 // where they surface instead (sendUpstream resends once on a fresh connection).
-const pool = { keepAlive: true, maxSockets: 256, keepAliveMsecs: 30_000 };
+// Every name is resolved through guardedLookup, which refuses link-local and cloud-metadata
+// addresses (an IP written in the URL is checked in targetOf: node does no lookup for one).
+// Redirects are never followed (node:http does not), so no hop escapes the check.
+const pool = { keepAlive: true, maxSockets: 256, keepAliveMsecs: 30_000, lookup: guardedLookup };
 
 export class UpstreamConnectError extends Error {}
 export class UpstreamAbortError extends Error {}
@@ -45,7 +49,7 @@ class TimedHttpsAgent extends HttpsAgent {
 const httpAgent = new TimedHttpAgent(pool);
 const httpsAgent = new TimedHttpsAgent(pool);
 
-type Target = { secure: boolean; hostname: string; port: number; path: string; host: string };
+type Target = { secure: boolean; hostname: string; port: number; path: string; host: string; forbidden: boolean };
 const targets = new Map<string, Target>();
 
 /** A URL parsed once: channels call the same few URLs over and over. */
@@ -54,9 +58,11 @@ function targetOf(url: string): Target {
   if (!target) {
     const parsed = new URL(url);
     const secure = parsed.protocol === "https:";
+    const hostname = parsed.hostname.replace(/^\[|\]$/g, "");
     target = {
       secure,
-      hostname: parsed.hostname.replace(/^\[|\]$/g, ""),
+      hostname,
+      forbidden: isForbiddenUpstreamIp(hostname),
       port: Number(parsed.port) || (secure ? 443 : 80),
       path: `${parsed.pathname}${parsed.search}`,
       host: parsed.host,
@@ -138,6 +144,8 @@ export type UpstreamInit = {
  */
 export function sendUpstream(url: string, init: UpstreamInit): Promise<IncomingMessage> {
   const call = init.call ?? new UpstreamCall();
+  const target = targetOf(url);
+  if (target.forbidden) return Promise.reject(new ForbiddenUpstreamAddressError(target.hostname));
   if (init.signal) {
     if (init.signal.aborted) call.abort();
     else init.signal.addEventListener("abort", () => call.abort(), { once: true });
@@ -148,7 +156,7 @@ export function sendUpstream(url: string, init: UpstreamInit): Promise<IncomingM
         reject(new UpstreamAbortError("upstream call aborted"));
         return;
       }
-      const req = requestUpstream(url, init, resolve);
+      const req = requestUpstream(target, init, resolve);
       call.attach(req);
       req.on("error", (error: NodeJS.ErrnoException) => {
         const stale = retry && req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE") && !call.aborted;
@@ -162,8 +170,7 @@ export function sendUpstream(url: string, init: UpstreamInit): Promise<IncomingM
   });
 }
 
-function requestUpstream(url: string, init: UpstreamInit, onResponse: (res: IncomingMessage) => void): ClientRequest {
-  const target = targetOf(url);
+function requestUpstream(target: Target, init: UpstreamInit, onResponse: (res: IncomingMessage) => void): ClientRequest {
   // A header list goes to the wire as it is (node validates each pair once, without the
   // per-header bookkeeping an object gets); Host and Content-Length are ours to add then.
   const headers: string[] = ["Host", target.host];

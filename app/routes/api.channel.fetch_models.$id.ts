@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { fetchUpstreamModels } from "~/domain/channels/fetch-models.server";
+import { fetchUpstreamModels } from "~/relay/channel-models.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/utils/api.server";
 import { bootApp } from "~/utils/boot.server";

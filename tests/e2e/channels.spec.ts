@@ -111,6 +111,32 @@ test.describe("channels @nojs", () => {
 });
 
 test.describe("channel tests from the console @nojs", () => {
+  test("item 19: a failed test shows red with its error on the channel row; item 21: a metadata base URL is refused by the form", async ({ page }) => {
+    const { freePort } = await import("../support/server");
+    await asRoot(page);
+    await page.goto("/channel/add");
+    await page.getByLabel("名称").fill(uniqueName("m"));
+    await page.getByLabel("密钥").fill("sk-x");
+    await page.getByLabel("代理地址（Base URL）").fill("http://169.254.169.254/latest");
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page.getByText(/代理地址不能是链路本地或云元数据地址.*169\.254\.169\.254/)).toBeVisible();
+    await expect(page).toHaveURL(/\/channel\/add$/);
+
+    const name = uniqueName("f");
+    await page.getByLabel("名称").fill(name);
+    await page.getByLabel("密钥").fill("sk-x");
+    await page.getByLabel("代理地址（Base URL）").fill(`http://127.0.0.1:${await freePort()}`); // nothing listens there
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page).toHaveURL(/\/channel$/);
+    await page.getByTestId(`channel-row-${name}`).getByRole("button", { name: "测试" }).click();
+    await expect(page.getByText(new RegExp(`渠道 ${name} 测试失败：请求上游地址失败`))).toBeVisible();
+    const cell = page.getByTestId(`channel-row-${name}`).getByTestId("response-time");
+    await expect(cell).toContainText("测试失败");
+    await expect(cell).not.toContainText("秒");
+    await expect(cell.getByTestId("test-error")).toContainText("请求上游地址失败");
+    await expect(cell.getByText("测试失败")).toHaveClass(/bg-red-100/);
+  });
+
   test("test one channel, refresh its balance and test all", async ({ page }) => {
     const { startOpenAiMock } = await import("../mocks/openai-upstream");
     const upstream = await startOpenAiMock();

@@ -77,6 +77,24 @@ describe("channel CRUD and the abilities index", () => {
     expect((await findByName(azure))[0].other).toBe("2023-06-01-preview");
   });
 
+  it("item 21: a link-local or cloud-metadata base URL is refused at create and at update, loopback and private ones are kept", async () => {
+    const metadata = "http://169.254.169.254/latest/meta-data";
+    for (const base_url of [metadata, "http://[::ffff:169.254.169.254]", "http://0xA9FEA9FE", "http://[fd00:ec2::254]", "http://metadata.google.internal"]) {
+      const name = unique();
+      const refused = await create({ name, base_url });
+      expect(refused.json.success, base_url).toBe(false);
+      expect(refused.json.message, base_url).toContain("代理地址不能是链路本地或云元数据地址");
+      expect(await findByName(name)).toHaveLength(0);
+    }
+    const name = unique();
+    expect((await create({ name, base_url: "http://127.0.0.1:11434" })).json.success).toBe(true);
+    const [channel] = await findByName(name);
+    const update = await admin.call("PUT", "/api/channel/", { id: channel.id, base_url: metadata });
+    expect(update.json).toMatchObject({ success: false, message: expect.stringContaining("169.254.169.254") });
+    expect((await admin.call("GET", `/api/channel/${channel.id}`)).json.data.base_url).toBe("http://127.0.0.1:11434");
+    expect((await admin.call("PUT", "/api/channel/", { id: channel.id, base_url: "http://192.168.10.5:8000" })).json.success).toBe(true);
+  });
+
   it("abilities follow updates of models, groups, priority and status", async () => {
     const name = unique();
     await create({ name });

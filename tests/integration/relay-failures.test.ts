@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, loginRoot, request, type ApiSession } from "../support/api";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
+import { freePort } from "../support/server";
 import { createChannel, mergeOption, quotaOf, setOption, tokenOf, uniqueModel, userWithToken } from "../support/relay";
 
 let root: ApiSession;
@@ -15,7 +16,7 @@ beforeAll(async () => {
   root = await loginRoot();
 });
 afterAll(async () => {
-  await setOption(root, "RetryTimes", "0");
+  await setOption(root, "RetryTimes", "3");
   await setOption(root, "AutomaticDisableChannelEnabled", "false");
   for (const m of mocks) await m.close();
 });
@@ -104,6 +105,25 @@ describe("token refusals (OpenAI-shaped, with the reference's messages)", () => 
 });
 
 describe("failover, auto-disable and status mapping", () => {
+  it("item 18: retries are on by default (3): a dead channel beside a working one at the same priority fails no call", async () => {
+    const options = (await root.call("GET", "/api/option/")).json.data as { key: string; value: string }[];
+    expect(options.find((o) => o.key === "RetryTimes")?.value).toBe("3");
+    const model = uniqueModel("dead");
+    const good = await mock();
+    const deadUrl = `http://127.0.0.1:${await freePort()}`; // nothing listens there: connection refused
+    await mergeOption(root, "ModelRatio", { [model]: 1 });
+    await createChannel(root, { base_url: deadUrl, models: model, priority: 0 });
+    await createChannel(root, { base_url: good.url, models: model, priority: 0 });
+    const { user, key } = await userWithToken(100_000);
+    const results = [];
+    for (let i = 0; i < 8; i += 1) results.push(await chat(key, model));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(good.requests).toHaveLength(8);
+    const self = await quotaOf(user);
+    expect(self.request_count).toBe(8);
+    expect(self.quota).toBe(100_000 - self.used_quota);
+  });
+
   it("retries on a lower tier and never re-tries the channel that failed", async () => {
     const model = uniqueModel("fo");
     const bad = await mock();
@@ -162,6 +182,45 @@ describe("failover, auto-disable and status mapping", () => {
     expect(m.aborted).toBe(1);
     const self = await quotaOf(user);
     expect([self.quota, self.used_quota, self.request_count]).toEqual([100_000, 0, 0]);
+  });
+
+  it("item 4: a stream whose upstream never sends headers is given up after RELAY_TIMEOUT and fails over; alone it is a 504", async () => {
+    const model = uniqueModel("hangs");
+    const dead = await mock();
+    const good = await mock();
+    dead.fault = { kind: "hang" };
+    await mergeOption(root, "ModelRatio", { [model]: 1 });
+    const deadId = await createChannel(root, { base_url: dead.url, models: model, priority: 10 });
+    await createChannel(root, { base_url: good.url, models: model, priority: 0 });
+    await setOption(root, "RetryTimes", "3");
+    const { user, key } = await userWithToken(100_000);
+    const started = Date.now();
+    const res = await streamChat(key, model);
+    const text = await res.text();
+    const elapsed = Date.now() - started;
+    expect(res.status).toBe(200);
+    expect(text).toContain('"role":"assistant"');
+    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    expect(elapsed).toBeGreaterThanOrEqual(2900);
+    expect(elapsed).toBeLessThan(6000);
+    expect(dead.requests).toHaveLength(1);
+    expect(good.requests).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(dead.aborted).toBe(1);
+    const self = await quotaOf(user);
+    expect(self.request_count).toBe(1);
+    expect(self.quota).toBe(100_000 - self.used_quota);
+    expect((await root.call("GET", `/api/channel/${deadId}`)).json.data.used_quota).toBe(0);
+
+    // With no other channel the client gets the non-stream path's answer.
+    await setOption(root, "RetryTimes", "0");
+    const aloneStarted = Date.now();
+    const alone = await streamChat(key, model);
+    const aloneElapsed = Date.now() - aloneStarted;
+    expect(alone.status).toBe(504);
+    expect(((await alone.json()) as { error: { message: string } }).error.message).toContain("上游响应超时");
+    expect(aloneElapsed).toBeLessThan(6000);
+    await setOption(root, "RetryTimes", "3");
   });
 
   it("a reply whose connection drops half way is retried on the next tier, never answered as a 500", async () => {

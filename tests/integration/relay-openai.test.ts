@@ -70,6 +70,42 @@ describe("OpenAI-compatible relay through the official client", () => {
     expect(used).toBeLessThan(100);
   });
 
+  it("item 17: include_usage with an upstream that sends no usage gets a closing usage chunk with the billed tokens; with upstream usage, exactly one", async () => {
+    const { user, key } = await userWithToken(100_000);
+    const events = async () => {
+      const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ model, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hi" }] }),
+      });
+      expect(res.status).toBe(200);
+      return (await res.text()).split("\n\n").filter(Boolean).map((e) => e.replace(/^data: /, ""));
+    };
+    upstream.fault = { kind: "no-usage" };
+    let counted: string[];
+    try {
+      counted = await events();
+    } finally {
+      upstream.fault = undefined;
+    }
+    expect(counted.at(-1)).toBe("[DONE]");
+    const closing = JSON.parse(counted.at(-2)!) as { id: string; object: string; model: string; choices: unknown[]; usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } };
+    expect(closing).toMatchObject({ id: "chatcmpl-Q7", object: "chat.completion.chunk", model, choices: [] });
+    const { prompt_tokens, completion_tokens, total_tokens } = closing.usage;
+    expect(prompt_tokens).toBeGreaterThan(0);
+    expect(completion_tokens).toBeGreaterThan(0);
+    expect(total_tokens).toBe(prompt_tokens + completion_tokens);
+    // The chunk reports what was billed: (prompt + completion × 2) × 1.5.
+    expect((await quotaOf(user)).used_quota).toBe(Math.round((prompt_tokens + completion_tokens * 2) * 1.5));
+    expect(counted.filter((e) => e.includes('"usage":{'))).toHaveLength(1);
+
+    const reported = await events();
+    const usageChunks = reported.filter((e) => e.includes('"usage":{'));
+    expect(usageChunks).toHaveLength(1);
+    expect(JSON.parse(usageChunks[0]!).usage).toMatchObject({ prompt_tokens: 9, completion_tokens: 3 });
+    expect(reported.at(-1)).toBe("[DONE]");
+  });
+
   it("relays embeddings, also under /v1/engines/:model/embeddings", async () => {
     const { client, key } = await userWithToken(100_000);
     const result = await client.embeddings.create({ model: embedModel, input: "hello" });

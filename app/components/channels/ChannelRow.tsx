@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { ConfirmButton } from "~/components/ConfirmButton";
 import { RowActionForm, StatusToggle } from "~/components/RowActionForm";
 import { StatusTag } from "~/components/StatusTag";
-import { channelStatusTag, renderBalance, responseTimeTone, statusReason } from "~/domain/channels/channel-display";
+import { channelStatusTag, lastTestFailure, renderBalance, responseTimeTone, statusReason } from "~/domain/channels/channel-display";
 import { renderQuota } from "~/utils/format";
 import { formatTimestamp } from "~/utils/time-zone";
 import { useTimeZone } from "~/components/useTimeZone";
@@ -27,6 +27,8 @@ export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRow
   const timeZone = useTimeZone();
   const reason = statusReason(channel.other_info, (seconds) => formatTimestamp(seconds, timeZone));
   const time = responseTimeTone(channel.response_time);
+  // A failed test's duration is no response time: the cell says the test failed, and why.
+  const testFailure = lastTestFailure(channel.other_info);
   const routingForm = `routing-${channel.id}`;
   return (
     <tr className={`border-b border-gray-100 align-top dark:border-gray-800 ${channel.status !== 1 ? "opacity-60" : ""}`} data-testid={`channel-row-${channel.name}`}>
@@ -39,7 +41,16 @@ export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRow
         <StatusTag tone={status.tone} title={reason || undefined}>{status.label}</StatusTag>
         {reason ? <div className="mt-1 max-w-[12rem] text-xs text-gray-500" data-testid="status-reason">{reason}</div> : null}
       </td>
-      <td className="p-2"><StatusTag tone={time.tone}>{time.label}</StatusTag></td>
+      <td className="p-2" data-testid="response-time">
+        {testFailure ? (
+          <>
+            <StatusTag tone="red" title={testFailure}>测试失败</StatusTag>
+            <div className="mt-1 max-w-[14rem] break-words text-xs text-red-600 dark:text-red-400" data-testid="test-error">{testFailure}</div>
+          </>
+        ) : (
+          <StatusTag tone={time.tone}>{time.label}</StatusTag>
+        )}
+      </td>
       <td className="p-2 whitespace-nowrap">
         {renderQuota(channel.used_quota, displayInCurrency)} /{" "}
         <Form method="post" className="inline">

@@ -35,3 +35,13 @@ export function statusReason(otherInfo: string, format: (seconds: number) => str
     return "";
   }
 }
+
+/** The last channel test's failure message kept in other_info (cleared by a passing test). */
+export function lastTestFailure(otherInfo: string): string {
+  try {
+    const info = JSON.parse(otherInfo || "{}") as { test_error?: unknown };
+    return typeof info.test_error === "string" ? info.test_error : "";
+  } catch {
+    return "";
+  }
+}

@@ -3,6 +3,7 @@ import type { Channel } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { publish } from "~/utils/redis.server";
 import { encryptSecret } from "~/utils/secrets.server";
+import { upstreamUrlRefusal } from "~/utils/upstream-address";
 import { rebuildAbilities } from "./abilities.server";
 import { getChannelType, splitChannelKeys, validateChannelKey } from "./catalog";
 import { checkJsonObject, normaliseBaseUrl, type ChannelFields } from "./channel-input";
@@ -48,6 +49,8 @@ function toColumns(fields: ChannelFields, type: number): { ok: true; value: Part
   if (fields.base_url !== undefined) {
     const url = normaliseBaseUrl(fields.base_url);
     if (url && !/^https?:\/\/[^\s/]+/i.test(url)) return { ok: false, message: "代理地址必须以 http:// 或 https:// 开头" };
+    const refusal = url ? upstreamUrlRefusal(url) : undefined;
+    if (refusal) return { ok: false, message: refusal };
     out.base_url = url;
   }
   if (fields.other !== undefined) out.other = fields.other.trim();

@@ -80,7 +80,7 @@ export const OPTION_DEFS: readonly OptionDef[] = [
   str("ChatLink"),
   str("ChatLink2"),
   float("QuotaPerUnit", 500000),
-  int("RetryTimes", 0),
+  int("RetryTimes", 3),
   bool("DisplayInCurrencyEnabled", true),
   bool("DisplayTokenStatEnabled", true),
   bool("DefaultCollapseSidebar", false),

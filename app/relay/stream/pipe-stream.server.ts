@@ -5,16 +5,52 @@ import type { StreamTranslator, UpstreamError } from "../adapters/types";
 import type { ReplySink } from "../reply-sink";
 import { createTokenCounter } from "./token-counter";
 
-export type StreamOutcome = { usage?: Usage; countedCompletion: number; error?: UpstreamError; ended: "done" | "idle-timeout" | "client-abort" | "upstream-closed" };
+export type StreamOutcome = {
+  usage?: Usage;
+  countedCompletion: number;
+  error?: UpstreamError;
+  ended: "done" | "idle-timeout" | "client-abort" | "upstream-closed";
+  /** A chunk carrying usage reached the client. */
+  usageSent: boolean;
+  /** The id and created time of the stream's first chunk, for a chunk the gateway adds. */
+  first?: { id?: unknown; created?: unknown };
+};
 
 /**
- * Ends the client's stream: the error event if the upstream failed mid-way, then [DONE]. Called
- * after billing has committed, so a stream never finishes with its charge still unrecorded.
+ * What a stream's closing usage chunk reports: the usage billed, the model the client asked for,
+ * and the chunks' object type (legacy completions stream `text_completion`).
  */
-export function endStream(sink: ReplySink, outcome: StreamOutcome): void {
+export type ClosingUsage = { usage: Usage; model: string; object: string };
+
+/**
+ * Ends the client's stream: the error event if the upstream failed mid-way, the usage chunk the
+ * client asked for (stream_options.include_usage) when the upstream sent none, then [DONE].
+ * Called after billing has committed, so a stream never finishes with its charge still
+ * unrecorded, and the usage it reports is the one billed.
+ */
+export function endStream(sink: ReplySink, outcome: StreamOutcome, closing?: ClosingUsage): void {
   if (!sink.open) return;
   if (outcome.error) sink.write(`data: ${JSON.stringify({ error: { ...outcome.error, param: null } })}\n\n`);
+  if (closing && !outcome.usageSent) sink.write(`data: ${usageChunk(outcome, closing)}\n\n`);
   sink.end("data: [DONE]\n\n");
+}
+
+/** The usage-only chunk in the shape OpenAI sends it: no choices, the stream's id. */
+function usageChunk(outcome: StreamOutcome, { usage, model, object }: ClosingUsage): string {
+  const id = typeof outcome.first?.id === "string" ? outcome.first.id : `chatcmpl-${Date.now().toString(36)}`;
+  const created = typeof outcome.first?.created === "number" ? outcome.first.created : Math.floor(Date.now() / 1000);
+  const { prompt_tokens, completion_tokens } = usage;
+  return JSON.stringify({ id, object, created, model, choices: [], usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens } });
+}
+
+/** The id and created time of a stream's first chunk (read once per stream). */
+function firstChunkIdentity(chunk: string): StreamOutcome["first"] {
+  try {
+    const parsed = JSON.parse(chunk) as { id?: unknown; created?: unknown };
+    return { id: parsed.id, created: parsed.created };
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -27,6 +63,8 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
   return new Promise((resolve) => {
     const counter = createTokenCounter();
     let usage: Usage | undefined;
+    let usageSent = false;
+    let first: StreamOutcome["first"];
     let error: UpstreamError | undefined;
     let settled = false;
     let upstreamEnded = false;
@@ -39,7 +77,7 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
       // Ended by the reply's last event, the upstream body still has its close to come: the idle
       // timer keeps watching it, so an upstream that never closes is let go, not kept forever.
       if (upstreamEnded || ended !== "done") clearTimeout(idleTimer);
-      resolve({ usage, countedCompletion: usage ? 0 : counter.total, error, ended });
+      resolve({ usage, countedCompletion: usage ? 0 : counter.total, error, ended, usageSent, first });
     };
     const idleTimer = setTimeout(() => onIdle(), idleTimeoutMs);
     const onIdle = () => {
@@ -59,6 +97,10 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
         const step = translator.push(event.event, event.data);
         if (step.usage) usage = step.usage;
         if (!usage) counter.add(step.text);
+        // A step with usage that forwards chunks forwards its usage with them (a usage-only chunk
+        // kept back forwards none).
+        if (step.usage && step.chunks.length > 0) usageSent = true;
+        if (first === undefined && step.chunks.length > 0) first = firstChunkIdentity(step.chunks[0]!);
         for (const chunk of step.chunks) pending += `data: ${chunk}\n\n`;
         if (step.done) completed = true;
         if (step.error) {

@@ -4,7 +4,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createOpenAiStreamTranslator } from "~/relay/adapters/openai/openai-stream";
 import type { ReplySink } from "~/relay/reply-sink";
-import { pipeStream } from "~/relay/stream/pipe-stream.server";
+import { endStream, pipeStream } from "~/relay/stream/pipe-stream.server";
 
 const streamFixture = readFileSync(new URL("../../fixtures/upstream/openai/chat-stream.sse", import.meta.url), "utf8");
 
@@ -87,5 +87,37 @@ describe("pipeStream at the reply's last event", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(upstream.readableEnded).toBe(true);
     expect(aborted).toBe(0);
+  });
+});
+
+describe("endStream (item 17)", () => {
+  const noUsage = streamFixture.split("\n\n").filter((e) => e.trim() && !/"choices":\s*\[\]/.test(e)).join("\n\n") + "\n\n";
+  const usage = { prompt_tokens: 7, completion_tokens: 2 };
+
+  it("adds the usage chunk the client asked for, with the stream's id and created time, before [DONE], when none was forwarded", async () => {
+    const upstream = new PassThrough();
+    const { sink, writes } = recordingSink();
+    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(true), 5_000, () => undefined);
+    upstream.end(noUsage);
+    const result = await outcome;
+    expect(result.usageSent).toBe(false);
+    endStream(sink, result, { usage, model: "client-model", object: "text_completion" });
+    expect(writes.at(-1)).toBe("data: [DONE]\n\n");
+    expect(JSON.parse(writes.at(-2)!.replace(/^data: /, ""))).toEqual({
+      id: "chatcmpl-Q7", object: "text_completion", created: 1735689600, model: "client-model", choices: [], usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
+    });
+  });
+
+  it("adds nothing when the upstream's usage chunk went through, or when the client did not ask", async () => {
+    for (const [forward, fixture, closing] of [[true, streamFixture, true], [false, noUsage, false]] as const) {
+      const upstream = new PassThrough();
+      const { sink, writes } = recordingSink();
+      const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(forward), 5_000, () => undefined);
+      upstream.end(fixture);
+      const result = await outcome;
+      endStream(sink, result, closing ? { usage, model: "m", object: "chat.completion.chunk" } : undefined);
+      expect(writes.join("").match(/"usage":\{/g) ?? []).toHaveLength(forward ? 1 : 0);
+      expect(writes.at(-1)).toBe("data: [DONE]\n\n");
+    }
   });
 });
