@@ -6,6 +6,7 @@ import { publish } from "~/utils/redis.server";
 import { randomAlphanumeric } from "~/utils/secrets.server";
 import { normaliseAllowList, parseAllowList } from "./ip-allow-list";
 import { generateTokenKey, openTokenKey, sealTokenKey, tokenKeyHash } from "./token-keys.server";
+import { EXPIRY_INVALID, isExpiryInRange, TOKEN_NAME_TOO_LONG, tokenNameFits } from "./token-constants";
 import { MAX_BATCH_TOKENS, TOKEN_STATUS, type TokenFields } from "./token-form";
 
 /** The relay's token cache listens here; the message is the token's key hash. */
@@ -40,9 +41,12 @@ export function toTokenJson(token: Token) {
 export type TokenJson = ReturnType<typeof toTokenJson>;
 
 function checkFields(user: User, fields: TokenFields): string | undefined {
+  if (!tokenNameFits(fields.name)) return TOKEN_NAME_TOO_LONG;
   const { invalid } = parseAllowList(fields.allow_ips);
   if (invalid.length) return `IP 白名单格式错误：${invalid[0]}`;
   if (!canUseGroup(user, fields.group)) return `无权使用分组 ${fields.group}`;
+  // Both surfaces meet here: the console's typed time can land past year 9999 in a western zone.
+  if (!isExpiryInRange(fields.expired_time)) return EXPIRY_INVALID;
   if (fields.expired_time !== -1 && fields.expired_time <= now()) return "过期时间不能早于当前时间";
   return undefined;
 }
