@@ -3,7 +3,7 @@ import type { User } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { hashLookupKey, randomAlphanumeric } from "~/utils/secrets.server";
 import { options } from "../options/store.server";
-import { DEFAULT_ROOT_PASSWORD, hashPassword, verifyPassword } from "./passwords.server";
+import { DEFAULT_ROOT_PASSWORD, hashPassword, verifyAgainstDummy, verifyPassword } from "./passwords.server";
 import { ROLE_ROOT, ROLE_USER, USER_STATUS_BANNED } from "./roles";
 
 export type PublicUser = ReturnType<typeof toPublicUser>;
@@ -54,7 +54,7 @@ export async function verifyCredentials(login: string, password: string): Promis
     .where((eb) => eb.or([eb("username", "=", login), eb.and([eb("email", "<>", ""), eb(sql`lower(email)`, "=", login.toLowerCase())])]))
     .orderBy(sql`username = ${login}`, "desc")
     .executeTakeFirst();
-  if (!user) return undefined;
+  if (!user) return verifyAgainstDummy(password).then(() => undefined);
   if (!(await verifyPassword(password, user.password_hash))) return undefined;
   if (user.status === USER_STATUS_BANNED) return undefined;
   return user;
