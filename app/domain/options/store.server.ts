@@ -1,5 +1,6 @@
 import { getDb } from "~/utils/db.server";
 import { publish, subscribe } from "~/utils/redis.server";
+import { DEFAULT_SERVER_ADDRESS } from "./defs";
 import { checkOptionPreconditions, OPTION_DEFS, getOptionDef, validateOptionValue } from "./registry";
 import { createOptionReader } from "./typed";
 
@@ -31,9 +32,21 @@ export function getOptionValue(key: string): string | undefined {
   return values.get(key);
 }
 
-/** Every option with its current value; secrets are left out (they are write-only). */
+/** ServerAddress in effect: the operator's, else the default /api/status reports too. */
+export function effectiveServerAddress(): string {
+  return options.string("ServerAddress") || DEFAULT_SERVER_ADDRESS;
+}
+
+/**
+ * Every option with its current value; secrets are left out (they are write-only). ServerAddress
+ * is the effective one, as /api/status shows it: the reference's console read '' here and
+ * http://localhost:3000 there (item 22).
+ */
 export function listPublicOptions(): { key: string; value: string }[] {
-  return OPTION_DEFS.filter((d) => !d.secret).map((d) => ({ key: d.key, value: values.get(d.key) ?? d.default }));
+  return OPTION_DEFS.filter((d) => !d.secret).map((d) => ({
+    key: d.key,
+    value: d.key === "ServerAddress" ? effectiveServerAddress() : (values.get(d.key) ?? d.default),
+  }));
 }
 
 export type OptionSaveResult = { ok: true } | { ok: false; message: string };
