@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, inject, it } from "vitest";
 import { baseUrl, fakeIp, loginRoot, newUser, request, uniqueName } from "../support/api";
 
 /** A plain HTML form post to a console route, as a browser without JavaScript sends it. */
@@ -21,6 +22,23 @@ describe("item 12: deleted-user renames cannot collide", () => {
     const root = await loginRoot();
     const deleted = await root.call("POST", "/api/user/manage", { id: user.userId, action: "delete" });
     expect(deleted.json.success).toBe(true);
+  });
+});
+
+describe("item 12: a name taken before # was refused", () => {
+  const databaseUrl = inject("databaseUrl");
+  // Only PostgreSQL lets the test write a row beside the server (PGlite is the server's alone).
+  it.skipIf(!databaseUrl)("item 12: a live account named <name>#deleted-<id> (registered before the rule) does not block deleting <name>", async () => {
+    const user = await newUser();
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query("insert into users (username, password_hash) values ($1, 'x')", [`${user.username}#deleted-${user.userId}`]);
+    } finally {
+      await client.end();
+    }
+    const root = await loginRoot();
+    expect((await root.call("POST", "/api/user/manage", { id: user.userId, action: "delete" })).json.success).toBe(true);
   });
 });
 

@@ -39,6 +39,16 @@ export function toPublicUser(user: User) {
   };
 }
 
+/**
+ * A deleted account's new name, `<name>#deleted-<id>`, which frees the old one. Registration
+ * refuses `#`, so no live account can hold it; one registered before that rule (it made its
+ * victim undeletable, item 12) is stepped around with the deletion time appended.
+ */
+export const deletedUsername = sql<string>`case
+  when exists (select 1 from users taken where taken.username = users.username || '#deleted-' || users.id::text)
+  then users.username || '#deleted-' || users.id::text || '-' || (extract(epoch from clock_timestamp()) * 1000000)::bigint::text
+  else users.username || '#deleted-' || users.id::text end`;
+
 export async function findUserById(id: number): Promise<User | undefined> {
   const db = await getDb();
   return db.selectFrom("users").selectAll().where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
