@@ -19,7 +19,14 @@ export function loadOptions(): Promise<void> {
     for (const def of OPTION_DEFS) values.set(def.key, def.default);
     const db = await getDb();
     const rows = await db.selectFrom("options").select(["key", "value"]).execute();
-    for (const row of rows) if (getOptionDef(row.key)) values.set(row.key, row.value);
+    for (const row of rows) {
+      if (!getOptionDef(row.key)) continue;
+      // A value saved before its option had bounds (QuotaPerUnit=0, RetryTimes=1e9) would keep
+      // the gateway broken after the upgrade: the default serves until the operator saves again.
+      const checked = validateOptionValue(row.key, row.value);
+      if (checked.ok) values.set(row.key, row.value);
+      else console.warn(`[options] stored ${row.key} is refused (${checked.message}); using its default until it is saved again`);
+    }
     await subscribe(CHANNEL, (message) => {
       const { key, value } = JSON.parse(message) as { key: string; value: string };
       values.set(key, value);
