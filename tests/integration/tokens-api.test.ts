@@ -143,6 +143,17 @@ describe("item 12: token input is what it says", () => {
     expect((await createToken(user, { name: "😀".repeat(7) })).json.success).toBe(true);
   });
 
+  it("item 12: a batch whose suffixed names would pass 30 bytes is refused, so every stored name can be saved again", async () => {
+    const user = await newUser();
+    const long = await createToken(user, { name: "a".repeat(24), count: 2 });
+    expect(long.json.success).toBe(false);
+    expect(long.json.message).toContain("令牌名称过长");
+    expect((await createToken(user, { name: "a".repeat(23), count: 2 })).json.success).toBe(true);
+    const [token] = await tokensOf(user);
+    expect(new TextEncoder().encode(token.name).length).toBe(30);
+    expect((await user.call("PUT", "/api/token/", { id: token.id, name: token.name, expired_time: -1, remain_quota: 7 })).json.success).toBe(true);
+  });
+
   it("item 12: an expiry beyond year 9999 is refused, and the token pages render a far expiry", async () => {
     const user = await newUser();
     for (const expired_time of [99999999999999, 253402300800, 0, -2]) {
