@@ -15,6 +15,8 @@ import { env } from "./env.server";
  * never reached.
  */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+// The reference signs out on GET (its console calls it so); a link on another site must not.
+const CHANGING_GETS = new Set(["/api/user/logout"]);
 
 type HeaderLookup = (name: string) => string | undefined;
 
@@ -32,7 +34,7 @@ export function ownOrigin(header: HeaderLookup, encrypted: boolean): string | un
 
 /** Why this request is refused as cross-site, or undefined when it may go on. */
 export function crossSiteRefusal(method: string, path: string, header: HeaderLookup, encrypted: boolean): string | undefined {
-  if (SAFE_METHODS.has(method.toUpperCase())) return undefined;
+  if (SAFE_METHODS.has(method.toUpperCase()) && !CHANGING_GETS.has(path)) return undefined;
   if (path.startsWith("/api/") && header("authorization")) return undefined;
   const site = header("sec-fetch-site")?.toLowerCase();
   if (site) return site === "same-origin" || site === "none" ? undefined : `Sec-Fetch-Site: ${site}`;

@@ -100,6 +100,11 @@ describe("item 15: state changes from another site are refused", () => {
       expect(await res.text()).toContain("拒绝跨站请求");
     }
     expect((await user.call("GET", "/api/user/self")).json.success).toBe(true);
+    // The reference's GET sign-out, followed from a link on another site.
+    const linked = await request("GET", "/api/user/logout", undefined, { Cookie: user.cookie, "Sec-Fetch-Site": "cross-site" });
+    expect(linked.status).toBe(403);
+    expect(linked.json.success).toBe(false);
+    expect((await user.call("GET", "/api/user/self")).json.success).toBe(true);
     const own = await formPost("/logout", {}, { Cookie: user.cookie, Origin: baseUrl(), "Sec-Fetch-Site": "same-origin" });
     expect(own.status).toBe(302);
     expect((await user.call("GET", "/api/user/self")).json.success).toBe(false);

@@ -19,5 +19,7 @@ describe("item 15: the cross-site guard", () => {
     expect(crossSiteRefusal("DELETE", "/api/token/1", lookup({ ...own, origin: "https://evil.example" }), false)).toBeDefined();
     expect(crossSiteRefusal("POST", "/theme", lookup({ ...own, origin: "https://127.0.0.1:3000" }), false)).toBeDefined();
     expect(crossSiteRefusal("POST", "/theme", lookup({ ...own, origin: "null" }), false)).toBeDefined();
+    expect(crossSiteRefusal("GET", "/api/user/logout", lookup({ ...own, "sec-fetch-site": "cross-site" }), false)).toBeDefined();
+    expect(crossSiteRefusal("GET", "/api/user/logout", lookup({ ...own, "sec-fetch-site": "same-origin" }), false)).toBeUndefined();
   });
 });
