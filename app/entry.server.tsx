@@ -15,6 +15,7 @@ import { closeBullProducer } from "../jobs/bullmq";
 // The server entry (server/index.ts) reaches the relay and the lifecycle hooks through this
 // module, so console and relay share one module graph: one pool, one cache, one options store.
 export { handleRelay, isRelayPath } from "./relay/handler.server";
+export { refuseCrossSiteMutation } from "./utils/cross-site.server";
 export { startBullWorker } from "../jobs/bullmq";
 export { bootApp, billingWritten };
 

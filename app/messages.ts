@@ -7,6 +7,8 @@ export const messages = {
   loginEmpty: "请输入用户名和密码！",
   loginFailed: "用户名或密码错误，或用户已被封禁",
   loginSuccess: "登录成功！",
+  loginCookieRejected: "登录成功，但浏览器没有保存登录 Cookie，因此仍未登录。请允许本站使用 Cookie；若经反向代理访问，请管理员检查 X-Forwarded-Proto 与 TRUST_PROXY 设置。",
+  usernameHasHash: "用户名不能包含 # 字符",
   passwordLoginDisabled: "管理员关闭了密码登录",
   defaultPassword: "您正在使用默认密码！请立刻修改默认密码！",
   registerSuccess: "注册成功！",

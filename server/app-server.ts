@@ -11,6 +11,7 @@ export type EntryExports = {
   billingWritten: () => Promise<void>;
   handleRelay: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   isRelayPath: (url: string) => boolean;
+  refuseCrossSiteMutation: (req: IncomingMessage, res: ServerResponse) => boolean;
 };
 
 export function entryOf(build: ServerBuild): EntryExports {
@@ -48,6 +49,8 @@ export function createAppServer(options: {
       });
       return;
     }
+    // Console and cookie-carried /api mutations from another site: 403 before Remix (app/utils/cross-site.server.ts).
+    if (entry.refuseCrossSiteMutation(req, res)) return;
     // The app learns the peer address from this header; a client-sent copy is never trusted.
     req.headers["x-switchyard-remote-addr"] = req.socket.remoteAddress ?? "unknown";
     // Charges are written behind relay replies; a page or /api read waits for those already

@@ -17,7 +17,7 @@ export function action({ request }: ActionFunctionArgs) {
     const input = await readJson(request, body);
     try {
       const user = await checkPasswordSignIn(input.username.trim(), input.password);
-      const cookie = await createSession(user.id, { ip: clientIp(request), userAgent: request.headers.get("User-Agent") ?? "" });
+      const cookie = await createSession(request, user.id);
       // The reference answers with a User whose only filled fields are these six.
       const data = {
         id: user.id,

@@ -7,19 +7,31 @@ import { authenticator, SignInError } from "~/domain/auth/authenticator.server";
 import { loginSchema } from "~/domain/auth/forms";
 import { createSession } from "~/domain/auth/sessions.server";
 import { options } from "~/domain/options/store.server";
-import { DEFAULT_ROOT_PASSWORD } from "~/domain/users/passwords.server";
-import { ROLE_ROOT } from "~/domain/users/roles";
+import { isDefaultRootPassword } from "~/domain/users/users.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { optionalUser, safeRedirectPath } from "~/utils/guards.server";
+import { optionalUser } from "~/utils/guards.server";
+import { safeRedirectPath } from "~/utils/safe-redirect";
 import { allowCriticalRequest } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
 
 export const meta: MetaFunction = () => [{ title: "登录" }];
 
+// A successful sign-in comes back here once with this marker before going on: a browser that
+// kept the session cookie is sent on at once, one that dropped it is told so (item 20).
+const SIGNED_IN_MARK = "signedIn";
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (await optionalUser(request)) throw redirect("/token");
+  const url = new URL(request.url);
+  const target = safeRedirectPath(url.searchParams.get("redirectTo"), url.origin, "/token");
+  const user = await optionalUser(request);
+  if (user && url.searchParams.get(SIGNED_IN_MARK) === "1") {
+    // The notice rides on this hop, so a browser that lost the session sees no "登录成功！".
+    throw await redirectWithFlash(target, { type: "success", message: messages.loginSuccess, defaultPassword: await isDefaultRootPassword(user) });
+  }
+  if (user) throw redirect(target);
   return {
+    cookieRejected: url.searchParams.get(SIGNED_IN_MARK) === "1",
     passwordLogin: options.bool("PasswordLoginEnabled"),
     githubOAuth: options.bool("GitHubOAuthEnabled"),
     registerEnabled: options.bool("RegisterEnabled"),
@@ -35,14 +47,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   try {
     const user = await authenticator.authenticate("password", request);
-    const sessionCookie = await createSession(user.id, { ip: clientIp(request), userAgent: request.headers.get("User-Agent") ?? "" });
-    // The submitted password is at hand here, so the default-password check costs no extra hash.
-    const defaultPassword = user.role === ROLE_ROOT && submission.value.password === DEFAULT_ROOT_PASSWORD;
-    return redirectWithFlash(
-      safeRedirectPath(submission.value.redirectTo, "/token"),
-      { type: "success", message: messages.loginSuccess, defaultPassword },
-      [sessionCookie],
-    );
+    const sessionCookie = await createSession(request, user.id);
+    const target = safeRedirectPath(submission.value.redirectTo, new URL(request.url).origin, "/token");
+    const check = `/login?${new URLSearchParams({ [SIGNED_IN_MARK]: "1", redirectTo: target })}`;
+    return redirect(check, { headers: { "Set-Cookie": sessionCookie } });
   } catch (error) {
     if (error instanceof SignInError) return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: 400 });
     throw error;
@@ -64,7 +72,8 @@ export default function LoginPage() {
     <div className="mx-auto mt-6 max-w-sm">
       <div className="card">
         <h1 className="mb-4 text-center text-xl font-bold">用户登录</h1>
-        {expired && !form.errors ? <FlashBanner type="error" message={messages.loginExpired} /> : null}
+        {settings.cookieRejected && !form.errors ? <FlashBanner type="error" message={messages.loginCookieRejected} /> : null}
+        {expired && !form.errors && !settings.cookieRejected ? <FlashBanner type="error" message={messages.loginExpired} /> : null}
         {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
         {settings.passwordLogin ? (
           <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3">

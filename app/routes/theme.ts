@@ -1,12 +1,12 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { safeRedirectPath } from "~/utils/guards.server";
+import { safeRedirectPath } from "~/utils/safe-redirect";
 import { serializeTheme } from "~/utils/theme.server";
 
 /** The dark-mode switch posts here (a plain form, so it works without JavaScript). */
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const theme = form.get("theme") === "dark" ? "dark" : "light";
-  return redirect(safeRedirectPath(form.get("redirectTo"), "/"), { headers: { "Set-Cookie": await serializeTheme(theme) } });
+  return redirect(safeRedirectPath(form.get("redirectTo"), new URL(request.url).origin, "/"), { headers: { "Set-Cookie": await serializeTheme(theme) } });
 }
 
 export function loader() {

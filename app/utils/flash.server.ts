@@ -1,5 +1,4 @@
 import { createCookie } from "@remix-run/node";
-import { env } from "./env.server";
 import { getSessionSecret } from "./secrets.server";
 
 /**
@@ -15,7 +14,8 @@ function flashCookie() {
     httpOnly: true,
     sameSite: "lax",
     path: "/",
-    secure: !env.INSECURE_COOKIES && env.NODE_ENV === "production",
+    // Never Secure: a notice is signed and carries no credential, and over plain HTTP a Secure
+    // flash would vanish with the message the visitor needed (the sign-in notice among them).
     secrets: [getSessionSecret()],
     maxAge: 60,
   });

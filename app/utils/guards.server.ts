@@ -31,9 +31,3 @@ export async function optionalUser(request: Request): Promise<User | undefined> 
   const user = await getSessionUser(request);
   return user && user.status !== USER_STATUS_BANNED ? user : undefined;
 }
-
-/** Only same-site paths may be redirect targets (no open redirect through ?redirectTo=). */
-export function safeRedirectPath(target: FormDataEntryValue | string | null | undefined, fallback: string): string {
-  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
-  return target;
-}

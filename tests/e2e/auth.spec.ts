@@ -46,6 +46,31 @@ test.describe("sign-in @nojs", () => {
   });
 });
 
+test.describe("sign-in hardening @nojs", () => {
+  test("item 13: redirectTo=/<TAB>/host after sign-in stays on this site", async ({ page, baseURL }) => {
+    await page.goto("/login?redirectTo=%2F%09%2F127.0.0.1%3A18190%2F");
+    await page.getByLabel("用户名").fill("root");
+    await page.getByLabel("密码").fill("123456");
+    await page.getByRole("button", { name: "登录" }).click();
+    await expect(page).toHaveURL(`${baseURL}/token`);
+  });
+
+  test("item 20: a sign-in whose cookie the browser did not keep says so instead of silently showing the form again", async ({ page }) => {
+    // Stand-in for a browser that refuses the cookie (a Secure one over plain HTTP, cookies off).
+    await page.route("**/login**", async (route) => {
+      if (route.request().method() !== "POST") return route.fallback();
+      const response = await route.fetch({ maxRedirects: 0 });
+      // route.fetch shares the context's cookie jar: empty it, as the refusing browser would be.
+      await page.context().clearCookies();
+      const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => name.toLowerCase() !== "set-cookie"));
+      await route.fulfill({ response, headers });
+    });
+    await signIn(page, "root", "123456");
+    await expect(page).toHaveURL(/\/login\?signedIn=1/);
+    await expect(page.getByText("浏览器没有保存登录 Cookie")).toBeVisible();
+  });
+});
+
 test.describe("registration @nojs", () => {
   test("shows the spec's validation messages, then registers", async ({ page }) => {
     const username = uniqueName();

@@ -62,6 +62,22 @@ test.describe("tokens @nojs", () => {
     await expect(page.getByText("过期时间格式错误！")).toBeVisible();
   });
 
+  test("item 12: a name over the reference's 30 bytes and an expiry past year 9999 are refused in the form", async ({ page }) => {
+    await freshUser(page);
+    await page.goto("/token/add");
+    await page.getByLabel("名称").fill("😀".repeat(40));
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page.getByText("令牌名称过长")).toBeVisible();
+    await page.getByLabel("名称").fill("令".repeat(10));
+    await page.getByLabel("过期时间").fill("99999-01-01 00:00:00");
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page.getByText("过期时间格式错误！")).toBeVisible();
+    await page.getByLabel("过期时间").fill("9999-12-31 00:00:00");
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page).toHaveURL(/\/token$/);
+    await expect(page.getByTestId("token-row-" + "令".repeat(10))).toContainText("9999-12-31");
+  });
+
   test("batch create, copy selected and search", async ({ page }) => {
     await freshUser(page);
     await page.getByRole("button", { name: "复制所选令牌到剪贴板" }).click();

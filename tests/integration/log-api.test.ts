@@ -136,3 +136,14 @@ describe("GET /api/log/token", () => {
     expect(wrong).toEqual({ success: false, message: "无效的令牌" });
   });
 });
+
+describe("item 22: the user column of the reference's console", () => {
+  it("item 22: a channel-test row (user 1, written without a name) lists with root's user name", async () => {
+    expect((await root.call("GET", `/api/channel/test/${channelId}`)).json.success).toBe(true);
+    const res = await root.call("GET", `/api/log/?p=1&page_size=50&channel=${channelId}`);
+    const row = res.json.data.items.find((i: { token_name: string }) => i.token_name === "模型测试");
+    expect(row).toMatchObject({ user_id: 1, username: "root" });
+    const self = await root.call("GET", "/api/log/self?p=1&page_size=100");
+    for (const item of self.json.data.items as { username: string }[]) expect(item.username).toBe("root");
+  });
+});

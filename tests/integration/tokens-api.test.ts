@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loginRoot, newUser, request } from "../support/api";
+import { baseUrl, loginRoot, newUser, request } from "../support/api";
 
 async function createToken(user: Awaited<ReturnType<typeof newUser>>, body: Record<string, unknown>) {
   return user.call("POST", "/api/token/", { name: "t", remain_quota: 500000, expired_time: -1, unlimited_quota: false, ...body });
@@ -116,5 +116,59 @@ describe("groups and models for users", () => {
     expect((await user.call("GET", "/api/group/")).json.success).toBe(false);
     const root = await loginRoot();
     expect((await root.call("GET", "/api/group/")).json.data).toEqual(["default", "vip", "svip"]);
+  });
+});
+
+describe("item 12: token input is what it says", () => {
+  it("item 12: the string \"false\" for unlimited_quota is refused with a clear message, not read as true", async () => {
+    const user = await newUser();
+    const res = await createToken(user, { name: "strbool", unlimited_quota: "false" });
+    expect(res.json.success).toBe(false);
+    expect(res.json.message).toContain("unlimited_quota");
+    expect(res.json.message).toContain("布尔值");
+    const flags = await createToken(user, { name: "strbool2", model_limits_enabled: "true" });
+    expect(flags.json.success).toBe(false);
+    const list = await user.call("GET", "/api/token/?p=0&size=10");
+    expect(list.json.data).toEqual([]);
+  });
+
+  it("item 12: names are limited to the reference's 30 UTF-8 bytes (Go's len())", async () => {
+    const user = await newUser();
+    expect((await createToken(user, { name: "😀".repeat(40) })).json).toEqual({ success: false, message: "令牌名称过长" });
+    expect((await createToken(user, { name: "😀".repeat(8) })).json).toEqual({ success: false, message: "令牌名称过长" }); // 32 bytes
+    expect((await createToken(user, { name: "令".repeat(11) })).json).toEqual({ success: false, message: "令牌名称过长" }); // 33 bytes
+    expect((await createToken(user, { name: "a".repeat(31) })).json).toEqual({ success: false, message: "令牌名称过长" });
+    expect((await createToken(user, { name: "a".repeat(30) })).json.success).toBe(true);
+    expect((await createToken(user, { name: "令".repeat(10) })).json.success).toBe(true);
+    expect((await createToken(user, { name: "😀".repeat(7) })).json.success).toBe(true);
+  });
+
+  it("item 12: a batch whose suffixed names would pass 30 bytes is refused, so every stored name can be saved again", async () => {
+    const user = await newUser();
+    const long = await createToken(user, { name: "a".repeat(24), count: 2 });
+    expect(long.json.success).toBe(false);
+    expect(long.json.message).toContain("令牌名称过长");
+    expect((await createToken(user, { name: "a".repeat(23), count: 2 })).json.success).toBe(true);
+    const [token] = await tokensOf(user);
+    expect(new TextEncoder().encode(token.name).length).toBe(30);
+    expect((await user.call("PUT", "/api/token/", { id: token.id, name: token.name, expired_time: -1, remain_quota: 7 })).json.success).toBe(true);
+  });
+
+  it("item 12: an expiry beyond year 9999 is refused, and the token pages render a far expiry", async () => {
+    const user = await newUser();
+    for (const expired_time of [99999999999999, 253402300800, 0, -2]) {
+      const res = await createToken(user, { name: "far", expired_time });
+      expect(res.json, String(expired_time)).toEqual({ success: false, message: "过期时间格式错误！" });
+    }
+    expect((await createToken(user, { name: "last", expired_time: 253402300799 })).json.success).toBe(true);
+    const [token] = (await user.call("GET", "/api/token/?p=0&size=10")).json.data;
+    expect(token.expired_time).toBe(253402300799);
+    const edit = await user.call("PUT", "/api/token/", { id: token.id, name: "last", expired_time: 99999999999999, remain_quota: 1 });
+    expect(edit.json).toEqual({ success: false, message: "过期时间格式错误！" });
+    for (const page of ["/token", `/token/edit/${token.id}`]) {
+      const res = await fetch(baseUrl() + page, { headers: { Cookie: `${user.cookie}; tz=UTC` } });
+      expect(res.status, page).toBe(200);
+      expect(await res.text(), page).toContain("9999-12-31");
+    }
   });
 });

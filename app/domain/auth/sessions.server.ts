@@ -3,6 +3,7 @@ import { createCookie } from "@remix-run/node";
 import type { User } from "../../../db/schema";
 import { env } from "~/utils/env.server";
 import { getDb } from "~/utils/db.server";
+import { clientIp, requestIsHttps } from "~/utils/request.server";
 import { getSessionSecret } from "~/utils/secrets.server";
 
 /**
@@ -18,14 +19,24 @@ function sessionCookie() {
     httpOnly: true,
     sameSite: "lax",
     path: "/",
-    secure: !env.INSECURE_COOKIES && env.NODE_ENV === "production",
     secrets: [getSessionSecret()],
     maxAge: maxAgeSeconds,
   });
   return cookie;
 }
 
-export async function createSession(userId: number, meta: { ip: string; userAgent: string }): Promise<string> {
+/**
+ * `Secure` follows the scheme the browser used (decision 012): a Secure cookie sent over plain
+ * HTTP (a LAN address, http://192.168.x.y:3000) is dropped by the browser and the sign-in is lost
+ * without a word. INSECURE_COOKIES turns it off even over HTTPS.
+ */
+function cookieOptions(request: Request) {
+  return { secure: !env.INSECURE_COOKIES && requestIsHttps(request) };
+}
+
+/** Starts a session for the user signing in with this request; returns its Set-Cookie. */
+export async function createSession(request: Request, userId: number): Promise<string> {
+  const meta = { ip: clientIp(request), userAgent: request.headers.get("User-Agent") ?? "" };
   const db = await getDb();
   const id = randomBytes(32).toString("base64url");
   await db
@@ -38,7 +49,7 @@ export async function createSession(userId: number, meta: { ip: string; userAgen
       user_agent: meta.userAgent.slice(0, 300),
     })
     .execute();
-  return sessionCookie().serialize(id);
+  return sessionCookie().serialize(id, cookieOptions(request));
 }
 
 async function readSessionId(request: Request): Promise<string | undefined> {
@@ -69,7 +80,7 @@ export async function destroySession(request: Request): Promise<string> {
     const db = await getDb();
     await db.deleteFrom("sessions").where("id", "=", id).execute();
   }
-  return sessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
+  return sessionCookie().serialize("", { ...cookieOptions(request), maxAge: 0, expires: new Date(0) });
 }
 
 /** Every session of a user (ban, deletion, password change). */

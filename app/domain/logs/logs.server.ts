@@ -84,6 +84,19 @@ export function toLogJson(row: Selectable<DB["logs"]>, forAdmin: boolean, channe
   return { ...rest, channel: channel_id, ...(forAdmin ? { channel_name: channelNames?.get(channel_id) ?? "" } : {}), other: shownOther };
 }
 
+/**
+ * Rows written without a user name (channel tests log as user 1 with `username: ""`) get their
+ * user's current name, so the user column of the reference's console is never blank (item 22).
+ */
+async function withUsernames<R extends { user_id: number; username: string }>(rows: R[]): Promise<R[]> {
+  const ids = [...new Set(rows.filter((row) => !row.username && row.user_id > 0).map((row) => row.user_id))];
+  if (ids.length === 0) return rows;
+  const db = await getDb();
+  const users = await db.selectFrom("users").select(["id", "username"]).where("id", "in", ids).execute();
+  const names = new Map(users.map((u) => [u.id, u.username]));
+  return rows.map((row) => (row.username ? row : { ...row, username: names.get(row.user_id) ?? "" }));
+}
+
 /** One page (1-based, as the reference's log list) of logs, newest first. */
 export async function listLogs(filter: LogFilter, page: number, size: number, forAdmin: boolean) {
   const db = await getDb();
@@ -102,7 +115,8 @@ export async function listLogs(filter: LogFilter, page: number, size: number, fo
     const channels = ids.length ? await db.selectFrom("channels").select(["id", "name"]).where("id", "in", ids).execute() : [];
     channelNames = new Map(channels.map((c) => [c.id, c.name]));
   }
-  return { items: rows.map((row) => toLogJson(row, forAdmin, channelNames)), total: Number(count.n) };
+  const named = await withUsernames(rows);
+  return { items: named.map((row) => toLogJson(row, forAdmin, channelNames)), total: Number(count.n) };
 }
 
 /**
@@ -158,5 +172,5 @@ export async function logsOfTokenKey(key: string) {
     .orderBy("id", "desc")
     .limit(100)
     .execute();
-  return rows.map((row) => toLogJson(row, false));
+  return (await withUsernames(rows)).map((row) => toLogJson(row, false));
 }

@@ -10,7 +10,18 @@ export interface OptionDef {
   secret?: boolean;
   /** For json options: the top-level shape the value must have. */
   jsonShape?: "array" | "number-map" | "string-map";
+  /** Numbers: inclusive range; `above` is an exclusive lower bound (a divisor must not be 0). */
+  min?: number;
+  max?: number;
+  above?: number;
+  /** Strings: the only values allowed, or `url` (empty, or an http(s) address). */
+  values?: readonly string[];
+  url?: boolean;
+  /** Strings and JSON: longest accepted text. */
+  maxLength?: number;
 }
+
+export type OptionBounds = Pick<OptionDef, "min" | "max" | "above" | "values" | "url" | "maxLength">;
 
 const bool = (key: string, value: boolean): OptionDef => ({ key, type: "bool", default: String(value) });
 const int = (key: string, value: number): OptionDef => ({ key, type: "int", default: String(value) });
@@ -25,6 +36,59 @@ const DEFAULT_CHATS = [
   { "AMA 问天": "ama://set-api-key?server={address}&key={key}" },
   { OpenCat: "opencat://team/join?domain={address}&token={key}" },
 ];
+
+/** What ServerAddress means while the operator has not set it (the reference's constant default). */
+export const DEFAULT_SERVER_ADDRESS = "http://localhost:3000";
+
+const QUOTA_MAX = Number.MAX_SAFE_INTEGER;
+const LONG_TEXT = 1_000_000;
+const ROLE_MAX = 100;
+
+/**
+ * What a value may be, beyond its type (item 16: QuotaPerUnit=0 or RetryTimes=1e9 were accepted
+ * and broke the gateway). Kept beside the defaults rather than in their lines so a default can
+ * change without touching its bounds. Every number has a range (a unit test holds every def to it).
+ */
+const OPTION_BOUNDS: Record<string, OptionBounds> = {
+  SMTPPort: { min: 1, max: 65535 },
+  ServerAddress: { url: true },
+  WorkerUrl: { url: true },
+  PayAddress: { url: true },
+  CustomCallbackAddress: { url: true },
+  Price: { above: 0, max: 1_000_000 },
+  MinTopUp: { min: 0, max: 1_000_000 },
+  Notice: { maxLength: LONG_TEXT },
+  HomePageContent: { maxLength: LONG_TEXT },
+  About: { maxLength: LONG_TEXT },
+  Footer: { maxLength: LONG_TEXT },
+  SensitiveWords: { maxLength: LONG_TEXT },
+  EmailDomainWhitelist: { maxLength: LONG_TEXT },
+  // Quota = tokens * ratio; price per unit divides by it.
+  QuotaPerUnit: { above: 0, max: 1e12 },
+  // Each retry is another upstream call for one client request.
+  RetryTimes: { min: 0, max: 10 },
+  StreamCacheQueueLength: { min: 0, max: 10_000 },
+  DataExportInterval: { min: 1, max: 1440 },
+  DataExportDefaultTime: { values: ["hour", "day", "week"] },
+  // Seconds of response time after which a tested channel is disabled.
+  ChannelDisableThreshold: { min: 0, max: 86_400 },
+  QuotaRemindThreshold: { min: 0, max: QUOTA_MAX },
+  QuotaForNewUser: { min: 0, max: QUOTA_MAX },
+  PreConsumedQuota: { min: 0, max: QUOTA_MAX },
+  QuotaForInviter: { min: 0, max: QUOTA_MAX },
+  QuotaForInvitee: { min: 0, max: QUOTA_MAX },
+  FileUploadPermission: { min: 0, max: ROLE_MAX },
+  FileDownloadPermission: { min: 0, max: ROLE_MAX },
+  ImageUploadPermission: { min: 0, max: ROLE_MAX },
+  ImageDownloadPermission: { min: 0, max: ROLE_MAX },
+};
+
+/** Strings get a length cap, JSON maps room for long ratio tables (non-negative finite values: registry). */
+function defaultBounds(def: OptionDef): OptionBounds {
+  if (def.type === "string") return { maxLength: 4096 };
+  if (def.type === "json") return { maxLength: LONG_TEXT };
+  return {};
+}
 
 /** Every option of the spec's settings groups, with the reference's defaults (new-api facts §2). */
 export const OPTION_DEFS: readonly OptionDef[] = [
@@ -125,4 +189,6 @@ export const OPTION_DEFS: readonly OptionDef[] = [
   int("FileDownloadPermission", 0),
   int("ImageUploadPermission", 0),
   int("ImageDownloadPermission", 0),
-].map((def) => (/(Token|Secret|Key)$/.test(def.key) ? { ...def, secret: true } : def));
+]
+  .map((def) => (/(Token|Secret|Key)$/.test(def.key) ? { ...def, secret: true } : def))
+  .map((def) => ({ ...def, ...defaultBounds(def), ...OPTION_BOUNDS[def.key] }));

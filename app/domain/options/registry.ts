@@ -32,10 +32,41 @@ function checkJsonShape(def: OptionDef, parsed: unknown): string | undefined {
   }
 }
 
+function checkNumberBounds(def: OptionDef, n: number): string | undefined {
+  if (def.above !== undefined && !(n > def.above)) return `配置项 ${def.key} 的值必须大于 ${def.above}`;
+  if ((def.min !== undefined && n < def.min) || (def.max !== undefined && n > def.max)) {
+    return `配置项 ${def.key} 的值必须在 ${def.min ?? def.above ?? 0} 到 ${def.max ?? "∞"} 之间`;
+  }
+  return undefined;
+}
+
+function checkStringBounds(def: OptionDef, value: string): string | undefined {
+  if (def.maxLength !== undefined && value.length > def.maxLength) return `配置项 ${def.key} 的值过长（最多 ${def.maxLength} 个字符）`;
+  if (def.values && !def.values.includes(value)) return `配置项 ${def.key} 的值必须是以下之一：${def.values.join("、")}`;
+  if (def.url && value !== "") {
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return `配置项 ${def.key} 必须是 http:// 或 https:// 开头的地址`;
+  }
+  return undefined;
+}
+
 /** Checks and normalises a value before it is stored; an invalid value is never written. */
 export function validateOptionValue(key: string, raw: string): ValidatedOption {
   const def = byKey.get(key);
   if (!def) return { ok: false, message: `未知的配置项：${key}` };
+  const typed = validateType(def, raw);
+  if (!typed.ok) return typed;
+  const problem = def.type === "int" || def.type === "float" ? checkNumberBounds(def, Number(typed.value)) : checkStringBounds(def, typed.value);
+  return problem ? { ok: false, message: problem } : typed;
+}
+
+function validateType(def: OptionDef, raw: string): ValidatedOption {
+  const key = def.key;
   const value = raw.trim();
   switch (def.type) {
     case "bool":

@@ -1,5 +1,6 @@
 import { getDb } from "~/utils/db.server";
 import { publish, subscribe } from "~/utils/redis.server";
+import { DEFAULT_SERVER_ADDRESS } from "./defs";
 import { checkOptionPreconditions, OPTION_DEFS, getOptionDef, validateOptionValue } from "./registry";
 import { createOptionReader } from "./typed";
 
@@ -18,7 +19,14 @@ export function loadOptions(): Promise<void> {
     for (const def of OPTION_DEFS) values.set(def.key, def.default);
     const db = await getDb();
     const rows = await db.selectFrom("options").select(["key", "value"]).execute();
-    for (const row of rows) if (getOptionDef(row.key)) values.set(row.key, row.value);
+    for (const row of rows) {
+      if (!getOptionDef(row.key)) continue;
+      // A value saved before its option had bounds (QuotaPerUnit=0, RetryTimes=1e9) would keep
+      // the gateway broken after the upgrade: the default serves until the operator saves again.
+      const checked = validateOptionValue(row.key, row.value);
+      if (checked.ok) values.set(row.key, row.value);
+      else console.warn(`[options] stored ${row.key} is refused (${checked.message}); using its default until it is saved again`);
+    }
     await subscribe(CHANNEL, (message) => {
       const { key, value } = JSON.parse(message) as { key: string; value: string };
       values.set(key, value);
@@ -31,9 +39,21 @@ export function getOptionValue(key: string): string | undefined {
   return values.get(key);
 }
 
-/** Every option with its current value; secrets are left out (they are write-only). */
+/** ServerAddress in effect: the operator's, else the default /api/status reports too. */
+export function effectiveServerAddress(): string {
+  return options.string("ServerAddress") || DEFAULT_SERVER_ADDRESS;
+}
+
+/**
+ * Every option with its current value; secrets are left out (they are write-only). ServerAddress
+ * is the effective one, as /api/status shows it: the reference's console read '' here and
+ * http://localhost:3000 there (item 22).
+ */
 export function listPublicOptions(): { key: string; value: string }[] {
-  return OPTION_DEFS.filter((d) => !d.secret).map((d) => ({ key: d.key, value: values.get(d.key) ?? d.default }));
+  return OPTION_DEFS.filter((d) => !d.secret).map((d) => ({
+    key: d.key,
+    value: d.key === "ServerAddress" ? effectiveServerAddress() : (values.get(d.key) ?? d.default),
+  }));
 }
 
 export type OptionSaveResult = { ok: true } | { ok: false; message: string };

@@ -1,4 +1,4 @@
-import { options } from "~/domain/options/store.server";
+import { effectiveServerAddress, options } from "~/domain/options/store.server";
 
 const startTime = Math.floor(Date.now() / 1000);
 export const APP_VERSION = process.env.npm_package_version ?? "0.1.0";
@@ -16,7 +16,7 @@ function chatPresets(): ChatPreset[] {
  * present, so existing front-ends and scripts keep working). Nothing secret goes here.
  */
 export function buildPublicStatus() {
-  const serverAddress = options.string("ServerAddress") || "http://localhost:3000";
+  const serverAddress = effectiveServerAddress();
   return {
     version: APP_VERSION,
     start_time: startTime,

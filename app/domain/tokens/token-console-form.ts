@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { isTimeZone } from "~/utils/time-zone";
-import { DEFAULT_TOKEN_QUOTA, MAX_BATCH_TOKENS, parseExpiryInput, type TokenFields } from "./token-form";
+import { DEFAULT_TOKEN_QUOTA, MAX_BATCH_TOKENS, parseExpiryInput, tokenNameSchema, type TokenFields } from "./token-form";
 
 /**
  * The console's token form (create and edit share it). Expiry is typed as "YYYY-MM-DD HH:mm:ss"
  * (empty = never) so it works as a plain text field without JavaScript; checkboxes arrive as "on".
  */
 export const tokenConsoleSchema = z.object({
-  name: z.string({ error: "请输入名称" }).trim().min(1, "请输入名称").max(50, "令牌名称过长"),
+  name: tokenNameSchema,
   expired_at: z
     .string()
     .trim()
@@ -17,6 +17,7 @@ export const tokenConsoleSchema = z.object({
   // The zone the form showed its times in (a hidden field): the expiry is read in the same one.
   tz: z.string().optional(),
   remain_quota: z.coerce.number({ error: "额度必须是整数" }).int("额度必须是整数").min(0, "额度不能为负数").default(DEFAULT_TOKEN_QUOTA),
+  // A checkbox sends "on" when ticked and nothing otherwise.
   unlimited_quota: z.string().optional().transform((v) => v === "on" || v === "true"),
   count: z.coerce.number({ error: "数量必须是整数" }).int("数量必须是整数").min(1, "数量至少为 1").max(MAX_BATCH_TOKENS, `数量不能超过 ${MAX_BATCH_TOKENS}`).default(1),
   allow_ips: z.string().optional().default(""),

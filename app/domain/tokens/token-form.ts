@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_TOKEN_QUOTA } from "./token-constants";
+import { DEFAULT_TOKEN_QUOTA, EXPIRY_INVALID, TOKEN_NAME_TOO_LONG, tokenNameFits } from "./token-constants";
 
 /**
  * The token fields of /api (and, mapped, of the console form). Quota arrives as an integer;
@@ -9,13 +9,20 @@ import { DEFAULT_TOKEN_QUOTA } from "./token-constants";
 export { TOKEN_STATUS, DEFAULT_TOKEN_QUOTA, MAX_BATCH_TOKENS } from "./token-constants";
 
 const int = (message: string) => z.coerce.number({ error: message }).int(message);
+// JSON booleans only: coercing made the string "false" truthy, i.e. an unlimited token (item 12).
+const bool = (field: string) => z.boolean({ error: `${field} 必须是布尔值 true 或 false` });
+
+/** The console form's name rule (checked in the browser too): required, at most the reference's 30 UTF-8 bytes. */
+export const tokenNameSchema = z.string({ error: "请输入名称" }).trim().min(1, "请输入名称").refine(tokenNameFits, TOKEN_NAME_TOO_LONG);
 
 export const tokenFieldsSchema = z.object({
-  name: z.string({ error: "请输入名称" }).trim().min(1, "请输入名称").max(50, "令牌名称过长"),
-  expired_time: int("过期时间格式错误！").min(-1, "过期时间格式错误！").default(-1),
+  // Length and expiry range are the domain's checks (tokens.server.ts), so /api answers with the
+  // reference's bare messages ("令牌名称过长", "过期时间格式错误！") rather than a schema path.
+  name: z.string({ error: "请输入名称" }).trim().min(1, "请输入名称").max(10_000),
+  expired_time: int(EXPIRY_INVALID).default(-1),
   remain_quota: int("额度必须是整数").min(0, "额度不能为负数").max(Number.MAX_SAFE_INTEGER).default(DEFAULT_TOKEN_QUOTA),
-  unlimited_quota: z.coerce.boolean().default(false),
-  model_limits_enabled: z.coerce.boolean().default(false),
+  unlimited_quota: bool("unlimited_quota").default(false),
+  model_limits_enabled: bool("model_limits_enabled").default(false),
   model_limits: z.string().max(10_000).default(""),
   allow_ips: z.string().max(10_000).default(""),
   group: z.string().trim().max(64).default(""),

@@ -6,6 +6,7 @@ import { publish } from "~/utils/redis.server";
 import { randomAlphanumeric } from "~/utils/secrets.server";
 import { normaliseAllowList, parseAllowList } from "./ip-allow-list";
 import { generateTokenKey, openTokenKey, sealTokenKey, tokenKeyHash } from "./token-keys.server";
+import { EXPIRY_INVALID, isExpiryInRange, TOKEN_NAME_TOO_LONG, tokenNameFits } from "./token-constants";
 import { MAX_BATCH_TOKENS, TOKEN_STATUS, type TokenFields } from "./token-form";
 
 /** The relay's token cache listens here; the message is the token's key hash. */
@@ -14,6 +15,7 @@ export const TOKEN_CHANGED_CHANNEL = "token-changed";
 export type TokenResult<T = undefined> = { ok: true; value: T } | { ok: false; message: string };
 
 const now = () => Math.floor(Date.now() / 1000);
+const BATCH_SUFFIX_LENGTH = 6;
 
 /** The reference's Token JSON; `key` is masked here — the full key only via revealTokenKey. */
 export function toTokenJson(token: Token) {
@@ -40,9 +42,12 @@ export function toTokenJson(token: Token) {
 export type TokenJson = ReturnType<typeof toTokenJson>;
 
 function checkFields(user: User, fields: TokenFields): string | undefined {
+  if (!tokenNameFits(fields.name)) return TOKEN_NAME_TOO_LONG;
   const { invalid } = parseAllowList(fields.allow_ips);
   if (invalid.length) return `IP 白名单格式错误：${invalid[0]}`;
   if (!canUseGroup(user, fields.group)) return `无权使用分组 ${fields.group}`;
+  // Both surfaces meet here: the console's typed time can land past year 9999 in a western zone.
+  if (!isExpiryInRange(fields.expired_time)) return EXPIRY_INVALID;
   if (fields.expired_time !== -1 && fields.expired_time <= now()) return "过期时间不能早于当前时间";
   return undefined;
 }
@@ -71,6 +76,8 @@ export async function createTokens(user: User, fields: TokenFields, count = 1): 
   if (!Number.isInteger(count) || count < 1 || count > MAX_BATCH_TOKENS) return { ok: false, message: `创建数量必须在 1 到 ${MAX_BATCH_TOKENS} 之间` };
   const problem = checkFields(user, fields);
   if (problem) return { ok: false, message: problem };
+  // The batch suffix counts too: a stored name over the limit could never be saved by an edit.
+  if (count > 1 && !tokenNameFits(`${fields.name}-${"x".repeat(BATCH_SUFFIX_LENGTH)}`)) return { ok: false, message: `${TOKEN_NAME_TOO_LONG}（批量创建会在名称后追加 ${BATCH_SUFFIX_LENGTH + 1} 个字符）` };
   const db = await getDb();
   const rows = Array.from({ length: count }, () => {
     const key = generateTokenKey();
@@ -79,7 +86,7 @@ export async function createTokens(user: User, fields: TokenFields, count = 1): 
       row: {
         user_id: user.id,
         ...sealTokenKey(key),
-        name: count > 1 ? `${fields.name}-${randomAlphanumeric(6)}` : fields.name,
+        name: count > 1 ? `${fields.name}-${randomAlphanumeric(BATCH_SUFFIX_LENGTH)}` : fields.name,
         status: TOKEN_STATUS.enabled,
         created_time: now(),
         accessed_time: now(),

@@ -1,8 +1,8 @@
-import { sql } from "kysely";
 import type { User } from "../../../db/schema";
 import { revokeUserSessions } from "~/domain/auth/sessions.server";
 import { getDb } from "~/utils/db.server";
 import { publish } from "~/utils/redis.server";
+import { deletedUsername } from "./users.server";
 import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_STATUS_BANNED, USER_STATUS_ENABLED } from "./roles";
 
 export const MANAGE_ACTIONS = ["disable", "enable", "delete", "promote", "demote"] as const;
@@ -50,7 +50,7 @@ export async function manageUser(actor: User, targetId: number, action: ManageAc
   if (action === "delete") {
     await db
       .updateTable("users")
-      .set({ deleted_at: new Date(), username: sql<string>`username || '#deleted-' || id::text`, access_token_hash: null })
+      .set({ deleted_at: new Date(), username: deletedUsername, access_token_hash: null })
       .where("id", "=", target.id)
       .execute();
   } else {

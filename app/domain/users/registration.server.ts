@@ -36,6 +36,9 @@ export function isEmailDomainAllowed(email: string): boolean {
 export async function registerWithPassword(input: RegistrationInput): Promise<RegistrationResult> {
   if (!options.bool("RegisterEnabled")) return { ok: false, message: messages.registerDisabled };
   if (!options.bool("PasswordRegisterEnabled")) return { ok: false, message: messages.passwordRegisterDisabled };
+  // A deleted account is renamed `<name>#deleted-<id>` (manage.server.ts) to free its name; a live
+  // user holding such a name made that rename collide and the account undeletable (item 12).
+  if (input.username.includes("#")) return { ok: false, message: messages.usernameHasHash, field: "username" };
   let email: string | undefined;
   if (options.bool("EmailVerificationEnabled")) {
     email = input.email?.trim() ?? "";

@@ -1,10 +1,10 @@
-import { sql } from "kysely";
 import type { User } from "../../../db/schema";
 import { revokeUserSessions } from "~/domain/auth/sessions.server";
 import { messages } from "~/messages";
 import { getDb } from "~/utils/db.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { ROLE_ROOT } from "./roles";
+import { deletedUsername } from "./users.server";
 
 export type SelfUpdate = { display_name?: string; password?: string; original_password?: string };
 export type Outcome = { ok: true } | { ok: false; message: string };
@@ -39,7 +39,7 @@ export async function deleteSelf(user: User): Promise<Outcome> {
   const db = await getDb();
   await db
     .updateTable("users")
-    .set({ deleted_at: new Date(), username: sql<string>`username || '#deleted-' || id::text`, access_token_hash: null })
+    .set({ deleted_at: new Date(), username: deletedUsername, access_token_hash: null })
     .where("id", "=", user.id)
     .execute();
   await revokeUserSessions(user.id);

@@ -3,7 +3,7 @@ import type { User } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { hashLookupKey, randomAlphanumeric } from "~/utils/secrets.server";
 import { options } from "../options/store.server";
-import { DEFAULT_ROOT_PASSWORD, hashPassword, verifyPassword } from "./passwords.server";
+import { DEFAULT_ROOT_PASSWORD, hashPassword, verifyAgainstDummy, verifyPassword } from "./passwords.server";
 import { ROLE_ROOT, ROLE_USER, USER_STATUS_BANNED } from "./roles";
 
 export type PublicUser = ReturnType<typeof toPublicUser>;
@@ -39,6 +39,16 @@ export function toPublicUser(user: User) {
   };
 }
 
+/**
+ * A deleted account's new name, `<name>#deleted-<id>`, which frees the old one. Registration
+ * refuses `#`, so no live account can hold it; one registered before that rule (it made its
+ * victim undeletable, item 12) is stepped around with the deletion time appended.
+ */
+export const deletedUsername = sql<string>`case
+  when exists (select 1 from users taken where taken.username = users.username || '#deleted-' || users.id::text)
+  then users.username || '#deleted-' || users.id::text || '-' || (extract(epoch from clock_timestamp()) * 1000000)::bigint::text
+  else users.username || '#deleted-' || users.id::text end`;
+
 export async function findUserById(id: number): Promise<User | undefined> {
   const db = await getDb();
   return db.selectFrom("users").selectAll().where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
@@ -54,7 +64,7 @@ export async function verifyCredentials(login: string, password: string): Promis
     .where((eb) => eb.or([eb("username", "=", login), eb.and([eb("email", "<>", ""), eb(sql`lower(email)`, "=", login.toLowerCase())])]))
     .orderBy(sql`username = ${login}`, "desc")
     .executeTakeFirst();
-  if (!user) return undefined;
+  if (!user) return verifyAgainstDummy(password).then(() => undefined);
   if (!(await verifyPassword(password, user.password_hash))) return undefined;
   if (user.status === USER_STATUS_BANNED) return undefined;
   return user;

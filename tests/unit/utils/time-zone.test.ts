@@ -52,3 +52,12 @@ describe("console times in the visitor's zone", () => {
     expect(isTimeZone(undefined)).toBe(false);
   });
 });
+
+describe("item 12: time rendering is total", () => {
+  it("item 12: a stored expiry beyond what a Date holds renders as its number instead of throwing RangeError", () => {
+    expect(() => formatTimestamp(99999999999999, "UTC")).not.toThrow();
+    expect(formatTimestamp(99999999999999, "Asia/Shanghai")).toBe("99999999999999");
+    expect(formatTimestamp(Number.NaN, "UTC")).toBe("-");
+    expect(formatTimestamp(253402300799, "UTC")).toBe("9999-12-31 23:59:59");
+  });
+});
