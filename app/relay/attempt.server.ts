@@ -3,6 +3,7 @@ import type { Channel } from "../../db/schema";
 import { decryptSecret } from "~/utils/secrets.server";
 import type { Adapter, AdapterContext, RelayMode, UpstreamError } from "./adapters/types";
 import type { Usage } from "./billing/pricing";
+import type { UsageNote } from "./billing/usage-parse";
 import { isRetryableStatus, mapStatusCode } from "./failure-policy";
 import type { ReplySink } from "./reply-sink";
 import { endStream, pipeStream } from "./stream/pipe-stream.server";
@@ -32,7 +33,7 @@ export type AttemptInput = {
 
 export type AttemptResult =
   // `deliver` finishes the client's reply; the pipeline calls it once the charge is journaled.
-  | { ok: true; usage?: Usage; countedCompletion: number; frtMs: number; deliver: () => void }
+  | { ok: true; usage?: Usage; usageNote?: UsageNote; countedCompletion: number; frtMs: number; deliver: () => void }
   | { ok: false; status: number; error: UpstreamError; retryable: boolean; responded: boolean; upstreamStatus: number };
 
 // A channel's model_mapping, parsed once per loaded channel row (a changed channel is a new row).
@@ -124,7 +125,7 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Inc
   if (input.stream && isEventStream) {
     sink.start(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Oneapi-Request-Id": input.requestId, "X-Accel-Buffering": "no" });
     const outcome = await pipeStream(upstream, sink, input.adapter.createStreamTranslator(ctx), input.timeouts.streamIdleMs, () => call.abort());
-    return { ok: true, usage: outcome.usage, countedCompletion: outcome.countedCompletion, frtMs, deliver: () => endStream(sink, outcome) };
+    return { ok: true, usage: outcome.usage, usageNote: outcome.usageNote, countedCompletion: outcome.countedCompletion, frtMs, deliver: () => endStream(sink, outcome) };
   }
   const raw = await readAll(upstream);
   if (input.mode === "speech") {
@@ -145,5 +146,5 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Inc
     sink.start(200, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(converted.body), "X-Oneapi-Request-Id": input.requestId });
     sink.end(converted.body);
   };
-  return { ok: true, ...replyUsage(input.mode, converted.body, converted.usage), frtMs, deliver };
+  return { ok: true, ...replyUsage(input.mode, converted.body, converted), frtMs, deliver };
 }

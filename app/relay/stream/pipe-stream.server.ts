@@ -1,11 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import { createParser } from "eventsource-parser";
 import type { Usage } from "../billing/pricing";
+import type { UsageNote } from "../billing/usage-parse";
 import type { StreamTranslator, UpstreamError } from "../adapters/types";
 import type { ReplySink } from "../reply-sink";
 import { createTokenCounter } from "./token-counter";
 
-export type StreamOutcome = { usage?: Usage; countedCompletion: number; error?: UpstreamError; ended: "done" | "idle-timeout" | "client-abort" | "upstream-closed" };
+export type StreamOutcome = { usage?: Usage; usageNote?: UsageNote; countedCompletion: number; error?: UpstreamError; ended: "done" | "idle-timeout" | "client-abort" | "upstream-closed" };
 
 /**
  * Ends the client's stream: the error event if the upstream failed mid-way, then [DONE]. Called
@@ -27,6 +28,7 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
   return new Promise((resolve) => {
     const counter = createTokenCounter();
     let usage: Usage | undefined;
+    let usageNote: UsageNote | undefined;
     let error: UpstreamError | undefined;
     let settled = false;
     let upstreamEnded = false;
@@ -39,7 +41,7 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
       // Ended by the reply's last event, the upstream body still has its close to come: the idle
       // timer keeps watching it, so an upstream that never closes is let go, not kept forever.
       if (upstreamEnded || ended !== "done") clearTimeout(idleTimer);
-      resolve({ usage, countedCompletion: usage ? 0 : counter.total, error, ended });
+      resolve({ usage, usageNote, countedCompletion: usage ? 0 : counter.total, error, ended });
     };
     const idleTimer = setTimeout(() => onIdle(), idleTimeoutMs);
     const onIdle = () => {
@@ -57,7 +59,9 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
       onEvent(event) {
         if (settled) return;
         const step = translator.push(event.event, event.data);
-        if (step.usage) usage = step.usage;
+        // The last usage reported wins, and with it its note (a rejected one leaves the count running).
+        if (step.usage) ({ usage, usageNote } = step);
+        else if (step.usageNote && !usage) usageNote = step.usageNote;
         if (!usage) counter.add(step.text);
         for (const chunk of step.chunks) pending += `data: ${chunk}\n\n`;
         if (step.done) completed = true;
