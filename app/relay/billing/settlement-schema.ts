@@ -5,7 +5,7 @@ import { z } from "zod";
  * journal before it records a line, and by crash recovery when it reads one back. A line the
  * writer accepted therefore always replays, and the values reaching the settle statement fit
  * its casts: `::int` for the log's token counts, ids and seconds, `bigint` for money, text
- * without NUL (PostgreSQL text cannot hold one).
+ * without NUL or lone surrogates (PostgreSQL text cannot hold them).
  *
  * Before this, an upstream's `"prompt_tokens":"abc"` became a NaN charge that the database
  * refused forever, and after a crash the same line stopped every start (issue 11, item 1).
@@ -16,7 +16,9 @@ const INT32_MAX = 2_147_483_647;
 const int32 = z.number().int().min(0).max(INT32_MAX);
 /** Money and sequence numbers: bigint columns, exact in a JavaScript number up to 2^53. */
 const safeCount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const text = z.string().refine((value) => !value.includes("\u0000"), "text must not contain NUL");
+// A lone UTF-16 surrogate fails PostgreSQL's JSON text extraction just as NUL does.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const text = z.string().refine((value) => !value.includes("\u0000") && !LONE_SURROGATE.test(value), "text must not contain NUL or a lone surrogate");
 
 export const consumeLogSchema = z.object({
   username: text,
