@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, loginRoot, type ApiSession } from "../support/api";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
+import { startAnthropicMock } from "../mocks/anthropic-upstream";
 import { createChannel, mergeOption, quotaOf, uniqueModel, userWithToken } from "../support/relay";
 
 /**
@@ -120,5 +121,43 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
     expect(billed.other.usage_clamped).toEqual({ prompt_tokens: 3e9 });
     expect(billed.readMs).toBeLessThan(1_000);
     await expectBillingFlowing();
+  });
+});
+
+describe("untrusted usage from Anthropic", () => {
+  it.each([false, true])("items 1-3: string counts converted, a bad count counted with a warning, a huge one clamped (stream: %s)", async (stream) => {
+    const claude = await startAnthropicMock("sk-ant-usage");
+    try {
+      const claudeModel = uniqueModel("claude-usage");
+      await mergeOption(root, "ModelRatio", { [claudeModel]: 1 });
+      await mergeOption(root, "CompletionRatio", { [claudeModel]: 1 });
+      await createChannel(root, { type: 14, key: "sk-ant-usage", base_url: claude.url, models: claudeModel });
+      const billed = async (usage: Record<string, unknown>) => {
+        claude.usage = usage;
+        const payer = await userWithToken(10_000_000);
+        const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${payer.key}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ model: claudeModel, stream, max_tokens: 50, messages: [{ role: "user", content: "say hello to the gateway" }] }),
+        });
+        expect(res.status).toBe(200);
+        await res.text();
+        const [log] = (await payer.user.call("GET", "/api/log/self?type=2")).json.data.items as LogRow[];
+        const balance = await quotaOf(payer.user);
+        expect(balance.used_quota).toBe(log!.quota);
+        return { log: log!, other: JSON.parse(log!.other) as Record<string, any> };
+      };
+      const strings = await billed({ input_tokens: "10", cache_creation_input_tokens: null, cache_read_input_tokens: "0", output_tokens: "20" });
+      expect([strings.log.prompt_tokens, strings.log.completion_tokens, strings.log.quota]).toEqual([10, 20, 30]);
+      const bad = await billed({ input_tokens: "abc" });
+      expect(bad.other.usage_warning).toContain("input_tokens");
+      expect(bad.log.prompt_tokens).toBeGreaterThan(0);
+      expect(bad.log.quota).toBe(bad.log.prompt_tokens + bad.log.completion_tokens);
+      const huge = await billed({ input_tokens: 3e9, output_tokens: 5 });
+      expect([huge.log.prompt_tokens, huge.log.completion_tokens, huge.log.quota]).toEqual([CEILING, 5, CEILING + 5]);
+      expect(huge.other.usage_clamped).toEqual({ prompt_tokens: 3e9 });
+    } finally {
+      await claude.close();
+    }
   });
 });
