@@ -43,7 +43,7 @@ async function isStopped(nodeId: string): Promise<boolean> {
  * a line that fails the settlement schema, and a settlement the database refuses, go to the
  * quarantine (journal-quarantine) with their reason, and the rest is written in order.
  */
-async function replayJournals(): Promise<number> {
+export async function replayJournals(): Promise<number> {
   let replayed = 0;
   for (const journal of journalsLeftBy((nodeId) => nodeId !== NODE_ID)) {
     const applied = await appliedSeqOf(journal.nodeId);
