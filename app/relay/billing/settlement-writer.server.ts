@@ -40,6 +40,8 @@ let urgent = false;
 const idleWaiters: (() => void)[] = [];
 let linesWritten: Promise<void> | undefined;
 let failures = 0;
+/** Consecutive refusals of the data itself (not of the connection) of the settlement at the head. */
+let refusals = 0;
 /** How many settlements are still to be written one at a time after a refused batch. */
 let isolating = 0;
 let onLeaseMissing: (leaseId: number) => void = () => undefined;
@@ -156,6 +158,7 @@ async function drain(): Promise<void> {
       budget -= end;
       journal().applied(batch[batch.length - 1]!.settlement.seq);
       failures = 0;
+      refusals = 0;
       if (isolating > 0) isolating -= 1;
       for (const item of batch) {
         if (result.missingLeases.has(item.settlement.leaseId)) onLeaseMissing(item.settlement.leaseId);
@@ -165,12 +168,13 @@ async function drain(): Promise<void> {
     } catch (error) {
       failures += 1;
       console.error(`[billing] writing ${batch.length} settlements failed (attempt ${failures}), retrying:`, (error as Error).message);
-      if (isDataRefusal(error)) {
+      refusals = isDataRefusal(error) ? refusals + 1 : 0;
+      if (refusals > 0) {
         // The database refused the data itself: write this batch one settlement at a time, and a
         // settlement it keeps refusing is set aside whole — charge and usage log together — in
         // the quarantine, so nothing behind it waits (a charge is never written without its log).
         if (batch.length > 1) isolating = batch.length;
-        else if (failures >= 3) {
+        else if (refusals >= 3) {
           setAside(batch[0]!, error as Error);
           budget -= 1;
           continue;
@@ -183,10 +187,11 @@ async function drain(): Promise<void> {
 }
 
 function setAside(item: Extract<QueueItem, { kind: "settle" }>, error: Error): void {
-  quarantine({ nodeId: NODE_ID, source: "settlement writer", reason: `refused by the database ${failures} times: ${error.message}`, line: item.line });
+  quarantine({ nodeId: NODE_ID, source: "settlement writer", reason: `refused by the database ${refusals} times: ${error.message}`, line: item.line });
   queue = queue.slice(1);
   journal().applied(item.settlement.seq);
   failures = 0;
+  refusals = 0;
   if (isolating > 0) isolating -= 1;
 }
 
