@@ -177,6 +177,14 @@ describe("crashes", () => {
     const html = await page.text();
     expect(html).toContain("有 2 条结算记录无法写入数据库");
     expect(html).toContain(quarantineDir);
+    // An ordinary user does not.
+    const username = `q${Date.now() % 1_000_000}`;
+    expect((await call(second.baseUrl, "/api/user/register", { method: "POST", body: { username, password: "password123", password2: "password123" } })).json.success).toBe(true);
+    const login = await call(second.baseUrl, "/api/user/login", { method: "POST", body: { username, password: "password123" } });
+    const userCookie = (login.res.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const userPage = await (await fetch(`${second.baseUrl}/log`, { headers: { Cookie: userCookie } })).text();
+    expect(userPage).toContain(username);
+    expect(userPage).not.toContain("结算记录无法写入数据库");
     await upstream.close();
   }, 120_000);
 });
