@@ -43,6 +43,8 @@ export const messages = {
   operationDone: "操作成功完成！",
   saved: "保存成功",
   logoutDone: "注销成功!",
+  // Not in the spec: shown to admins when settlements sit in the billing quarantine (decision 007).
+  billingQuarantined: "有 {n} 条结算记录无法写入数据库，已隔离保存在 {dir}，均未计费；请核对后手工处理。",
 } as const;
 
 export type MessageKey = keyof typeof messages;

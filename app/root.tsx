@@ -13,6 +13,9 @@ import { optionalUser } from "~/utils/guards.server";
 import { readTheme } from "~/utils/theme.server";
 import { requestTimeZone } from "~/utils/time-zone.server";
 import { BrowserTimeZone } from "~/components/shell/BrowserTimeZone";
+import { QuarantineNotice } from "~/components/shell/QuarantineNotice";
+import { ROLE_ADMIN } from "~/domain/users/roles";
+import { quarantineStatus } from "~/relay/billing/journal-quarantine.server";
 import stylesheet from "./tailwind.css?url";
 
 export const links: LinksFunction = () => [
@@ -50,9 +53,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
       newYear: isNewYearSeason(new Date()),
       user: user ? { id: user.id, username: user.username, display_name: user.display_name, role: user.role } : undefined,
       menu,
+      billingQuarantine: user && user.role >= ROLE_ADMIN ? quarantineNotice() : null,
     },
     { headers },
   );
+}
+
+/** Settlements set aside by billing (issue 11): admins are told until someone deals with them. */
+function quarantineNotice() {
+  const { lines, dir } = quarantineStatus();
+  return lines > 0 ? { lines, dir } : null;
 }
 
 export function useShellData() {
@@ -89,6 +99,7 @@ function Shell({ children }: { children: React.ReactNode }) {
         {shell.user ? <SideMenu items={shell.menu} collapsed={shell.collapseSidebar} /> : null}
         <main className="min-w-0 flex-1 p-3 sm:p-5">
           {shell.flash ? <FlashBanner type={shell.flash.type} message={shell.flash.message} /> : null}
+          {shell.billingQuarantine ? <QuarantineNotice {...shell.billingQuarantine} /> : null}
           {shell.flash?.defaultPassword ? <DefaultPasswordDialog /> : null}
           {children}
         </main>

@@ -3,6 +3,7 @@ import type { Channel } from "../../db/schema";
 import { decryptSecret } from "~/utils/secrets.server";
 import type { Adapter, AdapterContext, RelayMode, UpstreamError } from "./adapters/types";
 import type { Usage } from "./billing/pricing";
+import type { UsageNote } from "./billing/usage-parse";
 import { isRetryableStatus, mapStatusCode } from "./failure-policy";
 import type { ReplySink } from "./reply-sink";
 import { endStream, pipeStream } from "./stream/pipe-stream.server";
@@ -33,7 +34,7 @@ export type AttemptInput = {
 export type AttemptResult =
   // `deliver` finishes the client's reply; the pipeline calls it once the charge is journaled,
   // with the usage billed (a stream reports it in its closing usage chunk when asked to).
-  | { ok: true; usage?: Usage; countedCompletion: number; frtMs: number; deliver: (billed: Usage) => void }
+  | { ok: true; usage?: Usage; usageNote?: UsageNote; countedCompletion: number; frtMs: number; deliver: (billed: Usage) => void }
   | { ok: false; status: number; error: UpstreamError; retryable: boolean; responded: boolean; upstreamStatus: number };
 
 // A channel's model_mapping, parsed once per loaded channel row (a changed channel is a new row).
@@ -137,7 +138,7 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Inc
     const outcome = await pipeStream(upstream, sink, input.adapter.createStreamTranslator(ctx), input.timeouts.streamIdleMs, () => call.abort());
     const object = input.mode === "completions" ? "text_completion" : "chat.completion.chunk";
     const deliver = (billed: Usage) => endStream(sink, outcome, clientAskedForUsage(input.body) ? { usage: billed, model: input.requestModel, object } : undefined);
-    return { ok: true, usage: outcome.usage, countedCompletion: outcome.countedCompletion, frtMs, deliver };
+    return { ok: true, usage: outcome.usage, usageNote: outcome.usageNote, countedCompletion: outcome.countedCompletion, frtMs, deliver };
   }
   const raw = await readAll(upstream);
   if (input.mode === "speech") {
@@ -158,5 +159,5 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Inc
     sink.start(200, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(converted.body), "X-Oneapi-Request-Id": input.requestId });
     sink.end(converted.body);
   };
-  return { ok: true, ...replyUsage(input.mode, converted.body, converted.usage), frtMs, deliver };
+  return { ok: true, ...replyUsage(input.mode, converted.body, converted), frtMs, deliver };
 }

@@ -7,6 +7,7 @@ import { attemptChannel, type AttemptResult, type ClientWatch, type RelayTimeout
 import { checkModelAllowed, resolveGroup, type TokenContext } from "./auth/token-auth.server";
 import { pricedModel } from "./billing/price-tables.server";
 import { imagePriceFactor, quotaFor, reservationFor, type Usage } from "./billing/pricing";
+import { clampUsage, type UsageNote } from "./billing/usage-parse";
 import { chargesJournaled, refundQuota, reserveQuota, settleQuota } from "./billing/quota.server";
 import { adjustCachedTokenQuota } from "./auth/token-cache.server";
 import { shouldDisableChannel } from "./failure-policy";
@@ -35,8 +36,18 @@ export type RelayRequest = {
  */
 const TOKENS_PER_IMAGE = 1000;
 
-/** The usage to bill: the upstream's when given, else counted (prompt from the request, completion from what passed). */
-function billableUsage(result: Extract<AttemptResult, { ok: true }>, request: RelayRequest, images: number): Usage {
+/**
+ * The usage to bill: the upstream's when given (and believed: usage-parse), else counted (prompt
+ * from the request, completion from what passed); either way no side above the ceiling. The
+ * note says what the log's `other` must record about it (a usage ignored, a count clamped).
+ */
+function billableUsage(result: Extract<AttemptResult, { ok: true }>, request: RelayRequest, images: number): { usage: Usage; usageNote?: UsageNote } {
+  const clamped = clampUsage(measuredUsage(result, request, images), env.RELAY_USAGE_CEILING);
+  if (!result.usageNote) return clamped;
+  return { usage: clamped.usage, usageNote: { ...result.usageNote, ...clamped.usageNote } };
+}
+
+function measuredUsage(result: Extract<AttemptResult, { ok: true }>, request: RelayRequest, images: number): Usage {
   if (result.usage) return result.usage;
   if (request.mode === "images") return { prompt_tokens: Math.round(images * TOKENS_PER_IMAGE), completion_tokens: 0 };
   return { prompt_tokens: countPromptTokens(request.body), completion_tokens: result.countedCompletion };
@@ -130,14 +141,15 @@ async function relayCounted(request: RelayRequest, sink: ReplySink): Promise<Rel
         sink,
       );
       if (result.ok) {
-        const usage = billableUsage(result, request, images);
+        const { usage, usageNote } = billableUsage(result, request, images);
+        if (usageNote?.usage_warning) console.warn(`[relay] ${request.requestId} channel #${channel.id}: ${usageNote.usage_warning}`);
         const quota = Math.round(calls * quotaFor(pricing, usage, quotaPerUnit));
         const log = options.bool("LogConsumeEnabled")
           ? {
               username: token.user.username, tokenName: token.token.name, modelName: model, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens,
               useTimeSeconds: Math.round((Date.now() - request.startedAt) / 1000), isStream: stream, channelId: channel.id, group,
               content: imageFactor === 1 ? priced.logContent : `${priced.logContent}，图片倍率 ${imageFactor}`,
-              other: { ...priced.logRatios, ...(imageFactor === 1 ? undefined : { image_ratio: imageFactor }), frt: stream ? result.frtMs : -1000, admin_info: { use_channel: chain.map(String) }, request_id: request.requestId },
+              other: { ...priced.logRatios, ...(imageFactor === 1 ? undefined : { image_ratio: imageFactor }), frt: stream ? result.frtMs : -1000, admin_info: { use_channel: chain.map(String) }, request_id: request.requestId, ...usageNote },
             }
           : undefined;
         // The reply goes out once its charge is in the local journal (written with the other

@@ -31,6 +31,10 @@ const schema = z.object({
   // a further -0.05 ms (non-stream) and -0.4 ms (stream) CPU per request against 50. Balances
   // read on other nodes trail by at most the window (the reference's batch mode: 5 s).
   BILLING_FLUSH_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(250),
+  // The most tokens per side (prompt, completion) one call is believed to have used: an
+  // upstream reporting more is billed this much, with the reported figure kept in the log
+  // (decision 007). The cap keeps every count inside the log's int columns.
+  RELAY_USAGE_CEILING: z.coerce.number().int().min(1).max(2_000_000_000).default(2_000_000),
   // Names this node across restarts (quota held by its unfinished requests is refunded when it
   // comes back); defaults to host name + data directory.
   NODE_ID: z.string().optional().transform((v) => (v ? v : undefined)),

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startOpenAiMock } from "../mocks/openai-upstream";
@@ -177,6 +177,62 @@ describe("crashes", () => {
     expect(logged).toBeGreaterThan(0);
     expect(consumed).toBe(logged);
     expect(held).toBe(0);
+    await upstream.close();
+  }, 120_000);
+
+  it("item 1: a bad journal line is quarantined and the start goes on, replaying the good lines exactly", async () => {
+    const upstream = await startOpenAiMock();
+    const nodeEnv = { NODE_ID: `poison-${Date.now()}`, BILLING_FLUSH_DELAY_MS: "600000" };
+    const { server: first, node, storage, key, quota } = await firstLife(upstream.url, nodeEnv);
+    const before = await quota(node);
+    for (let i = 0; i < 3; i += 1) expect((await chat(first.baseUrl, key)).status).toBe(200);
+    await first.crash();
+
+    // What an earlier version journaled from an upstream's `"prompt_tokens":"abc"`, and a line
+    // the disk garbled, between the good ones.
+    const dir = join(storage.dataDir, "journal");
+    const file = join(dir, readdirSync(dir).find((name) => name.endsWith(".jsonl"))!);
+    const [header, ...settled] = readFileSync(file, "utf8").split("\n").filter(Boolean);
+    expect(settled).toHaveLength(3);
+    const poisoned = JSON.parse(settled[1]!) as { seq: number; charge: number; log: { promptTokens: unknown } };
+    poisoned.seq = 2;
+    poisoned.charge = null as never;
+    poisoned.log.promptTokens = "abc";
+    const bad = JSON.stringify(poisoned);
+    const renumbered = settled.map((line, i) => JSON.stringify({ ...JSON.parse(line), seq: i < 1 ? 1 : i + 3 }));
+    writeFileSync(file, [header, renumbered[0], bad, "\u0000\u0000garbled", renumbered[1], renumbered[2], ""].join("\n"));
+
+    const second = await startServer({ kind, env: { NODE_ID: nodeEnv.NODE_ID }, storage });
+    servers.push(second);
+    expect(second.output()).toContain("3 journaled settlements written");
+    expect(second.output()).toContain("quarantined");
+    const again = await signIn(second.baseUrl);
+    const logs = (await call(second.baseUrl, "/api/log/self?type=2", { headers: again.auth })).json.data;
+    expect(logs.items).toHaveLength(3);
+    const logged = logs.items.reduce((sum: number, row: { quota: number }) => sum + row.quota, 0);
+    expect(logged).toBeGreaterThan(0);
+    expect(await quota(again)).toBe(before - logged);
+
+    // Both bad lines are kept, raw, with their reasons; the journal itself is gone.
+    const quarantineDir = join(dir, "quarantine");
+    const kept = readdirSync(quarantineDir).flatMap((name) => readFileSync(join(quarantineDir, name), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)));
+    expect(kept.map((entry) => entry.line)).toEqual([bad, "\u0000\u0000garbled"]);
+    expect(kept[0].reason).toContain("charge");
+    expect(existsSync(file)).toBe(false);
+
+    // Root sees it on the console.
+    const page = await fetch(`${second.baseUrl}/log`, { headers: { Cookie: again.auth.Cookie! } });
+    const html = await page.text();
+    expect(html).toContain("有 2 条结算记录无法写入数据库");
+    expect(html).toContain(quarantineDir);
+    // An ordinary user does not.
+    const username = `q${Date.now() % 1_000_000}`;
+    expect((await call(second.baseUrl, "/api/user/register", { method: "POST", body: { username, password: "password123", password2: "password123" } })).json.success).toBe(true);
+    const login = await call(second.baseUrl, "/api/user/login", { method: "POST", body: { username, password: "password123" } });
+    const userCookie = (login.res.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const userPage = await (await fetch(`${second.baseUrl}/log`, { headers: { Cookie: userCookie } })).text();
+    expect(userPage).toContain(username);
+    expect(userPage).not.toContain("结算记录无法写入数据库");
     await upstream.close();
   }, 120_000);
 });

@@ -3,7 +3,21 @@ import { createServer, type Server } from "node:http";
 import type { RecordedRequest } from "./openai-upstream";
 
 /** A loopback Anthropic Messages API answering with recorded-style fixtures (JSON and SSE). */
-export type AnthropicMock = { url: string; requests: RecordedRequest[]; close: () => Promise<void> };
+export type AnthropicMock = {
+  url: string;
+  requests: RecordedRequest[];
+  /** Fields laid over the replies' usage (a message's `usage`, a stream's message_start and message_delta usage). */
+  usage?: Record<string, unknown>;
+  close: () => Promise<void>;
+};
+
+function withUsage(json: string, usage: Record<string, unknown> | undefined): string {
+  if (!usage) return json;
+  const value = JSON.parse(json) as { usage?: Record<string, unknown>; message?: { usage?: Record<string, unknown> } };
+  if (value.message?.usage) value.message.usage = { ...value.message.usage, ...usage };
+  else if (value.usage) value.usage = { ...value.usage, ...usage };
+  return JSON.stringify(value);
+}
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/upstream/anthropic/${name}`, import.meta.url), "utf8");
 
@@ -22,11 +36,12 @@ export async function startAnthropicMock(apiKey: string): Promise<AnthropicMock>
       const request = JSON.parse(body || "{}") as { stream?: boolean; tools?: unknown[] };
       if (request.stream) {
         res.writeHead(200, { "Content-Type": "text/event-stream" });
-        res.end(fixture(request.tools ? "stream-tool-use.sse" : "stream-text.sse"));
+        const sse = fixture(request.tools ? "stream-tool-use.sse" : "stream-text.sse");
+        res.end(sse.replace(/^data: (.*"usage".*)$/gm, (_line, json: string) => `data: ${withUsage(json, mock.usage)}`));
         return;
       }
       res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(fixture(request.tools ? "message-tool-use.json" : "message-text.json"));
+      res.end(withUsage(fixture(request.tools ? "message-tool-use.json" : "message-text.json"), mock.usage));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

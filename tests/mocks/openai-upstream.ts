@@ -16,7 +16,9 @@ export type Fault =
   /** A non-stream reply whose connection drops after its headers and half its body. */
   | { kind: "drop-mid-body" }
   | { kind: "slow-stream"; gapMs: number }
-  | { kind: "no-usage" };
+  | { kind: "no-usage" }
+  /** Chat replies (whole, and a stream's usage chunk) carry this literal JSON text as their `usage`. */
+  | { kind: "usage"; json: string };
 
 export type MockUpstream = {
   url: string;
@@ -38,11 +40,19 @@ function json(res: ServerResponse, status: number, body: unknown) {
   res.end(text);
 }
 
-function streamEvents(text: string, dropUsage: boolean): string[] {
+/** A JSON text with its top-level `usage` replaced by the literal text `usage` (which may be malformed on purpose, e.g. 1e400). */
+function withUsage(json: string, usage: string): string {
+  const reply = JSON.parse(json) as Record<string, unknown>;
+  reply.usage = "__USAGE__";
+  return JSON.stringify(reply).replace('"__USAGE__"', usage);
+}
+
+function streamEvents(text: string, dropUsage: boolean, usage?: string): string[] {
   return text
     .split("\n\n")
     .filter((e) => e.trim())
     .filter((e) => !(dropUsage && e.includes('"choices":[]')))
+    .map((e) => (usage !== undefined && e.includes('"choices":[]') ? `data: ${withUsage(e.slice("data: ".length), usage)}` : e))
     .map((e) => `${e}\n\n`);
 }
 
@@ -107,6 +117,7 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
             setTimeout(() => res.destroy(), 20);
             return;
           }
+          if (fault?.kind === "usage") return json(res, 200, withUsage(fixture("chat-completion.json"), fault.json));
           if (fault?.kind === "no-usage") {
             const reply = JSON.parse(fixture("chat-completion.json")) as Record<string, unknown>;
             delete reply.usage;
@@ -115,7 +126,7 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
           return json(res, 200, fixture("chat-completion.json"));
         }
         res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-        const events = streamEvents(fixture("chat-stream.sse"), fault?.kind === "no-usage");
+        const events = streamEvents(fixture("chat-stream.sse"), fault?.kind === "no-usage", fault?.kind === "usage" ? fault.json : undefined);
         for (const [i, event] of events.entries()) {
           if (res.destroyed) return;
           if (fault?.kind === "drop-mid-stream" && i === 2) {

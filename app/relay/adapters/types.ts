@@ -1,5 +1,6 @@
 import type { Channel } from "../../../db/schema";
 import type { Usage } from "../billing/pricing";
+import type { UsageNote } from "../billing/usage-parse";
 
 /**
  * One provider's translation between the OpenAI wire (what clients speak) and its own. The
@@ -32,7 +33,7 @@ export type UpstreamError = { message: string; type: string; code: string | null
  * the event says the reply is complete ([DONE], message_stop), so the client's stream can end
  * without waiting for the upstream to close its body.
  */
-export type StreamStep = { chunks: string[]; usage?: Usage; text?: string; error?: UpstreamError; done?: boolean };
+export type StreamStep = { chunks: string[]; usage?: Usage; usageNote?: UsageNote; text?: string; error?: UpstreamError; done?: boolean };
 
 export interface StreamTranslator {
   push(event: string | undefined, data: string): StreamStep;
@@ -42,8 +43,11 @@ export interface Adapter {
   /** Whether the upstream can be asked for a usage chunk (stream_options.include_usage). */
   streamUsage: boolean;
   buildRequest(ctx: AdapterContext): UpstreamRequest;
-  /** Non-stream reply → the OpenAI-shaped body for the client and the usage to bill. */
-  convertResponse(ctx: AdapterContext, raw: Buffer): { body: string | Buffer; usage?: Usage };
+  /**
+   * Non-stream reply → the OpenAI-shaped body for the client and the usage to bill (read with
+   * usage-parse: `usageNote` says why a reported usage was not believed).
+   */
+  convertResponse(ctx: AdapterContext, raw: Buffer): { body: string | Buffer; usage?: Usage; usageNote?: UsageNote };
   createStreamTranslator(ctx: AdapterContext): StreamTranslator;
   parseError(status: number, text: string): UpstreamError;
 }

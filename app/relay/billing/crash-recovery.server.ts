@@ -4,7 +4,10 @@ import type { DB } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { appliedSeqOf, forgetJournal, writeSettlements } from "./lease-store.server";
 import { lockKeyOf, NODE_ID } from "./node-liveness.server";
-import { journalsLeftBy } from "./settle-journal.server";
+import { journalsLeftBy, type LeftJournal } from "./settle-journal.server";
+import { quarantine } from "./journal-quarantine.server";
+import { isDataRefusal } from "./db-refusal";
+import type { Settlement } from "./lease-store.server";
 import { retryOnDeadlock } from "./retry-on-deadlock";
 
 /**
@@ -35,22 +38,44 @@ async function isStopped(nodeId: string): Promise<boolean> {
   });
 }
 
-async function replayJournals(): Promise<number> {
+/**
+ * Writes what stopped processes journaled and never wrote. One bad line never blocks a start:
+ * a line that fails the settlement schema, and a settlement the database refuses, go to the
+ * quarantine (journal-quarantine) with their reason, and the rest is written in order.
+ */
+export async function replayJournals(): Promise<number> {
   let replayed = 0;
   for (const journal of journalsLeftBy((nodeId) => nodeId !== NODE_ID)) {
     const applied = await appliedSeqOf(journal.nodeId);
     // No row: the journal belongs to another database sharing this data directory.
     if (applied === undefined || !(await isStopped(journal.nodeId))) continue;
+    for (const bad of journal.rejected) quarantine({ nodeId: journal.nodeId, source: bad.file, reason: bad.reason, line: bad.line });
     const missing = journal.settlements.filter((s) => s.seq > applied);
-    for (let i = 0; i < missing.length; i += 512) {
-      const batch = missing.slice(i, i + 512);
-      if ((await writeSettlements(journal.nodeId, batch)).applied) replayed += batch.length;
-    }
+    for (let i = 0; i < missing.length; i += 512) replayed += await replayBatch(journal, missing.slice(i, i + 512));
     for (const file of journal.files) rmSync(file, { force: true });
     await forgetJournal(journal.nodeId);
-    if (missing.length) console.log(`[billing] wrote ${missing.length} settlements journaled by stopped process ${journal.nodeId}`);
+    if (missing.length) console.log(`[billing] wrote ${replayed} of ${missing.length} settlements journaled by stopped process ${journal.nodeId}`);
   }
   return replayed;
+}
+
+/** A batch as one statement; if the database refuses its data, one settlement at a time, quarantining what it still refuses. */
+async function replayBatch(journal: LeftJournal, batch: Settlement[]): Promise<number> {
+  try {
+    return (await writeSettlements(journal.nodeId, batch)).applied ? batch.length : 0;
+  } catch (error) {
+    if (!isDataRefusal(error)) throw error;
+  }
+  let written = 0;
+  for (const settlement of batch) {
+    try {
+      if ((await writeSettlements(journal.nodeId, [settlement])).applied) written += 1;
+    } catch (error) {
+      if (!isDataRefusal(error)) throw error;
+      quarantine({ nodeId: journal.nodeId, source: journal.files.join(", "), reason: `refused by the database: ${(error as Error).message}`, line: JSON.stringify(settlement) });
+    }
+  }
+  return written;
 }
 
 async function returnLeasesOfStoppedNodes(): Promise<number> {

@@ -162,14 +162,16 @@ async function extendForCharge(reservation: Reservation, quota: number): Promise
 function bookCharge(reservation: Reservation, quota: number, channelId: number, log: ConsumeLog | undefined): number {
   const lease = reservation.lease;
   const charge = Math.max(0, Math.min(quota, spendable(reservation)));
-  lease.funded -= charge;
-  lease.held -= reservation.amount;
-  lease.lastUsed = Date.now();
   const entry = log && charge < quota ? { ...log, other: { ...log.other, shortfall: quota - charge } } : log;
   const settlement: Omit<Settlement, "seq"> = {
     leaseId: lease.id, userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited, charge, channelId, at: Math.floor(Date.now() / 1000), log: entry,
   };
+  // Journaled first: a settlement the journal refuses (settlement-schema) leaves the hold as it
+  // was, for the caller's refund.
   journalCharge(settlement, lease.keyHash);
+  lease.funded -= charge;
+  lease.held -= reservation.amount;
+  lease.lastUsed = Date.now();
   return charge;
 }
 

@@ -2,6 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { join } from "node:path";
 import { env } from "~/utils/env.server";
 import type { Settlement } from "./lease-store.server";
+import { InvalidSettlementError, settlementProblem, settlementSchema } from "./settlement-schema";
 
 /**
  * The local write-ahead journal of settlements. A request's charge is appended here (one write
@@ -36,9 +37,12 @@ export class SettleJournal {
   /**
    * Appends one settlement, numbering it (the entry becomes the journaled settlement), and
    * returns it with its JSON line. The line reaches the file at the next writePending(): the
-   * lines of one turn of the event loop go in one write.
+   * lines of one turn of the event loop go in one write. A settlement that would not replay
+   * (settlement-schema) is refused with InvalidSettlementError before anything is recorded.
    */
   append(entry: Omit<Settlement, "seq">): { settlement: Settlement; line: string } {
+    const problem = settlementProblem({ ...entry, seq: this.seq + 1 });
+    if (problem) throw new InvalidSettlementError(problem);
     const settlement: Settlement = Object.assign(entry, { seq: ++this.seq });
     const line = JSON.stringify(settlement);
     this.pending.push(line);
@@ -109,9 +113,17 @@ function safeName(nodeId: string): string {
   return nodeId.replace(/[^A-Za-z0-9._-]/g, "_");
 }
 
-export type LeftJournal = { nodeId: string; files: string[]; settlements: Settlement[] };
+/** A journal line that would not replay: kept by crash recovery in the quarantine, never retried at start. */
+export type RejectedLine = { file: string; line: string; reason: string };
 
-/** Journals of other (stopped) processes found on this host, oldest part first per node. */
+export type LeftJournal = { nodeId: string; files: string[]; settlements: Settlement[]; rejected: RejectedLine[] };
+
+/**
+ * Journals of other processes found on this host, oldest part first per node: each line read
+ * and checked against the settlement schema. The caller decides what to do with them (only a
+ * stopped process's journal is replayed, and only then are its rejected lines quarantined: a
+ * live one may be in the middle of a write).
+ */
 export function journalsLeftBy(isOther: (nodeId: string) => boolean): LeftJournal[] {
   const dir = journalDir();
   if (!existsSync(dir)) return [];
@@ -129,16 +141,24 @@ export function journalsLeftBy(isOther: (nodeId: string) => boolean): LeftJourna
       nodeId = undefined;
     }
     if (!nodeId || !isOther(nodeId)) continue;
-    const journal = byNode.get(nodeId) ?? { nodeId, files: [], settlements: [] };
+    const journal = byNode.get(nodeId) ?? { nodeId, files: [], settlements: [], rejected: [] };
     byNode.set(nodeId, journal);
     journal.files.push(path);
-    for (const line of lines.slice(1)) {
-      if (!line) continue;
+    const last = lines.length - 1;
+    for (const [index, line] of lines.entries()) {
+      if (index === 0 || !line) continue;
+      let value: unknown;
       try {
-        journal.settlements.push(JSON.parse(line) as Settlement);
-      } catch {
-        // A line cut short by the crash itself: its reply was never delivered.
+        value = JSON.parse(line);
+      } catch (error) {
+        // The file's unterminated last line is a write the crash cut short: its reply was never
+        // delivered, so there is nothing to keep. Anything else unreadable is kept apart.
+        if (index !== last) journal.rejected.push({ file: path, line, reason: `not JSON (${(error as Error).message})` });
+        continue;
       }
+      const checked = settlementSchema.safeParse(value);
+      if (checked.success) journal.settlements.push(checked.data);
+      else journal.rejected.push({ file: path, line, reason: settlementProblem(value) ?? "invalid settlement" });
     }
   }
   for (const journal of byNode.values()) journal.settlements.sort((a, b) => a.seq - b.seq);

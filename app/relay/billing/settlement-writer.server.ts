@@ -4,6 +4,8 @@ import { env } from "~/utils/env.server";
 import { NODE_ID } from "./node-liveness.server";
 import { registerJournal, writeSettlements, type Settlement } from "./lease-store.server";
 import { SettleJournal } from "./settle-journal.server";
+import { isDataRefusal } from "./db-refusal";
+import { quarantine } from "./journal-quarantine.server";
 
 /**
  * Charges on their way to the database: journaled locally when a reply is settled, then written
@@ -38,6 +40,8 @@ let urgent = false;
 const idleWaiters: (() => void)[] = [];
 let linesWritten: Promise<void> | undefined;
 let failures = 0;
+/** Consecutive refusals of the data itself (not of the connection) of the settlement at the head. */
+let refusals = 0;
 /** How many settlements are still to be written one at a time after a refused batch. */
 let isolating = 0;
 let onLeaseMissing: (leaseId: number) => void = () => undefined;
@@ -154,6 +158,7 @@ async function drain(): Promise<void> {
       budget -= end;
       journal().applied(batch[batch.length - 1]!.settlement.seq);
       failures = 0;
+      refusals = 0;
       if (isolating > 0) isolating -= 1;
       for (const item of batch) {
         if (result.missingLeases.has(item.settlement.leaseId)) onLeaseMissing(item.settlement.leaseId);
@@ -163,14 +168,16 @@ async function drain(): Promise<void> {
     } catch (error) {
       failures += 1;
       console.error(`[billing] writing ${batch.length} settlements failed (attempt ${failures}), retrying:`, (error as Error).message);
-      if (!isConnectionError(error)) {
-        // The database refused the data itself: write this batch one settlement at a time, and
-        // a settlement it keeps refusing goes in without its usage log (the charge is kept).
+      refusals = isDataRefusal(error) ? refusals + 1 : 0;
+      if (refusals > 0) {
+        // The database refused the data itself: write this batch one settlement at a time, and a
+        // settlement it keeps refusing is set aside whole — charge and usage log together — in
+        // the quarantine, so nothing behind it waits (a charge is never written without its log).
         if (batch.length > 1) isolating = batch.length;
-        else if (failures >= 3 && batch[0]!.settlement.log) {
-          console.error("[billing] usage log refused, charging without it:", JSON.stringify(batch[0]!.settlement.log).slice(0, 500));
-          batch[0]!.settlement.log = undefined;
-          batch[0]!.line = JSON.stringify(batch[0]!.settlement);
+        else if (refusals >= 3) {
+          setAside(batch[0]!, error as Error);
+          budget -= 1;
+          continue;
         }
       }
       // The charges are safe in the journal; the write is idempotent, so a retry is exact.
@@ -179,10 +186,13 @@ async function drain(): Promise<void> {
   }
 }
 
-function isConnectionError(error: unknown): boolean {
-  const code = String((error as { code?: string }).code ?? "");
-  // No SQLSTATE, or connection (08), shutdown (57P) and resource (53) classes: try again as is.
-  return !/^[0-9A-Z]{5}$/.test(code) || code.startsWith("08") || code.startsWith("57P") || code.startsWith("53");
+function setAside(item: Extract<QueueItem, { kind: "settle" }>, error: Error): void {
+  quarantine({ nodeId: NODE_ID, source: "settlement writer", reason: `refused by the database ${refusals} times: ${error.message}`, line: item.line });
+  queue = queue.slice(1);
+  journal().applied(item.settlement.seq);
+  failures = 0;
+  refusals = 0;
+  if (isolating > 0) isolating -= 1;
 }
 
 /** Resolves once everything queued so far is written: at once when the writer is idle. */

@@ -1,12 +1,14 @@
 import type { IncomingMessage } from "node:http";
 import { createParser } from "eventsource-parser";
 import type { Usage } from "../billing/pricing";
+import type { UsageNote } from "../billing/usage-parse";
 import type { StreamTranslator, UpstreamError } from "../adapters/types";
 import type { ReplySink } from "../reply-sink";
 import { createTokenCounter } from "./token-counter";
 
 export type StreamOutcome = {
   usage?: Usage;
+  usageNote?: UsageNote;
   countedCompletion: number;
   error?: UpstreamError;
   ended: "done" | "idle-timeout" | "client-abort" | "upstream-closed";
@@ -65,6 +67,7 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
     let usage: Usage | undefined;
     let usageSent = false;
     let first: StreamOutcome["first"];
+    let usageNote: UsageNote | undefined;
     let error: UpstreamError | undefined;
     let settled = false;
     let upstreamEnded = false;
@@ -77,7 +80,7 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
       // Ended by the reply's last event, the upstream body still has its close to come: the idle
       // timer keeps watching it, so an upstream that never closes is let go, not kept forever.
       if (upstreamEnded || ended !== "done") clearTimeout(idleTimer);
-      resolve({ usage, countedCompletion: usage ? 0 : counter.total, error, ended, usageSent, first });
+      resolve({ usage, usageNote, countedCompletion: usage ? 0 : counter.total, error, ended, usageSent, first });
     };
     const idleTimer = setTimeout(() => onIdle(), idleTimeoutMs);
     const onIdle = () => {
@@ -95,7 +98,9 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
       onEvent(event) {
         if (settled) return;
         const step = translator.push(event.event, event.data);
-        if (step.usage) usage = step.usage;
+        // The last usage reported wins, and with it its note (a rejected one leaves the count running).
+        if (step.usage) ({ usage, usageNote } = step);
+        else if (step.usageNote && !usage) usageNote = step.usageNote;
         if (!usage) counter.add(step.text);
         // A step with usage that forwards chunks forwards its usage with them (a usage-only chunk
         // kept back forwards none).

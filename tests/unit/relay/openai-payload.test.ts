@@ -44,20 +44,20 @@ describe("usageOfReply", () => {
 
   it("reads the top-level usage at the end of a reply", () => {
     const raw = reply({ choices: answer("hello"), usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17, prompt_tokens_details: { cached_tokens: 0 } }, system_fingerprint: "fp_1" });
-    expect(usageOfReply(raw)).toEqual({ prompt_tokens: 12, completion_tokens: 5 });
+    expect(usageOfReply(raw)).toEqual({ usage: { prompt_tokens: 12, completion_tokens: 5 } });
   });
 
   it("is not fooled by the word usage inside the answer, nor by a nested usage key after the real one", () => {
     const quoted = reply({ choices: answer('the JSON was {"usage":{"prompt_tokens":999}}'), usage: { prompt_tokens: 3, completion_tokens: 4 } });
-    expect(usageOfReply(quoted)).toEqual({ prompt_tokens: 3, completion_tokens: 4 });
+    expect(usageOfReply(quoted)).toEqual({ usage: { prompt_tokens: 3, completion_tokens: 4 } });
     const nested = reply({ usage: { prompt_tokens: 7, completion_tokens: 1 }, choices: answer("x"), meta: { usage: { prompt_tokens: 500 } } });
-    expect(usageOfReply(nested)).toEqual({ prompt_tokens: 7, completion_tokens: 1 });
+    expect(usageOfReply(nested)).toEqual({ usage: { prompt_tokens: 7, completion_tokens: 1 } });
   });
 
   it("finds usage placed before the choices, embeddings usage, and none when there is none", () => {
-    expect(usageOfReply(reply({ usage: { prompt_tokens: 2, total_tokens: 2 }, choices: answer("hi") }))).toEqual({ prompt_tokens: 2, completion_tokens: 0 });
-    expect(usageOfReply(Buffer.from('{"object":"list","data":[{"embedding":[0.1,0.2]}],"model":"m","usage":{"prompt_tokens":8,"total_tokens":8}}\n'))).toEqual({ prompt_tokens: 8, completion_tokens: 0 });
-    expect(usageOfReply(reply({ choices: answer("no usage here") }))).toBeUndefined();
-    expect(usageOfReply(Buffer.from("not json"))).toBeUndefined();
+    expect(usageOfReply(reply({ usage: { prompt_tokens: 2, total_tokens: 2 }, choices: answer("hi") }))).toEqual({ usage: { prompt_tokens: 2, completion_tokens: 0 } });
+    expect(usageOfReply(Buffer.from('{"object":"list","data":[{"embedding":[0.1,0.2]}],"model":"m","usage":{"prompt_tokens":8,"total_tokens":8}}\n'))).toEqual({ usage: { prompt_tokens: 8, completion_tokens: 0 } });
+    expect(usageOfReply(reply({ choices: answer("no usage here") }))).toEqual({});
+    expect(usageOfReply(Buffer.from("not json"))).toEqual({});
   });
 });

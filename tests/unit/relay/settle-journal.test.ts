@@ -33,6 +33,45 @@ describe("settle journal", () => {
     expect(left).toHaveLength(1);
     expect(left[0]!.nodeId).toBe("host:111:42");
     expect(left[0]!.settlements.map((s) => [s.seq, s.charge])).toEqual([[1, 10], [2, 20], [3, 30]]);
+    expect(left[0]!.rejected).toEqual([]); // a torn last line is no settlement: nothing to quarantine
+  });
+
+  it("item 1: refuses to record a settlement that would not replay (non-integer charge or token count)", () => {
+    const { SettleJournal, journalsLeftBy } = journalModule;
+    const journal = new SettleJournal("host:444:45");
+    const log = { username: "u", tokenName: "t", modelName: "m", promptTokens: 10, completionTokens: 5, useTimeSeconds: 1, isStream: false, channelId: 3, group: "default", content: "", other: {} };
+    expect(() => journal.append({ ...settlement(Number.NaN), log })).toThrow(/charge/);
+    expect(() => journal.append({ ...settlement(12), log: { ...log, promptTokens: "abc" as unknown as number } })).toThrow(/promptTokens/);
+    expect(() => journal.append({ ...settlement(12), log: { ...log, promptTokens: 3e9 } })).toThrow(/promptTokens/);
+    expect(() => journal.append({ ...settlement(1.5) })).toThrow(/charge/);
+    // Nothing was recorded or numbered: the next good settlement is the first.
+    expect(journal.hasPending()).toBe(false);
+    expect(journal.append({ ...settlement(12), log, shortfall: 3 } as never).settlement.seq).toBe(1);
+    journal.writePending();
+    const [left] = journalsLeftBy((node) => node === "host:444:45");
+    expect(left!.settlements).toEqual([expect.objectContaining({ seq: 1, charge: 12, shortfall: 3, log })]);
+    expect(left!.rejected).toEqual([]);
+    journal.close();
+  });
+
+  it("item 1: reports a line that fails the schema or does not parse mid-file, and reads the good ones around it", () => {
+    const { SettleJournal, journalsLeftBy, journalDir } = journalModule;
+    const dead = new SettleJournal("host:555:46");
+    dead.append(settlement(10));
+    dead.writePending();
+    const file = join(journalDir(), readdirSync(journalDir()).find((name) => name.startsWith("host_555_46"))!);
+    appendFileSync(file, '{"seq":2,"leaseId":7,"userId":1,"tokenId":2,"limited":true,"charge":null,"channelId":3,"at":1}\n');
+    appendFileSync(file, "#garbage#\n");
+    dead.append(settlement(30));
+    dead.writePending();
+    const [left] = journalsLeftBy((node) => node === "host:555:46");
+    expect(left!.settlements.map((s) => [s.seq, s.charge])).toEqual([[1, 10], [2, 30]]);
+    expect(left!.rejected.map((r) => [r.line, r.file])).toEqual([
+      ['{"seq":2,"leaseId":7,"userId":1,"tokenId":2,"limited":true,"charge":null,"channelId":3,"at":1}', file],
+      ["#garbage#", file],
+    ]);
+    expect(left!.rejected[0]!.reason).toContain("charge");
+    dead.close();
   });
 
   it("leaves nothing behind after a clean close", () => {

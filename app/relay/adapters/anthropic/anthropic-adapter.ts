@@ -20,7 +20,7 @@ export const anthropicAdapter: Adapter = {
     const text = raw.toString("utf8");
     try {
       const converted = toOpenAiResponse(JSON.parse(text) as AnthropicMessage, ctx.requestModel);
-      return { body: JSON.stringify(converted.body), usage: converted.usage };
+      return { body: JSON.stringify(converted.body), usage: converted.usage, usageNote: converted.usageNote };
     } catch {
       return { body: text };
     }

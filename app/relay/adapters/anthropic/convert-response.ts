@@ -1,6 +1,8 @@
+import { parseAnthropicUsage, type ParsedUsage } from "../../billing/usage-parse";
 import { mapFinishReason } from "./map-finish-reason";
 
-export type AnthropicUsage = { input_tokens?: number | null; output_tokens?: number | null; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null };
+/** As Anthropic documents it; what arrives is checked by usage-parse, so any field may hold anything. */
+export type AnthropicUsage = { input_tokens?: unknown; output_tokens?: unknown; cache_creation_input_tokens?: unknown; cache_read_input_tokens?: unknown };
 export type AnthropicMessage = {
   id?: string;
   content?: { type: string; text?: string; id?: string; name?: string; input?: unknown; thinking?: string }[];
@@ -8,12 +10,17 @@ export type AnthropicMessage = {
   usage?: AnthropicUsage;
 };
 
-/** Prompt tokens include cached ones (Anthropic reports them apart from input_tokens). */
-export function openAiUsage(usage: AnthropicUsage | undefined, completionFallback = 0) {
-  const cached = usage?.cache_read_input_tokens ?? 0;
-  const prompt = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + cached;
-  const completion = usage?.output_tokens ?? completionFallback;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: cached } };
+/**
+ * Anthropic usage → the OpenAI usage object shown to the client (prompt tokens include cached
+ * ones, which Anthropic reports apart from input_tokens) and what billing reads. A usage that
+ * fails the check shows zeros to the client and bills counted tokens.
+ */
+export function openAiUsage(usage: unknown, completionFallback = 0) {
+  const parsed = parseAnthropicUsage(usage, completionFallback);
+  const prompt = parsed.usage?.prompt_tokens ?? 0;
+  const completion = parsed.usage?.completion_tokens ?? 0;
+  const billing: ParsedUsage = { usage: parsed.usage, usageNote: parsed.usageNote };
+  return { shown: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: parsed.cachedTokens } }, billing };
 }
 
 export function toOpenAiResponse(message: AnthropicMessage, requestModel: string) {
@@ -22,7 +29,7 @@ export function toOpenAiResponse(message: AnthropicMessage, requestModel: string
   const toolCalls = (message.content ?? [])
     .filter((b) => b.type === "tool_use")
     .map((b) => ({ id: b.id ?? "", type: "function" as const, function: { name: b.name ?? "", arguments: JSON.stringify(b.input ?? {}) } }));
-  const usage = openAiUsage(message.usage);
+  const { shown: usage, billing } = openAiUsage(message.usage);
   const body = {
     id: `chatcmpl-${message.id ?? ""}`,
     object: "chat.completion",
@@ -43,5 +50,5 @@ export function toOpenAiResponse(message: AnthropicMessage, requestModel: string
     ],
     usage,
   };
-  return { body, usage: { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens } };
+  return { body, ...billing };
 }

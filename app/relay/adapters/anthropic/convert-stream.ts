@@ -1,6 +1,6 @@
 import type { StreamStep, StreamTranslator } from "../types";
 import { mapFinishReason } from "./map-finish-reason";
-import { openAiUsage, type AnthropicUsage } from "./convert-response";
+import { openAiUsage } from "./convert-response";
 
 /**
  * Anthropic SSE events → OpenAI chat.completion.chunk JSON, one event at a time. Tool calls are
@@ -20,7 +20,7 @@ export function createAnthropicStreamTranslator(requestModel: string, forwardUsa
   let started = false;
   let done = false;
   const created = Math.floor(Date.now() / 1000);
-  let usage: AnthropicUsage = {};
+  let usage: Record<string, unknown> = {};
   const toolIndexByBlock = new Map<number, number>();
   let tools = 0;
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
@@ -37,7 +37,7 @@ export function createAnthropicStreamTranslator(requestModel: string, forwardUsa
       switch (event ?? payload.type) {
         case "message_start":
           if (!initialId) id = `chatcmpl-${payload.message?.id ?? ""}`;
-          usage = { ...payload.message?.usage };
+          usage = payload.message?.usage && typeof payload.message.usage === "object" ? { ...payload.message.usage } : {};
           started = true;
           return { chunks: [chunk({ role: "assistant", content: "" })] };
         case "content_block_start": {
@@ -58,14 +58,14 @@ export function createAnthropicStreamTranslator(requestModel: string, forwardUsa
           return { chunks: [] };
         }
         case "message_delta": {
-          const latest = payload.usage ?? {};
-          for (const [k, v] of Object.entries(latest)) if (v !== null && v !== undefined) (usage as Record<string, unknown>)[k] = v;
-          const converted = openAiUsage(usage);
+          const latest: unknown = payload.usage ?? {};
+          if (latest && typeof latest === "object") for (const [k, v] of Object.entries(latest)) if (v !== null && v !== undefined) usage[k] = v;
+          const { shown: converted, billing } = openAiUsage(usage);
           started = true;
           if (payload.delta?.stop_reason) done = true;
           const chunks = [chunk({}, mapFinishReason(payload.delta?.stop_reason) ?? "stop")];
           if (forwardUsage) chunks.push(JSON.stringify({ id, object: "chat.completion.chunk", created, model: requestModel, choices: [], usage: converted }));
-          return { chunks, usage: { prompt_tokens: converted.prompt_tokens, completion_tokens: converted.completion_tokens } };
+          return { chunks, ...billing };
         }
         case "message_stop":
           done = true;
@@ -78,8 +78,9 @@ export function createAnthropicStreamTranslator(requestModel: string, forwardUsa
     },
     usage() {
       if (!started) return undefined;
-      const { prompt_tokens, completion_tokens, total_tokens } = openAiUsage(usage);
-      return { prompt_tokens, completion_tokens, total_tokens };
+      const { shown, billing } = openAiUsage(usage);
+      if (!billing.usage) return undefined;
+      return { prompt_tokens: shown.prompt_tokens, completion_tokens: shown.completion_tokens, total_tokens: shown.total_tokens };
     },
     finished: () => done,
   };

@@ -30,7 +30,7 @@ export const azureAdapter: Adapter = {
     try {
       const json = JSON.parse(text) as Record<string, unknown>;
       // Azure names the underlying model; clients asked for (and are billed under) their own name.
-      return { body: JSON.stringify({ ...json, model: json.model || ctx.requestModel }), usage: usageOf(json as never) };
+      return { body: JSON.stringify({ ...json, model: json.model || ctx.requestModel }), ...usageOf(json) };
     } catch {
       return { body: text };
     }

@@ -1,4 +1,4 @@
-import type { Usage } from "../../billing/pricing";
+import { parseOpenAiUsage, type ParsedUsage } from "../../billing/usage-parse";
 import type { Adapter, AdapterContext, UpstreamRequest } from "../types";
 import { parseOpenAiError } from "./openai-errors";
 import { createOpenAiStreamTranslator } from "./openai-stream";
@@ -39,12 +39,9 @@ export function clientWantsUsage(ctx: AdapterContext): boolean {
   return options?.include_usage === true;
 }
 
-export function usageOf(json: { usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; input_tokens?: number } }): Usage | undefined {
-  const u = json.usage;
-  if (!u) return undefined;
-  const prompt = u.prompt_tokens ?? u.input_tokens ?? 0;
-  const completion = u.completion_tokens ?? Math.max(0, (u.total_tokens ?? prompt) - prompt);
-  return { prompt_tokens: prompt, completion_tokens: completion };
+/** The usage of an OpenAI-shaped reply object, checked (usage-parse): a bad count is "no usage" with a warning. */
+export function usageOf(json: unknown): ParsedUsage {
+  return parseOpenAiUsage(json && typeof json === "object" ? (json as { usage?: unknown }).usage : undefined);
 }
 
 const USAGE_KEY = Buffer.from('"usage"');
@@ -56,16 +53,16 @@ const USAGE_KEY = Buffer.from('"usage"');
  * parses (a nested one leaves unbalanced closing brackets, and one inside a string would be
  * escaped); anything else falls back to parsing the whole reply.
  */
-export function usageOfReply(raw: Buffer): Usage | undefined {
+export function usageOfReply(raw: Buffer): ParsedUsage {
   const at = raw.lastIndexOf(USAGE_KEY);
-  if (at < 0) return undefined;
+  if (at < 0) return {};
   try {
-    return usageOf(JSON.parse(`{${raw.toString("utf8", at)}`) as never);
+    return usageOf(JSON.parse(`{${raw.toString("utf8", at)}`));
   } catch {
     try {
-      return usageOf(JSON.parse(raw.toString("utf8")) as never);
+      return usageOf(JSON.parse(raw.toString("utf8")));
     } catch {
-      return undefined;
+      return {};
     }
   }
 }
@@ -100,7 +97,7 @@ export function createOpenAiAdapter(defaultBase: string, streamUsage = true): Ad
       return { url: upstreamUrl(ctx, defaultBase), headers, body: openAiPayload(ctx, streamUsage) };
     },
     // The reply goes to the client as the upstream's bytes, never decoded and re-encoded.
-    convertResponse: (_ctx, raw) => ({ body: raw, usage: usageOfReply(raw) }),
+    convertResponse: (_ctx, raw) => ({ body: raw, ...usageOfReply(raw) }),
     createStreamTranslator: (ctx) => createOpenAiStreamTranslator(clientWantsUsage(ctx)),
     parseError: parseOpenAiError,
   };

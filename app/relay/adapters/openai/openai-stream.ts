@@ -1,11 +1,11 @@
-import type { Usage } from "../../billing/pricing";
+import { parseOpenAiUsage, type ParsedUsage } from "../../billing/usage-parse";
 import type { StreamStep, StreamTranslator } from "../types";
 
 type Chunk = {
   id?: string;
   object?: string;
   choices?: { delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: { function?: { arguments?: string } }[] }; text?: string }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  usage?: unknown;
   error?: unknown;
 };
 
@@ -15,6 +15,7 @@ type Chunk = {
  * choices) is dropped. The text seen is reported so billing can count tokens when no usage comes.
  */
 const DONE: StreamStep = Object.freeze({ chunks: [], done: true });
+const NO_USAGE: ParsedUsage = Object.freeze({});
 
 export function createOpenAiStreamTranslator(forwardUsage: boolean): StreamTranslator {
   return {
@@ -30,21 +31,19 @@ export function createOpenAiStreamTranslator(forwardUsage: boolean): StreamTrans
         const e = chunk.error as { message?: string; type?: string; code?: string };
         return { chunks: [], error: { message: e.message ?? "upstream stream error", type: e.type ?? "upstream_error", code: e.code ?? null } };
       }
-      let usage: Usage | undefined;
-      if (chunk.usage && typeof chunk.usage.prompt_tokens === "number") {
-        usage = { prompt_tokens: chunk.usage.prompt_tokens, completion_tokens: chunk.usage.completion_tokens ?? 0 };
-      }
+      // Most chunks carry `"usage":null` (or none): nothing to read.
+      const parsed: ParsedUsage = chunk.usage == null ? NO_USAGE : parseOpenAiUsage(chunk.usage);
       const choices = chunk.choices ?? [];
       if (choices.length === 0) {
         // Usage-only chunk, or Azure's prompt-annotation chunk.
-        return { chunks: usage && forwardUsage ? [data] : [], usage };
+        return { chunks: chunk.usage != null && forwardUsage ? [data] : [], ...parsed };
       }
       let text = "";
       for (const choice of choices) {
         text += choice.delta?.content ?? choice.delta?.reasoning_content ?? choice.text ?? "";
         for (const call of choice.delta?.tool_calls ?? []) text += call.function?.arguments ?? "";
       }
-      return { chunks: [data], usage, text };
+      return { chunks: [data], ...parsed, text };
     },
   };
 }

@@ -1,0 +1,153 @@
+import type { Usage } from "./pricing";
+
+/**
+ * Token counts as upstreams report them are untrusted input: every adapter (OpenAI and
+ * Anthropic shapes, streams and whole replies, audio and rerank) reads them through here, so a
+ * count is either a finite non-negative integer or not believed at all.
+ *
+ *  - A number that is a non-negative integer, or a string of decimal digits ("10"), is a count.
+ *  - Anything else in a count we need (text, a negative, a fraction, Infinity, an object) makes
+ *    the whole usage "not reported": the pipeline counts tokens itself, as for a reply with no
+ *    usage, and the log's `other.usage_warning` says what came. Half-believing a usage (taking
+ *    the valid side, zero for the other) would bill an invented number.
+ *  - Absent or null usage is simply "not reported", without a warning.
+ *
+ * Believable-but-absurd counts (3e9 prompt tokens) are clamped in the pipeline (clampUsage),
+ * which also covers counted tokens.
+ */
+export type UsageNote = {
+  /** Why the upstream's usage was not believed (the tokens were counted instead). */
+  usage_warning?: string;
+  /** What the upstream reported for a side that was cut to the ceiling. */
+  usage_clamped?: { prompt_tokens?: number; completion_tokens?: number };
+};
+
+export type ParsedUsage = { usage?: Usage; usageNote?: UsageNote };
+
+const DECIMAL = /^\d+(?:\.\d+)?(?:[eE]\+?\d+)?$/;
+const INVALID = Symbol("invalid");
+type Count = number | undefined | typeof INVALID;
+
+/** One count: undefined when absent (or null), INVALID when present but not a non-negative integer. */
+export function readCount(value: unknown): Count {
+  if (value === undefined || value === null) return undefined;
+  let n: number;
+  if (typeof value === "number") n = value;
+  else if (typeof value === "string" && DECIMAL.test(value.trim())) n = Number(value.trim());
+  else return INVALID;
+  return Number.isFinite(n) && Number.isInteger(n) && n >= 0 ? n : INVALID;
+}
+
+/** A short, printable description of what came, for the log (never the upstream's raw control bytes). */
+function describe(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+  return text.replace(/[\u0000-\u001f\u007f]/g, "?").slice(0, 120);
+}
+
+function rejected(reason: string): ParsedUsage {
+  return { usageNote: { usage_warning: `upstream usage ignored (${reason}); tokens counted instead` } };
+}
+
+function firstPresent(usage: Record<string, unknown>, keys: string[]): { key: string; count: Count } | undefined {
+  for (const key of keys) {
+    const count = readCount(usage[key]);
+    if (count !== undefined) return { key, count };
+  }
+  return undefined;
+}
+
+function asObject(raw: unknown): Record<string, unknown> | undefined | typeof INVALID {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== "object" || Array.isArray(raw)) return INVALID;
+  return raw as Record<string, unknown>;
+}
+
+/**
+ * OpenAI's shape (`prompt_tokens`, `completion_tokens`, `total_tokens`), with the Responses and
+ * embeddings variants some compatible providers send (`input_tokens`, `output_tokens`). A
+ * missing completion side is the total minus the prompt, as before.
+ */
+export function parseOpenAiUsage(raw: unknown): ParsedUsage {
+  const usage = asObject(raw);
+  if (usage === undefined) return {};
+  if (usage === INVALID) return rejected(`usage ${describe(raw)}`);
+  const prompt = firstPresent(usage, ["prompt_tokens", "input_tokens"]);
+  const completion = firstPresent(usage, ["completion_tokens", "output_tokens"]);
+  const total = readCount(usage.total_tokens);
+  for (const side of [prompt, completion]) {
+    if (side?.count === INVALID) return rejected(`${side.key} ${describe(usage[side.key])}`);
+  }
+  if (!prompt && !completion && total === undefined) return rejected(`usage ${describe(raw)} has no token counts`);
+  const promptTokens = (prompt?.count as number | undefined) ?? 0;
+  if (completion) return { usage: { prompt_tokens: promptTokens, completion_tokens: completion.count as number } };
+  if (total === INVALID) return rejected(`total_tokens ${describe(usage.total_tokens)}`);
+  return { usage: { prompt_tokens: promptTokens, completion_tokens: Math.max(0, (total ?? promptTokens) - promptTokens) } };
+}
+
+const ANTHROPIC_PROMPT_KEYS = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"] as const;
+
+export type ParsedAnthropicUsage = ParsedUsage & { cachedTokens: number };
+
+/**
+ * Anthropic's shape: prompt tokens are `input_tokens` plus the cache writes and reads it reports
+ * apart; `output_tokens` is the completion (in a stream, the cumulative count of message_delta).
+ * `completionFallback` stands in for an absent output count.
+ */
+export function parseAnthropicUsage(raw: unknown, completionFallback = 0): ParsedAnthropicUsage {
+  const usage = asObject(raw);
+  if (usage === undefined) return { cachedTokens: 0 };
+  if (usage === INVALID) return { ...rejected(`usage ${describe(raw)}`), cachedTokens: 0 };
+  let prompt = 0;
+  for (const key of ANTHROPIC_PROMPT_KEYS) {
+    const count = readCount(usage[key]);
+    if (count === INVALID) return { ...rejected(`${key} ${describe(usage[key])}`), cachedTokens: 0 };
+    prompt += count ?? 0;
+  }
+  const output = readCount(usage.output_tokens);
+  if (output === INVALID) return { ...rejected(`output_tokens ${describe(usage.output_tokens)}`), cachedTokens: 0 };
+  const cached = readCount(usage.cache_read_input_tokens) as number | undefined;
+  return { usage: { prompt_tokens: prompt, completion_tokens: output ?? completionFallback }, cachedTokens: cached ?? 0 };
+}
+
+/**
+ * Endpoint shapes with a single count of input tokens (rerank's `total_tokens`, Cohere's
+ * `billed_units.input_tokens`, a transcription's `input_tokens`/`output_tokens`).
+ */
+export function parseCounts(fields: Record<"prompt_tokens" | "completion_tokens", { key: string; value: unknown }>): ParsedUsage {
+  const prompt = readCount(fields.prompt_tokens.value);
+  if (prompt === INVALID) return rejected(`${fields.prompt_tokens.key} ${describe(fields.prompt_tokens.value)}`);
+  const completion = readCount(fields.completion_tokens.value);
+  if (completion === INVALID) return rejected(`${fields.completion_tokens.key} ${describe(fields.completion_tokens.value)}`);
+  if (prompt === undefined && completion === undefined) return {};
+  return { usage: { prompt_tokens: prompt ?? 0, completion_tokens: completion ?? 0 } };
+}
+
+/**
+ * No single call produces more tokens per side than this by default (the largest context
+ * windows today hold about two million). It keeps every count inside PostgreSQL's int, which the
+ * log's token columns are, with room to spare.
+ */
+export const DEFAULT_USAGE_CEILING = 2_000_000;
+export const MAX_USAGE_CEILING = 2_000_000_000;
+
+/**
+ * A usage with each side cut to `ceiling`, and what was cut recorded for the log: an upstream
+ * reporting 3e9 prompt tokens would otherwise charge a payer's whole balance.
+ */
+export function clampUsage(usage: Usage, ceiling: number): { usage: Usage; usageNote?: UsageNote } {
+  const limit = Math.min(Math.max(0, Math.floor(ceiling)), MAX_USAGE_CEILING);
+  if (usage.prompt_tokens <= limit && usage.completion_tokens <= limit) return { usage };
+  const clamped: NonNullable<UsageNote["usage_clamped"]> = {};
+  if (usage.prompt_tokens > limit) clamped.prompt_tokens = usage.prompt_tokens;
+  if (usage.completion_tokens > limit) clamped.completion_tokens = usage.completion_tokens;
+  return {
+    usage: { prompt_tokens: Math.min(usage.prompt_tokens, limit), completion_tokens: Math.min(usage.completion_tokens, limit) },
+    usageNote: { usage_clamped: clamped },
+  };
+}
