@@ -102,6 +102,7 @@ async function relayCounted(request: RelayRequest, sink: ReplySink): Promise<Rel
   const reserving = reserveQuota(payer, hold);
   const reserved = reserving instanceof Promise ? await reserving : reserving;
   if (!reserved.ok) {
+    if (reserved.reason === "busy") return localFailure(503, "计费服务繁忙，请稍后再试", "billing_busy");
     return reserved.reason === "user" ? localFailure(403, "用户额度不足", "insufficient_user_quota") : localFailure(403, "该令牌额度已用尽", "token_quota_exhausted");
   }
 

@@ -31,6 +31,9 @@ const schema = z.object({
   // a further -0.05 ms (non-stream) and -0.4 ms (stream) CPU per request against 50. Balances
   // read on other nodes trail by at most the window (the reference's batch mode: 5 s).
   BILLING_FLUSH_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(250),
+  // Longest a request waits on the quota ledger (a lease statement, a slice on its way back)
+  // before it is refused with a 503 instead of hanging (issue 11, item 9).
+  BILLING_WAIT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   // Names this node across restarts (quota held by its unfinished requests is refunded when it
   // comes back); defaults to host name + data directory.
   NODE_ID: z.string().optional().transform((v) => (v ? v : undefined)),

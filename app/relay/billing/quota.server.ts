@@ -1,8 +1,10 @@
 import { subscribe } from "~/utils/redis.server";
+import { env } from "~/utils/env.server";
 import { TOKEN_CHANGED_CHANNEL } from "~/domain/tokens/tokens.server";
 import { USER_CHANGED_CHANNEL } from "~/domain/users/manage.server";
 import { NODE_ID } from "./node-liveness.server";
-import { returnLease, takeLease, trimLease, type ConsumeLog, type Settlement } from "./lease-store.server";
+import { bounded, TIMED_OUT } from "./bounded-wait";
+import { returnLease, takeLease, trimLease, type ConsumeLog, type Settlement, type TakeResult } from "./lease-store.server";
 import { billingWritten, closeJournal, journalCharge, journalRegistered, queueLeaseWork, whenLeaseMissing } from "./settlement-writer.server";
 
 export type { ConsumeLog } from "./lease-store.server";
@@ -22,11 +24,15 @@ export { billingWritten, chargesJournaled } from "./settlement-writer.server";
  * However many requests race, holds never exceed what leases hold, and leases never exceed the
  * free balance, so no user or token goes below zero. A crash loses nothing: holds die with the
  * process (their lease is returned by crash recovery) and settled charges are in the journal.
+ *
+ * Every wait here is bounded by BILLING_WAIT_MS: a request that cannot get its slice in time
+ * (database slow or down, a slice stuck on its way back) is refused with reason "busy", never
+ * left hanging; the statement it waited for still lands on a lease the ledger tracks.
  */
 
 export type Payer = { userId: number; tokenId: number; tokenUnlimited: boolean; tokenKeyHash: string };
 export type Reservation = { amount: number; lease: Lease };
-export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: "user" | "token" };
+export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: "user" | "token" | "busy" };
 
 type Lease = {
   id: number;
@@ -49,18 +55,25 @@ type Lease = {
 /** A new slice covers this many requests like the one asking (and at least the holds open). */
 const SLICE_REQUESTS = 16;
 const IDLE_RETURN_MS = 2_000;
+const WAIT_MS = env.BILLING_WAIT_MS;
+const BUSY: ReserveResult = { ok: false, reason: "busy" };
 
 const leases = new Map<string, Lease>();
 /** Per payer: the lease statement in flight, so requests wait for one instead of each taking one. */
 const busy = new Map<string, Promise<unknown>>();
+/** Ids of leases returned lately: a late grant naming one was returned with it (ids are never reused). */
+const goneIds = new Set<number>();
+const GONE_IDS_KEPT = 10_000;
 
 function payerKey(userId: number, tokenId: number): string {
   return `${userId}:${tokenId}`;
 }
 
-function exclusive<T>(key: string, run: () => Promise<T>): Promise<T> {
+/** Runs `run` after the payer's previous lease work; each run is bounded, so the chain always moves on. */
+function exclusive<T>(key: string, run: () => Promise<T>): Promise<T | typeof TIMED_OUT> {
   const before = busy.get(key);
-  const pending: Promise<T> = (before ? before.catch(() => undefined).then(run) : run()).finally(() => {
+  const step = () => bounded(run(), WAIT_MS);
+  const pending: Promise<T | typeof TIMED_OUT> = (before ? before.catch(() => undefined).then(step) : step()).finally(() => {
     if (busy.get(key) === pending) busy.delete(key);
   });
   busy.set(key, pending);
@@ -85,24 +98,28 @@ export function reserveQuota(payer: Payer, amount: number): ReserveResult | Prom
 
 async function reserveAfterLeasing(payer: Payer, amount: number): Promise<ReserveResult> {
   const key = payerKey(payer.userId, payer.tokenId);
+  const deadline = Date.now() + WAIT_MS;
   let freedOthers = false;
   for (;;) {
     const lease = leases.get(key);
     const held = holdFrom(lease, amount);
     if (held) return held;
+    const left = deadline - Date.now();
+    if (left <= 0) return BUSY;
     const pending = busy.get(key);
     if (pending) {
-      await pending.catch(() => undefined);
+      await bounded(pending.catch(() => undefined), left);
       continue;
     }
     if (lease && (lease.returning || lease.gone)) {
-      await exclusive(key, () => giveBack(lease));
+      await bounded(exclusive(key, () => giveBack(lease)), left);
       continue;
     }
-    const short = await exclusive(key, () => extend(payer, lease, amount));
+    const short = await bounded(exclusive(key, () => extend(payer, lease, amount)), left);
+    if (short === TIMED_OUT) return BUSY;
     if (!short) continue;
     // Other tokens' idle slices on this node are the same user's money: return them and retry once.
-    if (short === "user" && !freedOthers && (await returnIdleLeasesOf(payer.userId, key))) {
+    if (short === "user" && !freedOthers && (await returnIdleLeasesOf(payer.userId, key, deadline))) {
       freedOthers = true;
       continue;
     }
@@ -118,16 +135,27 @@ async function extend(payer: Payer, lease: Lease | undefined, amount: number): P
   await journalRegistered();
   const taken = await takeLease(NODE_ID, { userId: payer.userId, tokenId: payer.tokenId, limited: !payer.tokenUnlimited }, want, min);
   if (!taken.ok) return taken.short;
+  credit(payer.tokenKeyHash, { userId: payer.userId, tokenId: payer.tokenId, limited: !payer.tokenUnlimited }, taken);
+  return undefined;
+}
+
+/**
+ * Books a grant on the lease it went to. A grant can land late (its waiter timed out) or after
+ * its row was returned, so it is matched by id: added to the payer's lease when that is the row,
+ * dropped when the row is known returned (the grant went back with it), else tracked as the
+ * payer's lease from now on — an untracked row would hold the payer's money until a restart.
+ */
+function credit(keyHash: string, payer: { userId: number; tokenId: number; limited: boolean }, taken: Extract<TakeResult, { ok: true }>): void {
+  if (goneIds.has(taken.leaseId)) return;
   const key = payerKey(payer.userId, payer.tokenId);
   const current = leases.get(key);
-  if (current && current.id === taken.leaseId) current.funded += taken.granted;
-  else {
-    leases.set(key, {
-      id: taken.leaseId, userId: payer.userId, tokenId: payer.tokenId, limited: !payer.tokenUnlimited, keyHash: payer.tokenKeyHash,
-      funded: taken.granted, held: 0, lastUsed: Date.now(), gone: false, onReturned: [],
-    });
+  if (current && current.id === taken.leaseId) {
+    current.funded += taken.granted;
+    return;
   }
-  return undefined;
+  leases.set(key, { id: taken.leaseId, ...payer, keyHash, funded: taken.granted, held: 0, lastUsed: Date.now(), gone: false, onReturned: [] });
+  // A lease it replaces (its row was returned under it) goes back once its holds are settled.
+  if (current && !current.gone) releaseIfOrphaned(current);
 }
 
 /**
@@ -151,12 +179,17 @@ function spendable(reservation: Reservation): number {
 async function extendForCharge(reservation: Reservation, quota: number): Promise<void> {
   const lease = reservation.lease;
   // Not serialised with reserve's extensions: both only add to the same row and to `funded`.
-  try {
-    const taken = await takeLease(NODE_ID, { userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited }, quota - spendable(reservation), 0);
-    if (taken.ok && taken.leaseId === lease.id) lease.funded += taken.granted;
-  } catch (error) {
-    console.error("[billing] could not extend a lease for an over-estimate", error);
-  }
+  // Bounded: past it the charge is booked with what the lease has (the rest is a shortfall).
+  const payer = { userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited };
+  const taking = takeLease(NODE_ID, payer, quota - spendable(reservation), 0).then(
+    (taken) => {
+      if (!taken.ok) return;
+      if (taken.leaseId === lease.id && !lease.gone) lease.funded += taken.granted;
+      else credit(lease.keyHash, payer, taken);
+    },
+    (error: unknown) => console.error("[billing] could not extend a lease for an over-estimate", error),
+  );
+  await bounded(taking, WAIT_MS);
 }
 
 function bookCharge(reservation: Reservation, quota: number, channelId: number, log: ConsumeLog | undefined): number {
@@ -165,6 +198,7 @@ function bookCharge(reservation: Reservation, quota: number, channelId: number, 
   lease.funded -= charge;
   lease.held -= reservation.amount;
   lease.lastUsed = Date.now();
+  if (lease.held === 0) releaseIfOrphaned(lease);
   const entry = log && charge < quota ? { ...log, other: { ...log.other, shortfall: quota - charge } } : log;
   const settlement: Omit<Settlement, "seq"> = {
     leaseId: lease.id, userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited, charge, channelId, at: Math.floor(Date.now() / 1000), log: entry,
@@ -177,14 +211,25 @@ function bookCharge(reservation: Reservation, quota: number, channelId: number, 
 export function refundQuota(reservation: Reservation): void {
   const lease = reservation.lease;
   lease.held -= reservation.amount;
+  if (lease.held === 0) releaseIfOrphaned(lease);
+}
+
+/** A lease no longer the payer's current one (replaced) is returned when its last hold ends, not left holding money. */
+function releaseIfOrphaned(lease: Lease): void {
+  if (!lease.gone && !lease.returning && leases.get(payerKey(lease.userId, lease.tokenId)) !== lease) scheduleReturn(lease);
+}
+
+function forgetGone(lease: Lease): void {
+  lease.gone = true;
+  goneIds.add(lease.id);
+  if (goneIds.size > GONE_IDS_KEPT) goneIds.delete(goneIds.values().next().value!);
+  const key = payerKey(lease.userId, lease.tokenId);
+  if (leases.get(key) === lease) leases.delete(key);
+  for (const wake of lease.onReturned.splice(0)) wake();
 }
 
 function markGone(leaseId: number): void {
-  for (const [key, lease] of leases) {
-    if (lease.id !== leaseId) continue;
-    lease.gone = true;
-    leases.delete(key);
-  }
+  for (const lease of [...leases.values()]) if (lease.id === leaseId) forgetGone(lease);
 }
 whenLeaseMissing(markGone);
 
@@ -201,33 +246,39 @@ async function runReturn(lease: Lease): Promise<void> {
   try {
     await returnLease(lease.id);
   } catch (error) {
-    console.error("[billing] returning a lease failed (crash recovery will):", (error as Error).message);
+    // The row is still there: the lease stays usable, the idle sweep tries again, and whoever
+    // waited goes on (and finds it usable) instead of waiting for a return that did not happen.
+    console.error("[billing] returning a lease failed (the idle sweep tries again):", (error as Error).message);
+    lease.returning = false;
+    for (const wake of lease.onReturned.splice(0)) wake();
+    return;
   }
-  lease.gone = true;
-  const key = payerKey(lease.userId, lease.tokenId);
-  if (leases.get(key) === lease) leases.delete(key);
-  for (const wake of lease.onReturned.splice(0)) wake();
+  forgetGone(lease);
 }
 
-/** Queues the return of a lease with no holds and waits for it. */
+/**
+ * Queues the return of a lease with no holds and waits for it (bounded by the caller's
+ * exclusive()). Resolves at once when there is nothing to wait for: the lease is gone already
+ * (the idle sweep or another caller returned it first — waiting then was the hang of issue 11,
+ * item 9: nobody was left to wake the waiter), or it has holds again and is not idle any more.
+ */
 function giveBack(lease: Lease): Promise<void> {
+  if (lease.gone) {
+    forgetGone(lease);
+    return Promise.resolve();
+  }
+  if (!lease.returning && lease.held > 0) return Promise.resolve();
   return new Promise<void>((resolve) => {
-    if (lease.gone && !lease.returning) {
-      // Already gone from the database (an orphan return): just forget it.
-      const key = payerKey(lease.userId, lease.tokenId);
-      if (leases.get(key) === lease) leases.delete(key);
-      resolve();
-      return;
-    }
     lease.onReturned.push(resolve);
     scheduleReturn(lease);
   });
 }
 
-async function returnIdleLeasesOf(userId: number, exceptKey: string): Promise<boolean> {
+async function returnIdleLeasesOf(userId: number, exceptKey: string, deadline: number): Promise<boolean> {
   const idle = [...leases.entries()].filter(([key, lease]) => key !== exceptKey && lease.userId === userId && lease.held === 0 && !lease.gone);
-  await Promise.all(idle.map(([key, lease]) => exclusive(key, () => giveBack(lease))));
-  return idle.length > 0;
+  if (idle.length === 0) return false;
+  await bounded(Promise.all(idle.map(([key, lease]) => exclusive(key, () => giveBack(lease)))), deadline - Date.now());
+  return true;
 }
 
 /**
