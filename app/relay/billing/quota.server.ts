@@ -312,11 +312,14 @@ function ensureStarted(): void {
   // go back, so the new balance is what the next slice is cut from.
   void subscribe(USER_CHANGED_CHANNEL, (userId) => drainWhere((lease) => String(lease.userId) === userId)).catch(() => undefined);
   void subscribe(TOKEN_CHANGED_CHANNEL, (hash) => drainWhere((lease) => lease.keyHash === hash)).catch(() => undefined);
-  sweeper = setInterval(() => {
-    const cutoff = Date.now() - IDLE_RETURN_MS;
-    drainWhere((lease) => lease.held === 0 && lease.lastUsed < cutoff);
-  }, 1_000);
+  sweeper = setInterval(() => returnIdleLeases(), 1_000);
   sweeper.unref();
+}
+
+/** The idle sweep: leases with no holds, unused for `idleMs`, go back (exported so tests can race it). */
+export function returnIdleLeases(idleMs = IDLE_RETURN_MS): void {
+  const cutoff = Date.now() - idleMs;
+  drainWhere((lease) => lease.held === 0 && lease.lastUsed <= cutoff);
 }
 
 /** Clean stop: write what is journaled, return every lease, and leave no journal behind. */
