@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { baseUrl, billingWritten, loginRoot, type ApiSession } from "../support/api";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
-import { createChannel, mergeOption, quotaOf, uniqueModel, userWithToken } from "../support/relay";
+import { createChannel, mergeOption, quotaOf, setOption, tokenOf, uniqueModel, userWithToken } from "../support/relay";
 
 /**
  * Quota leases under concurrency (issue 11, items 9 and 10): a user whose tokens race for the
@@ -97,5 +97,73 @@ describe("leases under concurrency", () => {
     for (const k of [key, other]) expect((await chatWithin(k, model, 5_000)).status).toBe(200);
     await billingWritten();
     expect((await quotaOf(user)).quota).toBe(3 * 1000);
+  });
+
+  /** 300 concurrent calls with max_tokens 20 on a token (and user) worth 10 calls of 30 each. */
+  async function burstOnTenCallToken() {
+    const model = uniqueModel("short");
+    // The mock reports 61 prompt + 17 completion tokens: 78 tokens at 30/78 = 30 quota a call,
+    // while the request's own prompt is a few tokens and max_tokens 20 — an undersized estimate.
+    await mergeOption(root, "ModelRatio", { [model]: 30 / 78 });
+    await mergeOption(root, "CompletionRatio", { [model]: 1 });
+    const channelId = await createChannel(root, { base_url: upstream.url, models: model });
+    const { user, key, tokenId } = await userWithToken(300, { unlimited_quota: false, remain_quota: 300 });
+
+    const results = await Promise.all(Array.from({ length: 300 }, () => chatWithin(key, model, 20_000, { max_tokens: 20 })));
+    const ok = results.filter((r) => r.status === 200).length;
+    expect(results.filter((r) => r.status === 0)).toEqual([]);
+    for (const r of results.filter((x) => x.status !== 200)) expect([401, 403]).toContain(r.status);
+
+    const self = (await user.call("GET", "/api/user/self")).json.data;
+    const logs = (await user.call("GET", "/api/log/self?p=1&page_size=100&type=2")).json.data.items as { quota: number; other: string }[];
+    const noted = logs.reduce((sum, log) => sum + Number(JSON.parse(log.other || "{}").shortfall ?? 0), 0);
+    const channel = ((await root.call("GET", `/api/channel/${channelId}`)).json.data) as { shortfall_quota: number };
+    console.log(`item 10: ${ok} of 300 through, charged ${self.used_quota}, shortfall ${self.shortfall_quota} (${logs.filter((l) => l.other.includes("shortfall")).length} logs note one)`);
+
+    // Never below zero; what was delivered is what was charged plus the counted shortfall.
+    expect(self.quota).toBe(300 - self.used_quota);
+    expect(self.quota).toBeGreaterThanOrEqual(0);
+    expect((await tokenOf(user, tokenId)).remain_quota).toBe(self.quota);
+    expect(logs).toHaveLength(ok);
+    expect(logs.reduce((sum, log) => sum + log.quota, 0)).toBe(self.used_quota);
+    expect(self.shortfall_quota).toBe(noted);
+    expect(channel.shortfall_quota).toBe(noted);
+    expect(ok * 30).toBe(self.used_quota + noted);
+    return { ok, noted, model, user, key, charged: self.used_quota as number };
+  }
+
+  it("item 10: without the hold's floor an undersized max_tokens lets extra calls through; every uncharged unit is counted on the user and the channel", async () => {
+    await setOption(root, "PreConsumedQuota", "0"); // the operator turned pre-consumption off: holds are prompt + max_tokens only
+    try {
+      const { ok, noted, charged } = await burstOnTenCallToken();
+      expect(ok).toBeGreaterThan(10);
+      expect(noted).toBeGreaterThan(0);
+      expect(charged).toBe(300); // the balance is spent to exactly zero, and no further
+    } finally {
+      await setOption(root, "PreConsumedQuota", "500");
+    }
+  });
+
+  it("item 10: a token worth 10 calls of 30 under 300 concurrent calls with max_tokens 20: with the hold's floor no call goes unpaid, and the token still delivers exactly its 10 calls", async () => {
+    const { ok, noted, model, user, key } = await burstOnTenCallToken();
+    expect(ok).toBeGreaterThanOrEqual(1);
+    expect(ok).toBeLessThanOrEqual(10);
+    expect(noted).toBe(0);
+    // One call at a time afterwards (a lone call is not refused for the floor): the rest of the
+    // ten, then a refusal; the balance ends at exactly zero with nothing unpaid.
+    let more = 0;
+    for (let i = 0; i < 12; i += 1) {
+      const r = await chatWithin(key, model, 10_000, { max_tokens: 20 });
+      if (r.status !== 200) {
+        expect([401, 403]).toContain(r.status);
+        break;
+      }
+      more += 1;
+    }
+    expect(ok + more).toBe(10);
+    const after = (await user.call("GET", "/api/user/self")).json.data;
+    expect(after.quota).toBe(0);
+    expect(after.used_quota).toBe(300);
+    expect(after.shortfall_quota).toBe(0);
   });
 });

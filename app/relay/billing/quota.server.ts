@@ -90,10 +90,21 @@ function holdFrom(lease: Lease | undefined, amount: number): ReserveResult | und
 /**
  * Takes `amount` for one request: in memory, at once, while the payer's lease has it (the
  * steady state: no promise at all); otherwise after extending or replacing the lease.
+ *
+ * `least` (the plain estimate, when `amount` carries decision 009's floor) is tried when
+ * `amount` is refused for want of balance and the payer has no call in flight here: a lone call
+ * at the end of a balance is not refused for the floor, while a burst still is.
  */
-export function reserveQuota(payer: Payer, amount: number): ReserveResult | Promise<ReserveResult> {
+export function reserveQuota(payer: Payer, amount: number, least = amount): ReserveResult | Promise<ReserveResult> {
   if (!started) ensureStarted();
-  return holdFrom(leases.get(payerKey(payer.userId, payer.tokenId)), amount) ?? reserveAfterLeasing(payer, amount);
+  const held = holdFrom(leases.get(payerKey(payer.userId, payer.tokenId)), amount);
+  if (held) return held;
+  const reserving = reserveAfterLeasing(payer, amount);
+  if (least >= amount) return reserving;
+  return reserving.then((result) => {
+    if (result.ok || result.reason === "busy" || (leases.get(payerKey(payer.userId, payer.tokenId))?.held ?? 0) > 0) return result;
+    return reserveAfterLeasing(payer, least);
+  });
 }
 
 async function reserveAfterLeasing(payer: Payer, amount: number): Promise<ReserveResult> {
@@ -199,9 +210,13 @@ function bookCharge(reservation: Reservation, quota: number, channelId: number, 
   lease.held -= reservation.amount;
   lease.lastUsed = Date.now();
   if (lease.held === 0) releaseIfOrphaned(lease);
-  const entry = log && charge < quota ? { ...log, other: { ...log.other, shortfall: quota - charge } } : log;
+  // The part the payer could not cover is not charged (balances never go below zero) but
+  // counted: on the user and the channel, and noted in the usage log (decision 009).
+  const shortfall = Math.max(0, quota - charge);
+  const entry = log && shortfall > 0 ? { ...log, other: { ...log.other, shortfall } } : log;
   const settlement: Omit<Settlement, "seq"> = {
-    leaseId: lease.id, userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited, charge, channelId, at: Math.floor(Date.now() / 1000), log: entry,
+    leaseId: lease.id, userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited, charge, ...(shortfall > 0 ? { shortfall } : undefined),
+    channelId, at: Math.floor(Date.now() / 1000), log: entry,
   };
   journalCharge(settlement, lease.keyHash);
   return charge;

@@ -193,10 +193,11 @@ async function runScenario(steps: [Op, Gap][]) {
   await node.recovery.recoverStoppedNodes();
 
   const k = await db();
-  const user = (await sql<{ quota: number; leased: number; used_quota: number }>`select quota, leased, used_quota from users where id = ${userId}`.execute(k)).rows[0]!;
+  const user = (await sql<{ quota: number; leased: number; used_quota: number; shortfall_quota: number }>`select quota, leased, used_quota, shortfall_quota from users where id = ${userId}`.execute(k)).rows[0]!;
   const userLeases = Number((await sql<{ s: number }>`select coalesce(sum(amount), 0) as s from quota_leases where user_id = ${userId}`.execute(k)).rows[0]!.s);
   const negativeLeases = Number((await sql<{ n: number }>`select count(*) as n from quota_leases where user_id = ${userId} and amount < 0`.execute(k)).rows[0]!.n);
   const logged = Number((await sql<{ s: number }>`select coalesce(sum(quota), 0) as s from logs where user_id = ${userId}`.execute(k)).rows[0]!.s);
+  const noted = Number((await sql<{ s: number }>`select coalesce(sum((other::jsonb->>'shortfall')::bigint), 0) as s from logs where user_id = ${userId}`.execute(k)).rows[0]!.s);
   const token = (await sql<{ remain_quota: number; leased: number }>`select remain_quota, leased from tokens where id = ${tokens[1]!.tokenId}`.execute(k)).rows[0]!;
   const tokenLeases = Number((await sql<{ s: number }>`select coalesce(sum(amount), 0) as s from quota_leases where token_id = ${tokens[1]!.tokenId} and token_limited`.execute(k)).rows[0]!.s);
 
@@ -210,10 +211,12 @@ async function runScenario(steps: [Op, Gap][]) {
   // Consumed balance (start + edits - end) is exactly the quota the usage logs record.
   expect(6000 + userEdits - Number(user.quota)).toBe(logged);
   expect(Number(user.used_quota)).toBe(logged);
+  // Item 10: what was delivered beyond the balance is counted, exactly as the logs note it.
+  expect(Number(user.shortfall_quota)).toBe(noted);
 }
 
 describe("quota ledger under random interleavings", () => {
-  it("item 9: every request answered, nothing below zero, leases accounted, charges = logs", async () => {
+  it("item 9: every request answered, nothing below zero, leases accounted, charges = logs (item 10: shortfall counted = noted)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(stepArb, { minLength: 4, maxLength: 40 }), async (steps) => runScenario(steps)),
       { numRuns: Number(process.env.LEDGER_RUNS ?? 60), endOnFailure: true },
