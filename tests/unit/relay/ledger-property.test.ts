@@ -222,4 +222,40 @@ describe("quota ledger under random interleavings", () => {
       { numRuns: Number(process.env.LEDGER_RUNS ?? 60), endOnFailure: true },
     );
   }, 180_000);
+
+  it("item 9: a lease statement that outlasts the bound ends in a busy refusal, and its late grant is credited, not lost", async () => {
+    // The database answers every lease statement 2× the bound late: the waiter gives up, the statement still lands.
+    const slowWait = 300;
+    process.env.BILLING_WAIT_MS = String(slowWait);
+    vi.doMock("~/relay/billing/lease-store.server", async (original) => {
+      const real = await original<typeof import("~/relay/billing/lease-store.server")>();
+      return { ...real, takeLease: (...args: Parameters<typeof real.takeLease>) => new Promise((r) => setTimeout(r, 2 * slowWait)).then(() => real.takeLease(...args)) };
+    });
+    try {
+      node = await bootNode();
+      const { userId, tokens } = await newPayer();
+      const payer = tokens[0]!;
+      const started = Date.now();
+      const first = await node.quota.reserveQuota(payer, 100);
+      expect(Date.now() - started).toBeLessThan(slowWait + 500);
+      expect(first).toEqual({ ok: false, reason: "busy" });
+      // Once the late grant has landed, it funds the payer's lease: the next call holds from it in memory, at once.
+      await new Promise((r) => setTimeout(r, 3 * slowWait));
+      const second = node.quota.reserveQuota(payer, 100);
+      expect(second).not.toBeInstanceOf(Promise);
+      expect((second as { ok: boolean }).ok).toBe(true);
+      node.quota.refundQuota((second as Extract<typeof second, { ok: true }>).reservation);
+      // Back idle, the slice goes back whole: nothing leased, nothing lost.
+      node.quota.returnIdleLeases(0);
+      await node.quota.billingWritten(5_000);
+      const k = await db();
+      const user = (await sql<{ quota: number; leased: number }>`select quota, leased from users where id = ${userId}`.execute(k)).rows[0]!;
+      const rows = Number((await sql<{ n: number }>`select count(*) as n from quota_leases where user_id = ${userId}`.execute(k)).rows[0]!.n);
+      expect({ quota: Number(user.quota), leased: Number(user.leased), rows }).toEqual({ quota: 6000, leased: 0, rows: 0 });
+    } finally {
+      vi.doUnmock("~/relay/billing/lease-store.server");
+      process.env.BILLING_WAIT_MS = String(WAIT_MS);
+      node = await bootNode();
+    }
+  }, 30_000);
 });
