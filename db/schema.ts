@@ -22,6 +22,8 @@ export interface UsersTable {
   leased: Int8;
   used_quota: Int8;
   request_count: Int8;
+  /** Quota delivered calls cost beyond what was left to charge (the operator's loss; decision 009). */
+  shortfall_quota: Int8;
   group: Generated<string>;
   aff_code: string | null;
   aff_count: Generated<number>;
@@ -88,6 +90,8 @@ export interface ChannelsTable {
   models: Generated<string>;
   group: Generated<string>;
   used_quota: Int8;
+  /** Quota calls through this channel cost beyond what their payers had left (decision 009). */
+  shortfall_quota: Int8;
   model_mapping: Generated<string>;
   status_code_mapping: Generated<string>;
   priority: Int8;

@@ -6,7 +6,7 @@ import type { RelayMode } from "./adapters/types";
 import { attemptChannel, type AttemptResult, type ClientWatch, type RelayTimeouts } from "./attempt.server";
 import { checkModelAllowed, resolveGroup, type TokenContext } from "./auth/token-auth.server";
 import { pricedModel } from "./billing/price-tables.server";
-import { imagePriceFactor, quotaFor, reservationFor, type Usage } from "./billing/pricing";
+import { holdFor, imagePriceFactor, quotaFor, reservationFor, type Usage } from "./billing/pricing";
 import { clampUsage, type UsageNote } from "./billing/usage-parse";
 import { chargesJournaled, refundQuota, reserveQuota, settleQuota } from "./billing/quota.server";
 import { adjustCachedTokenQuota } from "./auth/token-cache.server";
@@ -108,11 +108,15 @@ async function relayCounted(request: RelayRequest, sink: ReplySink): Promise<Rel
   const images = request.mode === "images" ? callCount(request.mode, body) * imageFactor : 0;
   const calls = pricing.kind === "price" && request.mode === "images" ? images : 1;
   const promptEstimate = request.mode === "images" && pricing.kind === "ratio" ? images * TOKENS_PER_IMAGE : estimatePromptTokens(body, request.mode);
-  const hold = Math.ceil(calls * reservationFor(pricing, promptEstimate, maxTokensOf(body), options.int("PreConsumedQuota"), quotaPerUnit));
+  const maxTokens = maxTokensOf(body);
+  const preConsumed = options.int("PreConsumedQuota");
+  const estimate = Math.ceil(calls * reservationFor(pricing, promptEstimate, maxTokens, preConsumed, quotaPerUnit));
+  const hold = Math.max(estimate, Math.ceil(calls * holdFor(pricing, promptEstimate, maxTokens, preConsumed, quotaPerUnit)));
   const payer = { userId: token.user.id, tokenId: token.token.id, tokenUnlimited: token.token.unlimited_quota, tokenKeyHash: token.keyHash };
-  const reserving = reserveQuota(payer, hold);
+  const reserving = reserveQuota(payer, hold, estimate);
   const reserved = reserving instanceof Promise ? await reserving : reserving;
   if (!reserved.ok) {
+    if (reserved.reason === "busy") return localFailure(503, "计费服务繁忙，请稍后再试", "billing_busy");
     return reserved.reason === "user" ? localFailure(403, "用户额度不足", "insufficient_user_quota") : localFailure(403, "该令牌额度已用尽", "token_quota_exhausted");
   }
 

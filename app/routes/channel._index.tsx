@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const body = {
     channels: items.map((c) => ({
       id: c.id, name: c.name, type: c.type, typeName: channelTypeName(c.type), group: c.group, status: c.status, response_time: c.response_time,
-      used_quota: c.used_quota, balance: c.balance, priority: c.priority, weight: c.weight, other_info: c.other_info,
+      used_quota: c.used_quota, shortfall_quota: c.shortfall_quota, balance: c.balance, priority: c.priority, weight: c.weight, other_info: c.other_info,
     })),
     total,
     page: searching ? 0 : page,

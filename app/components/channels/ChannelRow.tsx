@@ -16,6 +16,8 @@ export type ChannelRowData = {
   status: number;
   response_time: number;
   used_quota: number;
+  /** Quota delivered calls cost beyond what their payers had left (decision 009). */
+  shortfall_quota: number;
   balance: number;
   priority: number;
   weight: number;
@@ -57,6 +59,11 @@ export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRow
           <input type="hidden" name="id" value={channel.id} />
           <button type="submit" name="intent" value="balance" title="更新余额" className="text-blue-600 hover:underline dark:text-blue-400">{renderBalance(channel.balance)}</button>
         </Form>
+        {channel.shortfall_quota > 0 ? (
+          <div className="text-xs text-red-600 dark:text-red-400" title="调用费用超出用户剩余额度、未能扣除的部分" data-testid="channel-shortfall">
+            未扣额度 {renderQuota(channel.shortfall_quota, displayInCurrency)}
+          </div>
+        ) : null}
       </td>
       <td className="p-2">
         <Form method="post" id={routingForm} className="flex items-center gap-1">

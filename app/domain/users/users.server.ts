@@ -29,6 +29,8 @@ export function toPublicUser(user: User) {
     quota: user.quota,
     used_quota: user.used_quota,
     request_count: user.request_count,
+    // Quota this user's delivered calls cost beyond what was left to charge (decision 009).
+    shortfall_quota: user.shortfall_quota,
     group: user.group,
     aff_code: user.aff_code ?? "",
     aff_count: user.aff_count,

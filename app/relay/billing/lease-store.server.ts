@@ -31,6 +31,11 @@ export type Settlement = {
   tokenId: number;
   limited: boolean;
   charge: number;
+  /**
+   * What the call cost beyond `charge` because the payer had no more (decision 009): not
+   * charged, counted on the user and the channel. Absent when the whole cost was charged.
+   */
+  shortfall?: number;
   channelId: number;
   /** Unix seconds of the settle (the log's time, also when replayed after a crash). */
   at: number;
@@ -137,13 +142,14 @@ export async function writeSettlements(nodeId: string, items: Settlement[], line
       with gate as (
         update billing_journals set applied_seq = ${maxSeq}::bigint where node_id = ${nodeId}::text and applied_seq < ${minSeq}::bigint returning 1
       ), input as (
-        select s."leaseId" as lease_id, s."userId" as user_id, s."tokenId" as token_id, s.limited, s.charge, s."channelId" as channel_id, s.at,
+        select s."leaseId" as lease_id, s."userId" as user_id, s."tokenId" as token_id, s.limited, s.charge, greatest(coalesce(s.shortfall, 0), 0) as shortfall,
+          s."channelId" as channel_id, s.at,
           s.log is not null as has_log, coalesce(s.log->>'content', '') as content, coalesce(s.log->>'username', '') as username,
           coalesce(s.log->>'tokenName', '') as token_name, coalesce(s.log->>'modelName', '') as model_name,
           coalesce((s.log->>'promptTokens')::int, 0) as prompt_tokens, coalesce((s.log->>'completionTokens')::int, 0) as completion_tokens,
           coalesce((s.log->>'useTimeSeconds')::int, 0) as use_time, coalesce((s.log->>'isStream')::boolean, false) as is_stream,
           coalesce(s.log->>'group', '') as grp, coalesce((s.log->'other')::text, '{}') as other
-        from json_to_recordset(${json}::json) as s("leaseId" bigint, "userId" int, "tokenId" int, limited boolean, charge bigint, "channelId" int, at bigint, log json)
+        from json_to_recordset(${json}::json) as s("leaseId" bigint, "userId" int, "tokenId" int, limited boolean, charge bigint, shortfall bigint, "channelId" int, at bigint, log json)
         where exists (select 1 from gate)
       ), l as (
         update quota_leases q set amount = q.amount - s.charged
@@ -156,8 +162,9 @@ export async function writeSettlements(nodeId: string, items: Settlement[], line
           quota = greatest(users.quota - s.charged, 0),
           leased = greatest(users.leased - s.covered, 0),
           used_quota = users.used_quota + s.charged,
-          request_count = users.request_count + s.n
-        from (select user_id, sum(charge) as charged, sum(case when covered then charge else 0 end) as covered, count(*) as n from j group by user_id) s
+          request_count = users.request_count + s.n,
+          shortfall_quota = users.shortfall_quota + s.shortfall
+        from (select user_id, sum(charge) as charged, sum(case when covered then charge else 0 end) as covered, count(*) as n, sum(shortfall) as shortfall from j group by user_id) s
         where users.id = s.user_id returning users.id
       ), t as (
         update tokens set
@@ -171,8 +178,8 @@ export async function writeSettlements(nodeId: string, items: Settlement[], line
               from j where token_id > 0 group by token_id) s
         where tokens.id = s.token_id and exists (select 1 from u) returning tokens.id, tokens.status
       ), c as (
-        update channels set used_quota = channels.used_quota + s.charged
-        from (select channel_id, sum(charge) as charged from j group by channel_id) s
+        update channels set used_quota = channels.used_quota + s.charged, shortfall_quota = channels.shortfall_quota + s.shortfall
+        from (select channel_id, sum(charge) as charged, sum(shortfall) as shortfall from j group by channel_id) s
         where channels.id = s.channel_id returning channels.id
       ), lg as (
         insert into logs (created_at, type, content, user_id, username, token_name, token_id, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, "group", other)

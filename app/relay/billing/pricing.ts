@@ -49,6 +49,19 @@ export function reservationFor(pricing: ModelPricing, promptEstimate: number, ma
 }
 
 /**
+ * The hold a call reserves (decision 009): as reservationFor, except that a max_tokens below the
+ * operator's PreConsumedQuota does not shrink the completion part below it. An undersized
+ * max_tokens (or a prompt the upstream counts far above the estimate) otherwise lets a burst of
+ * calls through on holds a fraction of their cost, and what the balance cannot cover is the
+ * operator's loss. Its price: near the end of a balance fewer calls run at once (a lone call
+ * still gets the plain estimate, see reserveQuota's fallback).
+ */
+export function holdFor(pricing: ModelPricing, promptEstimate: number, maxTokens: number | undefined, preConsumedTokens: number, quotaPerUnit: number): number {
+  const completion = Math.max(maxTokens && maxTokens > 0 ? maxTokens : 0, preConsumedTokens);
+  return reservationFor(pricing, promptEstimate, completion > 0 ? completion : undefined, preConsumedTokens, quotaPerUnit);
+}
+
+/**
  * DALL·E is priced per image by size and quality, and the operator's ModelPrice is the price of
  * the standard 1024×1024 image (the default table's $0.02 and $0.04 are exactly that): other
  * sizes and HD cost what OpenAI charges for them relative to it. Other models: 1.

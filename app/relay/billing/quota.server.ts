@@ -2,8 +2,10 @@ import { subscribe } from "~/utils/redis.server";
 import { TOKEN_CHANGED_CHANNEL } from "~/domain/tokens/tokens.server";
 import { USER_CHANGED_CHANNEL } from "~/domain/users/manage.server";
 import { NODE_ID } from "./node-liveness.server";
-import { returnLease, takeLease, trimLease, type ConsumeLog, type Settlement } from "./lease-store.server";
-import { billingWritten, closeJournal, journalCharge, journalRegistered, queueLeaseWork, whenLeaseMissing } from "./settlement-writer.server";
+import { bounded, TIMED_OUT } from "./bounded-wait";
+import { takeLease, type ConsumeLog, type Settlement } from "./lease-store.server";
+import { billingWritten, closeJournal, journalCharge, journalRegistered } from "./settlement-writer.server";
+import { credit, drainWhere, exclusive, giveBack, leases, payerKey, pendingLeaseWork, releaseIfOrphaned, returnIdleLeasesOf, scheduleReturn, WAIT_MS, type Lease } from "./lease-book.server";
 
 export type { ConsumeLog } from "./lease-store.server";
 export { billingWritten, chargesJournaled } from "./settlement-writer.server";
@@ -22,50 +24,20 @@ export { billingWritten, chargesJournaled } from "./settlement-writer.server";
  * However many requests race, holds never exceed what leases hold, and leases never exceed the
  * free balance, so no user or token goes below zero. A crash loses nothing: holds die with the
  * process (their lease is returned by crash recovery) and settled charges are in the journal.
+ *
+ * Every wait here is bounded by BILLING_WAIT_MS: a request that cannot get its slice in time
+ * (database slow or down, a slice stuck on its way back) is refused with reason "busy", never
+ * left hanging; the statement it waited for still lands on a lease the ledger tracks.
  */
 
 export type Payer = { userId: number; tokenId: number; tokenUnlimited: boolean; tokenKeyHash: string };
 export type Reservation = { amount: number; lease: Lease };
-export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: "user" | "token" };
-
-type Lease = {
-  id: number;
-  userId: number;
-  tokenId: number;
-  limited: boolean;
-  keyHash: string;
-  /** What the lease row will hold once every journaled settlement is written. */
-  funded: number;
-  /** Sum of open holds. */
-  held: number;
-  lastUsed: number;
-  /** The database no longer has it (returned): no new holds. */
-  gone: boolean;
-  /** Its return is queued: no new holds. */
-  returning?: boolean;
-  onReturned: (() => void)[];
-};
+export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: "user" | "token" | "busy" };
 
 /** A new slice covers this many requests like the one asking (and at least the holds open). */
 const SLICE_REQUESTS = 16;
 const IDLE_RETURN_MS = 2_000;
-
-const leases = new Map<string, Lease>();
-/** Per payer: the lease statement in flight, so requests wait for one instead of each taking one. */
-const busy = new Map<string, Promise<unknown>>();
-
-function payerKey(userId: number, tokenId: number): string {
-  return `${userId}:${tokenId}`;
-}
-
-function exclusive<T>(key: string, run: () => Promise<T>): Promise<T> {
-  const before = busy.get(key);
-  const pending: Promise<T> = (before ? before.catch(() => undefined).then(run) : run()).finally(() => {
-    if (busy.get(key) === pending) busy.delete(key);
-  });
-  busy.set(key, pending);
-  return pending;
-}
+const BUSY: ReserveResult = { ok: false, reason: "busy" };
 
 function holdFrom(lease: Lease | undefined, amount: number): ReserveResult | undefined {
   if (!lease || lease.returning || lease.gone || lease.funded - lease.held < amount) return undefined;
@@ -77,32 +49,47 @@ function holdFrom(lease: Lease | undefined, amount: number): ReserveResult | und
 /**
  * Takes `amount` for one request: in memory, at once, while the payer's lease has it (the
  * steady state: no promise at all); otherwise after extending or replacing the lease.
+ *
+ * `least` (the plain estimate, when `amount` carries decision 009's floor) is tried when
+ * `amount` is refused for want of balance and the payer has no call in flight here: a lone call
+ * at the end of a balance is not refused for the floor, while a burst still is.
  */
-export function reserveQuota(payer: Payer, amount: number): ReserveResult | Promise<ReserveResult> {
+export function reserveQuota(payer: Payer, amount: number, least = amount): ReserveResult | Promise<ReserveResult> {
   if (!started) ensureStarted();
-  return holdFrom(leases.get(payerKey(payer.userId, payer.tokenId)), amount) ?? reserveAfterLeasing(payer, amount);
+  const held = holdFrom(leases.get(payerKey(payer.userId, payer.tokenId)), amount);
+  if (held) return held;
+  const deadline = Date.now() + WAIT_MS;
+  const reserving = reserveAfterLeasing(payer, amount, deadline);
+  if (least >= amount) return reserving;
+  return reserving.then((result) => {
+    if (result.ok || result.reason === "busy" || (leases.get(payerKey(payer.userId, payer.tokenId))?.held ?? 0) > 0) return result;
+    return reserveAfterLeasing(payer, least, deadline);
+  });
 }
 
-async function reserveAfterLeasing(payer: Payer, amount: number): Promise<ReserveResult> {
+async function reserveAfterLeasing(payer: Payer, amount: number, deadline: number): Promise<ReserveResult> {
   const key = payerKey(payer.userId, payer.tokenId);
   let freedOthers = false;
   for (;;) {
     const lease = leases.get(key);
     const held = holdFrom(lease, amount);
     if (held) return held;
-    const pending = busy.get(key);
+    const left = deadline - Date.now();
+    if (left <= 0) return BUSY;
+    const pending = pendingLeaseWork(key);
     if (pending) {
-      await pending.catch(() => undefined);
+      await bounded(pending.catch(() => undefined), left);
       continue;
     }
     if (lease && (lease.returning || lease.gone)) {
-      await exclusive(key, () => giveBack(lease));
+      await bounded(exclusive(key, () => giveBack(lease)), left);
       continue;
     }
-    const short = await exclusive(key, () => extend(payer, lease, amount));
+    const short = await bounded(exclusive(key, () => extend(payer, lease, amount)), left);
+    if (short === TIMED_OUT) return BUSY;
     if (!short) continue;
     // Other tokens' idle slices on this node are the same user's money: return them and retry once.
-    if (short === "user" && !freedOthers && (await returnIdleLeasesOf(payer.userId, key))) {
+    if (short === "user" && !freedOthers && (await returnIdleLeasesOf(payer.userId, key, deadline))) {
       freedOthers = true;
       continue;
     }
@@ -118,15 +105,7 @@ async function extend(payer: Payer, lease: Lease | undefined, amount: number): P
   await journalRegistered();
   const taken = await takeLease(NODE_ID, { userId: payer.userId, tokenId: payer.tokenId, limited: !payer.tokenUnlimited }, want, min);
   if (!taken.ok) return taken.short;
-  const key = payerKey(payer.userId, payer.tokenId);
-  const current = leases.get(key);
-  if (current && current.id === taken.leaseId) current.funded += taken.granted;
-  else {
-    leases.set(key, {
-      id: taken.leaseId, userId: payer.userId, tokenId: payer.tokenId, limited: !payer.tokenUnlimited, keyHash: payer.tokenKeyHash,
-      funded: taken.granted, held: 0, lastUsed: Date.now(), gone: false, onReturned: [],
-    });
-  }
+  credit(payer.tokenKeyHash, { userId: payer.userId, tokenId: payer.tokenId, limited: !payer.tokenUnlimited }, taken);
   return undefined;
 }
 
@@ -151,20 +130,29 @@ function spendable(reservation: Reservation): number {
 async function extendForCharge(reservation: Reservation, quota: number): Promise<void> {
   const lease = reservation.lease;
   // Not serialised with reserve's extensions: both only add to the same row and to `funded`.
-  try {
-    const taken = await takeLease(NODE_ID, { userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited }, quota - spendable(reservation), 0);
-    if (taken.ok && taken.leaseId === lease.id) lease.funded += taken.granted;
-  } catch (error) {
-    console.error("[billing] could not extend a lease for an over-estimate", error);
-  }
+  // Bounded: past it the charge is booked with what the lease has (the rest is a shortfall).
+  const payer = { userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited };
+  const taking = takeLease(NODE_ID, payer, quota - spendable(reservation), 0).then(
+    (taken) => {
+      if (!taken.ok) return;
+      if (taken.leaseId === lease.id && !lease.gone) lease.funded += taken.granted;
+      else credit(lease.keyHash, payer, taken);
+    },
+    (error: unknown) => console.error("[billing] could not extend a lease for an over-estimate", error),
+  );
+  await bounded(taking, WAIT_MS);
 }
 
 function bookCharge(reservation: Reservation, quota: number, channelId: number, log: ConsumeLog | undefined): number {
   const lease = reservation.lease;
   const charge = Math.max(0, Math.min(quota, spendable(reservation)));
-  const entry = log && charge < quota ? { ...log, other: { ...log.other, shortfall: quota - charge } } : log;
+  // The part the payer could not cover is not charged (balances never go below zero) but
+  // counted: on the user and the channel, and noted in the usage log (decision 009).
+  const shortfall = Math.max(0, quota - charge);
+  const entry = log && shortfall > 0 ? { ...log, other: { ...log.other, shortfall } } : log;
   const settlement: Omit<Settlement, "seq"> = {
-    leaseId: lease.id, userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited, charge, channelId, at: Math.floor(Date.now() / 1000), log: entry,
+    leaseId: lease.id, userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited, charge, ...(shortfall > 0 ? { shortfall } : undefined),
+    channelId, at: Math.floor(Date.now() / 1000), log: entry,
   };
   // Journaled first: a settlement the journal refuses (settlement-schema) leaves the hold as it
   // was, for the caller's refund.
@@ -172,6 +160,7 @@ function bookCharge(reservation: Reservation, quota: number, channelId: number, 
   lease.funded -= charge;
   lease.held -= reservation.amount;
   lease.lastUsed = Date.now();
+  if (lease.held === 0) releaseIfOrphaned(lease);
   return charge;
 }
 
@@ -179,78 +168,7 @@ function bookCharge(reservation: Reservation, quota: number, channelId: number, 
 export function refundQuota(reservation: Reservation): void {
   const lease = reservation.lease;
   lease.held -= reservation.amount;
-}
-
-function markGone(leaseId: number): void {
-  for (const [key, lease] of leases) {
-    if (lease.id !== leaseId) continue;
-    lease.gone = true;
-    leases.delete(key);
-  }
-}
-whenLeaseMissing(markGone);
-
-// ---------------------------------------------------------------------------------------------
-// Returning leases.
-
-function scheduleReturn(lease: Lease): void {
-  if (lease.held > 0 || lease.returning) return;
-  lease.returning = true;
-  queueLeaseWork(() => runReturn(lease));
-}
-
-async function runReturn(lease: Lease): Promise<void> {
-  try {
-    await returnLease(lease.id);
-  } catch (error) {
-    console.error("[billing] returning a lease failed (crash recovery will):", (error as Error).message);
-  }
-  lease.gone = true;
-  const key = payerKey(lease.userId, lease.tokenId);
-  if (leases.get(key) === lease) leases.delete(key);
-  for (const wake of lease.onReturned.splice(0)) wake();
-}
-
-/** Queues the return of a lease with no holds and waits for it. */
-function giveBack(lease: Lease): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (lease.gone && !lease.returning) {
-      // Already gone from the database (an orphan return): just forget it.
-      const key = payerKey(lease.userId, lease.tokenId);
-      if (leases.get(key) === lease) leases.delete(key);
-      resolve();
-      return;
-    }
-    lease.onReturned.push(resolve);
-    scheduleReturn(lease);
-  });
-}
-
-async function returnIdleLeasesOf(userId: number, exceptKey: string): Promise<boolean> {
-  const idle = [...leases.entries()].filter(([key, lease]) => key !== exceptKey && lease.userId === userId && lease.held === 0 && !lease.gone);
-  await Promise.all(idle.map(([key, lease]) => exclusive(key, () => giveBack(lease))));
-  return idle.length > 0;
-}
-
-/**
- * Gives back what a payer's leases hold beyond their open holds: the whole lease when nothing
- * is held, else the unheld part at once (in-flight requests keep theirs and are not waited for;
- * the next request cuts a new slice from the balance as it now is).
- */
-function drainWhere(match: (lease: Lease) => boolean): void {
-  for (const lease of leases.values()) {
-    if (!match(lease) || lease.returning || lease.gone) continue;
-    if (lease.held === 0) {
-      scheduleReturn(lease);
-      continue;
-    }
-    const excess = lease.funded - lease.held;
-    if (excess <= 0) continue;
-    lease.funded -= excess;
-    queueLeaseWork(() =>
-      trimLease(lease.id, excess).catch((error: unknown) => console.error("[billing] trimming a lease failed (it goes back whole when idle):", (error as Error).message)),
-    );
-  }
+  if (lease.held === 0) releaseIfOrphaned(lease);
 }
 
 let started = false;
@@ -263,11 +181,14 @@ function ensureStarted(): void {
   // go back, so the new balance is what the next slice is cut from.
   void subscribe(USER_CHANGED_CHANNEL, (userId) => drainWhere((lease) => String(lease.userId) === userId)).catch(() => undefined);
   void subscribe(TOKEN_CHANGED_CHANNEL, (hash) => drainWhere((lease) => lease.keyHash === hash)).catch(() => undefined);
-  sweeper = setInterval(() => {
-    const cutoff = Date.now() - IDLE_RETURN_MS;
-    drainWhere((lease) => lease.held === 0 && lease.lastUsed < cutoff);
-  }, 1_000);
+  sweeper = setInterval(() => returnIdleLeases(), 1_000);
   sweeper.unref();
+}
+
+/** The idle sweep: leases with no holds, unused for `idleMs`, go back (exported so tests can race it). */
+export function returnIdleLeases(idleMs = IDLE_RETURN_MS): void {
+  const cutoff = Date.now() - idleMs;
+  drainWhere((lease) => lease.held === 0 && lease.lastUsed <= cutoff);
 }
 
 /** Clean stop: write what is journaled, return every lease, and leave no journal behind. */
