@@ -1,5 +1,5 @@
 import { getDb } from "~/utils/db.server";
-import { publish, subscribe } from "~/utils/redis.server";
+import { onResubscribed, publish, subscribe } from "~/utils/redis.server";
 import { checkOptionPreconditions, OPTION_DEFS, getOptionDef, validateOptionValue } from "./registry";
 import { createOptionReader } from "./typed";
 
@@ -13,16 +13,22 @@ let loaded: Promise<void> | undefined;
 
 export const options = createOptionReader((key) => values.get(key));
 
+async function readStoredOptions(): Promise<void> {
+  const db = await getDb();
+  const rows = await db.selectFrom("options").select(["key", "value"]).execute();
+  for (const row of rows) if (getOptionDef(row.key)) values.set(row.key, row.value);
+}
+
 export function loadOptions(): Promise<void> {
   loaded ??= (async () => {
     for (const def of OPTION_DEFS) values.set(def.key, def.default);
-    const db = await getDb();
-    const rows = await db.selectFrom("options").select(["key", "value"]).execute();
-    for (const row of rows) if (getOptionDef(row.key)) values.set(row.key, row.value);
+    await readStoredOptions();
     await subscribe(CHANNEL, (message) => {
       const { key, value } = JSON.parse(message) as { key: string; value: string };
       values.set(key, value);
     });
+    // Saves on other nodes while Redis was away were missed: read them back.
+    onResubscribed(() => void readStoredOptions().catch((error: unknown) => console.error("[options] reloading after a Redis outage failed:", (error as Error).message)));
   })();
   return loaded;
 }
