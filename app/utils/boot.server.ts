@@ -2,7 +2,7 @@ import { loadOptions } from "~/domain/options/store.server";
 import { ensureRootUser } from "~/domain/users/users.server";
 import { env } from "./env.server";
 import { openDatabase } from "./db.server";
-import { getRedis, isRedisEnabled } from "./redis.server";
+import { connectRedis, isRedisEnabled } from "./redis.server";
 import { startInProcessJobs } from "../../jobs/in-process";
 import { startBullWorker } from "../../jobs/bullmq";
 import { recoverStoppedNodes } from "~/relay/billing/crash-recovery.server";
@@ -22,6 +22,8 @@ export function isBooted(): boolean {
  */
 export function bootApp(): Promise<void> {
   state.__switchyardBoot ??= (async () => {
+    // Opened now, without waiting: the first rate-limit check and the first publish find them up.
+    connectRedis();
     await openDatabase();
     await loadOptions();
     // What a crash left behind is put right: settlements journaled on this host but never
@@ -43,10 +45,7 @@ export function bootApp(): Promise<void> {
     // node's quota stayed held and "test all channels" never started). Neither waits for
     // Redis: a node starts, serves and reports itself degraded while Redis is down.
     if (!isRedisEnabled()) startInProcessJobs();
-    else {
-      getRedis(); // connects now, so the first rate-limit check finds it ready
-      if (env.WORKERS === "on") await startBullWorker();
-    }
+    else if (env.WORKERS === "on") await startBullWorker();
     state.__switchyardBooted = true;
   })();
   // A failed boot (the database unreachable) is tried again by the next caller, not cached.

@@ -116,6 +116,22 @@ export function redisStatus(): "off" | "ok" | "degraded" {
 // the write's caller returns) and skips the echo Redis delivers back to it a moment later.
 const ORIGIN = randomUUID();
 
+function ensurePublisher(): Redis {
+  publisher ??= connect("publish", { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 });
+  return publisher;
+}
+
+/**
+ * Opens the connections at boot (without waiting for them): a connection without an offline
+ * queue refuses commands until it is up, so one opened by the first publish lost that publish.
+ */
+export function connectRedis(): void {
+  if (!isRedisEnabled()) return;
+  getRedis();
+  ensurePublisher();
+  ensureSubscriber();
+}
+
 /** Applies the change on this node at once and tells the others without waiting for Redis. */
 export async function publish(channel: string, message: string): Promise<void> {
   if (!env.REDIS_URL) {
@@ -123,9 +139,8 @@ export async function publish(channel: string, message: string): Promise<void> {
     return;
   }
   for (const h of handlers.get(channel) ?? []) h(message);
-  publisher ??= connect("publish", { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 });
   // Other nodes that miss this (Redis away) reload their caches when their subscriber reconnects.
-  publisher.publish(redisNamespace() + channel, `${ORIGIN}|${message}`).catch(() => undefined);
+  ensurePublisher().publish(redisNamespace() + channel, `${ORIGIN}|${message}`).catch(() => undefined);
 }
 
 function ensureSubscriber(): Redis {

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { Redis } from "ioredis";
+import pg from "pg";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { freePort, startServer, type StartedServer } from "../support/server";
 import { startTestRedis, type TestRedis } from "../support/redis-server";
@@ -63,6 +64,13 @@ describe("Redis outage", () => {
     const relay = await timed(() => chat(server.baseUrl, key));
     expect(relay.value.status).toBe(200);
     expect(relay.ms).toBeLessThan(2_000);
+    // Relaying under load through the outage: every call answered.
+    const statuses = await Promise.all(Array.from({ length: 5 }, async () => {
+      const got: number[] = [];
+      for (let i = 0; i < 6; i += 1) got.push((await chat(server.baseUrl, key)).status);
+      return got;
+    }));
+    expect(statuses.flat().filter((s) => s !== 200)).toEqual([]);
 
     const degraded = await call(server.baseUrl, "/healthz");
     expect(degraded.status).toBe(200);
@@ -90,6 +98,26 @@ describe("Redis outage", () => {
     ).toBe(true);
     again.disconnect();
     expect(server.output()).toContain("[redis]");
+
+    // Done means: consumed quota = Σ logged quota, nothing held (PostgreSQL: read straight from the database).
+    if (server.databaseUrl) {
+      const relayCalls = 1 + 30; // the timed call and the load, all during the outage
+      const db = new pg.Client({ connectionString: server.databaseUrl });
+      await db.connect();
+      let figures: Record<string, number> = {};
+      const settled = await eventually(async () => {
+        const user = (await db.query("select quota, used_quota, leased from users where username = 'root'")).rows[0];
+        const logs = (await db.query("select count(*) as n, coalesce(sum(quota), 0) as s from logs where type = 2 and username = 'root'")).rows[0];
+        const leases = (await db.query("select coalesce(sum(amount), 0) as s from quota_leases")).rows[0];
+        figures = { relayCalls, usageLogs: Number(logs.n), consumedQuota: 100_000_000 - Number(user.quota), loggedQuota: Number(logs.s), usedQuota: Number(user.used_quota), leased: Number(user.leased), leaseSum: Number(leases.s) };
+        return figures.usageLogs === figures.relayCalls && figures.leased === 0 && figures.leaseSum === 0;
+      }, 15_000, 250);
+      console.log(`[item 6 figures] ${JSON.stringify(figures)}`);
+      await db.end();
+      expect(settled).toBe(true);
+      expect(figures.consumedQuota).toBe(figures.loggedQuota);
+      expect(figures.usedQuota).toBe(figures.loggedQuota);
+    }
   }, 120_000);
 
   it("item 6: a node starts with REDIS_URL pointing at a dead port, serves, and reports Redis degraded", async () => {
