@@ -148,4 +148,25 @@ describe.skipIf(kind !== "postgres")("PostgreSQL connections dropped mid-load", 
     await scratch.end();
     await admin.end();
   }, 180_000);
+
+  it("item 6: /healthz answers 503 while the database refuses connections, and 200 once it is back", async () => {
+    const server = await startServer({ kind: "postgres", worker: false });
+    servers.push(server);
+    const database = new URL(server.databaseUrl!).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    admin.on("error", () => undefined);
+    await admin.connect();
+    try {
+      await admin.query(`alter database ${database} allow_connections false`);
+      await terminateBackends(admin, database, -1);
+      const down = await call(server.baseUrl, "/healthz", { timeoutMs: 10_000 });
+      expect(down.status).toBe(503);
+      expect(down.json).toMatchObject({ ok: false, db: { ok: false } });
+      expect(typeof down.json.db.error).toBe("string");
+    } finally {
+      await admin.query(`alter database ${database} allow_connections true`);
+    }
+    expect(await eventually(async () => (await call(server.baseUrl, "/healthz")).status === 200, 10_000, 200)).toBe(true);
+    await admin.end();
+  }, 60_000);
 });
