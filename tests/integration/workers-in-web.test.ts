@@ -68,6 +68,7 @@ describe("background jobs with Redis", () => {
     const node = await signIn(doomed.baseUrl);
     const key = await channelAndKey(node, upstream.url);
     const db = new pg.Client({ connectionString: doomed.databaseUrl });
+    db.on("error", () => undefined); // the database is dropped (force) at cleanup
     await db.connect();
     const held = async () => {
       const row = (await db.query("select quota, leased from users where username = 'root'")).rows[0];
