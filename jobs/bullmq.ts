@@ -1,5 +1,6 @@
 import { Queue, Worker } from "bullmq";
 import { createRedisConnection, redisNamespace } from "~/utils/redis.server";
+import { QUEUE_UNAVAILABLE_MESSAGE } from "~/relay/channel-test-all.server";
 import { JOB_DEFINITIONS, findJob } from "./definitions";
 
 export const MAINTENANCE_QUEUE = "maintenance";
@@ -90,7 +91,7 @@ export async function enqueueBullJob(name: string): Promise<void> {
   const definition = findJob(name);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error("后台任务队列暂时不可用（无法连接 Redis），请稍后重试")), ENQUEUE_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(QUEUE_UNAVAILABLE_MESSAGE)), ENQUEUE_TIMEOUT_MS);
   });
   try {
     await Promise.race([producer.add(name, {}, { attempts: definition?.attempts ?? 1, removeOnComplete: 100, removeOnFail: 500 }), timeout]);

@@ -48,7 +48,7 @@ async function writeProgress(progress: TestAllProgress) {
 }
 
 /** Claims the run (one at a time across nodes); false when one is already going. */
-export async function claimTestAll(): Promise<boolean> {
+async function claimTestAll(): Promise<boolean> {
   if (isRedisEnabled()) {
     const claimed = await getRedis().set(`${key()}:lock`, "1", "EX", 3600, "NX");
     if (!claimed) return false;
@@ -57,10 +57,28 @@ export async function claimTestAll(): Promise<boolean> {
   return true;
 }
 
-/** The queue refused the run (Redis away): the claim goes, so the button works again. */
-export async function abandonTestAll(): Promise<void> {
-  local = { ...local, running: false };
-  if (isRedisEnabled()) await getRedis().del(`${key()}:lock`, key()).catch(() => undefined);
+export const QUEUE_UNAVAILABLE_MESSAGE = "后台任务队列暂时不可用（无法连接 Redis），请稍后重试";
+
+/**
+ * Claims the run and hands it to the queue. While Redis is away this answers at once with a
+ * clear message (and leaves no claim behind) instead of failing the page.
+ */
+export async function startTestAll(enqueue: () => Promise<void>): Promise<{ ok: true } | { ok: false; message: string }> {
+  let claimed: boolean;
+  try {
+    claimed = await claimTestAll();
+  } catch {
+    return { ok: false, message: QUEUE_UNAVAILABLE_MESSAGE };
+  }
+  if (!claimed) return { ok: false, message: "测试已在运行中" };
+  try {
+    await enqueue();
+    return { ok: true };
+  } catch (error) {
+    local = { ...local, running: false };
+    if (isRedisEnabled()) await getRedis().del(`${key()}:lock`, key()).catch(() => undefined);
+    return { ok: false, message: (error as Error).message || QUEUE_UNAVAILABLE_MESSAGE };
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   copyChannel, deleteChannel, deleteChannels, deleteDisabledChannels, fixAbilities, getChannel, listChannels, searchChannels, setChannelStatus, updateChannel,
 } from "~/domain/channels/channels.server";
 import { refreshChannelBalance } from "~/relay/channel-balance.server";
-import { abandonTestAll, claimTestAll, readTestAllProgress } from "~/relay/channel-test-all.server";
+import { readTestAllProgress, startTestAll } from "~/relay/channel-test-all.server";
 import { testChannel } from "~/relay/channel-test.server";
 import { enqueueJob } from "../../jobs/enqueue";
 import { listGroupNames } from "~/domain/groups/groups.server";
@@ -90,15 +90,11 @@ export async function action({ request }: ActionFunctionArgs) {
         ? done(`渠道 ${channel.name} 测试成功，耗时 ${result.time.toFixed(2)} 秒。`)
         : redirectWithFlash(back, { type: "error", message: `渠道 ${channel.name} 测试失败：${result.message}` });
     }
-    case "test-all":
-      if (!(await claimTestAll())) return fail("测试已在运行中");
-      try {
-        await enqueueJob("channels.test-all");
-      } catch (error) {
-        await abandonTestAll();
-        return fail((error as Error).message);
-      }
+    case "test-all": {
+      const started = await startTestAll(() => enqueueJob("channels.test-all"));
+      if (!started.ok) return fail(started.message);
       return done("已成功开始测试所有通道，请刷新页面查看结果。");
+    }
     case "balance": {
       const channel = await getChannel(id);
       if (!channel) return fail("渠道未找到，请刷新页面后重试。");

@@ -61,6 +61,10 @@ describe("Redis outage", () => {
     const channelSave = await timed(() => call(server.baseUrl, "/api/channel/", { method: "PUT", headers: node.auth, body: { id: channelId, priority: 3 } }));
     expect(channelSave.value.json?.success).toBe(true);
     expect(channelSave.ms).toBeLessThan(2_000);
+    // A job cannot be queued: said at once, and the button is not left claimed.
+    const testAll = await timed(() => call(server.baseUrl, "/api/channel/test", { headers: node.auth }));
+    expect(testAll.value.json).toMatchObject({ success: false, message: "后台任务队列暂时不可用（无法连接 Redis），请稍后重试" });
+    expect(testAll.ms).toBeLessThan(2_000);
     const relay = await timed(() => chat(server.baseUrl, key));
     expect(relay.value.status).toBe(200);
     expect(relay.ms).toBeLessThan(2_000);
@@ -98,6 +102,12 @@ describe("Redis outage", () => {
     ).toBe(true);
     again.disconnect();
     expect(server.output()).toContain("[redis]");
+    // The queue is back too: "test all channels" starts and the web process's own worker runs it.
+    expect((await call(server.baseUrl, "/api/channel/test", { headers: node.auth })).json?.success).toBe(true);
+    expect(await eventually(async () => {
+      const progress = (await call(server.baseUrl, "/api/channel/test?progress=1", { headers: node.auth })).json?.data;
+      return progress?.running === false && progress?.done === 1;
+    }, 15_000, 200)).toBe(true);
 
     // Done means: consumed quota = Σ logged quota, nothing held (PostgreSQL: read straight from the database).
     if (server.databaseUrl) {
