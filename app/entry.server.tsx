@@ -10,7 +10,7 @@ import { closeRedis } from "./utils/redis.server";
 import { releaseNodeLock } from "./relay/billing/node-liveness.server";
 import { billingWritten, closeBilling } from "./relay/billing/quota.server";
 import { stopInProcessJobs } from "../jobs/in-process";
-import { closeBullProducer } from "../jobs/bullmq";
+import { closeBullProducer, stopBullWorker } from "../jobs/bullmq";
 
 // The server entry (server/index.ts) reaches the relay and the lifecycle hooks through this
 // module, so console and relay share one module graph: one pool, one cache, one options store.
@@ -21,6 +21,7 @@ export { bootApp, billingWritten };
 
 export async function shutdownApp(): Promise<void> {
   stopInProcessJobs();
+  await stopBullWorker();
   // Before the database closes: journaled charges written, leases returned.
   await closeBilling().catch((error: unknown) => console.error("[billing] closing failed (the journal is replayed at the next start):", error));
   await closeBullProducer();

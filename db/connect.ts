@@ -27,6 +27,15 @@ pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
 const PREPARED_TAG = /^\/\* prepared:([a-z0-9_]+) \*\//;
 
 class NamedStatementClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // A connection dropped by the server (failover, pg_terminate_backend, a proxy restart) emits
+    // 'error' on its client; unheard, Node turns that into a crash of the whole process. The
+    // query running on it (if any) fails on its own and is answered as an error by its caller;
+    // the pool discards the dead client when it is released and opens a new one on demand.
+    this.on("error", (error) => reportDroppedConnection(error));
+  }
+
   // pg.Client.query has many overloads; Kysely calls it as query(text, values).
   override query(...args: unknown[]): never {
     const [text, values] = args;
@@ -36,9 +45,26 @@ class NamedStatementClient extends pg.Client {
   }
 }
 
+let lastDropReport = 0;
+let droppedSinceReport = 0;
+
+/** Logged once per burst (a failover drops every connection at once), not once per connection. */
+function reportDroppedConnection(error: Error): void {
+  droppedSinceReport += 1;
+  if (Date.now() - lastDropReport < 5_000) return;
+  lastDropReport = Date.now();
+  console.error(`[db] ${droppedSinceReport} database connection(s) lost (${error.message}); new ones are opened as needed`);
+  droppedSinceReport = 0;
+}
+
+/** Waiting for a connection (the server down, the pool exhausted) is bounded: the request fails instead. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export async function connectDatabase(options: { url?: string; pgliteDir: string; poolSize?: number }): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20, Client: NamedStatementClient });
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20, Client: NamedStatementClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    // An idle client's error is re-emitted by the pool (which has already dropped the client).
+    pool.on("error", (error) => reportDroppedConnection(error));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }

@@ -1,12 +1,14 @@
 import { ensureLogPartitions } from "../db/connect";
 import { deleteExpiredSessions } from "~/domain/auth/sessions.server";
 import { getDb } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
 import { recoverStoppedNodes } from "~/relay/billing/crash-recovery.server";
 import { runTestAll } from "~/relay/channel-test-all.server";
 
 /**
  * Recurring background work. A definition is a name, a period and an idempotent handler; the
- * same handlers run under BullMQ job schedulers (`npm run worker`, when REDIS_URL is set) or on
+ * same handlers run under BullMQ job schedulers (in web processes unless WORKERS=off, and in
+ * `npm run worker` processes, when REDIS_URL is set) or on
  * in-process timers (embedded mode). Payloads carry ids only, so a retried job is harmless.
  */
 export type JobDefinition = {
@@ -36,7 +38,7 @@ export const JOB_DEFINITIONS: JobDefinition[] = [
   },
   {
     name: "quota.recover-stopped-nodes",
-    everyMs: 2 * 60 * 1000,
+    everyMs: env.RECOVERY_SWEEP_SECONDS * 1000,
     attempts: 3,
     run: async () => {
       const r = await recoverStoppedNodes();

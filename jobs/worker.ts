@@ -5,7 +5,8 @@ import type { ServerBuild } from "@remix-run/node";
 
 /**
  * `npm run worker`: background jobs on BullMQ. It loads the same server build as the web
- * process (one module graph: same DB setup, same domain code) and needs REDIS_URL.
+ * process (one module graph: same DB setup, same domain code) and needs REDIS_URL. Web
+ * processes run the same worker unless WORKERS=off; dedicated workers are optional.
  */
 type WorkerEntry = { bootApp: () => Promise<void>; shutdownApp: () => Promise<void>; startBullWorker: () => Promise<{ close: () => Promise<void> }> };
 
@@ -22,8 +23,8 @@ process.env.NODE_ENV ??= "production";
 const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
 const entry = build.entry.module as unknown as WorkerEntry;
 await entry.bootApp();
+// bootApp started it already unless WORKERS=off; this returns the running one (or starts it).
 const worker = await entry.startBullWorker();
-console.log("[worker] processing background jobs");
 
 let stopping = false;
 async function stop(signal: string) {

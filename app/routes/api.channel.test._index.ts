@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ROLE_ADMIN } from "~/domain/users/roles";
-import { claimTestAll, readTestAllProgress } from "~/relay/channel-test-all.server";
+import { readTestAllProgress, startTestAll } from "~/relay/channel-test-all.server";
 import { apiFail, apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
 import { bootApp } from "~/utils/boot.server";
 import { enqueueJob } from "../../jobs/enqueue";
@@ -11,8 +11,8 @@ export function loader({ request }: LoaderFunctionArgs) {
     await bootApp();
     await requireApiUser(request, ROLE_ADMIN);
     if (new URL(request.url).searchParams.get("progress")) return apiOk(await readTestAllProgress());
-    if (!(await claimTestAll())) return apiFail("测试已在运行中");
-    await enqueueJob("channels.test-all");
+    const started = await startTestAll(() => enqueueJob("channels.test-all"));
+    if (!started.ok) return apiFail(started.message);
     return apiOk(undefined, "已成功开始测试所有通道，请刷新页面查看结果。");
   });
 }

@@ -9,7 +9,7 @@ import {
   copyChannel, deleteChannel, deleteChannels, deleteDisabledChannels, fixAbilities, getChannel, listChannels, searchChannels, setChannelStatus, updateChannel,
 } from "~/domain/channels/channels.server";
 import { refreshChannelBalance } from "~/relay/channel-balance.server";
-import { claimTestAll, readTestAllProgress } from "~/relay/channel-test-all.server";
+import { readTestAllProgress, startTestAll } from "~/relay/channel-test-all.server";
 import { testChannel } from "~/relay/channel-test.server";
 import { enqueueJob } from "../../jobs/enqueue";
 import { listGroupNames } from "~/domain/groups/groups.server";
@@ -90,10 +90,11 @@ export async function action({ request }: ActionFunctionArgs) {
         ? done(`渠道 ${channel.name} 测试成功，耗时 ${result.time.toFixed(2)} 秒。`)
         : redirectWithFlash(back, { type: "error", message: `渠道 ${channel.name} 测试失败：${result.message}` });
     }
-    case "test-all":
-      if (!(await claimTestAll())) return fail("测试已在运行中");
-      await enqueueJob("channels.test-all");
+    case "test-all": {
+      const started = await startTestAll(() => enqueueJob("channels.test-all"));
+      if (!started.ok) return fail(started.message);
       return done("已成功开始测试所有通道，请刷新页面查看结果。");
+    }
     case "balance": {
       const channel = await getChannel(id);
       if (!channel) return fail("渠道未找到，请刷新页面后重试。");
@@ -138,7 +139,9 @@ export default function ChannelPage() {
       </div>
       {page.testAll.running || page.testAll.finishedAt ? (
         <p className="text-sm text-gray-600 dark:text-gray-300" data-testid="test-all-progress">
-          {page.testAll.running ? `正在测试所有通道：${page.testAll.done} / ${page.testAll.total}` : `上次测试所有通道：共 ${page.testAll.total} 个，失败 ${page.testAll.failed} 个，禁用 ${page.testAll.disabled} 个，启用 ${page.testAll.enabled} 个`}
+          {page.testAll.waitingForWorker
+            ? "测试所有通道的任务已排队，但还没有后台任务进程接手：请确认 Redis 可用，并且有 Web 进程未设置 WORKERS=off，或已运行 npm run worker。"
+            : page.testAll.running ? `正在测试所有通道：${page.testAll.done} / ${page.testAll.total}` : `上次测试所有通道：共 ${page.testAll.total} 个，失败 ${page.testAll.failed} 个，禁用 ${page.testAll.disabled} 个，启用 ${page.testAll.enabled} 个`}
         </p>
       ) : null}
       {page.channels.length === 0 ? (

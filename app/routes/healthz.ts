@@ -1,11 +1,17 @@
 import { bootApp } from "~/utils/boot.server";
-import { getDb } from "~/utils/db.server";
-import { sql } from "kysely";
+import { checkDatabase, checkJournal, checkRedis } from "~/utils/health.server";
+import { journalDir } from "~/relay/billing/settle-journal.server";
+import { quarantineStatus } from "~/relay/billing/journal-quarantine.server";
 
-/** Readiness: answers once the database is open, migrated and reachable. */
+/**
+ * Readiness and what each dependency is doing: `{ok, db, redis, journal}`. 503 when the database
+ * is unreachable (this node cannot serve); 200 with redis "degraded" while only Redis is away
+ * (relaying works; changes reach other nodes late, rate limits count per node).
+ */
 export async function loader() {
-  await bootApp();
-  const db = await getDb();
-  await sql`select 1`.execute(db);
-  return Response.json({ ok: true }, { headers: { "Cache-Control": "no-store" } });
+  const db = await checkDatabase(bootApp());
+  const redis = checkRedis();
+  const journal = checkJournal(journalDir(), quarantineStatus().lines);
+  const ok = db.ok && redis.status !== "degraded" && journal.ok;
+  return Response.json({ ok, db, redis, journal }, { status: db.ok ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 }

@@ -2,8 +2,9 @@ import { loadOptions } from "~/domain/options/store.server";
 import { ensureRootUser } from "~/domain/users/users.server";
 import { env } from "./env.server";
 import { openDatabase } from "./db.server";
-import { isRedisEnabled } from "./redis.server";
+import { connectRedis, isRedisEnabled } from "./redis.server";
 import { startInProcessJobs } from "../../jobs/in-process";
+import { startBullWorker } from "../../jobs/bullmq";
 import { recoverStoppedNodes } from "~/relay/billing/crash-recovery.server";
 import { holdNodeLock } from "~/relay/billing/node-liveness.server";
 
@@ -21,6 +22,8 @@ export function isBooted(): boolean {
  */
 export function bootApp(): Promise<void> {
   state.__switchyardBoot ??= (async () => {
+    // Opened now, without waiting: the first rate-limit check and the first publish find them up.
+    connectRedis();
     await openDatabase();
     await loadOptions();
     // What a crash left behind is put right: settlements journaled on this host but never
@@ -36,9 +39,18 @@ export function bootApp(): Promise<void> {
       const shown = env.ROOT_PASSWORD ? "(from ROOT_PASSWORD)" : root.password;
       console.log(`[boot] created the root account: username root, password ${shown} — change it after signing in`);
     }
-    // With Redis, `npm run worker` processes own the recurring jobs; embedded, this process does.
+    // Embedded, this process runs the recurring jobs on timers. With Redis, BullMQ workers run
+    // them — in this process too unless WORKERS=off, so one `npm start` is a complete
+    // deployment (with only `npm run worker` processes expected and none running, a crashed
+    // node's quota stayed held and "test all channels" never started). Neither waits for
+    // Redis: a node starts, serves and reports itself degraded while Redis is down.
     if (!isRedisEnabled()) startInProcessJobs();
+    else if (env.WORKERS === "on") await startBullWorker();
     state.__switchyardBooted = true;
   })();
+  // A failed boot (the database unreachable) is tried again by the next caller, not cached.
+  state.__switchyardBoot.catch(() => {
+    if (!state.__switchyardBooted) state.__switchyardBoot = undefined;
+  });
   return state.__switchyardBoot;
 }

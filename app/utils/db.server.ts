@@ -21,7 +21,14 @@ async function openAndMigrate(): Promise<Database> {
 }
 
 export function openDatabase(): Promise<Database> {
-  state.__switchyardDb ??= openAndMigrate();
+  if (!state.__switchyardDb) {
+    const opening = openAndMigrate();
+    state.__switchyardDb = opening;
+    // Unreachable at start: the next caller tries again instead of failing for good.
+    opening.catch(() => {
+      if (state.__switchyardDb === opening) state.__switchyardDb = undefined;
+    });
+  }
   return state.__switchyardDb;
 }
 

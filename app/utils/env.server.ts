@@ -7,6 +7,15 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z.string().optional().transform((v) => (v ? v : undefined)),
   REDIS_URL: z.string().optional().transform((v) => (v ? v : undefined)),
+  // Namespaces this deployment's pub/sub channels, keys and queues on a shared Redis server;
+  // defaults to a hash of the database (URL without password, or PGlite directory) and Redis db number.
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, _ . - (at most 64)").optional().or(z.literal("")).transform((v) => (v ? v : undefined)),
+  // "off": this web process runs no BullMQ workers (then run `npm run worker` processes).
+  WORKERS: z.enum(["on", "off"]).default("on"),
+  // A queued on-demand job no worker has picked up after this long shows as waiting for a worker.
+  JOB_PICKUP_WARN_SECONDS: z.coerce.number().min(1).default(60),
+  // How often the quota leases and journals of stopped processes are looked for (recurring job).
+  RECOVERY_SWEEP_SECONDS: z.coerce.number().int().min(5).default(120),
   DATA_DIR: z.string().default("./data"),
   PGLITE_DIR: z.string().optional().transform((v) => (v ? v : undefined)),
   SESSION_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),

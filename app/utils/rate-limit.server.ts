@@ -1,10 +1,12 @@
 import { env } from "./env.server";
-import { getRedis, isRedisEnabled } from "./redis.server";
+import { getRedis, isRedisEnabled, redisNamespace } from "./redis.server";
 
 /**
  * Fixed-window counters per bucket and IP. In Redis when configured (shared by every node: one
  * INCR and, on the first hit of a window, one EXPIRE); otherwise in a process-local map that is
- * swept so it cannot grow without bound (the reference's in-memory limiter leaked).
+ * swept so it cannot grow without bound (the reference's in-memory limiter leaked). While Redis
+ * is unreachable the local map counts instead: sign-in keeps answering (it waited out a whole
+ * 31 s outage) and stays limited per node.
  */
 const local = new Map<string, { count: number; resetAt: number }>();
 let lastSweep = Date.now();
@@ -19,9 +21,13 @@ export async function allowRequest(bucket: string, ip: string, limit: number, wi
   const key = `ratelimit:${bucket}:${ip}`;
   if (isRedisEnabled()) {
     const redis = getRedis();
-    const count = await redis.incr(key);
-    if (count === 1) await redis.expire(key, windowSeconds);
-    return count <= limit;
+    try {
+      const count = await redis.incr(redisNamespace() + key);
+      if (count === 1) await redis.expire(redisNamespace() + key, windowSeconds);
+      return count <= limit;
+    } catch {
+      // Redis away (the command connection fails at once or within a second): count locally.
+    }
   }
   const now = Date.now();
   sweep(now);

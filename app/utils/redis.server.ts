@@ -1,11 +1,17 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { Redis } from "ioredis";
+import { join, resolve } from "node:path";
+import { Redis, type RedisOptions } from "ioredis";
 import { env } from "./env.server";
 
 /**
  * Cross-node notifications (option saved, channel disabled, token edited). With REDIS_URL they
  * travel over Redis pub/sub; without it they stay in this process.
+ *
+ * Redis is a helper, never a dependency a request waits on: a publish is fired and forgotten
+ * (no offline queue, so an outage fails it at once instead of holding the request), a missed
+ * message is healed when the subscriber reconnects (onResubscribed: caches reload), and boot
+ * never waits for Redis.
  */
 type Handler = (message: string) => void;
 
@@ -14,64 +20,179 @@ local.setMaxListeners(100);
 let publisher: Redis | undefined;
 let subscriber: Redis | undefined;
 const handlers = new Map<string, Set<Handler>>();
-const PREFIX = "switchyard:";
+const resubscribed = new Set<() => void>();
 
 export function isRedisEnabled(): boolean {
   return Boolean(env.REDIS_URL);
 }
 
-export function createRedisConnection(): Redis {
+/** The Redis database number of REDIS_URL (`redis://host/1`, or `?db=1`); 0 by default. */
+function redisDbNumber(url: string): number {
+  try {
+    const parsed = new URL(url);
+    const fromPath = parsed.pathname.replace(/^\//, "");
+    const n = Number(fromPath || parsed.searchParams.get("db") || 0);
+    return Number.isInteger(n) ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Which database this deployment's data lives in, without secrets. */
+function databaseIdentity(): string {
+  if (!env.DATABASE_URL) return `pglite:${resolve(env.PGLITE_DIR ?? join(env.DATA_DIR, "pglite"))}`;
+  try {
+    const url = new URL(env.DATABASE_URL);
+    url.password = "";
+    return url.toString();
+  } catch {
+    return env.DATABASE_URL;
+  }
+}
+
+/**
+ * Names this deployment on a shared Redis server. Pub/sub ignores the database number, so two
+ * deployments on `redis://…/0` and `redis://…/1` heard each other's changes (one's
+ * RegisterEnabled=false closed the other's registration): every channel, key and queue carries
+ * this key. REDIS_PREFIX sets it; else it is derived from the database and the Redis db number,
+ * which every node of one deployment shares.
+ */
+export function deploymentKey(): string {
+  if (env.REDIS_PREFIX) return env.REDIS_PREFIX;
+  const identity = `${databaseIdentity()}|redis-db:${redisDbNumber(env.REDIS_URL ?? "")}`;
+  return createHash("sha256").update(identity).digest("hex").slice(0, 12);
+}
+
+/** The prefix of every Redis name this deployment uses: `switchyard:<key>:`. */
+export function redisNamespace(): string {
+  return `switchyard:${deploymentKey()}:`;
+}
+
+/** Said once per outage per connection, not once per reconnect attempt. */
+function reportOutages(client: Redis, role: string): Redis {
+  let down = false;
+  client.on("error", (error: Error) => {
+    if (down) return;
+    down = true;
+    console.error(`[redis] ${role} connection lost (${error.message}); retrying in the background`);
+  });
+  client.on("ready", () => {
+    if (!down) return;
+    down = false;
+    console.log(`[redis] ${role} connection back`);
+  });
+  return client;
+}
+
+function connect(role: string, options: RedisOptions): Redis {
   if (!env.REDIS_URL) throw new Error("REDIS_URL is not set");
-  // BullMQ requires maxRetriesPerRequest: null on connections it uses for blocking commands.
-  return new Redis(env.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false });
+  // Reconnect forever, at most every 2 s.
+  const retryStrategy = (times: number) => Math.min(2_000, 100 * times);
+  return reportOutages(new Redis(env.REDIS_URL, { retryStrategy, ...options }), role);
+}
+
+/** For BullMQ, which requires maxRetriesPerRequest: null on connections it blocks on. */
+export function createRedisConnection(role = "queue"): Redis {
+  return connect(role, { maxRetriesPerRequest: null });
 }
 
 let sharedClient: Redis | undefined;
+/**
+ * Short commands (rate-limit counters, progress, codes): failing at once while Redis is away
+ * (no offline queue) and within a second when it hangs, so callers can fall back.
+ */
 export function getRedis(): Redis {
-  sharedClient ??= createRedisConnection();
+  sharedClient ??= connect("command", { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 });
   return sharedClient;
+}
+
+/** Whether the command connection is up right now. */
+export function redisStatus(): "off" | "ok" | "degraded" {
+  if (!isRedisEnabled()) return "off";
+  return getRedis().status === "ready" ? "ok" : "degraded";
 }
 
 // Messages carry their origin so a node applies its own change at once (synchronously, before
 // the write's caller returns) and skips the echo Redis delivers back to it a moment later.
 const ORIGIN = randomUUID();
 
+function ensurePublisher(): Redis {
+  publisher ??= connect("publish", { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 });
+  return publisher;
+}
+
+/**
+ * Opens the connections at boot (without waiting for them): a connection without an offline
+ * queue refuses commands until it is up, so one opened by the first publish lost that publish.
+ */
+export function connectRedis(): void {
+  if (!isRedisEnabled()) return;
+  getRedis();
+  ensurePublisher();
+  ensureSubscriber();
+}
+
+/** Applies the change on this node at once and tells the others without waiting for Redis. */
 export async function publish(channel: string, message: string): Promise<void> {
   if (!env.REDIS_URL) {
     local.emit(channel, message);
     return;
   }
   for (const h of handlers.get(channel) ?? []) h(message);
-  publisher ??= createRedisConnection();
-  await publisher.publish(PREFIX + channel, `${ORIGIN}|${message}`);
+  // Other nodes that miss this (Redis away) reload their caches when their subscriber reconnects.
+  ensurePublisher().publish(redisNamespace() + channel, `${ORIGIN}|${message}`).catch(() => undefined);
 }
 
+function ensureSubscriber(): Redis {
+  if (subscriber) return subscriber;
+  const namespace = redisNamespace();
+  const client = connect("subscribe", { maxRetriesPerRequest: null });
+  client.on("message", (full: string, raw: string) => {
+    if (!full.startsWith(namespace)) return;
+    const split = raw.indexOf("|");
+    if (raw.slice(0, split) === ORIGIN) return;
+    const message = raw.slice(split + 1);
+    for (const h of handlers.get(full.slice(namespace.length)) ?? []) h(message);
+  });
+  // ioredis resubscribes by itself after a reconnect; what was published meanwhile is lost.
+  let connectedOnce = false;
+  client.on("ready", () => {
+    if (connectedOnce) for (const resync of resubscribed) resync();
+    connectedOnce = true;
+  });
+  subscriber = client;
+  return client;
+}
+
+/** Listens for a change; never waits for Redis (the subscription is sent when it is reachable). */
 export async function subscribe(channel: string, handler: Handler): Promise<void> {
   if (!env.REDIS_URL) {
     local.on(channel, handler);
     return;
   }
-  if (!subscriber) {
-    subscriber = createRedisConnection();
-    subscriber.on("message", (full: string, raw: string) => {
-      const split = raw.indexOf("|");
-      if (raw.slice(0, split) === ORIGIN) return;
-      const message = raw.slice(split + 1);
-      for (const h of handlers.get(full.slice(PREFIX.length)) ?? []) h(message);
-    });
-  }
+  const client = ensureSubscriber();
   let set = handlers.get(channel);
   if (!set) {
     set = new Set();
     handlers.set(channel, set);
-    await subscriber.subscribe(PREFIX + channel);
+    client.subscribe(redisNamespace() + channel).catch(() => undefined);
   }
   set.add(handler);
 }
 
+/**
+ * Runs `resync` whenever the subscriber comes back after losing Redis: changes published while
+ * it was away were missed, so a cache reloads (or drops) what it holds.
+ */
+export function onResubscribed(resync: () => void): void {
+  resubscribed.add(resync);
+}
+
 export async function closeRedis(): Promise<void> {
-  // BullMQ and ioredis never quit connections on their own (stack-notes P11b).
-  await Promise.all([publisher?.quit(), subscriber?.quit(), sharedClient?.quit()].map((p) => p?.catch(() => undefined)));
+  // BullMQ and ioredis never quit connections on their own (stack-notes P11b); quit waits for
+  // a reply, so a dead server gets disconnect() instead.
+  const close = (client: Redis | undefined) => (client?.status === "ready" ? client.quit().catch(() => client.disconnect()) : client?.disconnect());
+  await Promise.all([close(publisher), close(subscriber), close(sharedClient)]);
   publisher = subscriber = sharedClient = undefined;
   handlers.clear();
 }

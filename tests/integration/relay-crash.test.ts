@@ -219,6 +219,9 @@ describe("crashes", () => {
     expect(kept.map((entry) => entry.line)).toEqual([bad, "\u0000\u0000garbled"]);
     expect(kept[0].reason).toContain("charge");
     expect(existsSync(file)).toBe(false);
+    // …and /healthz tells the operator.
+    const health = (await (await fetch(`${second.baseUrl}/healthz`)).json()) as { journal: { ok: boolean; quarantined: number } };
+    expect(health.journal).toMatchObject({ ok: false, quarantined: 2 });
 
     // Root sees it on the console.
     const page = await fetch(`${second.baseUrl}/log`, { headers: { Cookie: again.auth.Cookie! } });

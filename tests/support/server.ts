@@ -62,7 +62,15 @@ export type ServerStorage = { dataDir: string; databaseUrl?: string };
  * `storage` reuses an earlier server's data directory and database (a restart); the caller then
  * owns their cleanup. Without it the server gets fresh ones, removed by stop().
  */
-export async function startServer(options: { kind: "postgres" | "pglite"; env?: Record<string, string>; storage?: ServerStorage; nodeArgs?: string[]; cwd?: string }): Promise<StartedServer> {
+export async function startServer(options: {
+  kind: "postgres" | "pglite";
+  env?: Record<string, string>;
+  storage?: ServerStorage;
+  nodeArgs?: string[];
+  cwd?: string;
+  /** With Redis, also start an `npm run worker` process (default); web processes run workers too unless WORKERS=off. */
+  worker?: boolean;
+}): Promise<StartedServer> {
   const port = await freePort();
   const dataDir = options.storage?.dataDir ?? mkdtempSync(join(tmpdir(), "switchyard-test-"));
   let scratch: { url: string; drop: () => Promise<void> } | undefined;
@@ -101,7 +109,7 @@ export async function startServer(options: { kind: "postgres" | "pglite"; env?: 
   }
   // Scaled mode is a web process plus workers: background jobs run on a real BullMQ worker.
   let worker: ChildProcess | undefined;
-  if (env.REDIS_URL) {
+  if (env.REDIS_URL && options.worker !== false) {
     worker = spawn(process.execPath, [...productionNodeFlags, "build/entry/jobs/worker.mjs"], { env, stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd });
     worker.stdout?.on("data", (chunk: Buffer) => (log += `[worker] ${chunk.toString()}`));
     worker.stderr?.on("data", (chunk: Buffer) => (log += `[worker] ${chunk.toString()}`));

@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { getRedis, isRedisEnabled } from "~/utils/redis.server";
+import { getRedis, isRedisEnabled, redisNamespace } from "~/utils/redis.server";
 
 /**
  * Email verification codes, kept where every node can see them (Redis when configured) and
@@ -9,7 +9,7 @@ const TTL_SECONDS = 600;
 const local = new Map<string, { code: string; expiresAt: number }>();
 
 function keyOf(purpose: string, email: string) {
-  return `verify:${purpose}:${email.trim().toLowerCase()}`;
+  return `${isRedisEnabled() ? redisNamespace() : ""}verify:${purpose}:${email.trim().toLowerCase()}`;
 }
 
 export async function issueVerificationCode(purpose: string, email: string): Promise<string> {

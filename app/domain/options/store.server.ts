@@ -1,5 +1,5 @@
 import { getDb } from "~/utils/db.server";
-import { publish, subscribe } from "~/utils/redis.server";
+import { onResubscribed, publish, subscribe } from "~/utils/redis.server";
 import { DEFAULT_SERVER_ADDRESS } from "./defs";
 import { checkOptionPreconditions, OPTION_DEFS, getOptionDef, validateOptionValue } from "./registry";
 import { createOptionReader } from "./typed";
@@ -14,23 +14,29 @@ let loaded: Promise<void> | undefined;
 
 export const options = createOptionReader((key) => values.get(key));
 
+async function readStoredOptions(): Promise<void> {
+  const db = await getDb();
+  const rows = await db.selectFrom("options").select(["key", "value"]).execute();
+  for (const row of rows) {
+    if (!getOptionDef(row.key)) continue;
+    // A value saved before its option had bounds (QuotaPerUnit=0, RetryTimes=1e9) would keep
+    // the gateway broken after the upgrade: the default serves until the operator saves again.
+    const checked = validateOptionValue(row.key, row.value);
+    if (checked.ok) values.set(row.key, row.value);
+    else console.warn(`[options] stored ${row.key} is refused (${checked.message}); using its default until it is saved again`);
+  }
+}
+
 export function loadOptions(): Promise<void> {
   loaded ??= (async () => {
     for (const def of OPTION_DEFS) values.set(def.key, def.default);
-    const db = await getDb();
-    const rows = await db.selectFrom("options").select(["key", "value"]).execute();
-    for (const row of rows) {
-      if (!getOptionDef(row.key)) continue;
-      // A value saved before its option had bounds (QuotaPerUnit=0, RetryTimes=1e9) would keep
-      // the gateway broken after the upgrade: the default serves until the operator saves again.
-      const checked = validateOptionValue(row.key, row.value);
-      if (checked.ok) values.set(row.key, row.value);
-      else console.warn(`[options] stored ${row.key} is refused (${checked.message}); using its default until it is saved again`);
-    }
+    await readStoredOptions();
     await subscribe(CHANNEL, (message) => {
       const { key, value } = JSON.parse(message) as { key: string; value: string };
       values.set(key, value);
     });
+    // Saves on other nodes while Redis was away were missed: read them back.
+    onResubscribed(() => void readStoredOptions().catch((error: unknown) => console.error("[options] reloading after a Redis outage failed:", (error as Error).message)));
   })();
   return loaded;
 }

@@ -2,7 +2,7 @@ import type { Token } from "../../../db/schema";
 import { TOKEN_CHANGED_CHANNEL } from "~/domain/tokens/tokens.server";
 import { USER_CHANGED_CHANNEL } from "~/domain/users/manage.server";
 import { getDb } from "~/utils/db.server";
-import { subscribe } from "~/utils/redis.server";
+import { onResubscribed, subscribe } from "~/utils/redis.server";
 import { parseAllowList, type AllowRange } from "~/domain/tokens/ip-allow-list";
 
 /**
@@ -28,6 +28,8 @@ function ensureSubscribed(): Promise<void> {
     await subscribe(USER_CHANGED_CHANNEL, (userId) => {
       for (const [hash, entry] of byHash) if (String(entry.user.id) === userId) byHash.delete(hash);
     });
+    // Edits on other nodes while Redis was away were missed: start over from the database.
+    onResubscribed(() => byHash.clear());
   })();
   return subscribed;
 }

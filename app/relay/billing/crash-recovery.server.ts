@@ -3,7 +3,7 @@ import { sql, type Transaction } from "kysely";
 import type { DB } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { appliedSeqOf, forgetJournal, writeSettlements } from "./lease-store.server";
-import { lockKeyOf, NODE_ID } from "./node-liveness.server";
+import { LIVENESS_CONFIRM_MS, lockKeyOf, NODE_ID } from "./node-liveness.server";
 import { journalsLeftBy, type LeftJournal } from "./settle-journal.server";
 import { quarantine } from "./journal-quarantine.server";
 import { isDataRefusal } from "./db-refusal";
@@ -20,14 +20,45 @@ import { retryOnDeadlock } from "./retry-on-deadlock";
  * process's leases and journal are never touched.
  */
 export async function recoverStoppedNodes(): Promise<{ replayed: number; returned: number; refunded: number }> {
-  const replayed = await replayJournals();
-  const returned = await returnLeasesOfStoppedNodes();
-  const refunded = await refundOrphanedReservations();
+  const stopped = await stoppedAmong(await candidateNodes());
+  const isStopped = async (nodeId: string) => stopped.has(nodeId);
+  const replayed = await replayJournals(isStopped);
+  const returned = await returnLeasesOfStoppedNodes(isStopped);
+  const refunded = await refundOrphanedReservations(isStopped);
   return { replayed, returned, refunded };
 }
 
-async function isStopped(nodeId: string): Promise<boolean> {
-  if (nodeId === NODE_ID) return false;
+type IsStopped = (nodeId: string) => Promise<boolean>;
+
+/** For a replay on its own: the nodes with a journal on this host, confirmed stopped. */
+async function journalNodesStopped(nodeId: string): Promise<boolean> {
+  return (await stoppedAmong([nodeId])).has(nodeId);
+}
+
+/** Every other node that left something behind: a journal on this host, leases, old reservations. */
+async function candidateNodes(): Promise<string[]> {
+  const db = await getDb();
+  const ids = new Set(journalsLeftBy((nodeId) => nodeId !== NODE_ID).map((j) => j.nodeId));
+  for (const { node_id } of await db.selectFrom("quota_leases").select("node_id").distinct().execute()) ids.add(node_id);
+  for (const { node_id } of await db.selectFrom("quota_reservations").select("node_id").distinct().execute()) ids.add(node_id);
+  ids.delete(NODE_ID);
+  return [...ids];
+}
+
+/**
+ * The nodes whose liveness lock is free, and still free LIVENESS_CONFIRM_MS later: a live node
+ * whose lock connection was just dropped has re-taken it by then (node-liveness).
+ */
+async function stoppedAmong(nodeIds: string[]): Promise<Set<string>> {
+  const free = new Set<string>();
+  for (const id of nodeIds) if (await lockIsFree(id)) free.add(id);
+  if (free.size === 0) return free;
+  await new Promise((resolve) => setTimeout(resolve, LIVENESS_CONFIRM_MS));
+  for (const id of free) if (!(await lockIsFree(id))) free.delete(id);
+  return free;
+}
+
+async function lockIsFree(nodeId: string): Promise<boolean> {
   const key = lockKeyOf(nodeId);
   if (key === undefined) return true;
   const db = await getDb();
@@ -43,7 +74,7 @@ async function isStopped(nodeId: string): Promise<boolean> {
  * a line that fails the settlement schema, and a settlement the database refuses, go to the
  * quarantine (journal-quarantine) with their reason, and the rest is written in order.
  */
-export async function replayJournals(): Promise<number> {
+export async function replayJournals(isStopped: IsStopped = journalNodesStopped): Promise<number> {
   let replayed = 0;
   for (const journal of journalsLeftBy((nodeId) => nodeId !== NODE_ID)) {
     const applied = await appliedSeqOf(journal.nodeId);
@@ -78,7 +109,7 @@ async function replayBatch(journal: LeftJournal, batch: Settlement[]): Promise<n
   return written;
 }
 
-async function returnLeasesOfStoppedNodes(): Promise<number> {
+async function returnLeasesOfStoppedNodes(isStopped: IsStopped): Promise<number> {
   const db = await getDb();
   const nodes = await db.selectFrom("quota_leases").select("node_id").distinct().where("node_id", "<>", NODE_ID).execute();
   let returned = 0;
@@ -111,7 +142,7 @@ async function releaseLeased(trx: Transaction<DB>, rows: { user_id: number; toke
 }
 
 /** Reservations of the per-request scheme this version replaced: their quota goes back. */
-async function refundOrphanedReservations(): Promise<number> {
+async function refundOrphanedReservations(isStopped: IsStopped): Promise<number> {
   const db = await getDb();
   let refunded = 0;
   const nodes = await db.selectFrom("quota_reservations").select("node_id").distinct().execute();

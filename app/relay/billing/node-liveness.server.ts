@@ -28,27 +28,73 @@ export function lockKeyOf(nodeId: string): bigint | undefined {
   return /^\d{1,19}$/.test(last) ? BigInt(last) : undefined;
 }
 
-const state = globalThis as unknown as { __switchyardNodeLock?: { client?: pg.Client; stopped: boolean } };
+type NodeLock = { client?: pg.Client; stopped: boolean; retaking: boolean };
+const state = globalThis as unknown as { __switchyardNodeLock?: NodeLock };
+
+/**
+ * How long a node's lock must stay free before another process believes the node stopped
+ * (crash-recovery probes twice, this far apart). A live node whose lock connection is dropped
+ * (failover, pg_terminate_backend) re-takes the lock within milliseconds; without the second
+ * probe a recovery run landing in that gap deleted the live node's journal row and leases, and
+ * every charge the node wrote afterwards was silently skipped (free calls, found by the
+ * pg_terminate_backend load test).
+ */
+export const LIVENESS_CONFIRM_MS = 2_000;
 
 /** On PostgreSQL: hold this process's liveness lock until shutdown, re-taking it after a drop. */
 export async function holdNodeLock(): Promise<void> {
   if (!env.DATABASE_URL || state.__switchyardNodeLock) return;
-  const lock: { client?: pg.Client; stopped: boolean } = { stopped: false };
+  const lock: NodeLock = { stopped: false, retaking: false };
   state.__switchyardNodeLock = lock;
-  const take = async (): Promise<void> => {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL, application_name: `switchyard-node ${NODE_ID}` });
-    client.on("error", (error) => {
-      // While the lock is lost, another node may refund our open reservations; their settle then
-      // finds them closed and charges nothing — a free call, never a double charge.
-      console.error(`[node] liveness connection lost (${error.message}); re-taking the lock`);
-      lock.client = undefined;
-      if (!lock.stopped) setTimeout(() => void take().catch(() => undefined), 1000).unref();
-    });
+  await takeNodeLock(lock);
+}
+
+async function takeNodeLock(lock: NodeLock): Promise<void> {
+  const client = new pg.Client({ connectionString: env.DATABASE_URL, application_name: `switchyard-node ${NODE_ID}`, connectionTimeoutMillis: 5_000 });
+  // A dropped connection emits 'error' (and a second one as the socket closes): one re-take.
+  client.on("error", (error) => {
+    if (lock.client !== client) return;
+    lock.client = undefined;
+    console.error(`[node] liveness connection lost (${error.message}); re-taking the lock`);
+    retakeNodeLock(lock);
+  });
+  try {
     await client.connect();
     await client.query("select pg_advisory_lock($1::bigint)", [lockKey.toString()]);
-    lock.client = client;
-  };
-  await take();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  if (lock.stopped) {
+    await client.end().catch(() => undefined);
+    return;
+  }
+  lock.client = client;
+}
+
+/** At once, then with backoff while the database is unreachable; never two attempts at a time. */
+function retakeNodeLock(lock: NodeLock, attempt = 0): void {
+  if (lock.stopped || (lock.retaking && attempt === 0)) return;
+  lock.retaking = true;
+  const delay = attempt === 0 ? 0 : Math.min(5_000, 200 * 2 ** attempt);
+  setTimeout(() => {
+    if (lock.stopped) return;
+    takeNodeLock(lock).then(
+      () => {
+        lock.retaking = false;
+        if (!lock.stopped) console.log(`[node] liveness lock re-taken${attempt ? ` after ${attempt + 1} attempts` : ""}`);
+      },
+      (error: unknown) => {
+        if (attempt % 10 === 0) console.error(`[node] re-taking the liveness lock failed (${(error as Error).message}); retrying`);
+        retakeNodeLock(lock, attempt + 1);
+      },
+    );
+  }, delay).unref();
+}
+
+/** Whether this process holds its liveness lock right now (false while it is being re-taken). */
+export function holdsNodeLock(): boolean {
+  return Boolean(state.__switchyardNodeLock?.client);
 }
 
 export async function releaseNodeLock(): Promise<void> {

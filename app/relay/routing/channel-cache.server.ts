@@ -1,7 +1,7 @@
 import type { Channel } from "../../../db/schema";
 import { CHANNEL_CHANGED_CHANNEL } from "~/domain/channels/channels.server";
 import { getDb } from "~/utils/db.server";
-import { subscribe } from "~/utils/redis.server";
+import { onResubscribed, subscribe } from "~/utils/redis.server";
 import { buildTiers, type Tier } from "./pick-channel";
 
 /**
@@ -43,7 +43,7 @@ export function invalidateRoutingTable(): void {
 }
 
 async function current(): Promise<RoutingTable> {
-  subscribed ??= subscribe(CHANNEL_CHANGED_CHANNEL, () => invalidateRoutingTable());
+  subscribed ??= subscribe(CHANNEL_CHANGED_CHANNEL, () => invalidateRoutingTable()).then(() => onResubscribed(invalidateRoutingTable));
   await subscribed;
   if (!table) {
     const started = generation;

@@ -10,7 +10,7 @@ const storedRows = [
 vi.mock("~/utils/db.server", () => ({
   getDb: async () => ({ selectFrom: () => ({ select: () => ({ execute: async () => storedRows }) }) }),
 }));
-vi.mock("~/utils/redis.server", () => ({ subscribe: async () => undefined, publish: async () => undefined }));
+vi.mock("~/utils/redis.server", () => ({ subscribe: async () => undefined, publish: async () => undefined, onResubscribed: () => undefined }));
 
 describe("item 16: stored values outside their bounds", () => {
   it("item 16: a value saved before bounds existed is not served; the default is, and valid values load as stored", async () => {

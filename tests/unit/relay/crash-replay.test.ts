@@ -12,7 +12,7 @@ type Written = { seq: number; charge: number };
 const written: Written[] = [];
 const refusedCharge = 666;
 
-vi.mock("~/relay/billing/node-liveness.server", () => ({ NODE_ID: "live-node", lockKeyOf: () => undefined }));
+vi.mock("~/relay/billing/node-liveness.server", () => ({ NODE_ID: "live-node", lockKeyOf: () => undefined, LIVENESS_CONFIRM_MS: 0 }));
 vi.mock("~/utils/db.server", () => ({ getDb: async () => ({}) }));
 vi.mock("~/relay/billing/lease-store.server", () => ({
   appliedSeqOf: async () => 0,

@@ -1,0 +1,40 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createConnection } from "node:net";
+import { freePort } from "./server";
+
+/**
+ * A private, throw-away redis-server on a loopback port, for tests that stop Redis (the shared
+ * one on 6379 is used by everyone) or need a Redis no other test server talks to.
+ */
+export type TestRedis = { port: number; url: (db?: number) => string; stop: () => Promise<void>; start: () => Promise<void> };
+
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+export async function startTestRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    for (let i = 0; i < 100 && !(await answers(port)); i += 1) await new Promise((r) => setTimeout(r, 50));
+  };
+  /** SIGKILL, as an outage: no goodbye to the clients. */
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((r) => running.once("exit", r));
+    running.kill("SIGKILL");
+    await exited;
+  };
+  await start();
+  return { port, url: (db = 0) => `redis://127.0.0.1:${port}/${db}`, stop, start };
+}
