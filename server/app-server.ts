@@ -3,6 +3,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { checkRequestTarget } from "../app/utils/edge-input";
 
 /** What the server build's entry module exports besides the Remix document handler. */
 export type EntryExports = {
@@ -48,6 +49,10 @@ export function createAppServer(options: {
       });
       return;
     }
+    // One check at the edge for every console and /api request: a path with broken %-escapes or
+    // NUL anywhere in path or query means nothing to any route, and NUL would fail in the database.
+    const refusal = checkRequestTarget(req.url ?? "/");
+    if (refusal) return refuseTarget(req, res, refusal);
     // The app learns the peer address from this header; a client-sent copy is never trusted.
     req.headers["x-switchyard-remote-addr"] = req.socket.remoteAddress ?? "unknown";
     // Charges are written behind relay replies; a page or /api read waits for those already
@@ -60,6 +65,15 @@ export function createAppServer(options: {
     if (entry instanceof Promise) void entry.then((loaded) => dispatch(loaded, req, res));
     else dispatch(entry, req, res);
   });
+}
+
+/** A 400 in the surface's shape: the /api envelope, or a plain page for the console. */
+function refuseTarget(req: IncomingMessage, res: ServerResponse, message: string): void {
+  const api = (req.url ?? "").startsWith("/api/");
+  const body = api ? JSON.stringify({ success: false, message }) : message;
+  req.resume();
+  res.writeHead(400, { "Content-Type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
 }
 
 /** SIGTERM/SIGINT: stop accepting, let in-flight requests finish (bounded), then close DB and Redis. */

@@ -3,6 +3,7 @@ import type { User } from "../../db/schema";
 import { getSessionUser } from "~/domain/auth/sessions.server";
 import { findUserByAccessToken } from "~/domain/users/users.server";
 import { USER_STATUS_BANNED } from "~/domain/users/roles";
+import { findJsonProblem, messagesOf, readId } from "./edge-input";
 import { env } from "./env.server";
 
 /** Thrown inside /api handlers for expected refusals; apiRoute turns it into the envelope. */
@@ -55,6 +56,10 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   } catch {
     throw new ApiError("无效的参数：请求体不是合法的 JSON");
   }
+  // Checked before the schema, which sees only the fields it names: NUL cannot reach the
+  // database from any of them, and no nesting can exhaust a later recursive walk.
+  const problem = findJsonProblem(parsed);
+  if (problem) throw new ApiError(problem, 400);
   const result = schema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -88,9 +93,10 @@ export async function requireApiUser(request: Request, minRole: number): Promise
   return user;
 }
 
-/** A positive integer id from a path segment, or a clear refusal. */
+/** A positive int4 id from a path segment, or a 400 (ids above 2³¹−1 name no row and would fail in the database). */
 export function parseId(raw: string | undefined): number {
-  const id = Number(raw);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError("无效的参数：id");
+  const id = readId(raw);
+  if (id === undefined) throw new ApiError(messagesOf.id, 400);
   return id;
 }
+

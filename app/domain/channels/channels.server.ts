@@ -6,6 +6,7 @@ import { encryptSecret } from "~/utils/secrets.server";
 import { rebuildAbilities } from "./abilities.server";
 import { getChannelType, splitChannelKeys, validateChannelKey } from "./catalog";
 import { checkJsonObject, normaliseBaseUrl, type ChannelFields } from "./channel-input";
+import { readId } from "~/utils/edge-input";
 
 export const CHANNEL_STATUS = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const;
 /** Every node's routing cache listens here; the message is the channel id ("*" for many). */
@@ -192,7 +193,8 @@ export async function searchChannels(filters: { keyword?: string; group?: string
   let query = db.selectFrom("channels").selectAll();
   const keyword = filters.keyword?.trim();
   if (keyword) {
-    const id = /^\d+$/.test(keyword) ? Number(keyword) : -1;
+    // A keyword that is no int4 id cannot match the id column (and must not reach it as one).
+    const id = readId(keyword) ?? -1;
     query = query.where((eb) => eb.or([eb("id", "=", id), eb(sql`position(${keyword.toLowerCase()} in lower(name))`, ">", 0), eb(sql`position(${keyword.toLowerCase()} in lower(base_url))`, ">", 0)]));
   }
   if (filters.group?.trim()) query = query.where(sql<boolean>`${filters.group.trim()} = any(string_to_array("group", ','))`);
