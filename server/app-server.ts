@@ -12,6 +12,7 @@ export type EntryExports = {
   billingWritten: () => Promise<void>;
   handleRelay: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   isRelayPath: (url: string) => boolean;
+  apiBodyLimit: () => number;
 };
 
 export function entryOf(build: ServerBuild): EntryExports {
@@ -52,7 +53,10 @@ export function createAppServer(options: {
     // One check at the edge for every console and /api request: a path with broken %-escapes or
     // NUL anywhere in path or query means nothing to any route, and NUL would fail in the database.
     const refusal = checkRequestTarget(req.url ?? "/");
-    if (refusal) return refuseTarget(req, res, refusal);
+    if (refusal) return refuse(req, res, 400, refusal);
+    // A declared oversize /api body is answered before anyone reads it (readJson still caps
+    // chunked bodies, which declare no length).
+    if ((req.url ?? "").startsWith("/api/") && Number(req.headers["content-length"] ?? 0) > entry.apiBodyLimit()) return refuse(req, res, 413, "请求体过大");
     // The app learns the peer address from this header; a client-sent copy is never trusted.
     req.headers["x-switchyard-remote-addr"] = req.socket.remoteAddress ?? "unknown";
     // Charges are written behind relay replies; a page or /api read waits for those already
@@ -67,12 +71,24 @@ export function createAppServer(options: {
   });
 }
 
-/** A 400 in the surface's shape: the /api envelope, or a plain page for the console. */
-function refuseTarget(req: IncomingMessage, res: ServerResponse, message: string): void {
+/** Bytes of an unwanted body read and thrown away at most, so that the refusal reaches the client. */
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A refusal in the surface's shape (the /api envelope, or a plain page for the console). The
+ * request body is read and discarded rather than left unread: closing a socket the client is
+ * still writing to makes the kernel answer with a reset, and the client never sees the answer.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
   const api = (req.url ?? "").startsWith("/api/");
   const body = api ? JSON.stringify({ success: false, message }) : message;
-  req.resume();
-  res.writeHead(400, { "Content-Type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body) });
+  let discarded = 0;
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
+  });
+  req.on("error", () => undefined);
+  res.writeHead(status, { "Content-Type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body) });
   res.end(body);
 }
 
