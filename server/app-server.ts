@@ -57,6 +57,11 @@ export function createAppServer(options: {
     // A declared oversize /api body is answered before anyone reads it (readJson still caps
     // chunked bodies, which declare no length).
     if ((req.url ?? "").startsWith("/api/") && Number(req.headers["content-length"] ?? 0) > entry.apiBodyLimit()) return refuse(req, res, 413, "请求体过大");
+    // A route that answers without reading its body (the /api 404, a button-only action) would
+    // leave the client stuck sending it: once the answer is out, the rest is read and dropped.
+    res.once("finish", () => {
+      if (!req.complete) discardBody(req);
+    });
     // The app learns the peer address from this header; a client-sent copy is never trusted.
     req.headers["x-switchyard-remote-addr"] = req.socket.remoteAddress ?? "unknown";
     // Charges are written behind relay replies; a page or /api read waits for those already
@@ -74,6 +79,19 @@ export function createAppServer(options: {
 /** Bytes of an unwanted body read and thrown away at most, so that the refusal reaches the client. */
 const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
 
+/** Reads the request body to its end and drops it (any earlier reader is detached: nobody wants it now). */
+function discardBody(req: IncomingMessage): void {
+  let discarded = 0;
+  req.removeAllListeners("data");
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    // A client that keeps sending far past any honest body loses its connection.
+    if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
+  });
+  req.on("error", () => undefined);
+  req.resume();
+}
+
 /**
  * A refusal in the surface's shape (the /api envelope, or a plain page for the console). The
  * request body is read and discarded rather than left unread: closing a socket the client is
@@ -82,12 +100,7 @@ const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
   const api = (req.url ?? "").startsWith("/api/");
   const body = api ? JSON.stringify({ success: false, message }) : message;
-  let discarded = 0;
-  req.on("data", (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
-  });
-  req.on("error", () => undefined);
+  discardBody(req);
   res.writeHead(status, { "Content-Type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body) });
   res.end(body);
 }

@@ -46,6 +46,14 @@ describe("item 11: /api answers bad input with a 400 envelope", () => {
     expect(res.json.success).toBe(false);
   });
 
+  it("item 11: a body posted to a route that never reads it still gets its answer (the connection hung)", async () => {
+    const body = `{"a":${"[".repeat(150_000)}${"]".repeat(150_000)}}`;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => fetch(`${baseUrl()}/api/no-such-route`, { method: "POST", headers: { Cookie: root.cookie, "Content-Type": "application/json" }, body, signal: AbortSignal.timeout(10_000) }).then((r) => r.status)),
+    );
+    expect(answers).toEqual(Array(6).fill(404));
+  });
+
   it("item 11: an /api body over MAX_JSON_BODY_BYTES gets its 413 envelope", async () => {
     const res = await root.call("PUT", "/api/option/", JSON.stringify({ key: "Notice", value: "x".repeat(5 * 1024 * 1024) }));
     expect(res.status).toBe(413);

@@ -19,8 +19,8 @@ const SEED = 11;
 const random = seededRandom(SEED);
 /** Values tried per field (sampled from the corpus) besides the ones every field always gets. */
 const VALUES_PER_FIELD = 4;
-const ALWAYS_JSON: unknown[] = [2147483648, 1e20, -1, "\u0000", "a\u0000b", "\r\n", "\v", [], {}, "x".repeat(100_000)];
-const ALWAYS_FORM = ["2147483648", "1e20", "abc", "\u0000", "\r\n", "\v", "x".repeat(100_000)];
+const ALWAYS_JSON: unknown[] = [2147483648, 1e20, -1, "a\u0000b", "\r\n", [], {}, "x".repeat(100_000)];
+const ALWAYS_FORM = ["2147483648", "1e20", "abc", "a\u0000b", "\r\n", "x".repeat(100_000)];
 const ALWAYS_URL = ["2147483648", "abc", "%00", "%E0%A4%A", "%ZZ", "-1"];
 const ALWAYS_QUERY = ["2147483648", "%00", "%E0%A4%A", "1e20"];
 
@@ -126,10 +126,11 @@ function urlCases(route: DiscoveredRoute, methods: string[], validParam: string)
     const path = fillPattern(route.pattern, validParam);
     // The all-channels test starts only without `progress`; it is never started here (see NEVER_SENT).
     const fixed = route.pattern === "/api/channel/test/" ? "progress=1&" : "";
-    // Loaders get the sampled values too; actions (which read the same query) the fixed ones.
-    for (const name of route.queryNames) {
+    // Loaders get the sampled values too; actions (which read the same query) the fixed ones. A
+    // route that reads no query still gets an unknown parameter: every route is sent something.
+    const names = route.queryNames.filter((name) => !(fixed && name === "progress"));
+    for (const name of names.length > 0 ? names : ["x"]) {
       for (const value of [...ALWAYS_QUERY, ...(method === "GET" ? sample(HOSTILE_URL_VALUES, 2, random) : [])]) {
-        if (fixed && name === "progress") continue;
         cases.push({ method, path: `${path}?${fixed}${name}=${value}`, body, contentType, headers });
       }
     }
@@ -142,8 +143,12 @@ function urlCases(route: DiscoveredRoute, methods: string[], validParam: string)
       if (route.params.length > 0) for (const value of ALWAYS_URL) cases.push({ method, path: `${fillPattern(route.pattern, value)}.data`, headers });
     }
   }
+  if (cases.length > 0) coveredRoutes.add(route.file);
   return cases;
 }
+
+/** Route files that got at least one case: the first test checks that this is every route. */
+const coveredRoutes = new Set<string>();
 
 beforeAll(async () => {
   root = await loginRoot();
@@ -176,7 +181,14 @@ function report(label: string, outcomes: FuzzOutcome[], startedAt: number) {
   console.log(`[fuzz] ${label}: ${outcomes.length} cases tried in ${((Date.now() - startedAt) / 1000).toFixed(1)} s, ${failures.length} 5xx/no answer (${pending.length} known pending)`);
   for (const o of pending) console.log(`[fuzz]   pending (${KNOWN_PENDING.find((p) => p.matches(o))?.item}): ${describeCase(o)}`);
   for (const o of unexpected) console.log(`[fuzz]   FAIL: ${describeCase(o)}`);
-  for (const o of [...outcomes].sort((a, b) => b.ms - a.ms).slice(0, 5)) console.log(`[fuzz]   slowest: ${describeCase(o)}`);
+  const byPath = new Map<string, { n: number; ms: number }>();
+  for (const o of outcomes) {
+    const key = `${o.fuzzCase.method} ${o.fuzzCase.path.split("?")[0]!.slice(0, 60)}`;
+    const entry = byPath.get(key) ?? { n: 0, ms: 0 };
+    byPath.set(key, { n: entry.n + 1, ms: entry.ms + o.ms });
+  }
+  const costly = [...byPath].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6);
+  console.log(`[fuzz]   most time: ${costly.map(([k, v]) => `${k} ×${v.n} ${(v.ms / 1000).toFixed(1)} s`).join("; ")}`);
   return unexpected.map(describeCase);
 }
 
@@ -196,6 +208,10 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
       cases.push({ method: "GET", path, headers: { Cookie: root.cookie } });
     }
     expect(routes.filter((r) => r.pattern.startsWith("/api")).length).toBeGreaterThan(30);
+    // Sign-out runs last (its own test); the never-sent route reads no input at all.
+    const elsewhere = ["api.user.logout.ts", "logout.ts", "api.channel.update_balance._index.ts"];
+    const missed = routes.filter((r) => (r.hasLoader || r.hasAction) && !coveredRoutes.has(r.file) && !elsewhere.includes(r.file));
+    expect(missed.map((r) => r.file), "routes the fuzzer sent nothing to").toEqual([]);
     const startedAt = Date.now();
     const outcomes = await runCases(cases, ipOf);
     expect(report("paths and queries", outcomes, startedAt)).toEqual([]);
@@ -215,12 +231,14 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
       ["POST", "/api/user/login", { username: "fuzz-nobody", password: "wrong-password" }],
       ["POST", "/api/user/register", { username: "fz", password: "password123", password2: "password123" }],
       ["POST", "/api/user/manage", { id: victimId, action: "disable" }],
-      ["PUT", "/api/user/self", { display_name: "fuzz", original_password: "wrong-password", password: "password123" }],
+      // No password in the base: a case reaches bcrypt only when its hostile value is one.
+      ["PUT", "/api/user/self", { display_name: "fuzz" }],
       ["POST", "/pg/chat/completions", { model: relayModel, messages: [{ role: "user", content: "hi" }], max_tokens: 5 }],
     ];
     const cases: FuzzCase[] = [];
     for (const [method, path, base] of jsonBases) {
-      cases.push(...jsonBodyCases(method, path, base, [...new Set([...Object.keys(base), "id"])]));
+      const extra = path === "/api/user/self" ? ["password", "original_password"] : [];
+      cases.push(...jsonBodyCases(method, path, base, [...new Set([...Object.keys(base), ...extra, "id"])]));
       cases.push(...rawBodyCases(method, path, sessionHeaders(sessionFor(path)), false));
     }
     // Every other /api action gets the raw-body cases and a generic field set.
@@ -229,8 +247,8 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
       for (const method of ["POST", "PUT", "DELETE"]) {
         const path = fillPattern(route.pattern, "2147483647");
         if (covered.has(`${method} ${path}`) || (method === "DELETE" && path === "/api/user/self")) continue;
-        cases.push(...rawBodyCases(method, path, sessionHeaders(sessionFor(path)), false).slice(0, 6));
-        cases.push(...jsonBodyCases(method, path, {}, ["id", "name"]).slice(0, 12));
+        cases.push(...rawBodyCases(method, path, sessionHeaders(sessionFor(path)), false).slice(0, 4));
+        cases.push(...jsonBodyCases(method, path, {}, ["id"]).slice(0, 6));
       }
     }
     const tokenForm = { name: "fuzz", remain_quota: "1000", count: "1", expired_at: "", unlimited_quota: "", group: "", allow_ips: "", model_limits: [] as string[] };
@@ -254,10 +272,10 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
     }
     // Each channel-list intent with hostile ids (never "test-all": see NEVER_SENT).
     for (const intent of ["enable", "disable", "routing", "copy", "delete", "delete-selected", "test", "balance", "fix"]) {
-      cases.push(...formCases("/channel/", { intent, id: "2147483647", ids: "2147483647", priority: "0", weight: "0" }, ["id", "ids", "priority"]).slice(0, 12));
+      cases.push(...formCases("/channel/", { intent, id: "2147483647", ids: "2147483647", priority: "0", weight: "0" }, ["id", "ids", "priority"]).slice(0, 7));
     }
     for (const intent of ["reveal", "copy-selected", "enable", "disable", "delete"]) {
-      cases.push(...formCases("/token/", { intent, id: "2147483647", ids: "2147483647" }, ["id", "ids"]).slice(0, 12));
+      cases.push(...formCases("/token/", { intent, id: "2147483647", ids: "2147483647" }, ["id", "ids"]).slice(0, 7));
     }
     // Every console action not listed above still gets hostile generic fields.
     const listed = new Set(formBases.map(([p]) => p.replace(/\/\d+$/, "/$id")));
@@ -291,9 +309,10 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
       cases.push({ method, path, headers, relay: true, ...(method === "POST" ? { body: JSON.stringify({ input: "hi" }), contentType: "application/json" } : {}) });
     }
     const startedAt = Date.now();
-    const only = process.env.FUZZ_ONLY; const picked = only ? cases.filter((c) => c.path.includes(only)) : cases;
-    const outcomes = await runCases(picked, (i) => ipOf(200_000 + i), Number(process.env.FUZZ_CONCURRENCY ?? 4));
+    const outcomes = await runCases(cases, (i) => ipOf(200_000 + i));
     expect(report("relay fields", outcomes, startedAt)).toEqual([]);
+    // The fuzz must reach the upstream, not only the parser: the harmless mutations are relayed.
+    expect(outcomes.filter((o) => o.status === 200).length).toBeGreaterThan(50);
   });
 
   it("item 11: signing out with hostile input still answers without a 5xx", async () => {
