@@ -61,6 +61,13 @@ describe("item 11: /api answers bad input with a 400 envelope", () => {
   });
 });
 
+describe("item 11: what else the fuzzer found", () => {
+  it("item 11: concurrent 'fix abilities' calls all succeed (two rebuilds collided on a unique key)", async () => {
+    const results = await Promise.all(Array.from({ length: 4 }, () => root.call("POST", "/api/channel/fix")));
+    expect(results.map((r) => [r.status, r.json.success])).toEqual(Array(4).fill([200, true]));
+  });
+});
+
 describe("item 11: the console answers bad input with a 400 or 404 page", () => {
   it("item 11: a console id that is not an int4 is a 404 page, on loaders and actions", async () => {
     for (const path of ["/token/edit/abc", "/token/edit/2147483648", "/channel/edit/1e3"]) {

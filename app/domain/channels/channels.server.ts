@@ -246,6 +246,10 @@ export async function copyChannel(id: number, suffix = "_复制"): Promise<Chann
 export async function fixAbilities(): Promise<number> {
   const db = await getDb();
   const count = await db.transaction().execute(async (trx) => {
+    // Two rebuilds at once would both delete, then both insert the same rows (a unique
+    // violation, found by the input fuzzer): this lock makes the second wait for the first.
+    // Readers (routing) are not blocked; it conflicts only with writers of abilities.
+    await sql`lock table abilities in share row exclusive mode`.execute(trx);
     await trx.deleteFrom("abilities").execute();
     const channels = await trx.selectFrom("channels").selectAll().execute();
     for (const channel of channels) await rebuildAbilities(trx, channel);
