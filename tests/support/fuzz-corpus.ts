@@ -86,7 +86,8 @@ export function discoverRoutes(): DiscoveredRoute[] {
     .map((file) => {
       const source = readFileSync(join(ROUTES_DIR, file), "utf8");
       const { pattern, params } = urlOf(file);
-      const queryNames = namesIn(source, /searchParams\.get(?:All)?\("([^"]+)"\)/g);
+      // `url.searchParams.get("x")`, `params.get("x")`, `q.get("x")`: every `.get("…")` that is not a form's or a header's.
+      const queryNames = [...source.matchAll(/(\w+)\.get(?:All)?\("([^"]+)"\)/g)].filter((m) => !/^(form|formData|headers)$/i.test(m[1]!)).map((m) => m[2]!);
       if (/readPage\(|readLogPage\(|rememberedListPrefs\(/.test(source)) queryNames.push("p", "page_size", "size");
       if (/readLogFilter\(/.test(source)) queryNames.push("type", "token_name", "model_name", "start_timestamp", "end_timestamp", "username", "channel", "start", "end");
       return {
