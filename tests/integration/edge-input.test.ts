@@ -48,14 +48,17 @@ describe("item 11: /api answers bad input with a 400 envelope", () => {
 
   it("item 11: a body posted to a route that never reads it still gets its answer (the connection hung)", async () => {
     const body = `{"a":${"[".repeat(150_000)}${"]".repeat(150_000)}}`;
-    const answers = await Promise.all(
-      Array.from({ length: 6 }, () => fetch(`${baseUrl()}/api/no-such-route`, { method: "POST", headers: { Cookie: root.cookie, "Content-Type": "application/json" }, body, signal: AbortSignal.timeout(10_000) }).then((r) => r.status)),
-    );
-    expect(answers).toEqual(Array(6).fill(404));
+    // Two rounds: the second reuses the kept-alive connections the first left with unread bodies.
+    for (let round = 0; round < 2; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => fetch(`${baseUrl()}/api/no-such-route`, { method: "POST", headers: { Cookie: root.cookie, "Content-Type": "application/json" }, body, signal: AbortSignal.timeout(5_000) }).then((r) => r.status)),
+      );
+      expect(answers).toEqual(Array(6).fill(404));
+    }
   });
 
   it("item 11: an /api body over MAX_JSON_BODY_BYTES gets its 413 envelope", async () => {
-    const res = await root.call("PUT", "/api/option/", JSON.stringify({ key: "Notice", value: "x".repeat(5 * 1024 * 1024) }));
+    const res = await root.call("PUT", "/api/option/", JSON.stringify({ key: "Notice", value: "x".repeat(20 * 1024 * 1024) }));
     expect(res.status).toBe(413);
     expect(res.json).toEqual({ success: false, message: "请求体过大" });
   });
@@ -130,15 +133,24 @@ describe("item 11: /api bodies without a declared length are capped too", () => 
   });
 });
 
-/** Uploads `megabytes` of body with chunked transfer encoding (no Content-Length); resolves the status. */
+/**
+ * Sends `megabytes` of body with chunked transfer encoding (no Content-Length) and does not end
+ * the request: the answer must come once the cap is passed, not after the client finishes.
+ */
 function chunkedUpload(path: string, headers: Record<string, string>, megabytes: number, method = "POST"): Promise<number> {
   const url = new URL(`${baseUrl()}${path}`);
   return new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no answer while the body was still open")), 10_000);
     const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method, headers: { ...headers, "Content-Type": "application/json" } }, (res) => {
+      clearTimeout(timer);
       res.resume();
       resolve(res.statusCode ?? 0);
+      req.destroy();
     });
-    req.on("error", reject);
+    req.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     const chunk = Buffer.alloc(1024 * 1024, 0x61);
     let sent = 0;
     const write = () => {
@@ -146,7 +158,6 @@ function chunkedUpload(path: string, headers: Record<string, string>, megabytes:
         sent += 1;
         if (!req.write(chunk)) return void req.once("drain", write);
       }
-      req.end();
     };
     write();
   });
