@@ -145,6 +145,8 @@ function urlCases(route: DiscoveredRoute, methods: string[], validParam: string)
     const names = route.queryNames.filter((name) => !(fixed && name === "progress"));
     for (const name of names.length > 0 ? names : ["x"]) {
       for (const value of [...ALWAYS_QUERY, ...(method === "GET" ? sample(HOSTILE_URL_VALUES, 2, random) : [])]) {
+        // A valid timestamp there deletes every log of the shared test server: only invalid ones are sent.
+        if (method === "DELETE" && route.pattern === "/api/log/" && /^\d+$/.test(value)) continue;
         cases.push({ method, path: `${path}?${fixed}${name}=${value}`, body, contentType, headers });
       }
     }
@@ -181,7 +183,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Channels the fuzz created (hostile names, base URLs) must not route anything after this file.
-  const ids = Array.from({ length: 400 }, (_, i) => maxChannelIdBefore + 1 + i);
+  const ids = Array.from({ length: 1000 }, (_, i) => maxChannelIdBefore + 1 + i);
   await root.call("POST", "/api/channel/batch", { ids });
   await root.call("DELETE", `/api/channel/${channelId}`);
   await setOption(root, "Notice", noticeBefore);
