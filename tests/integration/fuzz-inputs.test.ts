@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, loginRoot, newUser, request, type ApiSession } from "../support/api";
 import {
-  discoverRoutes, fillPattern, HOSTILE_FORM_VALUES, HOSTILE_JSON_VALUES, HOSTILE_URL_VALUES, sample, seededRandom, type DiscoveredRoute,
+  discoverRoutes, fillPattern, HOSTILE_FORM_VALUES, HOSTILE_JSON_VALUES, HOSTILE_URL_VALUES, hostileRawBodies, sample, seededRandom, type DiscoveredRoute,
 } from "../support/fuzz-corpus";
-import { describeCase, isServerFailure, runCases, type FuzzCase, type FuzzOutcome } from "../support/fuzz-runner";
+import { reportOutcomes, runCases, type FuzzCase, type FuzzOutcome, type PendingCase } from "../support/fuzz-runner";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { createChannel, mergeOption, setOption, uniqueModel, userWithToken } from "../support/relay";
 
@@ -36,7 +36,7 @@ const NEVER_SENT = new Set(["GET /api/channel/update_balance/"]);
  * removes an entry when that item is merged; the cases still run and are reported.
  */
 const notAForm = (o: FuzzOutcome) => o.fuzzCase.contentType !== "application/x-www-form-urlencoded";
-const KNOWN_PENDING: { item: string; matches: (o: FuzzOutcome) => boolean }[] = [
+const KNOWN_PENDING: PendingCase[] = [
   {
     // The console's sign-in and registration forms pass a NUL username to the database.
     item: "item 13 (control characters in a login username)",
@@ -88,15 +88,9 @@ function jsonBodyCases(method: string, path: string, base: Record<string, unknow
   return cases;
 }
 
-/** Whole-body hostility: not JSON, wrong top-level types, deep nesting, invalid UTF-8, a body over the /api limit. */
+/** Whole-body hostility (see hostileRawBodies); /api routes also get one body over their size limit. */
 function rawBodyCases(method: string, path: string, headers: Record<string, string>, relay: boolean): FuzzCase[] {
-  const deep = "[".repeat(100_000) + "]".repeat(100_000);
-  const bodies: (string | Buffer)[] = [
-    "{", "not json", "[]", "null", "1e999", '"\u0000"', deep, `{"a":${deep}}`, `{"messages":${deep}}`,
-    Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), `\ufeff{}`,
-  ];
-  if (!relay) bodies.push(`{"a":"${"x".repeat(1_100_000)}"}`);
-  return bodies.map((body) => ({ method, path, body, contentType: "application/json", headers, relay }));
+  return hostileRawBodies(!relay).map((body) => ({ method, path, body, contentType: "application/json", headers, relay }));
 }
 
 function formBody(fields: Record<string, string | string[]>): string {
@@ -191,21 +185,7 @@ afterAll(async () => {
 });
 
 function report(label: string, outcomes: FuzzOutcome[], startedAt: number) {
-  const failures = outcomes.filter(isServerFailure);
-  const pending = failures.filter((o) => KNOWN_PENDING.some((p) => p.matches(o)));
-  const unexpected = failures.filter((o) => !pending.includes(o));
-  console.log(`[fuzz] ${label}: ${outcomes.length} cases tried in ${((Date.now() - startedAt) / 1000).toFixed(1)} s, ${failures.length} 5xx/no answer (${pending.length} known pending)`);
-  for (const o of pending) console.log(`[fuzz]   pending (${KNOWN_PENDING.find((p) => p.matches(o))?.item}): ${describeCase(o)}`);
-  for (const o of unexpected) console.log(`[fuzz]   FAIL: ${describeCase(o)}`);
-  const byPath = new Map<string, { n: number; ms: number }>();
-  for (const o of outcomes) {
-    const key = `${o.fuzzCase.method} ${o.fuzzCase.path.split("?")[0]!.slice(0, 60)}`;
-    const entry = byPath.get(key) ?? { n: 0, ms: 0 };
-    byPath.set(key, { n: entry.n + 1, ms: entry.ms + o.ms });
-  }
-  const costly = [...byPath].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6);
-  console.log(`[fuzz]   most time: ${costly.map(([k, v]) => `${k} ×${v.n} ${(v.ms / 1000).toFixed(1)} s`).join("; ")}`);
-  return unexpected.map(describeCase);
+  return reportOutcomes(label, outcomes, startedAt, KNOWN_PENDING);
 }
 
 describe("item 11: fuzzed inputs never get a 5xx", () => {

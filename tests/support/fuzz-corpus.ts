@@ -51,6 +51,17 @@ export const HOSTILE_FORM_VALUES: string[] = [
   "on", "true", "[]", "{}", "//evil.example", "/\\evil.example", "/%0D%0ALocation:%20x",
 ];
 
+/** Whole bodies: not JSON, wrong top-level types, 100 000 levels of nesting, invalid UTF-8, a BOM; optionally one over 1 MiB. */
+export function hostileRawBodies(withOversize: boolean): (string | Buffer)[] {
+  const deep = "[".repeat(100_000) + "]".repeat(100_000);
+  const bodies: (string | Buffer)[] = [
+    "{", "not json", "[]", "null", "1e999", '"\u0000"', deep, `{"a":${deep}}`, `{"messages":${deep}}`,
+    Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), `\ufeff{}`,
+  ];
+  if (withOversize) bodies.push(`{"a":"${"x".repeat(1_100_000)}"}`);
+  return bodies;
+}
+
 export type DiscoveredRoute = {
   file: string;
   /** The URL with `$param` placeholders, e.g. /api/channel/test/$id; a splat is `$`. */

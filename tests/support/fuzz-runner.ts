@@ -69,3 +69,27 @@ export async function runCases(cases: FuzzCase[], ipOf: (index: number) => strin
   await Promise.all(workers);
   return outcomes;
 }
+
+export type PendingCase = { item: string; matches: (o: FuzzOutcome) => boolean };
+
+/**
+ * Prints the count tried, every 5xx or dropped connection (method, path, body, reply) and where
+ * the time went; returns the failures that are not known pending, for the test to assert on.
+ */
+export function reportOutcomes(label: string, outcomes: FuzzOutcome[], startedAt: number, knownPending: PendingCase[]): string[] {
+  const failures = outcomes.filter(isServerFailure);
+  const pending = failures.filter((o) => knownPending.some((p) => p.matches(o)));
+  const unexpected = failures.filter((o) => !pending.includes(o));
+  console.log(`[fuzz] ${label}: ${outcomes.length} cases tried in ${((Date.now() - startedAt) / 1000).toFixed(1)} s, ${failures.length} 5xx/no answer (${pending.length} known pending)`);
+  for (const o of pending) console.log(`[fuzz]   pending (${knownPending.find((p) => p.matches(o))?.item}): ${describeCase(o)}`);
+  for (const o of unexpected) console.log(`[fuzz]   FAIL: ${describeCase(o)}`);
+  const byPath = new Map<string, { n: number; ms: number }>();
+  for (const o of outcomes) {
+    const key = `${o.fuzzCase.method} ${o.fuzzCase.path.split("?")[0]!.slice(0, 60)}`;
+    const entry = byPath.get(key) ?? { n: 0, ms: 0 };
+    byPath.set(key, { n: entry.n + 1, ms: entry.ms + o.ms });
+  }
+  const costly = [...byPath].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6);
+  console.log(`[fuzz]   most time: ${costly.map(([k, v]) => `${k} ×${v.n} ${(v.ms / 1000).toFixed(1)} s`).join("; ")}`);
+  return unexpected.map(describeCase);
+}
