@@ -6,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { bootApp } from "./utils/boot.server";
 import { closeDatabase } from "./utils/db.server";
+import { env } from "./utils/env.server";
 import { closeRedis } from "./utils/redis.server";
 import { releaseNodeLock } from "./relay/billing/node-liveness.server";
 import { billingWritten, closeBilling } from "./relay/billing/quota.server";
@@ -18,6 +19,9 @@ export { handleRelay, isRelayPath } from "./relay/handler.server";
 export { refuseCrossSiteMutation } from "./utils/cross-site.server";
 export { startBullWorker } from "../jobs/bullmq";
 export { bootApp, billingWritten };
+
+/** The /api body limit, for the server entry to refuse a declared oversize body before Remix reads it. */
+export const apiBodyLimit = (): number => env.MAX_JSON_BODY_BYTES;
 
 export async function shutdownApp(): Promise<void> {
   stopInProcessJobs();

@@ -3,6 +3,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { checkRequestTarget } from "../app/utils/edge-input";
 
 /** What the server build's entry module exports besides the Remix document handler. */
 export type EntryExports = {
@@ -12,6 +13,7 @@ export type EntryExports = {
   handleRelay: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   isRelayPath: (url: string) => boolean;
   refuseCrossSiteMutation: (req: IncomingMessage, res: ServerResponse) => boolean;
+  apiBodyLimit: () => number;
 };
 
 export function entryOf(build: ServerBuild): EntryExports {
@@ -49,6 +51,18 @@ export function createAppServer(options: {
       });
       return;
     }
+    // One check at the edge for every console and /api request: a path with broken %-escapes or
+    // NUL anywhere in path or query means nothing to any route, and NUL would fail in the database.
+    const refusal = checkRequestTarget(req.url ?? "/");
+    if (refusal) return refuse(req, res, 400, refusal);
+    // A declared oversize /api body is answered before anyone reads it (readJson still caps
+    // chunked bodies, which declare no length).
+    if ((req.url ?? "").startsWith("/api/") && Number(req.headers["content-length"] ?? 0) > entry.apiBodyLimit()) return refuse(req, res, 413, "请求体过大");
+    // A route that answers without reading its body (the /api 404, a button-only action) would
+    // leave the client stuck sending it: once the answer is out, the rest is read and dropped.
+    res.once("finish", () => {
+      if (!req.complete) discardBody(req);
+    });
     // Console and cookie-carried /api mutations from another site: 403 before Remix (app/utils/cross-site.server.ts).
     if (entry.refuseCrossSiteMutation(req, res)) return;
     // The app learns the peer address from this header; a client-sent copy is never trusted.
@@ -63,6 +77,35 @@ export function createAppServer(options: {
     if (entry instanceof Promise) void entry.then((loaded) => dispatch(loaded, req, res));
     else dispatch(entry, req, res);
   });
+}
+
+/** Bytes of an unwanted body read and thrown away at most, so that the refusal reaches the client. */
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+
+/** Reads the request body to its end and drops it (any earlier reader is detached: nobody wants it now). */
+function discardBody(req: IncomingMessage): void {
+  let discarded = 0;
+  req.removeAllListeners("data");
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    // A client that keeps sending far past any honest body loses its connection.
+    if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
+  });
+  req.on("error", () => undefined);
+  req.resume();
+}
+
+/**
+ * A refusal in the surface's shape (the /api envelope, or a plain page for the console). The
+ * request body is read and discarded rather than left unread: closing a socket the client is
+ * still writing to makes the kernel answer with a reset, and the client never sees the answer.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
+  const api = (req.url ?? "").startsWith("/api/");
+  const body = api ? JSON.stringify({ success: false, message }) : message;
+  discardBody(req);
+  res.writeHead(status, { "Content-Type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
 }
 
 /** SIGTERM/SIGINT: stop accepting, let in-flight requests finish (bounded), then close DB and Redis. */

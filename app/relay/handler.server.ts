@@ -9,7 +9,7 @@ import { sendModels } from "./models-endpoint.server";
 import { relay } from "./pipeline.server";
 import { nodeSink } from "./reply-sink";
 import type { RelayFailure } from "./relay-error";
-import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField } from "./request-parse";
+import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField, parseRelayJson } from "./request-parse";
 
 /** Path prefixes served by the relay instead of Remix (DESIGN.md §1). */
 export const RELAY_PREFIXES = ["/v1/", "/v1beta/", "/mj/", "/suno/", "/dashboard/billing/"];
@@ -25,6 +25,18 @@ function pathOf(url: string): string {
   while (end > 0 && url.charCodeAt(end - 1) === 0x2f) end -= 1;
   return end === url.length ? url : url.slice(0, end);
 }
+
+/** A %-escaped path segment, or undefined when the escapes are broken or decode to NUL. */
+function decodePathPart(part: string): string | undefined {
+  try {
+    const decoded = decodeURIComponent(part);
+    return decoded.includes("\u0000") ? undefined : decoded;
+  } catch {
+    return undefined;
+  }
+}
+
+const badPath: RelayFailure = { status: 400, message: "无效的请求路径：错误的 % 转义", type: "invalid_request_error", code: "invalid_request" };
 
 function fail(res: ServerResponse, failure: RelayFailure, requestId: string) {
   if (res.headersSent) {
@@ -62,11 +74,18 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
     }
     const single = /^\/v1\/models\/(.+)$/.exec(path);
     if (single) {
-      const failure = await sendModels(token, res, requestId, decodeURIComponent(single[1]!));
+      const name = decodePathPart(single[1]!);
+      if (name === undefined) return fail(res, badPath, requestId);
+      const failure = await sendModels(token, res, requestId, name);
       return failure ? fail(res, failure, requestId) : undefined;
     }
   }
   const engine = jsonMode ? null : /^\/v1\/engines\/([^/]+)\/embeddings$/.exec(path);
+  const engineModel = engine ? decodePathPart(engine[1]!) : undefined;
+  if (engine && engineModel === undefined) {
+    req.resume();
+    return fail(res, badPath, requestId);
+  }
   const mode = engine ? "embeddings" : (jsonMode ?? MULTIPART_ENDPOINTS[path]);
   if (req.method !== "POST" || !mode) {
     req.resume();
@@ -85,14 +104,10 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
     contentType = String(req.headers["content-type"] ?? "");
     body = { model: multipartField(raw, "model") ?? "" };
   } else {
-    try {
-      const parsed: unknown = JSON.parse(raw.toString("utf8") || "{}");
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
-      body = parsed as Record<string, unknown>;
-    } catch {
-      return fail(res, { status: 400, message: "无效的请求体：必须是 JSON 对象", type: "invalid_request_error", code: "invalid_request" }, requestId);
-    }
-    if (engine) body.model = decodeURIComponent(engine[1]!);
+    const parsed = parseRelayJson(raw, mode);
+    if ("failure" in parsed) return fail(res, parsed.failure, requestId);
+    body = parsed.body;
+    if (engine) body.model = engineModel;
   }
   const failure = await relay({ token, mode, path: engine ? "/v1/embeddings" : path, body, rawBody: engine ? undefined : raw, contentType, requestId, startedAt }, nodeSink(res));
   if (failure) fail(res, failure, requestId);

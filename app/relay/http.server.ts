@@ -4,23 +4,54 @@ export const MAX_RELAY_BODY_BYTES = 32 * 1024 * 1024;
 
 export class BodyTooLargeError extends Error {}
 
-/** Reads the whole request body (relay bodies are small JSON or bounded multipart). */
+/** How much of an oversized body is read and thrown away, at most, so its 413 reaches the client. */
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads the whole request body (relay bodies are small JSON or bounded multipart). Past the
+ * limit — or when Content-Length already says so — it stops keeping bytes and rejects with
+ * BodyTooLargeError. It does not close the connection: closing a socket while the client is
+ * still sending makes the kernel answer with a reset, and the client never sees the 413. The
+ * rest is read and discarded instead (bounded), so the 413 can be sent first.
+ */
 export function readBody(req: IncomingMessage, limit = MAX_RELAY_BODY_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > limit) {
+      discardRest(req);
+      reject(new BodyTooLargeError("request body too large"));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        chunks.length = 0;
+        req.off("data", onData);
+        req.off("end", onEnd);
+        discardRest(req);
         reject(new BodyTooLargeError("request body too large"));
-        req.destroy();
         return;
       }
       chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on("data", onData);
+    req.on("end", onEnd);
     req.on("error", reject);
   });
+}
+
+function discardRest(req: IncomingMessage): void {
+  let discarded = 0;
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    // A client that keeps sending far past any honest body loses its connection.
+    if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
+  });
+  req.on("error", () => undefined);
+  req.resume();
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

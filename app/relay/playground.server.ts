@@ -6,6 +6,7 @@ import { newRequestId } from "./errors.server";
 import { relay } from "./pipeline.server";
 import { localFailure, type RelayFailure } from "./relay-error";
 import type { ReplySink } from "./reply-sink";
+import { checkRelayFields } from "./request-parse";
 
 /**
  * The playground calls the relay as the signed-in user, without a token: only the user's quota
@@ -31,6 +32,8 @@ export async function playgroundRelay(user: User, body: Record<string, unknown>,
   const group = typeof body.group === "string" && body.group ? body.group : user.group;
   if (!(group in userUsableGroups(user))) return localFailure(403, `无权使用分组 ${group}`, "group_forbidden");
   const { group: _group, ...request } = body;
+  const invalid = checkRelayFields(request, "chat");
+  if (invalid) return invalid;
   return relay({ token: playgroundToken(user, group), mode: "chat", path: "/v1/chat/completions", body: request, requestId: newRequestId(), startedAt: Date.now() }, sink);
 }
 

@@ -1,4 +1,7 @@
+import { z } from "zod";
+import { jsonNestsDeeperThan, MAX_ID } from "~/utils/edge-input";
 import type { RelayMode } from "./adapters/types";
+import { localFailure, type RelayFailure } from "./relay-error";
 
 /** Relay endpoints: path → mode, and the model a request names when it does not say. */
 export const JSON_ENDPOINTS: Record<string, RelayMode> = {
@@ -80,4 +83,59 @@ export function multipartField(body: Buffer, name: string): string | undefined {
   const text = body.subarray(0, Math.min(body.length, 64 * 1024)).toString("latin1");
   const match = new RegExp(`name="${name}"\\r\\n(?:[^\\r\\n]+\\r\\n)*\\r\\n([^\\r\\n]*)`).exec(text);
   return match?.[1]?.trim() || undefined;
+}
+
+/** Deeper than any real request (tool schemas nest a dozen levels); the walks below stay bounded by it. */
+export const MAX_RELAY_JSON_DEPTH = 64;
+
+const tokenCount = z.number().int().min(0).max(MAX_ID).nullish();
+
+/**
+ * The few fields the gateway itself reads (routing, billing, streaming) must have their types
+ * before the relay acts on them; every other field is the upstream's to judge. `null` is what
+ * many clients send for "not set", so it is accepted wherever a field is optional.
+ */
+const relayFields = z.object({
+  // The model name is logged and looked up: NUL cannot be stored, and no real name is longer.
+  model: z.string().max(256).refine((m) => !m.includes("\u0000")).nullish(),
+  stream: z.boolean().nullish(),
+  max_tokens: tokenCount,
+  max_completion_tokens: tokenCount,
+  max_output_tokens: tokenCount,
+  n: z.number().int().min(1).max(128).nullish(),
+  stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
+});
+
+const imageFields = relayFields.extend({ n: z.number().int().min(1).max(10).nullish() });
+
+function invalid(message: string, param?: string): RelayFailure {
+  return { ...localFailure(400, param ? `${message}: ${param}` : message, "invalid_request", "invalid_request_error") };
+}
+
+/**
+ * Raw relay JSON → an object, or the 400 a client should see: not JSON, not an object, nested
+ * absurdly deep (a 100 000-level array would exhaust the stack of any recursive walk), or one of the gateway's own fields out of type or range (`max_tokens: 1e20`).
+ */
+export function parseRelayJson(raw: Buffer, mode: RelayMode): { body: Record<string, unknown> } | { failure: RelayFailure } {
+  if (jsonNestsDeeperThan(raw, MAX_RELAY_JSON_DEPTH)) return { failure: invalid(`无效的请求体：JSON 嵌套超过 ${MAX_RELAY_JSON_DEPTH} 层`) };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString("utf8") || "{}");
+  } catch {
+    return { failure: invalid("无效的请求体：必须是 JSON 对象") };
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return { failure: invalid("无效的请求体：必须是 JSON 对象") };
+  const body = parsed as Record<string, unknown>;
+  const failure = checkRelayFields(body, mode);
+  return failure ? { failure } : { body };
+}
+
+/** The field checks alone, for bodies that do not arrive as raw JSON (the playground's). */
+export function checkRelayFields(body: Record<string, unknown>, mode: RelayMode): RelayFailure | undefined {
+  const fields = (mode === "images" ? imageFields : relayFields).safeParse(body);
+  if (!fields.success) {
+    const issue = fields.error.issues[0];
+    return invalid("无效的参数", issue?.path.join(".") || undefined);
+  }
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { idSchema } from "~/utils/edge-input";
 import { channelFieldsSchema } from "~/domain/channels/channel-input";
 import { createChannels, listChannels, setChannelStatus, toChannelJson, updateChannel } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
@@ -7,7 +8,7 @@ import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.
 import { bootApp } from "~/utils/boot.server";
 import { readPage } from "~/utils/pagination";
 
-const updateBody = channelFieldsSchema.extend({ id: z.coerce.number().int().positive(), status: z.coerce.number().int().min(1).max(2).optional() });
+const updateBody = channelFieldsSchema.extend({ id: idSchema, status: z.coerce.number().int().min(1).max(2).optional() });
 
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ROLE_ADMIN } from "~/domain/users/roles";
-import { apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
+import { apiOk, apiRoute, parseId, requireApiUser } from "~/utils/api.server";
 import { bootApp } from "~/utils/boot.server";
 import { getDb } from "~/utils/db.server";
 
@@ -17,7 +17,7 @@ export function loader({ request }: LoaderFunctionArgs) {
     let query = db.selectFrom("abilities").selectAll().orderBy("group").orderBy("model").orderBy("priority", "desc").orderBy("channel_id").limit(5000);
     if (params.get("group")) query = query.where("group", "=", params.get("group")!);
     if (params.get("model")) query = query.where("model", "=", params.get("model")!);
-    if (params.get("channel_id")) query = query.where("channel_id", "=", Number(params.get("channel_id")) || 0);
+    if (params.get("channel_id")) query = query.where("channel_id", "=", parseId(params.get("channel_id") ?? undefined));
     return apiOk(await query.execute());
   });
 }

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { idSchema } from "~/utils/edge-input";
 import { deleteChannels } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.server";
 import { bootApp } from "~/utils/boot.server";
 
-const body = z.object({ ids: z.array(z.coerce.number().int().positive()).min(1, "请先选择要删除的通道！").max(1000) });
+const body = z.object({ ids: z.array(idSchema).min(1, "请先选择要删除的通道！").max(1000) });
 
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { idSchema } from "~/utils/edge-input";
 import { MANAGE_ACTIONS, manageUser } from "~/domain/users/manage.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.server";
 import { bootApp } from "~/utils/boot.server";
 
-const body = z.object({ id: z.coerce.number().int().positive(), action: z.enum(MANAGE_ACTIONS, { error: "无效的参数" }) });
+const body = z.object({ id: idSchema, action: z.enum(MANAGE_ACTIONS, { error: "无效的参数" }) });
 
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {

@@ -18,6 +18,8 @@ import { ROLE_ADMIN } from "~/domain/users/roles";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { requireRole } from "~/utils/guards.server";
 import { rememberedListPrefs } from "~/utils/prefs.server";
+import { readForm, readId } from "~/utils/edge-input";
+import { readPage } from "~/utils/pagination";
 
 export const meta: MetaFunction = () => [{ title: "渠道" }];
 
@@ -28,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const idSort = prefs.flags.id_sort ?? false;
   const filters = { keyword: url.searchParams.get("keyword") ?? "", group: url.searchParams.get("group") ?? "", model: url.searchParams.get("model") ?? "" };
   const searching = Boolean(filters.keyword || filters.group || filters.model);
-  const page = Math.max(0, Number(url.searchParams.get("p") ?? 0) || 0);
+  const { page } = readPage(url);
   const { items, total } = searching ? await searchChannels(filters, idSort).then((rows) => ({ items: rows, total: rows.length })) : await listChannels(page, prefs.size, idSort);
   const body = {
     channels: items.map((c) => ({
@@ -49,9 +51,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
-  const id = Number(form.get("id"));
+  // 0 names no row: an intent given a bad id answers "not found" like a missing one.
+  const id = readId(form.get("id")) ?? 0;
   const back = `/channel${new URL(request.url).search}`;
   const done = (message: string) => redirectWithFlash(back, { type: "success", message });
   const fail = (message: string) => data({ error: message }, { status: 400 });
@@ -74,7 +77,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return result.ok ? done("操作成功完成！") : fail(result.message);
     }
     case "delete-selected": {
-      const ids = form.getAll("ids").map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+      const ids = form.getAll("ids").map(readId).filter((n) => n !== undefined);
       if (ids.length === 0) return fail("请先选择要删除的通道！");
       return done(`已删除 ${await deleteChannels(ids)} 个通道！`);
     }

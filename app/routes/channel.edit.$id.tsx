@@ -5,19 +5,20 @@ import { channelDefaults, channelFormContext, handleChannelForm } from "~/domain
 import { getChannel } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { requireRole } from "~/utils/guards.server";
+import { requirePathId } from "~/utils/edge-input";
 
 export const meta: MetaFunction = () => [{ title: "更新渠道信息" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
-  const channel = await getChannel(Number(params.id));
+  const channel = await getChannel(requirePathId(params.id));
   if (!channel) throw new Response("Not Found", { status: 404 });
   return { ...channelFormContext(), defaults: channelDefaults(channel) };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
-  return handleChannelForm(request, "edit", Number(params.id));
+  return handleChannelForm(request, "edit", requirePathId(params.id));
 }
 
 export default function EditChannelPage() {

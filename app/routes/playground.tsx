@@ -9,6 +9,7 @@ import { playgroundRelay } from "~/relay/playground.server";
 import { bufferSink } from "~/relay/reply-sink";
 import { requireUser } from "~/utils/guards.server";
 import { useShellData } from "~/root";
+import { readForm } from "~/utils/edge-input";
 
 export const meta: MetaFunction = () => [{ title: "操练场" }];
 
@@ -36,7 +37,7 @@ function readHistory(raw: FormDataEntryValue | null): Message[] {
 /** Without JavaScript the form posts here and the whole reply is rendered on the server. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") === "clear") return data({ history: [] as Message[], error: "" });
   const history = readHistory(form.get("history"));
   const content = String(form.get("message") ?? "").trim();

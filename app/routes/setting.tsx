@@ -9,6 +9,7 @@ import { updateSelf } from "~/domain/users/self-service.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { requireUser } from "~/utils/guards.server";
+import { readForm } from "~/utils/edge-input";
 
 export const meta: MetaFunction = () => [{ title: "设置" }];
 
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema });
+  const submission = parseWithZod(await readForm(request), { schema: changePasswordSchema });
   if (submission.status !== "success") return data(submission.reply({ resetForm: false, hideFields: ["original_password", "password", "password2"] }), { status: 400 });
   const result = await updateSelf(user, submission.value, request);
   if (!result.ok) return data(submission.reply({ fieldErrors: { original_password: [result.message] }, hideFields: ["original_password", "password", "password2"] }), { status: 400 });

@@ -10,6 +10,8 @@ import { deleteToken, listTokens, revealTokenKey, searchTokens, setTokenStatus, 
 import { redirectWithFlash } from "~/utils/flash.server";
 import { requireUser } from "~/utils/guards.server";
 import { rememberedListPrefs } from "~/utils/prefs.server";
+import { readForm, readId } from "~/utils/edge-input";
+import { readPage } from "~/utils/pagination";
 
 export const meta: MetaFunction = () => [{ title: "令牌" }];
 
@@ -19,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const keyword = url.searchParams.get("keyword") ?? "";
   const key = url.searchParams.get("token") ?? "";
   const prefs = await rememberedListPrefs(request, "token", "size");
-  const page = Math.max(0, Number(url.searchParams.get("p") ?? 0) || 0);
+  const { page } = readPage(url);
   const searching = Boolean(keyword.trim() || key.trim());
   const { items, total } = searching
     ? await searchTokens(user.id, keyword, key).then((rows) => ({ items: rows, total: rows.length }))
@@ -42,9 +44,10 @@ type ActionResult = { error?: string; revealed?: { id: number; key: string }; co
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
-  const id = Number(form.get("id"));
+  // 0 names no row: an intent given a bad id answers "not found" like a missing one.
+  const id = readId(form.get("id")) ?? 0;
   const back = new URL(request.url).search ? `/token${new URL(request.url).search}` : "/token";
   switch (intent) {
     case "reveal": {
@@ -52,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return data<ActionResult>(key ? { revealed: { id, key: `sk-${key}` } } : { error: "令牌不存在" });
     }
     case "copy-selected": {
-      const ids = form.getAll("ids").map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+      const ids = form.getAll("ids").map(readId).filter((n) => n !== undefined);
       if (ids.length === 0) return data<ActionResult>({ error: "请至少选择一个令牌！" }, { status: 400 });
       const keys = await Promise.all(ids.map((tokenId) => revealTokenKey(user.id, tokenId)));
       return data<ActionResult>({ copied: keys.filter((k): k is string => Boolean(k)).map((k) => `sk-${k}`) });

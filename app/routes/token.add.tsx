@@ -9,6 +9,7 @@ import { createTokens } from "~/domain/tokens/tokens.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { requireUser } from "~/utils/guards.server";
 import { requestTimeZone } from "~/utils/time-zone.server";
+import { readForm } from "~/utils/edge-input";
 
 export const meta: MetaFunction = () => [{ title: "创建新的令牌" }];
 
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: tokenConsoleSchema });
+  const submission = parseWithZod(await readForm(request), { schema: tokenConsoleSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
   const result = await createTokens(user, toTokenFields(submission.value, requestTimeZone(request)), submission.value.count);
   if (!result.ok) return data(submission.reply({ formErrors: [result.message] }), { status: 400 });

@@ -3,6 +3,7 @@ import { fillChatLink, readChatPresets } from "~/domain/chats/chat-links";
 import { options } from "~/domain/options/store.server";
 import { revealTokenKey } from "~/domain/tokens/tokens.server";
 import { requireUser } from "~/utils/guards.server";
+import { requirePathId } from "~/utils/edge-input";
 
 /**
  * Opens a configured chat client with one of the user's tokens. The key is filled in on the
@@ -12,7 +13,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const preset = readChatPresets(options.json("Chats"))[Number(url.searchParams.get("chat"))];
-  const key = await revealTokenKey(user.id, Number(url.searchParams.get("id")));
+  const key = await revealTokenKey(user.id, requirePathId(url.searchParams.get("id") ?? undefined));
   if (!preset || !key) throw new Response("Not Found", { status: 404 });
   const address = options.string("ServerAddress") || url.origin;
   return redirect(fillChatLink(preset.template, `sk-${key}`, address));

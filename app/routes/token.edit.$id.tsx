@@ -9,13 +9,14 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { requireUser } from "~/utils/guards.server";
 import { formatTimestamp } from "~/utils/time-zone";
 import { requestTimeZone } from "~/utils/time-zone.server";
+import { readForm, requirePathId } from "~/utils/edge-input";
 
 export const meta: MetaFunction = () => [{ title: "更新令牌信息" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   // Another user's id gives the same 404 as a missing one: ids reveal nothing.
-  const token = await getToken(user.id, Number(params.id));
+  const token = await getToken(user.id, requirePathId(params.id));
   if (!token) throw new Response("Not Found", { status: 404 });
   const timeZone = requestTimeZone(request);
   return {
@@ -35,9 +36,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: tokenConsoleSchema });
+  const id = requirePathId(params.id);
+  const submission = parseWithZod(await readForm(request), { schema: tokenConsoleSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
-  const result = await updateToken(user, Number(params.id), toTokenFields(submission.value, requestTimeZone(request)));
+  const result = await updateToken(user, id, toTokenFields(submission.value, requestTimeZone(request)));
   if (!result.ok) return data(submission.reply({ formErrors: [result.message] }), { status: 400 });
   return redirectWithFlash("/token", { type: "success", message: "令牌更新成功！" });
 }

@@ -3,6 +3,7 @@ import type { User } from "../../db/schema";
 import { getSessionUser } from "~/domain/auth/sessions.server";
 import { findUserByAccessToken } from "~/domain/users/users.server";
 import { USER_STATUS_BANNED } from "~/domain/users/roles";
+import { findJsonProblem, messagesOf, readId } from "./edge-input";
 import { env } from "./env.server";
 
 /** Thrown inside /api handlers for expected refusals; apiRoute turns it into the envelope. */
@@ -38,28 +39,71 @@ export async function apiRoute(run: () => Promise<Response>): Promise<Response> 
   }
 }
 
-// The unread rest of an oversized body would stall a kept-alive connection: close it instead.
 function bodyTooLarge(): Response {
-  return Response.json({ success: false, message: "请求体过大" }, { status: 413, headers: { Connection: "close" } });
+  return Response.json({ success: false, message: "请求体过大" }, { status: 413 });
+}
+
+/** Bytes of an oversized body read and thrown away at most, so its 413 reaches the client. */
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads the rest of an oversized body in the background and throws it away. Cancelling the
+ * stream (or closing the connection) while the client is still sending makes the kernel answer
+ * with a reset, and the client never sees its 413; a client sending far more loses the connection.
+ */
+function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  void (async () => {
+    let discarded = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      discarded += value.byteLength;
+      if (discarded > MAX_DISCARDED_BYTES) return void (await reader.cancel());
+    }
+  })().catch(() => undefined);
+}
+
+/** The body as text, read no further than the cap (a chunked body declares no length up front). */
+async function readCapped(request: Request, cap: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > cap) {
+      discardRest(reader);
+      throw bodyTooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** Reads a JSON body with a size cap and validates it; every failure is a clear ApiError. */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
   const declared = Number(request.headers.get("Content-Length") ?? "0");
   if (declared > env.MAX_JSON_BODY_BYTES) throw bodyTooLarge();
-  const text = await request.text();
-  if (Buffer.byteLength(text) > env.MAX_JSON_BODY_BYTES) throw bodyTooLarge();
+  const text = await readCapped(request, env.MAX_JSON_BODY_BYTES);
   let parsed: unknown;
   try {
     parsed = text.trim() === "" ? {} : JSON.parse(text);
   } catch {
-    throw new ApiError("无效的参数：请求体不是合法的 JSON");
+    throw new ApiError("无效的参数：请求体不是合法的 JSON", 400);
   }
+  // Checked before the schema, which sees only the fields it names: NUL cannot reach the
+  // database from any of them, and no nesting can exhaust a later recursive walk.
+  const problem = findJsonProblem(parsed);
+  if (problem) throw new ApiError(problem, 400);
   const result = schema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
     const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    throw new ApiError(`无效的参数：${where}${issue?.message ?? "格式错误"}`);
+    // A body that does not have its types is a 400 (docs/decisions/011); business refusals
+    // further in keep the reference's 200 + success:false.
+    throw new ApiError(`无效的参数：${where}${issue?.message ?? "格式错误"}`, 400);
   }
   return result.data;
 }
@@ -88,9 +132,10 @@ export async function requireApiUser(request: Request, minRole: number): Promise
   return user;
 }
 
-/** A positive integer id from a path segment, or a clear refusal. */
+/** A positive int4 id from a path segment, or a 400 (ids above 2³¹−1 name no row and would fail in the database). */
 export function parseId(raw: string | undefined): number {
-  const id = Number(raw);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError("无效的参数：id");
+  const id = readId(raw);
+  if (id === undefined) throw new ApiError(messagesOf.id, 400);
   return id;
 }
+

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { int4Schema } from "~/utils/edge-input";
 
 /**
  * The console's channel form. Multi-selects arrive as repeated fields; `intent` carries the
@@ -19,8 +20,8 @@ export const channelConsoleSchema = z.object({
   status_code_mapping: z.string().default(""),
   auto_ban: z.string().optional().transform((v) => v === "on"),
   test_model: z.string().trim().default(""),
-  priority: z.coerce.number({ error: "优先级必须是整数" }).int("优先级必须是整数").min(-999, "优先级不能小于 -999").default(0),
-  weight: z.coerce.number({ error: "权重必须是整数" }).int("权重必须是整数").default(0),
+  priority: int4Schema("优先级必须是整数").min(-999, "优先级不能小于 -999").default(0),
+  weight: int4Schema("权重必须是整数").default(0),
 });
 
 export type ChannelConsoleInput = z.infer<typeof channelConsoleSchema>;

@@ -8,6 +8,7 @@ import { channelConsoleSchema, type ChannelConsoleInput } from "./channel-consol
 import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, mergeCustomModels } from "./channel-form-helpers";
 import type { ChannelFields } from "./channel-input";
 import { createChannels, updateChannel } from "./channels.server";
+import { readForm } from "~/utils/edge-input";
 
 /** What both channel form pages render besides the values. */
 export function channelFormContext() {
@@ -70,7 +71,7 @@ function rerender(formData: FormData, formError?: string) {
 }
 
 export async function handleChannelForm(request: Request, mode: "create" | "edit", id?: number) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "save");
   const setList = (name: string, values: string[]) => {
     formData.delete(name);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { int4Schema, MAX_ID } from "~/utils/edge-input";
 
 /**
  * Channel fields as the API and the console send them. Lists arrive as comma strings (the
@@ -22,10 +23,11 @@ export const channelFieldsSchema = z.object({
   groups: list.optional(),
   model_mapping: z.string().max(20_000).optional(),
   status_code_mapping: z.string().max(5_000).optional(),
-  priority: z.coerce.number({ error: "优先级必须是整数" }).int("优先级必须是整数").optional(),
-  weight: z.coerce.number({ error: "权重必须是整数" }).int("权重必须是整数").optional(),
+  // Both are integer columns: a value past 2³¹−1 is refused here, not by the database.
+  priority: int4Schema("优先级必须是整数").optional(),
+  weight: int4Schema("权重必须是整数").optional(),
   auto_ban: z.coerce.number().int().min(0).max(1).optional(),
-  max_input_tokens: z.coerce.number().int().min(0).optional(),
+  max_input_tokens: z.coerce.number().int().min(0).max(MAX_ID).optional(),
 });
 
 export type ChannelFields = z.infer<typeof channelFieldsSchema>;

@@ -7,6 +7,7 @@ import { upstreamUrlRefusal } from "~/utils/upstream-address";
 import { rebuildAbilities } from "./abilities.server";
 import { getChannelType, splitChannelKeys, validateChannelKey } from "./catalog";
 import { checkJsonObject, normaliseBaseUrl, type ChannelFields } from "./channel-input";
+import { readId } from "~/utils/edge-input";
 
 export const CHANNEL_STATUS = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const;
 /** Every node's routing cache listens here; the message is the channel id ("*" for many). */
@@ -195,7 +196,8 @@ export async function searchChannels(filters: { keyword?: string; group?: string
   let query = db.selectFrom("channels").selectAll();
   const keyword = filters.keyword?.trim();
   if (keyword) {
-    const id = /^\d+$/.test(keyword) ? Number(keyword) : -1;
+    // A keyword that is no int4 id cannot match the id column (and must not reach it as one).
+    const id = readId(keyword) ?? -1;
     query = query.where((eb) => eb.or([eb("id", "=", id), eb(sql`position(${keyword.toLowerCase()} in lower(name))`, ">", 0), eb(sql`position(${keyword.toLowerCase()} in lower(base_url))`, ">", 0)]));
   }
   if (filters.group?.trim()) query = query.where(sql<boolean>`${filters.group.trim()} = any(string_to_array("group", ','))`);
@@ -247,6 +249,10 @@ export async function copyChannel(id: number, suffix = "_复制"): Promise<Chann
 export async function fixAbilities(): Promise<number> {
   const db = await getDb();
   const count = await db.transaction().execute(async (trx) => {
+    // Two rebuilds at once would both delete, then both insert the same rows (a unique
+    // violation, found by the input fuzzer): this lock makes the second wait for the first.
+    // Readers (routing) are not blocked; it conflicts only with writers of abilities.
+    await sql`lock table abilities in share row exclusive mode`.execute(trx);
     await trx.deleteFrom("abilities").execute();
     const channels = await trx.selectFrom("channels").selectAll().execute();
     for (const channel of channels) await rebuildAbilities(trx, channel);
