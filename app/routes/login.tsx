@@ -14,6 +14,7 @@ import { optionalUser } from "~/utils/guards.server";
 import { safeRedirectPath } from "~/utils/safe-redirect";
 import { allowCriticalRequest } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
+import { readForm } from "~/utils/edge-input";
 
 export const meta: MetaFunction = () => [{ title: "登录" }];
 
@@ -40,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await optionalUser(request);
-  const submission = parseWithZod(await request.clone().formData(), { schema: loginSchema });
+  const submission = parseWithZod(await readForm(request.clone()), { schema: loginSchema });
   if (!(await allowCriticalRequest(clientIp(request)))) {
     return data(submission.reply({ formErrors: [messages.tooManyRequests] }), { status: 429 });
   }

@@ -11,6 +11,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { optionalUser } from "~/utils/guards.server";
 import { allowCriticalRequest } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
+import { readForm } from "~/utils/edge-input";
 
 export const meta: MetaFunction = () => [{ title: "注册" }];
 
@@ -34,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await optionalUser(request);
   const schema = registerSchema(options.bool("EmailVerificationEnabled"));
-  const submission = parseWithZod(await request.formData(), { schema });
+  const submission = parseWithZod(await readForm(request), { schema });
   if (!(await allowCriticalRequest(clientIp(request)))) {
     return data(submission.reply({ formErrors: [messages.tooManyRequests] }), { status: 429 });
   }
