@@ -4,7 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { bootApp } from "./utils/boot.server";
+import { bootApp } from "./web/boot.server";
 import { closeDatabase } from "./utils/db.server";
 import { env } from "./utils/env.server";
 import { closeRedis } from "./utils/redis.server";

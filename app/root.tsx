@@ -9,7 +9,7 @@ import { DefaultPasswordDialog } from "~/components/DefaultPasswordDialog";
 import { buildPublicStatus, APP_VERSION } from "~/domain/site/status.server";
 import { messages } from "~/messages";
 import { clearFlash, readFlash } from "~/utils/flash.server";
-import { optionalUser } from "~/utils/guards.server";
+import { optionalUser } from "~/web/guards.server";
 import { readTheme } from "~/utils/theme.server";
 import { requestTimeZone } from "~/utils/time-zone.server";
 import { BrowserTimeZone } from "~/components/shell/BrowserTimeZone";

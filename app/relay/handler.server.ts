@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { bootApp, isBooted } from "~/utils/boot.server";
+import { bootApp, isBooted } from "~/web/boot.server";
 import { env } from "~/utils/env.server";
 import { authenticateToken, isFailure } from "./auth/token-auth.server";
 import { sendBilling } from "./billing-endpoint.server";

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { SiteContent } from "~/components/SiteContent";
 import { loadSiteContent } from "~/domain/site/content.server";
 import { options } from "~/domain/options/store.server";
-import { optionalUser } from "~/utils/guards.server";
+import { optionalUser } from "~/web/guards.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await optionalUser(request);

@@ -2,7 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { SiteContent } from "~/components/SiteContent";
 import { loadSiteContent } from "~/domain/site/content.server";
-import { bootApp } from "~/utils/boot.server";
+import { bootApp } from "~/web/boot.server";
 
 export const meta: MetaFunction = () => [{ title: "关于" }];
 

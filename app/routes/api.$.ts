@@ -1,4 +1,4 @@
-import { apiFail } from "~/utils/api.server";
+import { apiFail } from "~/web/api.server";
 
 /** Unknown /api paths answer in the API's envelope, not with the console's HTML page. */
 function notFound() {

@@ -4,8 +4,8 @@ import { idSchema } from "~/utils/edge-input";
 import { channelFieldsSchema } from "~/domain/channels/channel-input";
 import { createChannels, listChannels, setChannelStatus, toChannelJson, updateChannel } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
-import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 import { readPage } from "~/utils/pagination";
 
 const updateBody = channelFieldsSchema.extend({ id: idSchema, status: z.coerce.number().int().min(1).max(2).optional() });

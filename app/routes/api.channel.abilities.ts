@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ROLE_ADMIN } from "~/domain/users/roles";
-import { apiOk, apiRoute, parseId, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiOk, apiRoute, parseId, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 import { getDb } from "~/utils/db.server";
 
 /**

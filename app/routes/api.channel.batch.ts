@@ -3,8 +3,8 @@ import { z } from "zod";
 import { idSchema } from "~/utils/edge-input";
 import { deleteChannels } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
-import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 const body = z.object({ ids: z.array(idSchema).min(1, "请先选择要删除的通道！").max(1000) });
 

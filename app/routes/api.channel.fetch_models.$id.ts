@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { fetchUpstreamModels } from "~/relay/channel-models.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
-import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return apiRoute(async () => {

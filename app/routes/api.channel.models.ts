@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { allCatalogModels } from "~/domain/channels/catalog";
 import { ROLE_ADMIN } from "~/domain/users/roles";
-import { apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 /** The reference's OpenAI-style model objects for every model the catalogue knows. */
 export function loader({ request }: LoaderFunctionArgs) {

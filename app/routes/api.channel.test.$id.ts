@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getChannel } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { testChannel } from "~/relay/channel-test.server";
-import { apiFail, apiRoute, parseId, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiRoute, parseId, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 /** The reference's shape: `{success, message, time}` with the time in seconds. */
 export function loader({ request, params }: LoaderFunctionArgs) {

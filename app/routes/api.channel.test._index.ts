@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { readTestAllProgress, startTestAll } from "~/relay/channel-test-all.server";
-import { apiFail, apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiOk, apiRoute, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 import { enqueueJob } from "../../jobs/enqueue";
 
 /** Starts testing every channel in the background; `?progress=1` reads how far it got. */

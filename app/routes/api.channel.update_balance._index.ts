@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { refreshChannelBalance } from "~/relay/channel-balance.server";
-import { apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 import { getDb } from "~/utils/db.server";
 
 /** Refreshes every enabled OpenAI-compatible channel's balance; reports how many succeeded. */

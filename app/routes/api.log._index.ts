@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteLogsBefore, listLogs, readLogFilter } from "~/domain/logs/logs.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
-import { apiFail, apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiOk, apiRoute, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 import { readLogPage } from "~/utils/pagination";
 
 /** GET /api/log/: every user's logs for admins, filterable by user name and channel too. */

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { logStat, readLogFilter } from "~/domain/logs/logs.server";
 import { ROLE_USER } from "~/domain/users/roles";
-import { apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 /** GET /api/log/self/stat: quota spent under the filters, and the last minute's rpm and tpm. */
 export function loader({ request }: LoaderFunctionArgs) {

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listLogs, readLogFilter } from "~/domain/logs/logs.server";
 import { ROLE_USER } from "~/domain/users/roles";
-import { apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 import { readLogPage } from "~/utils/pagination";
 
 /** GET /api/log/self: the signed-in user's own logs, newest first (`p` is 1-based here). */

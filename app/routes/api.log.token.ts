@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { logsOfTokenKey } from "~/domain/logs/logs.server";
-import { apiRoute } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiRoute } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 // Chat web apps call this from their own origin with only the key, as the reference allows.
 const CORS = { "Access-Control-Allow-Origin": "*" };

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { listPublicOptions, saveOption } from "~/domain/options/store.server";
 import { ROLE_ROOT } from "~/domain/users/roles";
-import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 // Console scripts send booleans and numbers as JSON values; they are stored as their string form.
 const body = z.object({ key: z.string().min(1), value: z.union([z.string(), z.number(), z.boolean()]) });

@@ -1,6 +1,6 @@
 import { buildPublicStatus } from "~/domain/site/status.server";
-import { apiOk, apiRoute } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiOk, apiRoute } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 export function loader() {
   return apiRoute(async () => {

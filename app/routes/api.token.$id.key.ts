@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { revealTokenKey } from "~/domain/tokens/tokens.server";
 import { ROLE_USER } from "~/domain/users/roles";
-import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 /**
  * The full key of one's own token, for "view key" and "copy". Lists only carry a masked key,

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteToken, getToken, toTokenJson } from "~/domain/tokens/tokens.server";
 import { ROLE_USER } from "~/domain/users/roles";
-import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return apiRoute(async () => {

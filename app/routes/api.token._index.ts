@@ -4,8 +4,8 @@ import { idSchema } from "~/utils/edge-input";
 import { tokenFieldsSchema } from "~/domain/tokens/token-form";
 import { createTokens, listTokens, setTokenStatus, toTokenJson, updateToken } from "~/domain/tokens/tokens.server";
 import { ROLE_USER } from "~/domain/users/roles";
-import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 import { readPage } from "~/utils/pagination";
 
 // The reference's console sends model_limits as a comma list and numbers as numbers.

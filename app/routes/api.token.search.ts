@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { searchTokens, toTokenJson } from "~/domain/tokens/tokens.server";
 import { ROLE_USER } from "~/domain/users/roles";
-import { apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {

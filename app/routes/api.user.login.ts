@@ -2,8 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { checkPasswordSignIn, SignInError } from "~/domain/auth/authenticator.server";
 import { createSession } from "~/domain/auth/sessions.server";
-import { apiFail, apiRoute, readJson } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiRoute, readJson } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 import { allowCriticalRequest, TOO_MANY_REQUESTS_MESSAGE } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
 

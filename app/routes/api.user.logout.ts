@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { destroySession } from "~/domain/auth/sessions.server";
-import { apiRoute } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiRoute } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 /** The reference signs out on GET; the session row is deleted, so the old cookie is dead everywhere. */
 export function loader({ request }: LoaderFunctionArgs) {

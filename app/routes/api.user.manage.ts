@@ -3,8 +3,8 @@ import { z } from "zod";
 import { idSchema } from "~/utils/edge-input";
 import { MANAGE_ACTIONS, manageUser } from "~/domain/users/manage.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
-import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 const body = z.object({ id: idSchema, action: z.enum(MANAGE_ACTIONS, { error: "无效的参数" }) });
 

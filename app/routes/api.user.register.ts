@@ -2,8 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { registerWithPassword } from "~/domain/users/registration.server";
 import { messages } from "~/messages";
-import { apiFail, apiOk, apiRoute, readJson } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiOk, apiRoute, readJson } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 import { allowCriticalRequest, TOO_MANY_REQUESTS_MESSAGE } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
 

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { deleteSelf, updateSelf } from "~/domain/users/self-service.server";
 import { toPublicUser } from "~/domain/users/users.server";
 import { ROLE_USER } from "~/domain/users/roles";
-import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 const update = z.object({
   display_name: z.string().max(20).optional(),

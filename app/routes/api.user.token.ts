@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { regenerateAccessToken } from "~/domain/users/users.server";
 import { ROLE_USER } from "~/domain/users/roles";
-import { apiOk, apiRoute, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 /** A new system access token each call (only its hash is kept, so this is the one chance to copy it). */
 export function loader({ request }: LoaderFunctionArgs) {

@@ -16,7 +16,7 @@ import { listGroupNames } from "~/domain/groups/groups.server";
 import { options } from "~/domain/options/store.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { requireRole } from "~/utils/guards.server";
+import { requireRole } from "~/web/guards.server";
 import { rememberedListPrefs } from "~/utils/prefs.server";
 import { readForm, readId } from "~/utils/edge-input";
 import { readPage } from "~/utils/pagination";

@@ -3,7 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelForm } from "~/components/channels/ChannelForm";
 import { channelFormContext, handleChannelForm, newChannelDefaults } from "~/domain/channels/channel-form.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
-import { requireRole } from "~/utils/guards.server";
+import { requireRole } from "~/web/guards.server";
 
 export const meta: MetaFunction = () => [{ title: "创建新的渠道" }];
 

@@ -4,7 +4,7 @@ import { ChannelForm } from "~/components/channels/ChannelForm";
 import { channelDefaults, channelFormContext, handleChannelForm } from "~/domain/channels/channel-form.server";
 import { getChannel } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
-import { requireRole } from "~/utils/guards.server";
+import { requireRole } from "~/web/guards.server";
 import { requirePathId } from "~/utils/edge-input";
 
 export const meta: MetaFunction = () => [{ title: "更新渠道信息" }];

@@ -1,4 +1,4 @@
-import { bootApp } from "~/utils/boot.server";
+import { bootApp } from "~/web/boot.server";
 import { checkDatabase, checkJournal, checkRedis } from "~/utils/health.server";
 import { journalDir } from "~/relay/billing/settle-journal.server";
 import { quarantineStatus } from "~/relay/billing/journal-quarantine.server";

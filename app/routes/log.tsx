@@ -6,7 +6,7 @@ import { listLogs, logStat, readLogFilter, userCardsOf } from "~/domain/logs/log
 import { options } from "~/domain/options/store.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { renderQuota } from "~/utils/format";
-import { requireUser } from "~/utils/guards.server";
+import { requireUser } from "~/web/guards.server";
 import { readPage } from "~/utils/pagination";
 import { rememberedListPrefs } from "~/utils/prefs.server";
 import { parseWallClock } from "~/utils/time-zone";

@@ -10,7 +10,7 @@ import { options } from "~/domain/options/store.server";
 import { isDefaultRootPassword } from "~/domain/users/users.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { optionalUser } from "~/utils/guards.server";
+import { optionalUser } from "~/web/guards.server";
 import { safeRedirectPath } from "~/utils/safe-redirect";
 import { allowCriticalRequest } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { destroySession } from "~/domain/auth/sessions.server";
-import { bootApp } from "~/utils/boot.server";
+import { bootApp } from "~/web/boot.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   await bootApp();

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { ROLE_USER } from "~/domain/users/roles";
 import { playgroundRelay, relayErrorBody } from "~/relay/playground.server";
 import { webStreamSink } from "~/relay/reply-sink";
-import { ApiError, readJson, requireApiUser } from "~/utils/api.server";
-import { bootApp } from "~/utils/boot.server";
+import { ApiError, readJson, requireApiUser } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
 
 const body = z.object({ messages: z.array(z.record(z.string(), z.unknown())).min(1) }).passthrough();
 

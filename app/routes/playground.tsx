@@ -7,7 +7,7 @@ import { userUsableGroups } from "~/domain/groups/groups.server";
 import { listModelsForGroup } from "~/domain/groups/models.server";
 import { playgroundRelay } from "~/relay/playground.server";
 import { bufferSink } from "~/relay/reply-sink";
-import { requireUser } from "~/utils/guards.server";
+import { requireUser } from "~/web/guards.server";
 import { useShellData } from "~/root";
 import { readForm } from "~/utils/edge-input";
 

@@ -8,7 +8,7 @@ import { options } from "~/domain/options/store.server";
 import { registerWithPassword } from "~/domain/users/registration.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { optionalUser } from "~/utils/guards.server";
+import { optionalUser } from "~/web/guards.server";
 import { allowCriticalRequest } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
 import { readForm } from "~/utils/edge-input";

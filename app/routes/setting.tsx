@@ -8,7 +8,7 @@ import { roleLabel } from "~/domain/users/roles";
 import { updateSelf } from "~/domain/users/self-service.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { requireUser } from "~/utils/guards.server";
+import { requireUser } from "~/web/guards.server";
 import { readForm } from "~/utils/edge-input";
 
 export const meta: MetaFunction = () => [{ title: "设置" }];

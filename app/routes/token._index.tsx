@@ -8,7 +8,7 @@ import { options } from "~/domain/options/store.server";
 import { TOKEN_STATUS } from "~/domain/tokens/token-constants";
 import { deleteToken, listTokens, revealTokenKey, searchTokens, setTokenStatus, toTokenJson } from "~/domain/tokens/tokens.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { requireUser } from "~/utils/guards.server";
+import { requireUser } from "~/web/guards.server";
 import { rememberedListPrefs } from "~/utils/prefs.server";
 import { readForm, readId } from "~/utils/edge-input";
 import { readPage } from "~/utils/pagination";

@@ -7,7 +7,7 @@ import { DEFAULT_TOKEN_QUOTA } from "~/domain/tokens/token-constants";
 import { tokenFormContext } from "~/domain/tokens/token-page.server";
 import { createTokens } from "~/domain/tokens/tokens.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { requireUser } from "~/utils/guards.server";
+import { requireUser } from "~/web/guards.server";
 import { requestTimeZone } from "~/utils/time-zone.server";
 import { readForm } from "~/utils/edge-input";
 

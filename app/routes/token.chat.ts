@@ -2,7 +2,7 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { fillChatLink, readChatPresets } from "~/domain/chats/chat-links";
 import { options } from "~/domain/options/store.server";
 import { revealTokenKey } from "~/domain/tokens/tokens.server";
-import { requireUser } from "~/utils/guards.server";
+import { requireUser } from "~/web/guards.server";
 import { requirePathId } from "~/utils/edge-input";
 
 /**

@@ -6,7 +6,7 @@ import { tokenConsoleSchema, toTokenFields } from "~/domain/tokens/token-console
 import { tokenFormContext } from "~/domain/tokens/token-page.server";
 import { getToken, updateToken } from "~/domain/tokens/tokens.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { requireUser } from "~/utils/guards.server";
+import { requireUser } from "~/web/guards.server";
 import { formatTimestamp } from "~/utils/time-zone";
 import { requestTimeZone } from "~/utils/time-zone.server";
 import { readForm, requirePathId } from "~/utils/edge-input";

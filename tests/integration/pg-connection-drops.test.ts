@@ -24,11 +24,11 @@ async function terminateBackends(admin: pg.Client, database: string, spare: numb
   return killed.rowCount ?? 0;
 }
 
-/** A clean failure: 5xx in the surface's own error shape. */
+/** A clean failure: 5xx in the surface's own error shape; on /api a 503 that says the database is away (try again), not a 500. */
 function isCleanFailure(path: string, status: number, json: any): boolean {
   if (status < 500) return false;
   if (path.startsWith("/v1")) return typeof json?.error?.message === "string" && typeof json?.error?.type === "string";
-  return json?.success === false && typeof json?.message === "string";
+  return status === 503 && json?.success === false && typeof json?.message === "string";
 }
 
 describe.skipIf(kind !== "postgres")("PostgreSQL connections dropped mid-load", () => {

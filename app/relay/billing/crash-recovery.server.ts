@@ -6,7 +6,7 @@ import { appliedSeqOf, forgetJournal, writeSettlements } from "./lease-store.ser
 import { LIVENESS_CONFIRM_MS, lockKeyOf, NODE_ID } from "./node-liveness.server";
 import { journalsLeftBy, type LeftJournal } from "./settle-journal.server";
 import { quarantine } from "./journal-quarantine.server";
-import { isDataRefusal } from "./db-refusal";
+import { isDataRefusal } from "~/utils/db-errors";
 import type { Settlement } from "./lease-store.server";
 import { retryOnDeadlock } from "./retry-on-deadlock";
 

@@ -4,7 +4,7 @@ import { env } from "~/utils/env.server";
 import { NODE_ID } from "./node-liveness.server";
 import { registerJournal, writeSettlements, type Settlement } from "./lease-store.server";
 import { SettleJournal } from "./settle-journal.server";
-import { isDataRefusal } from "./db-refusal";
+import { isDataRefusal } from "~/utils/db-errors";
 import { quarantine } from "./journal-quarantine.server";
 
 /**

@@ -1,8 +1,8 @@
 import { loadOptions } from "~/domain/options/store.server";
 import { ensureRootUser } from "~/domain/users/users.server";
-import { env } from "./env.server";
-import { openDatabase } from "./db.server";
-import { connectRedis, isRedisEnabled } from "./redis.server";
+import { env } from "~/utils/env.server";
+import { openDatabase } from "~/utils/db.server";
+import { connectRedis, isRedisEnabled } from "~/utils/redis.server";
 import { startInProcessJobs } from "../../jobs/in-process";
 import { startBullWorker } from "../../jobs/bullmq";
 import { recoverStoppedNodes } from "~/relay/billing/crash-recovery.server";

@@ -3,8 +3,9 @@ import type { User } from "../../db/schema";
 import { getSessionUser } from "~/domain/auth/sessions.server";
 import { findUserByAccessToken } from "~/domain/users/users.server";
 import { USER_STATUS_BANNED } from "~/domain/users/roles";
-import { findJsonProblem, messagesOf, readId } from "./edge-input";
-import { env } from "./env.server";
+import { findJsonProblem, messagesOf, readId } from "~/utils/edge-input";
+import { env } from "~/utils/env.server";
+import { isDatabaseUnavailable } from "~/utils/db-errors";
 
 /** Thrown inside /api handlers for expected refusals; apiRoute turns it into the envelope. */
 export class ApiError extends Error {
@@ -34,6 +35,10 @@ export async function apiRoute(run: () => Promise<Response>): Promise<Response> 
   } catch (error) {
     if (error instanceof Response) return error;
     if (error instanceof ApiError) return apiFail(error.message, error.status);
+    if (isDatabaseUnavailable(error)) {
+      console.error("[api] database unavailable:", (error as Error).message);
+      return apiFail("数据库暂时不可用，请稍后重试", 503);
+    }
     console.error("[api] unexpected error", error);
     return apiFail("服务器内部错误，请联系管理员", 500);
   }
