@@ -115,7 +115,7 @@ describe("item 15: state changes from another site are refused", () => {
     const evil = { Cookie: user.cookie, Origin: "https://evil.example" };
     const theme = await formPost("/theme", { theme: "dark", redirectTo: "/\t/evil.example/" }, evil);
     expect(theme.status).toBe(403);
-    const action = await formPost("/token?_data=routes%2Ftoken._index", { intent: "delete", id: "1" }, evil);
+    const action = await formPost("/token", { intent: "delete", id: "1" }, evil);
     expect(action.status).toBe(403);
     const api = await user.call("POST", "/api/token/", { name: "csrf" }, { Origin: "https://evil.example" });
     expect(api.status).toBe(403);
