@@ -101,12 +101,14 @@ export async function testChannel(channel: Channel, requestedModel?: string): Pr
     disableReason = message;
   }
   await recordTestOutcome(channel.id, result);
+  // Logged as root (user 1), under root's name, so the log's user column and a search by name find it.
   await (await getDb())
     .insertInto("logs")
-    .values({
-      created_at: Math.floor(Date.now() / 1000), type: 2, content: result.success ? "模型测试" : `模型测试失败：${result.message}`.slice(0, 500), user_id: 1, username: "",
+    .values((eb) => ({
+      created_at: Math.floor(Date.now() / 1000), type: 2, content: result.success ? "模型测试" : `模型测试失败：${result.message}`.slice(0, 500), user_id: 1,
+      username: eb.fn.coalesce(eb.selectFrom("users").select("username").where("id", "=", 1), eb.val("")),
       token_name: "模型测试", model_name: model, quota: 0, use_time: Math.round(result.time), channel_id: channel.id, other: JSON.stringify({ test: true }),
-    })
+    }))
     .execute();
   if (disableReason && channel.auto_ban && channel.status === 1 && options.bool("AutomaticDisableChannelEnabled")) {
     await setChannelStatus(channel.id, 3, disableReason.slice(0, 500));

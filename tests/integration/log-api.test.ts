@@ -138,11 +138,14 @@ describe("GET /api/log/token", () => {
 });
 
 describe("item 22: the user column of the reference's console", () => {
-  it("item 22: a channel-test row (user 1, written without a name) lists with root's user name", async () => {
+  it("item 22: a channel-test row (user 1) is written and listed with root's user name", async () => {
     expect((await root.call("GET", `/api/channel/test/${channelId}`)).json.success).toBe(true);
     const res = await root.call("GET", `/api/log/?p=1&page_size=50&channel=${channelId}`);
     const row = res.json.data.items.find((i: { token_name: string }) => i.token_name === "模型测试");
     expect(row).toMatchObject({ user_id: 1, username: "root" });
+    // Stored under the name, so filtering by user name finds it too.
+    const byName = await root.call("GET", `/api/log/?p=1&page_size=50&channel=${channelId}&username=root`);
+    expect(byName.json.data.items.some((i: { token_name: string }) => i.token_name === "模型测试")).toBe(true);
     const self = await root.call("GET", "/api/log/self?p=1&page_size=100");
     for (const item of self.json.data.items as { username: string }[]) expect(item.username).toBe("root");
   });

@@ -85,7 +85,7 @@ export function toLogJson(row: Selectable<DB["logs"]>, forAdmin: boolean, channe
 }
 
 /**
- * Rows written without a user name (channel tests log as user 1 with `username: ""`) get their
+ * Rows written without a user name (channel tests logged as user 1 with `username: ""` before they stored root's name) get their
  * user's current name, so the user column of the reference's console is never blank (item 22).
  */
 async function withUsernames<R extends { user_id: number; username: string }>(rows: R[]): Promise<R[]> {
