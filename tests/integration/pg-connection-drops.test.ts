@@ -1,9 +1,9 @@
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { mkdirSync, writeFileSync } from "node:fs";
 import pg from "pg";
-import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
-import { startServer, type StartedServer } from "../support/server";
-import { call, channelAndKey, chat, eventually, signIn, sleep } from "../support/standalone";
+import { startOpenAiMock } from "../mocks/openai-upstream";
+import { startServer } from "../support/server";
+import { call, channelAndKey, chat, eventually, signIn, sleep, stoppedAfterAll } from "../support/standalone";
 
 /**
  * Issue 11 item 5: PostgreSQL connections dropped under the server (failover, a DBA's
@@ -11,12 +11,7 @@ import { call, channelAndKey, chat, eventually, signIn, sleep } from "../support
  * connection, never the process, and never a quota unit.
  */
 const kind = inject("dbKind");
-const servers: StartedServer[] = [];
-const upstreams: MockUpstream[] = [];
-afterAll(async () => {
-  for (const s of servers) await s.stop();
-  for (const u of upstreams) await u.close();
-});
+const { servers, upstreams } = stoppedAfterAll();
 
 /** Every backend of the server's database except the test's own reader. */
 async function terminateBackends(admin: pg.Client, database: string, spare: number): Promise<number> {

@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, inject, it } from "vitest";
-import { startServer, type StartedServer } from "../support/server";
-import { startTestRedis, type TestRedis } from "../support/redis-server";
-import { call, eventually, signIn, sleep } from "../support/standalone";
+import { describe, expect, inject, it } from "vitest";
+import { startServer } from "../support/server";
+import { startTestRedis } from "../support/redis-server";
+import { call, eventually, signIn, sleep, stoppedAfterAll } from "../support/standalone";
 
 /**
  * Issue 11 item 7: deployments sharing one Redis server stay apart. Pub/sub ignores the database
@@ -9,12 +9,7 @@ import { call, eventually, signIn, sleep } from "../support/standalone";
  * registration.
  */
 const kind = inject("dbKind");
-const servers: StartedServer[] = [];
-const redises: TestRedis[] = [];
-afterAll(async () => {
-  for (const s of servers) await s.stop();
-  for (const r of redises) await r.stop();
-});
+const { servers, redises } = stoppedAfterAll();
 
 async function registrationOpen(baseUrl: string): Promise<boolean> {
   const res = await call(baseUrl, "/api/user/register", { method: "POST", body: { username: `n${Math.random().toString(36).slice(2, 10)}`, password: "password123" } });

@@ -1,10 +1,10 @@
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
-import { freePort, startServer, type StartedServer } from "../support/server";
-import { startTestRedis, type TestRedis } from "../support/redis-server";
-import { call, channelAndKey, chat, eventually, signIn } from "../support/standalone";
+import { startOpenAiMock } from "../mocks/openai-upstream";
+import { freePort, startServer } from "../support/server";
+import { startTestRedis } from "../support/redis-server";
+import { call, channelAndKey, chat, eventually, signIn, stoppedAfterAll } from "../support/standalone";
 
 /**
  * Issue 11 item 6: Redis going away costs nothing a user waits for. Sign-in and saves answer at
@@ -12,14 +12,7 @@ import { call, channelAndKey, chat, eventually, signIn } from "../support/standa
  * Redis is back pub/sub works again by itself. A node also starts while Redis is down.
  */
 const kind = inject("dbKind");
-const servers: StartedServer[] = [];
-const upstreams: MockUpstream[] = [];
-const redises: TestRedis[] = [];
-afterAll(async () => {
-  for (const s of servers) await s.stop();
-  for (const u of upstreams) await u.close();
-  for (const r of redises) await r.stop();
-});
+const { servers, upstreams, redises } = stoppedAfterAll();
 
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = Date.now();

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startOpenAiMock } from "../mocks/openai-upstream";
-import { fakeIp } from "../support/api";
+import { call, signIn, type Node } from "../support/standalone";
 import { createScratchDatabase, startServer, type StartedServer } from "../support/server";
 import pg from "pg";
 
@@ -19,20 +19,6 @@ afterAll(async () => {
   for (const s of servers) await s.stop();
   for (const c of cleanups) await c();
 });
-
-async function call(base: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const res = await fetch(base + path, { method: init.method ?? "GET", headers: { "Content-Type": "application/json", "X-Forwarded-For": fakeIp(), ...init.headers }, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
-  return { res, json: (await res.json().catch(() => undefined)) as any };
-}
-
-
-type Node = { baseUrl: string; auth: Record<string, string> };
-
-async function signIn(baseUrl: string): Promise<Node> {
-  const login = await call(baseUrl, "/api/user/login", { method: "POST", body: { username: "root", password: "123456" } });
-  const cookie = (login.res.headers.get("set-cookie") ?? "").split(";")[0]!;
-  return { baseUrl, auth: { Cookie: cookie, "New-Api-User": String(login.json.data.id) } };
-}
 
 /** A fresh node's storage (data dir + database), a channel to the mock and an unlimited token. */
 async function firstLife(upstreamUrl: string, env: Record<string, string>) {

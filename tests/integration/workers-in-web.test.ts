@@ -1,9 +1,9 @@
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import pg from "pg";
-import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
-import { startServer, type StartedServer } from "../support/server";
-import { startTestRedis, type TestRedis } from "../support/redis-server";
-import { call, channelAndKey, chat, eventually, signIn, sleep } from "../support/standalone";
+import { startOpenAiMock } from "../mocks/openai-upstream";
+import { startServer } from "../support/server";
+import { startTestRedis } from "../support/redis-server";
+import { call, channelAndKey, chat, eventually, signIn, sleep, stoppedAfterAll } from "../support/standalone";
 
 /**
  * Issue 11 item 8: with Redis, a web process runs the BullMQ workers itself (unless WORKERS=off),
@@ -11,14 +11,7 @@ import { call, channelAndKey, chat, eventually, signIn, sleep } from "../support
  * of "running" for an hour.
  */
 const kind = inject("dbKind");
-const servers: StartedServer[] = [];
-const upstreams: MockUpstream[] = [];
-const redises: TestRedis[] = [];
-afterAll(async () => {
-  for (const s of servers) await s.stop();
-  for (const u of upstreams) await u.close();
-  for (const r of redises) await r.stop();
-});
+const { servers, upstreams, redises } = stoppedAfterAll();
 
 describe("background jobs with Redis", () => {
   it("item 8: with WORKERS=off and no worker, a queued test-all shows as waiting for a worker; with workers on it runs", async () => {

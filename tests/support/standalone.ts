@@ -1,4 +1,8 @@
+import { afterAll } from "vitest";
+import type { MockUpstream } from "../mocks/openai-upstream";
 import { fakeIp } from "./api";
+import type { TestRedis } from "./redis-server";
+import type { StartedServer } from "./server";
 
 /**
  * Helpers for tests that start servers of their own (a node per deployment, a node to crash or
@@ -61,4 +65,18 @@ export async function eventually(check: () => Promise<boolean> | boolean, timeou
     if (Date.now() > deadline) return false;
     await sleep(stepMs);
   }
+}
+
+/**
+ * What a test file starts for itself, stopped after its last test: servers first, then the
+ * upstream mocks and Redis servers they talk to. Push into the lists as things start.
+ */
+export function stoppedAfterAll(): { servers: StartedServer[]; upstreams: MockUpstream[]; redises: TestRedis[] } {
+  const started = { servers: [] as StartedServer[], upstreams: [] as MockUpstream[], redises: [] as TestRedis[] };
+  afterAll(async () => {
+    for (const s of started.servers) await s.stop();
+    for (const u of started.upstreams) await u.close();
+    for (const r of started.redises) await r.stop();
+  });
+  return started;
 }
