@@ -54,6 +54,20 @@ async function firstEventOf(reply: Response): Promise<string> {
   return new TextDecoder().decode(value);
 }
 
+/**
+ * Three replies delivered whose charges sit only in the journal (a flush every 10 minutes), then
+ * the process is killed: what the next start must write from the journal.
+ */
+async function threeRepliesThenCrash(prefix: string) {
+  const upstream = await startOpenAiMock();
+  const nodeEnv = { NODE_ID: `${prefix}-${Date.now()}`, BILLING_FLUSH_DELAY_MS: "600000" };
+  const { server: first, node, storage, key, quota } = await firstLife(upstream.url, nodeEnv);
+  const before = await quota(node);
+  for (let i = 0; i < 3; i += 1) expect((await chat(first.baseUrl, key)).status).toBe(200);
+  await first.crash();
+  return { upstream, nodeEnv, storage, quota, before };
+}
+
 describe("crashes", () => {
   it("a request in flight at the crash costs nothing: its lease goes back at the next start", async () => {
     const upstream = await startOpenAiMock();
@@ -103,13 +117,7 @@ describe("crashes", () => {
   }, 120_000);
 
   it("replies delivered before the crash are charged and logged once, from the journal", async () => {
-    const upstream = await startOpenAiMock();
-    // Charges stay in the journal only (a flush every 10 minutes) until the process is killed.
-    const nodeEnv = { NODE_ID: `journal-${Date.now()}`, BILLING_FLUSH_DELAY_MS: "600000" };
-    const { server: first, node, storage, key, quota } = await firstLife(upstream.url, nodeEnv);
-    const before = await quota(node);
-    for (let i = 0; i < 3; i += 1) expect((await chat(first.baseUrl, key)).status).toBe(200);
-    await first.crash();
+    const { upstream, nodeEnv, storage, quota, before } = await threeRepliesThenCrash("journal");
 
     const second = await startServer({ kind, env: { NODE_ID: nodeEnv.NODE_ID }, storage });
     servers.push(second);
@@ -167,12 +175,7 @@ describe("crashes", () => {
   }, 120_000);
 
   it("item 1: a bad journal line is quarantined and the start goes on, replaying the good lines exactly", async () => {
-    const upstream = await startOpenAiMock();
-    const nodeEnv = { NODE_ID: `poison-${Date.now()}`, BILLING_FLUSH_DELAY_MS: "600000" };
-    const { server: first, node, storage, key, quota } = await firstLife(upstream.url, nodeEnv);
-    const before = await quota(node);
-    for (let i = 0; i < 3; i += 1) expect((await chat(first.baseUrl, key)).status).toBe(200);
-    await first.crash();
+    const { upstream, nodeEnv, storage, quota, before } = await threeRepliesThenCrash("poison");
 
     // What an earlier version journaled from an upstream's `"prompt_tokens":"abc"`, and a line
     // the disk garbled, between the good ones.
