@@ -143,6 +143,10 @@ describe("issue 12 users: list, search and fields", () => {
     const vip = (await admin.call("GET", `/api/user/search?keyword=${a.username}&group=vip`)).json.data;
     expect(vip.map((u: { id: number }) => u.id)).toEqual([a.userId]);
     expect((await admin.call("GET", `/api/user/search?keyword=${b.username}&group=vip`)).json.data).toEqual([]);
+    const paged = await admin.call("GET", `/api/user/search?keyword=u&p=1&page_size=1`);
+    const firstOfSearch = await admin.call("GET", `/api/user/search?keyword=u&p=0&page_size=1`);
+    expect(paged.json.data).toHaveLength(1);
+    expect(paged.json.data[0].id).toBeLessThan(firstOfSearch.json.data[0].id);
   });
 
   it("no response carries a password hash or an access token, not even root's to an admin", async () => {

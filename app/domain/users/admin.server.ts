@@ -42,8 +42,12 @@ export async function listUsers(page: number, size: number): Promise<{ items: Us
   return { items, total: Number(total.n) };
 }
 
-/** An id match first, else username, email or display name containing the keyword; optionally one group. */
-export async function searchUsers(keyword: string, group: string, limit = 100): Promise<User[]> {
+/**
+ * An id match first, else username, email or display name containing the keyword; optionally one
+ * group. The reference answers every match; this pages (`p`, `page_size`, 100 by default) so a
+ * one-letter keyword on a large install is not one huge answer.
+ */
+export async function searchUsers(keyword: string, group: string, page = 0, size = 100): Promise<User[]> {
   const db = await getDb();
   let query = db.selectFrom("users").selectAll();
   const text = keyword.trim();
@@ -61,7 +65,7 @@ export async function searchUsers(keyword: string, group: string, limit = 100): 
     query = query.orderBy(sql`id = ${id}`, "desc");
   }
   if (group.trim()) query = query.where("group", "=", group.trim());
-  return query.orderBy("id", "desc").limit(limit).execute();
+  return query.orderBy("id", "desc").limit(size).offset(page * size).execute();
 }
 
 /** Whether `actor` may act on `target` at all (view or change): root on anyone, others on lower roles. */
