@@ -40,6 +40,8 @@ export const messages = {
   rootCannotDelete: "不能删除超级管理员账户",
   deleteConfirmPrompt: "请输入你的账户名以确认删除！",
   userUpdated: "用户信息更新成功！",
+  // Not in the spec (it only says a deregistered row has no operations): the /api refusal for one.
+  userDeregistered: "用户已注销，无法再进行操作",
   operationDone: "操作成功完成！",
   saved: "保存成功",
   logoutDone: "注销成功!",

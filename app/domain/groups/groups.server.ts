@@ -29,3 +29,10 @@ export function userUsableGroups(user: Pick<User, "group">): Record<string, stri
 export function canUseGroup(user: Pick<User, "group">, group: string): boolean {
   return group === "" || group in userUsableGroups(user);
 }
+
+/** The public group list (`GET /api/user/groups`): UserUsableGroups as name → label. */
+export function usableGroupLabels(): Record<string, string> {
+  const groups: Record<string, string> = {};
+  for (const [name, label] of Object.entries(objectOption("UserUsableGroups"))) groups[name] = typeof label === "string" ? label : name;
+  return groups;
+}

@@ -1,5 +1,6 @@
 import type { User } from "../../../db/schema";
 import { revokeUserSessions } from "~/domain/auth/sessions.server";
+import { messages } from "~/messages";
 import { getDb } from "~/utils/db.server";
 import { publish } from "~/utils/redis.server";
 import { deletedUsername } from "./users.server";
@@ -20,8 +21,9 @@ export const USER_CHANGED_CHANNEL = "user-changed";
  */
 export async function manageUser(actor: User, targetId: number, action: ManageAction): Promise<ManageResult> {
   const db = await getDb();
-  const target = await db.selectFrom("users").selectAll().where("id", "=", targetId).where("deleted_at", "is", null).executeTakeFirst();
+  const target = await db.selectFrom("users").selectAll().where("id", "=", targetId).executeTakeFirst();
   if (!target) return { ok: false, message: "用户不存在" };
+  if (target.deleted_at) return { ok: false, message: messages.userDeregistered };
   if (target.role >= actor.role && actor.role !== ROLE_ROOT) return { ok: false, message: "无权更新同权限等级或更高权限等级的用户信息" };
   let role = target.role;
   let status = target.status;
@@ -52,6 +54,7 @@ export async function manageUser(actor: User, targetId: number, action: ManageAc
       .updateTable("users")
       .set({ deleted_at: new Date(), username: deletedUsername, access_token_hash: null })
       .where("id", "=", target.id)
+      .where("deleted_at", "is", null)
       .execute();
   } else {
     await db.updateTable("users").set({ role, status }).where("id", "=", target.id).execute();
