@@ -79,16 +79,15 @@ describe("issue 12 users: who may act on whom", () => {
     expect((await root.call("GET", `/api/user/${otherAdmin.userId}`)).json.data.display_name).toBe("根改");
   });
 
-  it("nobody edits or deletes root, not even root through these routes", async () => {
-    for (const caller of [admin, root]) {
-      const edit = await caller.call("PUT", "/api/user/", { id: rootId, quota: 1 });
-      expect(edit.json.success).toBe(false);
-      const del = await caller.call("DELETE", `/api/user/${rootId}`);
-      expect(del.json.success).toBe(false);
-    }
-    refusedWith(await root.call("PUT", "/api/user/", { id: rootId, display_name: "x" }), "无法编辑超级管理员用户（超级管理员请在个人设置中修改自己的信息）");
+  it("nobody else edits root and nobody deletes it; root edits itself (its quota), never its role", async () => {
+    refusedWith(await admin.call("PUT", "/api/user/", { id: rootId, quota_delta: 1 }), "无法编辑超级管理员用户");
+    for (const caller of [admin, root]) expect((await caller.call("DELETE", `/api/user/${rootId}`)).json.success).toBe(false);
     refusedWith(await root.call("DELETE", `/api/user/${rootId}`), "无法删除超级管理员用户");
-    expect((await root.call("GET", "/api/user/self")).json.data.quota).toBeGreaterThan(1);
+    const before = (await root.call("GET", "/api/user/self")).json.data.quota as number;
+    allowed(await root.call("PUT", "/api/user/", { id: rootId, quota_delta: 7, role: 1 }));
+    const after = (await root.call("GET", "/api/user/self")).json.data;
+    expect(after.quota).toBe(before + 7);
+    expect(after.role).toBe(100);
   });
 
   it("only root promotes and demotes; an admin cannot create an admin, root can", async () => {

@@ -26,7 +26,7 @@ export const adminMessages = {
   deregistered: messages.userDeregistered,
   peerOrHigher: "无权更新同权限等级或更高权限等级的用户信息",
   peerOrHigherView: "无权获取同级或更高等级用户的信息",
-  rootLocked: "无法编辑超级管理员用户（超级管理员请在个人设置中修改自己的信息）",
+  rootLocked: "无法编辑超级管理员用户",
   createRoleTooHigh: "无法创建权限大于等于自己的用户",
   groupUnknown: "分组不存在",
   quotaBoth: "quota 与 quota_delta 不能同时提供",
@@ -118,13 +118,16 @@ export type UserEdit = {
   quota_delta?: number;
 };
 
-/** Who may edit whom: nobody edits root here, admins only ordinary users, nobody a deregistered account. */
+/**
+ * Who may edit whom: root only itself (as in the reference: the way root gives itself quota; its
+ * role never changes here), admins only ordinary users, nobody a deregistered account.
+ */
 async function editableTarget(actor: User, id: number): Promise<AdminResult<User>> {
   const db = await getDb();
   const target = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   if (!target) return { ok: false, message: adminMessages.notFound };
   if (target.deleted_at) return { ok: false, message: adminMessages.deregistered };
-  if (target.role === ROLE_ROOT) return { ok: false, message: adminMessages.rootLocked };
+  if (target.role === ROLE_ROOT && actor.id !== target.id) return { ok: false, message: adminMessages.rootLocked };
   if (!outranks(actor, target)) return { ok: false, message: adminMessages.peerOrHigher };
   return { ok: true, value: target };
 }
