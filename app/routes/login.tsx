@@ -94,15 +94,10 @@ export default function LoginPage() {
         ) : (
           <FlashBanner type="info" message={messages.passwordLoginDisabled} />
         )}
-        <div className="mt-4 flex justify-between text-sm">
-          <Link to="/reset" className="text-blue-600 hover:underline dark:text-blue-400">忘记密码？点击重置</Link>
+        {/* 忘记密码 and GitHub sign-in join here when their flows exist (issue 12): no link to a page that does not work. */}
+        <div className="mt-4 flex justify-end text-sm">
           {settings.registerEnabled ? <Link to="/register" className="text-blue-600 hover:underline dark:text-blue-400">没有账户？点击注册</Link> : null}
         </div>
-        {settings.githubOAuth ? (
-          <div className="mt-4 border-t border-gray-200 pt-3 text-center dark:border-gray-700">
-            <a href="/api/oauth/state?redirect=github" className="btn-secondary">使用 GitHub 登录</a>
-          </div>
-        ) : null}
       </div>
     </div>
   );
