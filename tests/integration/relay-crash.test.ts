@@ -68,6 +68,20 @@ async function threeRepliesThenCrash(prefix: string) {
   return { upstream, nodeEnv, storage, quota, before };
 }
 
+/** The next start of the crashed node writes its three journaled charges: logged once, taken from the balance. */
+async function restartWritesThree(crashed: Awaited<ReturnType<typeof threeRepliesThenCrash>>) {
+  const second = await startServer({ kind, env: { NODE_ID: crashed.nodeEnv.NODE_ID }, storage: crashed.storage });
+  servers.push(second);
+  expect(second.output()).toContain("3 journaled settlements written");
+  const again = await signIn(second.baseUrl);
+  const logs = (await call(second.baseUrl, "/api/log/self?type=2", { headers: again.auth })).json.data;
+  expect(logs.items).toHaveLength(3);
+  const logged = logs.items.reduce((sum: number, row: { quota: number }) => sum + row.quota, 0);
+  expect(logged).toBeGreaterThan(0);
+  expect(await crashed.quota(again)).toBe(crashed.before - logged);
+  return { second, again, logged };
+}
+
 describe("crashes", () => {
   it("a request in flight at the crash costs nothing: its lease goes back at the next start", async () => {
     const upstream = await startOpenAiMock();
@@ -117,17 +131,10 @@ describe("crashes", () => {
   }, 120_000);
 
   it("replies delivered before the crash are charged and logged once, from the journal", async () => {
-    const { upstream, nodeEnv, storage, quota, before } = await threeRepliesThenCrash("journal");
+    const crashed = await threeRepliesThenCrash("journal");
+    const { upstream, nodeEnv, storage, quota, before } = crashed;
 
-    const second = await startServer({ kind, env: { NODE_ID: nodeEnv.NODE_ID }, storage });
-    servers.push(second);
-    expect(second.output()).toContain("3 journaled settlements written");
-    const again = await signIn(second.baseUrl);
-    const logs = (await call(second.baseUrl, "/api/log/self?type=2", { headers: again.auth })).json.data;
-    expect(logs.items).toHaveLength(3);
-    const logged = logs.items.reduce((sum: number, row: { quota: number }) => sum + row.quota, 0);
-    expect(logged).toBeGreaterThan(0);
-    expect(await quota(again)).toBe(before - logged);
+    const { second, logged } = await restartWritesThree(crashed);
 
     // A second restart finds nothing left to write: the journal was written exactly once.
     await second.stop();
@@ -175,7 +182,8 @@ describe("crashes", () => {
   }, 120_000);
 
   it("item 1: a bad journal line is quarantined and the start goes on, replaying the good lines exactly", async () => {
-    const { upstream, nodeEnv, storage, quota, before } = await threeRepliesThenCrash("poison");
+    const crashed = await threeRepliesThenCrash("poison");
+    const { upstream, storage } = crashed;
 
     // What an earlier version journaled from an upstream's `"prompt_tokens":"abc"`, and a line
     // the disk garbled, between the good ones.
@@ -191,16 +199,8 @@ describe("crashes", () => {
     const renumbered = settled.map((line, i) => JSON.stringify({ ...JSON.parse(line), seq: i < 1 ? 1 : i + 3 }));
     writeFileSync(file, [header, renumbered[0], bad, "\u0000\u0000garbled", renumbered[1], renumbered[2], ""].join("\n"));
 
-    const second = await startServer({ kind, env: { NODE_ID: nodeEnv.NODE_ID }, storage });
-    servers.push(second);
-    expect(second.output()).toContain("3 journaled settlements written");
+    const { second, again } = await restartWritesThree(crashed);
     expect(second.output()).toContain("quarantined");
-    const again = await signIn(second.baseUrl);
-    const logs = (await call(second.baseUrl, "/api/log/self?type=2", { headers: again.auth })).json.data;
-    expect(logs.items).toHaveLength(3);
-    const logged = logs.items.reduce((sum: number, row: { quota: number }) => sum + row.quota, 0);
-    expect(logged).toBeGreaterThan(0);
-    expect(await quota(again)).toBe(before - logged);
 
     // Both bad lines are kept, raw, with their reasons; the journal itself is gone.
     const quarantineDir = join(dir, "quarantine");
