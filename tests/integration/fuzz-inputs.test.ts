@@ -244,7 +244,7 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
       [`/channel/edit/${maxChannelIdBefore + 1_000_000}`, channelForm],
       ["/login", { username: "fuzz-nobody", password: "wrong-password", redirectTo: "/token" }],
       ["/register", { username: "fz", password: "password123", password2: "password123", aff_code: "" }],
-      ["/setting", { original_password: "wrong-password", password: "password123", password2: "password123" }],
+      ["/setting", { intent: "password", original_password: "wrong-password", password: "password123", password2: "password123" }],
       ["/theme", { theme: "dark", redirectTo: "/" }],
       ["/playground", { model: relayModel, group: "", message: "hi", system: "", history: "[]", max_tokens: "5", temperature: "0" }],
     ];
