@@ -47,6 +47,16 @@ export const messages = {
   logoutDone: "注销成功!",
   // Not in the spec: shown to admins when settlements sit in the billing quarantine (decision 007).
   billingQuarantined: "有 {n} 条结算记录无法写入数据库，已隔离保存在 {dir}，均未计费；请核对后手工处理。",
+  // Third-party sign-in (GitHub, WeChat, Telegram; issue 12).
+  oauthFailed: "操作失败，重定向至登录界面中...",
+  oauthUserDeleted: "用户已注销",
+  oauthStateInvalid: "state 无效或已过期，请重新发起登录",
+  githubDisabled: "管理员未开启通过 GitHub 登录以及注册",
+  wechatDisabled: "管理员未开启通过微信登录以及注册",
+  telegramDisabled: "管理员未开启通过 Telegram 登录以及注册",
+  wechatBound: "微信账户绑定成功！",
+  githubBound: "GitHub 账户绑定成功！",
+  telegramBound: "Telegram 账户绑定成功！",
 } as const;
 
 export type MessageKey = keyof typeof messages;

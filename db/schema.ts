@@ -233,6 +233,14 @@ export interface BillingJournalsTable {
   created_at: Generated<Date>;
 }
 
+/** An OAuth state handed out (migration 0006): hashes only; single use; bound to one browser. */
+export interface OAuthStatesTable {
+  state_hash: string;
+  binding_hash: string;
+  aff_code: Generated<string>;
+  expires_at: Date;
+}
+
 export interface DB {
   quota_reservations: QuotaReservationsTable;
   quota_leases: QuotaLeasesTable;
@@ -249,6 +257,7 @@ export interface DB {
   tasks: TasksTable;
   top_ups: TopUpsTable;
   quota_data: QuotaDataTable;
+  oauth_states: OAuthStatesTable;
 }
 
 export type User = Selectable<UsersTable>;

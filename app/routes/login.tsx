@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
+import { ThirdPartySignIn } from "~/components/auth/ThirdPartySignIn";
 import { authenticator, SignInError } from "~/domain/auth/authenticator.server";
 import { loginSchema } from "~/domain/auth/forms";
 import { createSession } from "~/domain/auth/sessions.server";
@@ -11,6 +12,7 @@ import { isDefaultRootPassword } from "~/domain/users/users.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { optionalUser } from "~/web/guards.server";
+import { thirdPartyMethods } from "~/web/oauth.server";
 import { safeRedirectPath } from "~/utils/safe-redirect";
 import { allowCriticalRequest } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
@@ -34,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     cookieRejected: url.searchParams.get(SIGNED_IN_MARK) === "1",
     passwordLogin: options.bool("PasswordLoginEnabled"),
-    githubOAuth: options.bool("GitHubOAuthEnabled"),
+    thirdParty: thirdPartyMethods(),
     registerEnabled: options.bool("RegisterEnabled"),
   };
 }
@@ -94,6 +96,7 @@ export default function LoginPage() {
         ) : (
           <FlashBanner type="info" message={messages.passwordLoginDisabled} />
         )}
+        <ThirdPartySignIn methods={settings.thirdParty} />
         {/* 忘记密码 and GitHub sign-in join here when their flows exist (issue 12): no link to a page that does not work. */}
         <div className="mt-4 flex justify-end text-sm">
           {settings.registerEnabled ? <Link to="/register" className="text-blue-600 hover:underline dark:text-blue-400">没有账户？点击注册</Link> : null}

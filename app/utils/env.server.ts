@@ -50,6 +50,11 @@ const schema = z.object({
   // Names this node across restarts (quota held by its unfinished requests is refunded when it
   // comes back); defaults to host name + data directory.
   NODE_ID: z.string().optional().transform((v) => (v ? v : undefined)),
+  // GitHub sign-in endpoints (decision 018): the real ones unless a test points them at a mock.
+  GITHUB_OAUTH_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://github.com").transform((v) => v.replace(/\/+$/, "")),
+  GITHUB_API_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com").transform((v) => v.replace(/\/+$/, "")),
+  // Longest wait on a sign-in provider's server (GitHub, the WeChat login server), in seconds.
+  OAUTH_TIMEOUT: z.coerce.number().min(0.5).max(60).default(5),
 });
 
 export type Env = z.infer<typeof schema>;

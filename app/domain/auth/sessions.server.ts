@@ -57,6 +57,11 @@ async function readSessionId(request: Request): Promise<string | undefined> {
   return typeof value === "string" && value ? value : undefined;
 }
 
+/** This browser's session id (signature checked), to bind something to the session: an OAuth state. */
+export function currentSessionId(request: Request): Promise<string | undefined> {
+  return readSessionId(request);
+}
+
 /** The signed-in user (current row), or undefined for visitors and revoked sessions. */
 export async function getSessionUser(request: Request): Promise<User | undefined> {
   const id = await readSessionId(request);

@@ -17,11 +17,13 @@ export interface OptionDef {
   /** Strings: the only values allowed, or `url` (empty, or an http(s) address). */
   values?: readonly string[];
   url?: boolean;
+  /** An address this server itself calls, with a secret: link-local and cloud-metadata hosts are refused (decision 018). */
+  fetched?: boolean;
   /** Strings and JSON: longest accepted text. */
   maxLength?: number;
 }
 
-export type OptionBounds = Pick<OptionDef, "min" | "max" | "above" | "values" | "url" | "maxLength">;
+export type OptionBounds = Pick<OptionDef, "min" | "max" | "above" | "values" | "url" | "fetched" | "maxLength">;
 
 const bool = (key: string, value: boolean): OptionDef => ({ key, type: "bool", default: String(value) });
 const int = (key: string, value: number): OptionDef => ({ key, type: "int", default: String(value) });
@@ -55,6 +57,8 @@ const OPTION_BOUNDS: Record<string, OptionBounds> = {
   WorkerUrl: { url: true },
   PayAddress: { url: true },
   CustomCallbackAddress: { url: true },
+  // The WeChat login server gets WeChatServerToken with every call (reference fault OA #2409).
+  WeChatServerAddress: { url: true, fetched: true },
   Price: { above: 0, max: 1_000_000 },
   MinTopUp: { min: 0, max: 1_000_000 },
   Notice: { maxLength: LONG_TEXT },

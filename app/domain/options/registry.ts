@@ -1,3 +1,4 @@
+import { upstreamUrlRefusal } from "~/utils/upstream-address";
 import { OPTION_DEFS, type OptionDef } from "./defs";
 
 export { OPTION_DEFS, type OptionDef, type OptionType } from "./defs";
@@ -51,6 +52,10 @@ function checkStringBounds(def: OptionDef, value: string): string | undefined {
       url = undefined;
     }
     if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return `配置项 ${def.key} 必须是 http:// 或 https:// 开头的地址`;
+    if (def.fetched) {
+      const refusal = upstreamUrlRefusal(value);
+      if (refusal) return refusal;
+    }
   }
   return undefined;
 }

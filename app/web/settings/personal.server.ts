@@ -6,10 +6,11 @@ import { updateSelf } from "~/domain/users/self-service.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
 import type { SettingsActionResult } from "./tabs";
+import { loadOAuthBindings, oauthBindAction } from "./personal-oauth.server";
 
 /** The personal tab's data: only what the signed-in user may see of their own account. */
 export async function loadPersonalTab(user: User, _request: Request) {
-  return { username: user.username, displayName: user.display_name, role: roleLabel(user.role), group: user.group };
+  return { username: user.username, displayName: user.display_name, role: roleLabel(user.role), group: user.group, ...loadOAuthBindings(user) };
 }
 
 function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Record<string, string[]> {
@@ -27,6 +28,7 @@ export async function personalTabAction(user: User, intent: string, form: FormDa
       if (!result.ok) return data<SettingsActionResult>({ intent, fieldErrors: { original_password: [result.message] } }, { status: 400 });
       return redirectWithFlash("/setting", { type: "success", message: messages.passwordChanged });
     }
+    case "bind-wechat": case "bind-telegram": return oauthBindAction(user, intent, form, request);
     default:
       return data<SettingsActionResult>({ intent, error: "未知的操作" }, { status: 400 });
   }

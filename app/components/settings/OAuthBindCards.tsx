@@ -1,0 +1,78 @@
+import { Form, useActionData } from "@remix-run/react";
+import { FlashBanner } from "~/components/FlashBanner";
+import { TelegramLoginWidget } from "~/components/auth/TelegramLoginWidget";
+import type { loadOAuthBindings } from "~/web/settings/personal-oauth.server";
+import type { SettingsActionResult } from "~/web/settings/tabs";
+
+type Bindings = ReturnType<typeof loadOAuthBindings>["oauth"];
+
+function useResult(intent: string): SettingsActionResult | undefined {
+  const result = useActionData<SettingsActionResult>();
+  return result?.intent === intent ? result : undefined;
+}
+
+function Bound({ label, value }: { label: string; value: string }) {
+  return (
+    <p className="text-sm">
+      {label}：<span className="font-mono" data-testid={`bound-${label}`}>{value}</span>
+    </p>
+  );
+}
+
+/**
+ * The personal tab's account bindings (spec 000 §2): a bound identifier is shown read-only; an
+ * unbound provider the operator enabled offers its way to bind — GitHub a link into its OAuth
+ * round trip, WeChat the QR code and a code form, Telegram its widget (JavaScript only).
+ */
+export function OAuthBindCards({ data: b }: { data: { oauth: Bindings } }) {
+  const o = b.oauth;
+  const wechatResult = useResult("bind-wechat");
+  const telegramResult = useResult("bind-telegram");
+  const showGitHub = o.githubEnabled || o.githubId;
+  const showWeChat = o.wechatEnabled || o.wechatId;
+  const showTelegram = (o.telegramEnabled && o.telegramBotName) || o.telegramId;
+  if (!showGitHub && !showWeChat && !showTelegram) return null;
+  return (
+    <section className="card flex flex-col gap-4" aria-label="账号绑定">
+      <h2 className="font-semibold">账号绑定</h2>
+      {showGitHub ? (
+        <div className="flex flex-col gap-2">
+          {o.githubId ? <Bound label="GitHub ID" value={o.githubId} /> : <a href="/oauth/github/start" className="btn-secondary self-start">绑定 GitHub 账号</a>}
+        </div>
+      ) : null}
+      {showWeChat ? (
+        <div className="flex flex-col gap-2">
+          {o.wechatId ? (
+            <Bound label="微信" value={o.wechatId} />
+          ) : (
+            <Form method="post" className="flex flex-col gap-2">
+              <input type="hidden" name="intent" value="bind-wechat" />
+              {o.wechatQrCode ? <img src={o.wechatQrCode} alt="微信公众号二维码" className="h-40 w-40" /> : null}
+              <p className="text-sm text-gray-600 dark:text-gray-300">微信扫码关注公众号，输入「验证码」获取验证码（三分钟内有效）</p>
+              <label className="label" htmlFor="bind-wechat-code">微信验证码</label>
+              <div className="flex gap-2">
+                <input id="bind-wechat-code" name="code" className="input" required maxLength={64} autoComplete="one-time-code" aria-invalid={wechatResult?.fieldErrors?.code ? true : undefined} />
+                <button type="submit" className="btn-secondary whitespace-nowrap">绑定微信账号</button>
+              </div>
+              {wechatResult?.fieldErrors?.code ? <p className="field-error">{wechatResult.fieldErrors.code[0]}</p> : null}
+              {wechatResult?.error ? <FlashBanner type="error" message={wechatResult.error} /> : null}
+            </Form>
+          )}
+        </div>
+      ) : null}
+      {showTelegram ? (
+        <div className="flex flex-col gap-2">
+          {o.telegramId ? (
+            <Bound label="Telegram ID" value={o.telegramId} />
+          ) : (
+            <>
+              <p className="text-sm">绑定 Telegram 账号</p>
+              {telegramResult?.error ? <FlashBanner type="error" message={telegramResult.error} /> : null}
+              <TelegramLoginWidget botName={o.telegramBotName} action="/setting" fields={{ intent: "bind-telegram" }} />
+            </>
+          )}
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { loginReplyUser } from "~/domain/auth/third-party-accounts.server";
+import { apiFail, apiRoute } from "~/web/api.server";
+import { bootApp } from "~/web/boot.server";
+import { oauthRateLimited, TOO_MANY_REQUESTS_MESSAGE, telegramSignIn } from "~/web/oauth.server";
+
+/**
+ * `GET /api/oauth/telegram/login?id=&first_name=&last_name=&username=&photo_url=&auth_date=&hash=`
+ * (`lang` and anything else ignored): signs in with the login widget's signed fields.
+ */
+export function loader({ request }: LoaderFunctionArgs) {
+  return apiRoute(async () => {
+    await bootApp();
+    if (await oauthRateLimited(request)) return apiFail(TOO_MANY_REQUESTS_MESSAGE, 429);
+    const outcome = await telegramSignIn(request, new URL(request.url).searchParams);
+    if (!outcome.ok) return apiFail(outcome.message, outcome.status);
+    if (outcome.mode !== "login") return apiFail(outcome.mode);
+    return Response.json({ success: true, message: "", data: loginReplyUser(outcome.user) }, { headers: { "Set-Cookie": outcome.cookie } });
+  });
+}

@@ -1,0 +1,46 @@
+import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { FlashBanner } from "~/components/FlashBanner";
+import { getSessionUser } from "~/domain/auth/sessions.server";
+import { messages } from "~/messages";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { bootApp } from "~/web/boot.server";
+import { githubCallback, oauthRateLimited, signedInLocation } from "~/web/oauth.server";
+
+/**
+ * GitHub's callback (spec 000 §2): reads code and state. A sign-in goes on to /token with its
+ * session cookie, a binding back to /setting; a failure says 操作失败，重定向至登录界面中... with the
+ * reason and moves on (to /setting when signed in, else /login) after a few seconds.
+ */
+const FAILURE_REDIRECT_SECONDS = 5;
+
+export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
+  { title: "GitHub 登录" },
+  ...(page ? [{ httpEquiv: "refresh", content: `${FAILURE_REDIRECT_SECONDS};url=${page.back}` }] : []),
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await bootApp();
+  const query = new URL(request.url).searchParams;
+  const back = (await getSessionUser(request)) ? "/setting" : "/login";
+  if (await oauthRateLimited(request)) return data({ reason: messages.tooManyRequests, back }, { status: 429 });
+  const outcome = await githubCallback(request, query.get("code") ?? "", query.get("state") ?? "");
+  if (!outcome.ok) return data({ reason: outcome.message, back }, { status: outcome.status ?? 400 });
+  if (outcome.mode === "bind") return redirectWithFlash("/setting", { type: "success", message: messages.githubBound });
+  throw redirect(signedInLocation(), { headers: { "Set-Cookie": outcome.cookie } });
+}
+
+export default function GitHubCallbackPage() {
+  const page = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto mt-6 max-w-sm">
+      <div className="card">
+        <FlashBanner type="error" message={messages.oauthFailed} />
+        <p className="mb-3 text-sm text-gray-700 dark:text-gray-300">{page.reason}</p>
+        <a href={page.back} className="text-blue-600 hover:underline dark:text-blue-400">
+          {page.back === "/setting" ? "返回设置页" : "返回登录页"}
+        </a>
+      </div>
+    </div>
+  );
+}
