@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { E2E_GITHUB_APP, startGitHubMock } from "../mocks/github-oauth";
 import { createScratchDatabase } from "./server";
 
 /**
@@ -10,9 +11,17 @@ import { createScratchDatabase } from "./server";
 const dataDir = mkdtempSync(join(tmpdir(), "switchyard-e2e-"));
 const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
 
+const port = process.env.E2E_PORT ?? "3310";
+// GitHub sign-in goes to a loopback GitHub living in this process (decision 018): the browser
+// visits its authorize page, the server trades codes with it.
+const github = await startGitHubMock();
+github.registerApp(E2E_GITHUB_APP.clientId, E2E_GITHUB_APP.secret, `http://127.0.0.1:${port}/oauth/github`);
+
 Object.assign(process.env, {
   NODE_ENV: "production",
-  PORT: process.env.E2E_PORT ?? "3310",
+  PORT: port,
+  GITHUB_OAUTH_BASE_URL: github.url,
+  GITHUB_API_BASE_URL: github.url,
   HOST: "127.0.0.1",
   DATA_DIR: dataDir,
   DATABASE_URL: scratch?.url ?? "",
