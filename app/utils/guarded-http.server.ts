@@ -38,6 +38,15 @@ export function guardedHttp(url: string, init: GuardedInit): Promise<GuardedResp
   const maxBytes = init.maxBytes ?? 1024 * 1024;
   const send = target.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
+    // Settled once: a destroyed request may still emit `end` or `error` afterwards.
+    let settled = false;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      reject(error);
+    };
     const headers: Record<string, string> = { ...init.headers };
     if (init.body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(init.body));
     const req = send(
@@ -55,27 +64,20 @@ export function guardedHttp(url: string, init: GuardedInit): Promise<GuardedResp
         let size = 0;
         res.on("data", (chunk: Buffer) => {
           size += chunk.byteLength;
-          if (size > maxBytes) {
-            req.destroy(new GuardedHttpError(`回复过大（超过 ${maxBytes} 字节）`));
-            return;
-          }
+          if (size > maxBytes) return fail(new GuardedHttpError(`回复过大（超过 ${maxBytes} 字节）`));
           chunks.push(chunk);
         });
         res.on("end", () => {
+          if (settled) return;
+          settled = true;
           clearTimeout(timer);
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") });
         });
-        res.on("error", (error) => {
-          clearTimeout(timer);
-          reject(error);
-        });
+        res.on("error", fail);
       },
     );
-    const timer = setTimeout(() => req.destroy(new GuardedHttpError(`请求超时（${init.timeoutMs} ms）`)), init.timeoutMs);
-    req.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
+    const timer = setTimeout(() => fail(new GuardedHttpError(`请求超时（${init.timeoutMs} ms）`)), init.timeoutMs);
+    req.on("error", fail);
     req.end(init.body);
   });
 }
