@@ -14,7 +14,7 @@ export function loader({ request }: LoaderFunctionArgs) {
     await bootApp();
     if (await oauthRateLimited(request)) return apiFail(TOO_MANY_REQUESTS_MESSAGE, 429);
     const query = new URL(request.url).searchParams;
-    const outcome = await githubCallback(request, query.get("code") ?? "", query.get("state") ?? "");
+    const outcome = await githubCallback(request, query);
     if (!outcome.ok) return apiFail(outcome.message, outcome.status);
     if (outcome.mode === "bind") return apiOk(undefined, "bind");
     return Response.json({ success: true, message: "", data: loginReplyUser(outcome.user) }, { headers: { "Set-Cookie": outcome.cookie } });

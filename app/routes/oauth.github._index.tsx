@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = new URL(request.url).searchParams;
   const back = (await getSessionUser(request)) ? "/setting" : "/login";
   if (await oauthRateLimited(request)) return data({ reason: messages.tooManyRequests, back }, { status: 429 });
-  const outcome = await githubCallback(request, query.get("code") ?? "", query.get("state") ?? "");
+  const outcome = await githubCallback(request, query);
   if (!outcome.ok) return data({ reason: outcome.message, back }, { status: outcome.status ?? 400 });
   if (outcome.mode === "bind") return redirectWithFlash("/setting", { type: "success", message: messages.githubBound });
   throw redirect(signedInLocation(), { headers: { "Set-Cookie": outcome.cookie } });

@@ -60,10 +60,14 @@ function isOutcome(value: unknown): value is OAuthOutcome {
  * GitHub's callback: the state must be this browser's (decision 018). Signed in, it binds GitHub
  * to the account; otherwise it signs in (or signs up when registration is on).
  */
-export async function githubCallback(request: Request, code: string, state: string): Promise<OAuthOutcome> {
-  const consumed = await consumeOAuthState(request, state);
+export async function githubCallback(request: Request, query: URLSearchParams): Promise<OAuthOutcome> {
+  const consumed = await consumeOAuthState(request, query.get("state") ?? "");
   if (!consumed.ok) return refused(messages.oauthStateInvalid, 403);
   if (!options.bool("GitHubOAuthEnabled")) return refused(messages.githubDisabled);
+  // The user declined on GitHub's page (error=access_denied), or GitHub refused the app.
+  const declined = query.get("error");
+  if (declined) return refused(`GitHub 授权失败（${declined.slice(0, 100)}），请重新登录`);
+  const code = query.get("code") ?? "";
   const identity = await withProvider(() => fetchGitHubIdentity(code));
   if (isOutcome(identity)) return identity;
   if (consumed.signedIn) {

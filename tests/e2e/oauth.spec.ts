@@ -45,7 +45,7 @@ test.describe("GitHub sign-in @nojs", () => {
       await page.goto("/setting");
       await expect(page.getByRole("heading", { name: "个人设置" })).toBeVisible();
       await expect(page.getByText(/^github_\d+$/).first()).toBeVisible();
-      await expect(page.getByTestId("bound-GitHub ID")).toHaveText(/^\d+$/);
+      await expect(page.getByTestId("bound-github")).toHaveText(/^\d+$/);
     } finally {
       await restore();
     }
@@ -63,7 +63,7 @@ test.describe("GitHub sign-in @nojs", () => {
       await page.getByRole("button", { name: "Authorize" }).click();
       await expect(page).toHaveURL(/\/setting$/);
       await expect(page.getByText("GitHub 账户绑定成功！")).toBeVisible();
-      await expect(page.getByTestId("bound-GitHub ID")).toHaveText(/^\d+$/);
+      await expect(page.getByTestId("bound-github")).toHaveText(/^\d+$/);
       await expect(page.getByRole("link", { name: "绑定 GitHub 账号" })).toHaveCount(0);
 
       await page.goto("/oauth/github?code=forged&state=forged");

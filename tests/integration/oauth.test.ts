@@ -276,6 +276,14 @@ describe("GitHub OAuth", () => {
     expect(failed.status).toBe(403);
     expect(failed.text).toContain("操作失败，重定向至登录界面中...");
     expect(failed.text).toContain('href="/login"');
+    // …and moves on by itself, without JavaScript.
+    expect(failed.text).toContain('http-equiv="refresh" content="5;url=/login"');
+
+    // The user declined on GitHub's page: GitHub comes back with error=access_denied and no code.
+    const declined = new Browser();
+    const declinedState = (await declined.fetch("/api/oauth/state")).json.data as string;
+    const r = await declined.fetch(`/api/oauth/github?error=access_denied&state=${declinedState}`);
+    expect(r.json).toEqual({ success: false, message: "GitHub 授权失败（access_denied），请重新登录" });
   });
 
   it("console: a signed-in user binds GitHub from the settings link and returns to /setting with the id shown", async () => {

@@ -11,10 +11,10 @@ function useResult(intent: string): SettingsActionResult | undefined {
   return result?.intent === intent ? result : undefined;
 }
 
-function Bound({ label, value }: { label: string; value: string }) {
+function Bound({ provider, label, value }: { provider: string; label: string; value: string }) {
   return (
     <p className="text-sm">
-      {label}：<span className="font-mono" data-testid={`bound-${label}`}>{value}</span>
+      {label}：<span className="font-mono" data-testid={`bound-${provider}`}>{value}</span>
     </p>
   );
 }
@@ -37,13 +37,13 @@ export function OAuthBindCards({ data: b }: { data: { oauth: Bindings } }) {
       <h2 className="font-semibold">账号绑定</h2>
       {showGitHub ? (
         <div className="flex flex-col gap-2">
-          {o.githubId ? <Bound label="GitHub ID" value={o.githubId} /> : <a href="/oauth/github/start" className="btn-secondary self-start">绑定 GitHub 账号</a>}
+          {o.githubId ? <Bound provider="github" label="GitHub ID" value={o.githubId} /> : <a href="/oauth/github/start" className="btn-secondary self-start">绑定 GitHub 账号</a>}
         </div>
       ) : null}
       {showWeChat ? (
         <div className="flex flex-col gap-2">
           {o.wechatId ? (
-            <Bound label="微信" value={o.wechatId} />
+            <Bound provider="wechat" label="微信" value={o.wechatId} />
           ) : (
             <Form method="post" className="flex flex-col gap-2">
               <input type="hidden" name="intent" value="bind-wechat" />
@@ -63,7 +63,7 @@ export function OAuthBindCards({ data: b }: { data: { oauth: Bindings } }) {
       {showTelegram ? (
         <div className="flex flex-col gap-2">
           {o.telegramId ? (
-            <Bound label="Telegram ID" value={o.telegramId} />
+            <Bound provider="telegram" label="Telegram ID" value={o.telegramId} />
           ) : (
             <>
               <p className="text-sm">绑定 Telegram 账号</p>

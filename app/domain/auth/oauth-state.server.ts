@@ -46,11 +46,8 @@ async function readPrelogin(request: Request): Promise<string | undefined> {
  * not bind, and one issued to a session dies with it.
  */
 async function bindingOf(request: Request): Promise<{ hash: string | undefined; signedIn: boolean }> {
-  const user = await getSessionUser(request);
-  if (user) {
-    const sessionId = await currentSessionId(request);
-    return { hash: sessionId ? sha256(`session:${sessionId}`) : undefined, signedIn: true };
-  }
+  const sessionId = (await getSessionUser(request)) ? await currentSessionId(request) : undefined;
+  if (sessionId) return { hash: sha256(`session:${sessionId}`), signedIn: true };
   const value = await readPrelogin(request);
   return { hash: value ? sha256(`prelogin:${value}`) : undefined, signedIn: false };
 }
@@ -76,7 +73,7 @@ export async function issueOAuthState(request: Request, affCode = ""): Promise<I
     .insertInto("oauth_states")
     .values({
       state_hash: sha256(state),
-      binding_hash: binding.hash!,
+      binding_hash: binding.hash ?? "",
       aff_code: affCode.slice(0, 32),
       expires_at: new Date(Date.now() + STATE_TTL_SECONDS * 1000),
     })
