@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { telegramHash } from "~/domain/auth/telegram-login";
 import { startGitHubMock, type MockGitHub } from "../mocks/github-oauth";
@@ -190,6 +192,22 @@ describe("GitHub OAuth", () => {
     const visitor = new Browser();
     const r = await visitor.fetch(`/api/oauth/github?code=${new URL(github.authorize(CLIENT_ID, sessionState, uniqueName("gh"))).searchParams.get("code")}&state=${sessionState}`);
     expect(r.status).toBe(403);
+  });
+
+  it.runIf(inject("dbKind") === "postgres")("a state past its ten minutes is refused (and it is stored only as a hash)", async () => {
+    const b = new Browser();
+    const state = (await b.fetch("/api/oauth/state")).json.data as string;
+    const db = new pg.Client({ connectionString: server.databaseUrl });
+    await db.connect();
+    try {
+      expect((await db.query("select 1 from oauth_states where state_hash = $1 and expires_at between now() + interval '9 minutes' and now() + interval '11 minutes'", [createHash("sha256").update(state).digest("hex")])).rowCount).toBe(1);
+      expect((await db.query("select 1 from oauth_states where state_hash = $1", [state])).rowCount).toBe(0);
+      await db.query("update oauth_states set expires_at = now() - interval '1 second' where state_hash = $1", [createHash("sha256").update(state).digest("hex")]);
+    } finally {
+      await db.end();
+    }
+    const code = new URL(github.authorize(CLIENT_ID, state, uniqueName("gh"))).searchParams.get("code");
+    expect((await b.fetch(`/api/oauth/github?code=${code}&state=${state}`)).status).toBe(403);
   });
 
   it("a signed-in user binds GitHub (message bind); a GitHub account bound elsewhere is refused; the bound account then signs in", async () => {
