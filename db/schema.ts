@@ -206,6 +206,14 @@ export interface QuotaDataTable {
   quota: Int8;
 }
 
+/** Where the hourly rollup job has got to (one row; docs/decisions/023). */
+export interface UsageRollupProgressTable {
+  id: number;
+  /** Hour start (unix s): every hour before it has been rolled up after it ended. */
+  rolled_until: Int8Required;
+  last_run_at: Int8Required;
+}
+
 export interface QuotaReservationsTable {
   id: Generated<number>;
   request_id: string;
@@ -257,6 +265,7 @@ export interface DB {
   tasks: TasksTable;
   top_ups: TopUpsTable;
   quota_data: QuotaDataTable;
+  usage_rollup_progress: UsageRollupProgressTable;
   oauth_states: OAuthStatesTable;
 }
 

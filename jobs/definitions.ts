@@ -4,6 +4,7 @@ import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { recoverStoppedNodes } from "~/relay/billing/crash-recovery.server";
 import { runTestAll } from "~/relay/channel-test-all.server";
+import { runScheduledRollup } from "~/domain/usage/rollup-schedule.server";
 
 /**
  * Recurring background work. A definition is a name, a period and an idempotent handler; the
@@ -44,6 +45,13 @@ export const JOB_DEFINITIONS: JobDefinition[] = [
       const r = await recoverStoppedNodes();
       return `stopped processes: ${r.replayed} journaled settlements written, ${r.returned} quota leases returned, ${r.refunded} old reservations refunded`;
     },
+  },
+  {
+    // Checks every minute; rolls up only when DataExportEnabled and DataExportInterval has passed.
+    name: "usage.rollup",
+    everyMs: 60 * 1000,
+    attempts: 2,
+    run: runScheduledRollup,
   },
   {
     name: "channels.test-all",

@@ -1,0 +1,77 @@
+import { sql } from "kysely";
+import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { getDb } from "~/utils/db.server";
+
+/**
+ * Hourly usage rollups (docs/decisions/023): one quota_data row per (user, model, hour) with the
+ * requests, tokens and quota of that hour's consumption logs. The dashboard and the log
+ * statistics read these instead of scanning millions of log rows.
+ *
+ * A run recomputes whole hours from the logs and overwrites their rows, so running it twice,
+ * or re-running an hour, never counts anything twice. Each run covers the hours since the
+ * last run plus LOOKBACK_HOURS before it: a settlement replayed from a node's journal after a
+ * crash arrives with its original (earlier) time, and is picked up when its hour is recomputed.
+ */
+export const HOUR = 3600;
+const LOOKBACK_HOURS = 6;
+/** A first run over a large existing log rolls up at most this much history per run. */
+const MAX_HOURS_PER_RUN = 24 * 31;
+
+export const hourOf = (unixSeconds: number): number => Math.floor(unixSeconds / HOUR) * HOUR;
+
+export type RollupProgress = { rolledUntil: number; lastRunAt: number };
+
+export async function readRollupProgress(): Promise<RollupProgress | undefined> {
+  const db = await getDb();
+  const row = await db.selectFrom("usage_rollup_progress").select(["rolled_until", "last_run_at"]).where("id", "=", 1).executeTakeFirst();
+  return row ? { rolledUntil: Number(row.rolled_until), lastRunAt: Number(row.last_run_at) } : undefined;
+}
+
+/** The first hour with a consumption log, when nothing has been rolled up yet. */
+async function firstLoggedHour(): Promise<number | undefined> {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("logs")
+    .select((eb) => eb.fn.min<number>("created_at").as("first"))
+    .where("type", "=", LOG_TYPE.consume)
+    .executeTakeFirst();
+  return row?.first == null ? undefined : hourOf(Number(row.first));
+}
+
+/** Recomputes the rollup rows of the hours in [from, to) from the logs; returns rows written. */
+export async function rollUpRange(from: number, to: number): Promise<number> {
+  if (to <= from) return 0;
+  const db = await getDb();
+  const result = await sql`
+    insert into quota_data (user_id, username, model_name, created_at, token_used, count, quota)
+    select user_id, max(username), model_name, (created_at / ${HOUR}) * ${HOUR} as hour,
+           sum(prompt_tokens + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
+    from logs
+    where type = ${LOG_TYPE.consume} and created_at >= ${from} and created_at < ${to}
+    group by user_id, model_name, hour
+    on conflict (user_id, model_name, created_at) do update
+      set username = excluded.username, token_used = excluded.token_used, count = excluded.count, quota = excluded.quota
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * One run of the rollup job: from the stored progress (minus the lookback) to the end of the
+ * current hour. The current hour is partial and is simply recomputed by the next run.
+ */
+export async function rollUpUsage(now = Math.floor(Date.now() / 1000)): Promise<{ from: number; to: number; rows: number }> {
+  const progress = await readRollupProgress();
+  const currentHour = hourOf(now);
+  const from = progress ? progress.rolledUntil - LOOKBACK_HOURS * HOUR : ((await firstLoggedHour()) ?? currentHour);
+  // A long backlog is worked through a month at a time; the progress marker moves with it.
+  const to = Math.min(currentHour + HOUR, from + MAX_HOURS_PER_RUN * HOUR);
+  const rows = await rollUpRange(from, to);
+  const rolledUntil = Math.min(currentHour, to);
+  const db = await getDb();
+  await db
+    .insertInto("usage_rollup_progress")
+    .values({ id: 1, rolled_until: rolledUntil, last_run_at: now })
+    .onConflict((oc) => oc.column("id").doUpdateSet({ rolled_until: rolledUntil, last_run_at: now }))
+    .execute();
+  return { from, to, rows };
+}
