@@ -206,6 +206,15 @@ export interface QuotaDataTable {
   quota: Int8;
 }
 
+/** quota_data summed over all users: one row per (model, hour start). */
+export interface QuotaDataModelsTable {
+  model_name: string;
+  created_at: Int8Required;
+  token_used: Int8;
+  count: Int8;
+  quota: Int8;
+}
+
 /** Where the hourly rollup job has got to (one row; docs/decisions/023). */
 export interface UsageRollupProgressTable {
   id: number;
@@ -265,6 +274,7 @@ export interface DB {
   tasks: TasksTable;
   top_ups: TopUpsTable;
   quota_data: QuotaDataTable;
+  quota_data_models: QuotaDataModelsTable;
   usage_rollup_progress: UsageRollupProgressTable;
   oauth_states: OAuthStatesTable;
 }

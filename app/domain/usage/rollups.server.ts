@@ -4,7 +4,8 @@ import { getDb } from "~/utils/db.server";
 
 /**
  * Hourly usage rollups (docs/decisions/023): one quota_data row per (user, model, hour) with the
- * requests, tokens and quota of that hour's consumption logs. The dashboard and the log
+ * requests, tokens and quota of that hour's consumption logs, and one quota_data_models row per
+ * (model, hour) with the same over all users. The dashboard and the log
  * statistics read these instead of scanning millions of log rows.
  *
  * A run recomputes whole hours from the logs and overwrites their rows, so running it twice,
@@ -51,6 +52,17 @@ export async function rollUpRange(from: number, to: number): Promise<number> {
     group by user_id, model_name, hour
     on conflict (user_id, model_name, created_at) do update
       set username = excluded.username, token_used = excluded.token_used, count = excluded.count, quota = excluded.quota
+  `.execute(db);
+  // The same hours over all users, for the admin views (a month is ~720 rows per model).
+  await sql`
+    insert into quota_data_models (model_name, created_at, token_used, count, quota)
+    select model_name, (created_at / ${HOUR}) * ${HOUR} as hour,
+           sum(prompt_tokens + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
+    from logs
+    where type = ${LOG_TYPE.consume} and created_at >= ${from} and created_at < ${to}
+    group by model_name, hour
+    on conflict (created_at, model_name) do update
+      set token_used = excluded.token_used, count = excluded.count, quota = excluded.quota
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }

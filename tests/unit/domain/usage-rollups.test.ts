@@ -55,6 +55,16 @@ describe("hourly usage rollups", () => {
     ]);
   });
 
+  it("keeps the same sums per model over all users", async () => {
+    const db = await getDb();
+    const rows = await db.selectFrom("quota_data_models").selectAll().orderBy("created_at").orderBy("model_name").execute();
+    expect(rows.map((r) => [Number(r.created_at) - T0, r.model_name, Number(r.count), Number(r.token_used), Number(r.quota)])).toEqual([
+      [0, "claude", 1, 5, 50],
+      [0, "gpt-4o", 3, 47, 370],
+      [HOUR, "gpt-4o", 1, 2, 30],
+    ]);
+  });
+
   it("never counts twice when runs repeat, and the partial current hour catches up", async () => {
     const before = await rollups();
     await rollUpUsage(T0 + HOUR + 700);
