@@ -57,6 +57,19 @@ export const messages = {
   wechatBound: "微信账户绑定成功！",
   githubBound: "GitHub 账户绑定成功！",
   telegramBound: "Telegram 账户绑定成功！",
+  // Pricing page and chat frame (issue 13).
+  pricingSignedIn: "您的分组为：{group}，分组倍率为：{ratio}",
+  pricingSignedOut: "您还未登录，显示的价格为默认分组倍率：{ratio}",
+  pricingViewing: "当前查看的分组为：{group}，倍率为：{ratio}",
+  pricingRatioFormula: "按量计费费用 = 分组倍率 × 模型倍率 × （提示token数 + 补全token数 × 补全倍率）/ {unit} （单位：美元）",
+  pricingRatioFormulaQuota: "按量计费额度 = 分组倍率 × 模型倍率 × （提示token数 + 补全token数 × 补全倍率）",
+  pricingPriceFormula: "按次计费费用 = 分组倍率 × 模型价格 （单位：美元）",
+  pricingNothingSelected: "请至少选择一个模型！",
+  pricingUnpriced: "以下模型尚未配置倍率或价格，暂时无法调用：",
+  copied: "已复制到剪贴板！",
+  chatNoToken: "当前没有可用的启用令牌，请确认是否有令牌处于启用状态！",
+  chatLinkInvalid: "聊天链接配置错误，请联系管理员",
+  chatLinkMissing: "请联系管理员配置聊天链接",
 } as const;
 
 export type MessageKey = keyof typeof messages;

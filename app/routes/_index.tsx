@@ -42,6 +42,7 @@ export default function Home() {
                 <Link to="/register" className="btn-secondary">注册</Link>
               </>
             )}
+            <Link to="/pricing" className="btn-secondary">模型价格</Link>
           </div>
         </section>
       )}

@@ -23,8 +23,13 @@ describe("side menu", () => {
     }
   });
 
+  it("offers 聊天 only when a chat link is configured", () => {
+    expect(labels(base)).toContain("聊天");
+    expect(labels({ ...base, hasChatLink: false })).not.toContain("聊天");
+  });
+
   it("keeps the spec's order", () => {
-    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "渠道", "令牌", "日志", "设置"]);
+    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "日志", "设置"]);
   });
 
   it("shows the New Year item on Jan 1 and Feb 9-24 only", () => {

@@ -1,0 +1,121 @@
+import { Form, Link } from "@remix-run/react";
+import { useState } from "react";
+import { FlashBanner } from "~/components/FlashBanner";
+import { messages } from "~/messages";
+import { COPY_FORM_ID, groupHref, PricingTable, type PricingRow } from "./PricingTable";
+
+type Props = {
+  banner: string;
+  viewing: string;
+  formula: string;
+  priceFormula: string;
+  query: string;
+  group: string;
+  groups: { name: string; label: string; ratio: number }[];
+  rows: PricingRow[];
+  unpriced: string[];
+  selection: { names: string[]; empty: boolean } | null;
+};
+
+/**
+ * With JavaScript the chosen names go straight to the clipboard; without it (or when the
+ * clipboard refuses) the form is submitted and the page shows them in a box to copy by hand.
+ */
+function CopySelectedButton({ onCopied }: { onCopied: (text: string) => void }) {
+  return (
+    <button
+      type="submit"
+      className="btn-secondary"
+      onClick={(event) => {
+        const form = event.currentTarget.form;
+        if (!form || !navigator.clipboard) return;
+        const names = [...document.querySelectorAll<HTMLInputElement>(`input[form="${COPY_FORM_ID}"][name="model"]:checked`)].map((i) => i.value);
+        if (names.length === 0) return; // the server says what is missing
+        event.preventDefault();
+        const text = names.join(",");
+        navigator.clipboard.writeText(text).then(
+          () => onCopied(text),
+          () => form.requestSubmit(),
+        );
+      }}
+    >
+      复制选中模型
+    </button>
+  );
+}
+
+export function PricingPage(page: Props) {
+  const [copied, setCopied] = useState("");
+  const usable = new Set(page.groups.map((g) => g.name));
+  const selected = new Set(page.selection?.names ?? []);
+  return (
+    <div className="flex flex-col gap-3">
+      <h1 className="text-xl font-bold">模型价格</h1>
+      <div role="status" data-testid="pricing-banner" className="rounded border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900 dark:border-green-700 dark:bg-green-950 dark:text-green-100">
+        {page.banner}
+        {page.viewing ? <div data-testid="pricing-viewing">{page.viewing}</div> : null}
+      </div>
+      <div className="rounded border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:border-blue-700 dark:bg-blue-950 dark:text-blue-100" data-testid="pricing-formula">
+        <div>{page.formula}</div>
+        <div>{page.priceFormula}</div>
+      </div>
+
+      <nav aria-label="分组" className="flex flex-wrap items-center gap-2 text-sm" data-testid="pricing-groups">
+        <span className="text-gray-600 dark:text-gray-300">分组：</span>
+        {page.groups.map((g) =>
+          g.name === page.group ? (
+            <span key={g.name} aria-current="page" className="rounded bg-blue-600 px-2 py-1 text-white">
+              {g.label === g.name ? g.name : `${g.label}（${g.name}）`} ×{g.ratio}
+            </span>
+          ) : (
+            <Link key={g.name} to={groupHref(g.name, page.query)} className="rounded border border-gray-300 px-2 py-1 hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800">
+              {g.label === g.name ? g.name : `${g.label}（${g.name}）`} ×{g.ratio}
+            </Link>
+          ),
+        )}
+      </nav>
+
+      <div className="flex flex-wrap items-end gap-2">
+        <Form method="get" role="search" className="flex items-end gap-2">
+          <input type="hidden" name="group" value={page.group} />
+          <label className="text-sm">
+            <span className="sr-only">模型名称</span>
+            <input type="search" name="q" defaultValue={page.query} maxLength={100} placeholder="模糊搜索模型名称" className="input w-56" />
+          </label>
+          <button type="submit" className="btn-primary">
+            搜索
+          </button>
+          {page.query ? (
+            <Link to={groupHref(page.group, "")} className="btn-secondary">
+              清除
+            </Link>
+          ) : null}
+        </Form>
+        <Form method="get" id={COPY_FORM_ID} className="flex items-end gap-2">
+          <input type="hidden" name="group" value={page.group} />
+          {page.query ? <input type="hidden" name="q" value={page.query} /> : null}
+          <input type="hidden" name="copy" value="1" />
+          <CopySelectedButton onCopied={setCopied} />
+        </Form>
+      </div>
+
+      {copied ? <FlashBanner type="success" message={`${messages.copied} ${copied}`} /> : null}
+      {page.selection?.empty ? <FlashBanner type="error" message={messages.pricingNothingSelected} /> : null}
+      {page.selection && !page.selection.empty ? (
+        <label className="card text-sm">
+          选中的模型（请手动复制）
+          <textarea readOnly className="input mt-1 font-mono" rows={2} value={page.selection.names.join(",")} data-testid="pricing-selection" />
+        </label>
+      ) : null}
+
+      <PricingTable rows={page.rows} group={page.group} query={page.query} usable={usable} selected={selected} />
+
+      {page.unpriced.length > 0 ? (
+        <p className="text-sm text-gray-500 dark:text-gray-400" data-testid="pricing-unpriced">
+          {messages.pricingUnpriced}
+          {page.unpriced.join("，")}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { Link } from "@remix-run/react";
+import { StatusTag } from "~/components/StatusTag";
+
+export type RowPrice = { kind: "price"; perCall: string } | { kind: "ratio"; prompt1K: string; completion1K: string; prompt1M: string; completion1M: string };
+
+export type PricingRow = {
+  name: string;
+  /** Whether the viewed group reaches the model. */
+  available: boolean;
+  quotaType: number;
+  modelRatio: number;
+  completionRatio: number;
+  groupRatio: number;
+  groups: string[];
+  price: RowPrice;
+};
+
+/** The form the row checkboxes belong to (they sit in the table, outside it). */
+export const COPY_FORM_ID = "pricing-copy";
+
+/** A link to the page in another group, keeping the filter. */
+export function groupHref(group: string, query: string): string {
+  const params = new URLSearchParams({ group });
+  if (query) params.set("q", query);
+  return `/pricing?${params.toString()}`;
+}
+
+function PriceCell({ price }: { price: RowPrice }) {
+  if (price.kind === "price") return <span data-testid="price-per-call">模型价格：{price.perCall} / 次</span>;
+  return (
+    <div className="flex flex-col">
+      <span data-testid="price-prompt">提示 {price.prompt1K} / 1K tokens</span>
+      <span data-testid="price-completion">补全 {price.completion1K} / 1K tokens</span>
+      <span className="text-xs text-gray-500 dark:text-gray-400">
+        每 1M tokens：提示 {price.prompt1M}，补全 {price.completion1M}
+      </span>
+    </div>
+  );
+}
+
+type Props = { rows: PricingRow[]; group: string; query: string; usable: Set<string>; selected: Set<string> };
+
+export function PricingTable({ rows, group, query, usable, selected }: Props) {
+  if (rows.length === 0) return <p className="card text-sm text-gray-500">暂无可用模型</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[760px] border-collapse text-sm" data-testid="pricing-table">
+        <thead>
+          <tr className="border-b border-gray-200 text-left dark:border-gray-700">
+            <th className="p-2">
+              <span className="sr-only">选择</span>
+            </th>
+            <th className="p-2">可用性</th>
+            <th className="p-2">模型名称</th>
+            <th className="p-2">计费类型</th>
+            <th className="p-2">可用分组</th>
+            <th className="p-2">倍率</th>
+            <th className="p-2">模型价格</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.name} className={`border-b border-gray-100 align-top dark:border-gray-800 ${row.available ? "" : "text-gray-400"}`} data-testid="pricing-row" data-model={row.name}>
+              <td className="p-2">
+                <input type="checkbox" form={COPY_FORM_ID} name="model" value={row.name} defaultChecked={selected.has(row.name)} aria-label={`选择 ${row.name}`} />
+              </td>
+              <td className="p-2">
+                {row.available ? (
+                  <StatusTag tone="green" title="您的分组可以使用该模型">可用</StatusTag>
+                ) : (
+                  <StatusTag tone="yellow" title="您的分组无权使用该模型">不可用</StatusTag>
+                )}
+              </td>
+              <td className="p-2 font-mono">{row.name}</td>
+              <td className="p-2">{row.quotaType === 1 ? <StatusTag tone="blue">按次计费</StatusTag> : <StatusTag tone="lime">按量计费</StatusTag>}</td>
+              <td className="p-2">
+                <div className="flex flex-wrap gap-1">
+                  {row.groups
+                    .filter((g) => usable.has(g))
+                    .map((g) =>
+                      g === group ? (
+                        <span key={g} aria-current="true" className="rounded bg-blue-600 px-1.5 py-0.5 text-xs text-white">
+                          {g}
+                        </span>
+                      ) : (
+                        <Link key={g} to={groupHref(g, query)} className="rounded bg-blue-100 px-1.5 py-0.5 text-xs text-blue-800 hover:underline dark:bg-blue-900 dark:text-blue-200">
+                          {g}
+                        </Link>
+                      ),
+                    )}
+                </div>
+              </td>
+              <td className="whitespace-nowrap p-2">
+                <div>模型倍率：{row.quotaType === 0 ? row.modelRatio : "无"}</div>
+                <div>补全倍率：{row.quotaType === 0 ? row.completionRatio : "无"}</div>
+                <div>分组倍率：{row.groupRatio}</div>
+              </td>
+              <td className="whitespace-nowrap p-2">
+                <PriceCell price={row.price} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
