@@ -37,13 +37,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const preset = presetName && presetName in PRESETS ? PRESETS[presetName as Preset] : undefined;
   const fallback = readGranularity(options.string("DataExportDefaultTime"), "hour");
   const granularity = readGranularity(q.get("granularity"), preset?.granularity ?? fallback);
-  const typed = (name: string) => {
+  const typed = (name: string, roundUp = false) => {
     const text = q.get(name)?.trim();
     if (!text || preset) return undefined;
     const seconds = parseWallClock(text, timeZone);
-    return Number.isNaN(seconds) ? "invalid" : String(seconds);
+    if (Number.isNaN(seconds)) return "invalid";
+    // A datetime-local field says minutes: an end time covers its whole minute, so "up to 08:30"
+    // includes the calls made at 08:30:15 (the page just showed them).
+    return String(roundUp && !/:\d{2}:\d{2}/.test(text) ? seconds + 59 : seconds);
   };
-  const endText = typed("end") ?? String(now);
+  const endText = typed("end", true) ?? String(now);
   const startText = typed("start") ?? String(Number(endText) - (preset?.seconds ?? DEFAULT_SPAN[granularity]));
   const username = isAdmin ? (q.get("username")?.trim() ?? "") : "";
   const range = readUsageRange(startText === "invalid" ? "x" : startText, endText === "invalid" ? "x" : endText, isAdmin ? ADMIN_MAX_RANGE : SELF_MAX_RANGE, now);
