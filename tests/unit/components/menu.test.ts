@@ -29,7 +29,12 @@ describe("side menu", () => {
   });
 
   it("keeps the spec's order", () => {
-    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "日志", "设置"]);
+    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "日志", "数据看板", "设置"]);
+  });
+
+  it("offers the dashboard only while data export is enabled", () => {
+    expect(labels(base)).toContain("数据看板");
+    expect(labels({ ...base, enableDataExport: false })).not.toContain("数据看板");
   });
 
   it("shows the New Year item on Jan 1 and Feb 9-24 only", () => {

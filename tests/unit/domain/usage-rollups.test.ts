@@ -15,6 +15,7 @@ const { getDb } = await import("~/utils/db.server");
 const { rollUpUsage, HOUR } = await import("~/domain/usage/rollups.server");
 const { runScheduledRollup } = await import("~/domain/usage/rollup-schedule.server");
 const { loadOptions, saveOption } = await import("~/domain/options/store.server");
+const { readHourlyUsage } = await import("~/domain/usage/usage-data.server");
 
 const T0 = 1_790_000_000 - (1_790_000_000 % HOUR); // an hour boundary
 let nextId = 1;
@@ -81,6 +82,22 @@ describe("hourly usage rollups", () => {
     await rollUpUsage(T0 + 3 * HOUR + 60);
     const user2 = (await rollups()).find((r) => r.created_at === 0 && r.user_id === 2);
     expect(user2).toMatchObject({ count: 2, quota: 75 });
+  });
+
+  it("readers see rolled-up hours plus the logs after the last run, equal to summing the logs", async () => {
+    // Written after the last run (which rolled up to T0 + 3h): only the live part can see it.
+    await log(T0 + 3 * HOUR + 30, 1, "claude", 11, [2, 2]);
+    const range = { start: T0, end: T0 + 4 * HOUR };
+    const seen = await readHourlyUsage({ kind: "all" }, range);
+    const db = await getDb();
+    const logs = await db.selectFrom("logs").select(["model_name", "quota", "created_at"]).where("type", "=", 2).execute();
+    const total = (rows: { quota: number | string }[]) => rows.reduce((s, r) => s + Number(r.quota), 0);
+    expect(total(seen)).toBe(total(logs));
+    expect(seen.find((r) => r.created_at === T0 + 3 * HOUR && r.model_name === "claude")).toMatchObject({ count: 1, quota: 11 });
+    const mine = await readHourlyUsage({ kind: "user", userId: 1 }, range);
+    const myLogs = await db.selectFrom("logs").select("quota").where("type", "=", 2).where("user_id", "=", 1).execute();
+    expect(total(mine)).toBe(total(myLogs));
+    expect(total(mine)).toBeLessThan(total(seen));
   });
 
   it("the scheduled run honours DataExportEnabled and DataExportInterval", async () => {
