@@ -248,6 +248,12 @@ describe("/setting admin tabs", () => {
     expect(home).not.toContain("<script>alert(1)</script>");
     expect(home).toContain(name);
     expect((await request("GET", "/api/notice")).json.data).toBe(notice);
+    await remember("Footer");
+    expect((await postCard(root, "other", { intent: "footer", Footer: '<a href="https://beian.example/">备案号</a><script>evil()</script><img src=x onerror="evil()">' })).status).toBe(302);
+    const withFooter = await fetch(baseUrl() + "/about").then((r) => r.text());
+    expect(withFooter).toContain('<a href="https://beian.example/">备案号</a>');
+    expect(withFooter).not.toContain("<script>evil()");
+    expect(withFooter).not.toContain('onerror="evil()"');
     const tooLong = await postCard(root, "other", { intent: "system-name", SystemName: "x".repeat(5000) });
     expect(tooLong.html).toContain("系统名称更新失败");
   });
