@@ -27,7 +27,9 @@ async function clearLogs(form: FormData, request: Request) {
     const count = await deleteLogsBefore(before);
     return redirectWithFlash(TAB_URL, { type: "success", message: messages.logsCleared.replace("{n}", String(count)) });
   } catch (error) {
-    return data<CardResult>({ intent, error: messages.logClearFailed.replace("{message}", (error as Error).message) }, { status: 500 });
+    // The page answers (no error page): the card shows 日志清理失败：… and the form stays usable.
+    console.error("[settings] clearing logs failed:", (error as Error).message);
+    return data<CardResult>({ intent, error: messages.logClearFailed.replace("{message}", (error as Error).message), values: { before: text } });
   }
 }
 

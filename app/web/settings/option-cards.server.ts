@@ -200,7 +200,8 @@ export const SYSTEM_CARDS: readonly OptionCard[] = [
   {
     intent: "turnstile",
     title: "配置 Turnstile",
-    fields: [t("TurnstileSiteKey", "Turnstile Site Key"), s("TurnstileSecretKey", "Turnstile Secret Key")],
+    // The site key is public on the login page, but the registry (and GET /api/option/, as in the reference) treats every *Key as write-only.
+    fields: [s("TurnstileSiteKey", "Turnstile Site Key"), s("TurnstileSecretKey", "Turnstile Secret Key")],
   },
 ];
 
