@@ -228,12 +228,17 @@ describe("/setting admin tabs", () => {
   });
 
   it("a login method needs its prerequisite (option precondition) and nothing is stored", async () => {
+    await remember("WeChatAuthEnabled", "WeChatServerAddress", "PasswordRegisterEnabled", "RegisterEnabled");
+    await root.call("PUT", "/api/option/", { key: "WeChatAuthEnabled", value: "false" });
+    await root.call("PUT", "/api/option/", { key: "WeChatServerAddress", value: "" });
     const before = await optionsOf(root);
-    const res = await postCard(root, "system", { intent: "login", PasswordLoginEnabled: "true", PasswordRegisterEnabled: "true", RegisterEnabled: "true", WeChatAuthEnabled: "true" });
-    if (before.WeChatServerAddress) return; // another test configured WeChat: nothing to refuse here
+    const res = await postCard(root, "system", { intent: "login", PasswordLoginEnabled: "true", PasswordRegisterEnabled: before.PasswordRegisterEnabled === "true" ? "false" : "true", RegisterEnabled: "true", WeChatAuthEnabled: "true" });
     expect(res.status).toBe(400);
     expect(res.html).toContain("无法启用微信登录");
-    expect((await optionsOf(root)).WeChatAuthEnabled).toBe("false");
+    const after = await optionsOf(root);
+    expect(after.WeChatAuthEnabled).toBe("false");
+    // The refused switch stopped the whole card: the other toggle was not stored either.
+    expect(after.PasswordRegisterEnabled).toBe(before.PasswordRegisterEnabled);
   });
 
   it("the other tab: the notice and site name reach the home page with their messages", async () => {
