@@ -70,6 +70,33 @@ export const messages = {
   chatNoToken: "当前没有可用的启用令牌，请确认是否有令牌处于启用状态！",
   chatLinkInvalid: "聊天链接配置错误，请联系管理员",
   chatLinkMissing: "请联系管理员配置聊天链接",
+  // --- Admin settings tabs (issue 12: operation / system / other) ---
+  nothingChanged: "你似乎并没有修改什么",
+  savePartlyFailed: "部分保存失败，请重试",
+  saveFailed: "保存失败，请重试",
+  invalidJson: "不是合法的 JSON 字符串",
+  checkInput: "请检查输入",
+  topupGroupRatioInvalidJson: "充值分组倍率不是合法的 JSON 字符串",
+  serverAddressFirst: "请先填写服务器地址",
+  logsCleared: "{n} 条日志已清理！",
+  logTimeRequired: "请选择日志记录时间",
+  logClearFailed: "日志清理失败：{message}",
+  // Not in the spec's words: the reference asks in a modal; without JavaScript the form asks again.
+  passwordLoginOffConfirm: "确定要取消密码登录功能吗？如果你未绑定其他登录方式，将无法通过密码登录。请勾选确认后再保存",
+  modelRatioReset: "模型倍率已重置为默认值",
+  noticeUpdated: "公告已更新",
+  noticeUpdateFailed: "公告更新失败",
+  systemNameUpdated: "系统名称已更新",
+  systemNameUpdateFailed: "系统名称更新失败",
+  logoUpdated: "Logo 已更新",
+  logoUpdateFailed: "Logo 更新失败",
+  homePageUpdated: "首页内容已更新",
+  homePageUpdateFailed: "首页内容更新失败",
+  aboutUpdated: "关于内容已更新",
+  aboutUpdateFailed: "关于内容更新失败",
+  footerUpdated: "页脚内容已更新",
+  footerUpdateFailed: "页脚内容更新失败",
+  // --- end admin settings tabs ---
 } as const;
 
 export type MessageKey = keyof typeof messages;

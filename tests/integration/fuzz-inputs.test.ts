@@ -270,6 +270,9 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
   });
 
   it("item 11: the relay's JSON fields get hostile values without a 5xx (upstream 502/503/504 aside)", { timeout: 180_000 }, async () => {
+    // The earlier tests sent POST /api/option/rest_model_ratio (it reads no input), which puts
+    // ModelRatio back to the defaults: the fuzz model's ratio is merged in again.
+    await mergeOption(root, "ModelRatio", { [relayModel]: 1 });
     const headers = { Authorization: `Bearer ${relayKey}` };
     const chat = { model: relayModel, messages: [{ role: "user", content: "hi" }], max_tokens: 5 };
     const bases: [string, Record<string, unknown>, string[]][] = [

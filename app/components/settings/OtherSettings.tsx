@@ -1,8 +1,15 @@
 import type { loadOtherTab } from "~/web/settings/other.server";
+import { OptionCardForm } from "./OptionCardForm";
 
 type Props = { data: Awaited<ReturnType<typeof loadOtherTab>> };
 
-/** 运营/系统/其他 cards are built in issue 12. */
-export function OtherSettings(_props: Props) {
-  return <section className="card">TODO</section>;
+/** 公告, 系统名称, Logo, 首页内容, 关于, 页脚: each its own form and message. */
+export function OtherSettings({ data }: Props) {
+  return (
+    <div className="flex max-w-3xl flex-col gap-4">
+      {data.cards.map((card) => (
+        <OptionCardForm key={card.intent} card={card} />
+      ))}
+    </div>
+  );
 }

@@ -1,7 +1,9 @@
+import { sanitizeFooterHtml } from "~/utils/safe-html";
+
 export function Footer({ html, systemName, version }: { html: string; systemName: string; version: string }) {
   if (html) {
-    // The footer is root-configured HTML by design of the spec (links, ICP numbers, …).
-    return <footer className="px-4 py-3 text-center text-xs text-gray-500" dangerouslySetInnerHTML={{ __html: html }} />;
+    // The footer is root-configured HTML by design of the spec (links, ICP numbers, …), rebuilt from an allowlist.
+    return <footer className="px-4 py-3 text-center text-xs text-gray-500" dangerouslySetInnerHTML={{ __html: sanitizeFooterHtml(html) }} />;
   }
   return (
     <footer className="px-4 py-3 text-center text-xs text-gray-500">

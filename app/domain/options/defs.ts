@@ -59,8 +59,9 @@ const OPTION_BOUNDS: Record<string, OptionBounds> = {
   CustomCallbackAddress: { url: true },
   // The WeChat login server gets WeChatServerToken with every call (reference fault OA #2409).
   WeChatServerAddress: { url: true, fetched: true },
-  Price: { above: 0, max: 1_000_000 },
-  MinTopUp: { min: 0, max: 1_000_000 },
+  // Spec 000 §5: "the minimum top-up input has min 1 and Price has min 0".
+  Price: { min: 0, max: 1_000_000 },
+  MinTopUp: { min: 1, max: 1_000_000 },
   Notice: { maxLength: LONG_TEXT },
   HomePageContent: { maxLength: LONG_TEXT },
   About: { maxLength: LONG_TEXT },

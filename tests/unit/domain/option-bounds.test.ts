@@ -24,5 +24,11 @@ describe("item 16: every option has bounds in its definition", () => {
     expect(validateOptionValue("ServerAddress", "")).toMatchObject({ ok: true });
     expect(validateOptionValue("ServerAddress", "https://gw.example.com")).toMatchObject({ ok: true });
     expect(validateOptionValue("SystemName", "x".repeat(5000))).toMatchObject({ ok: false });
+    // Spec 000 §5: the minimum top-up input has min 1 and Price has min 0; the export interval min 1.
+    expect(validateOptionValue("MinTopUp", "0")).toMatchObject({ ok: false });
+    expect(validateOptionValue("MinTopUp", "1")).toMatchObject({ ok: true });
+    expect(validateOptionValue("Price", "0")).toMatchObject({ ok: true });
+    expect(validateOptionValue("Price", "-1")).toMatchObject({ ok: false });
+    expect(validateOptionValue("DataExportInterval", "0")).toMatchObject({ ok: false });
   });
 });

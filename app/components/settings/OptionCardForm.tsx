@@ -1,0 +1,90 @@
+import type { ReactNode } from "react";
+import { Form, useActionData } from "@remix-run/react";
+import { FlashBanner } from "~/components/FlashBanner";
+import type { CardResult, CardView, FieldView } from "~/web/settings/card-save.server";
+
+/** The result of the last submit, when it was this card's intent. */
+export function useOptionCardResult(intent: string): CardResult | undefined {
+  const result = useActionData<CardResult>();
+  return result?.intent === intent ? result : undefined;
+}
+
+function FieldInput({ intent, field, shown, error }: { intent: string; field: FieldView; shown: string; error?: string }) {
+  const id = `${intent}-${field.key}`;
+  const invalid = error ? true : undefined;
+  // Keyed by the value so a save that reloads the page's data also refreshes what the box shows.
+  const key = `${field.key}:${shown}`;
+  switch (field.kind) {
+    case "bool":
+      return (
+        <label className="flex items-center gap-2 text-sm" htmlFor={id}>
+          <input key={key} id={id} type="checkbox" name={field.key} value="true" defaultChecked={shown === "true"} />
+          {field.label}
+        </label>
+      );
+    case "textarea":
+    case "json":
+      return <textarea key={key} id={id} name={field.key} className={`input min-h-24 ${field.kind === "json" ? "font-mono text-xs" : ""}`} rows={field.kind === "json" ? 8 : 5} defaultValue={shown} aria-invalid={invalid} />;
+    case "select":
+      return (
+        <select key={key} id={id} name={field.key} className="input" defaultValue={shown}>
+          {(field.choices ?? []).map((choice) => (
+            <option key={choice.value} value={choice.value}>{choice.label}</option>
+          ))}
+        </select>
+      );
+    case "secret":
+      return <input id={id} name={field.key} type="password" className="input" autoComplete="new-password" placeholder={field.isSet ? "已设置，留空则不修改" : "未设置"} aria-invalid={invalid} />;
+    case "number":
+      return <input key={key} id={id} name={field.key} type="number" className="input" min={field.min} step={field.step ?? "1"} required defaultValue={shown} aria-invalid={invalid} />;
+    case "url":
+      return <input key={key} id={id} name={field.key} type="url" className="input" defaultValue={shown} aria-invalid={invalid} />;
+    default:
+      return <input key={key} id={id} name={field.key} type="text" className="input" defaultValue={shown} aria-invalid={invalid} />;
+  }
+}
+
+/**
+ * One settings card: its own form posting `intent=<card>` with only its fields. Works without
+ * JavaScript; the server decides which keys the card may write (decision 016).
+ */
+export function OptionCardForm({ card, children }: { card: CardView; children?: ReactNode }) {
+  const result = useOptionCardResult(card.intent);
+  const errors = result?.fieldErrors ?? {};
+  const submittedBefore = result?.values;
+  return (
+    <section className="card" aria-labelledby={`card-${card.intent}`} data-testid={`card-${card.intent}`}>
+      <h2 id={`card-${card.intent}`} className="mb-3 font-semibold">{card.title}</h2>
+      {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
+      {result?.info ? <FlashBanner type="info" message={result.info} /> : null}
+      <Form method="post" className="flex flex-col gap-3">
+        <input type="hidden" name="intent" value={card.intent} />
+        {card.fields.map((field) => {
+          const shown = submittedBefore?.[field.key] ?? field.value;
+          const error = errors[field.key]?.[0];
+          return (
+            <div key={field.key}>
+              {field.kind === "bool" ? null : (
+                <label className="label" htmlFor={`${card.intent}-${field.key}`}>
+                  {field.label}
+                  {field.kind === "secret" ? <span className="ml-2 text-xs text-gray-500">{field.isSet ? "已设置" : "未设置"}</span> : null}
+                </label>
+              )}
+              <FieldInput intent={card.intent} field={field} shown={shown} error={error} />
+              {field.help ? <p className="mt-1 text-xs text-gray-500">{field.help}</p> : null}
+              {error ? <p className="field-error">{error}</p> : null}
+            </div>
+          );
+        })}
+        {result?.confirm ? (
+          <label className="flex items-center gap-2 text-sm text-red-700 dark:text-red-300">
+            <input type="checkbox" name="confirm" value={result.confirm} required />
+            我已了解，确认关闭
+          </label>
+        ) : null}
+        <button type="submit" className="btn-primary self-start">保存{card.title}</button>
+      </Form>
+      {children}
+    </section>
+  );
+}
