@@ -24,7 +24,7 @@ describe("side menu", () => {
   });
 
   it("keeps the spec's order", () => {
-    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "渠道", "令牌", "日志", "设置"]);
+    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "渠道", "令牌", "钱包", "日志", "设置"]);
   });
 
   it("shows the New Year item on Jan 1 and Feb 9-24 only", () => {
