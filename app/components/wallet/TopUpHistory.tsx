@@ -34,7 +34,7 @@ export function TopUpHistory({ history }: { history: TopUpHistoryPage }) {
                 <tr key={row.id} className="border-b border-gray-100 dark:border-gray-700" data-trade-no={row.trade_no}>
                   <td className="p-2 font-mono">{row.trade_no}</td>
                   <td className="p-2">{renderQuota(row.quota, history.displayInCurrency, history.quotaPerUnit)}</td>
-                  <td className="p-2">¥{row.money.toFixed(2)}</td>
+                  <td className="p-2">{`¥${row.money.toFixed(2)}`}</td>
                   <td className="p-2">{METHOD_LABEL[row.payment_method] ?? row.payment_method}</td>
                   <td className="p-2">
                     {row.status === "success" ? <StatusTag tone="green">成功</StatusTag> : <StatusTag tone="yellow">待支付</StatusTag>}
