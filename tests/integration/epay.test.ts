@@ -191,6 +191,57 @@ describe("Epay: the order and the signed form", () => {
   });
 });
 
+describe("Epay: the wallet's console form", () => {
+  async function postWallet(user: ApiSession, form: Record<string, string>) {
+    const res = await fetch(`${baseUrl()}/topup`, { method: "POST", headers: { Cookie: user.cookie, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form), redirect: "manual" });
+    return { status: res.status, html: await res.text() };
+  }
+
+  it("quotes, then answers a plain HTML form to the gateway with the signed fields the gateway accepts", async () => {
+    const user = await newUser();
+    const quote = await postWallet(user, { intent: "topup-quote", amount: "10", payment_method: "wx" });
+    expect(quote.status).toBe(200);
+    expect(quote.html).toContain("确定要充值吗");
+    expect(quote.html).toMatch(/实付金额：(<!-- -->)?73\.00(<!-- -->)?元/);
+    const pay = await postWallet(user, { intent: "topup-pay", amount: "10", payment_method: "wx" });
+    expect(pay.status).toBe(200);
+    const form = /<form method="post" action="([^"]*\/submit\.php)"[^>]*>(.*?)<\/form>/s.exec(pay.html);
+    expect(form?.[1]).toBe(`${gateway.url}/submit.php`);
+    const fields = new URLSearchParams([...form![2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, "&")]));
+    expect(fields.get("type")).toBe("wxpay");
+    expect(fields.get("money")).toBe("73.00");
+    const cashier = await fetch(form![1]!, { method: "POST", body: fields }).then((r) => r.text());
+    expect(cashier, gateway.refusals.at(-1)).toContain("易支付收银台");
+  });
+
+  it("words refusals as the spec: the minimum as 充值数量不能小于{min}, other amount errors as 错误：{detail}", async () => {
+    const user = await newUser();
+    await setOption("MinTopUp", "5");
+    try {
+      const below = await postWallet(user, { intent: "topup-quote", amount: "3", payment_method: "zfb" });
+      expect(below.status).toBe(400);
+      expect(below.html).toContain("充值数量不能小于5");
+      const pay = await postWallet(user, { intent: "topup-pay", amount: "3", payment_method: "zfb" });
+      expect(pay.html).toContain("充值数量不能小于5");
+    } finally {
+      await setOption("MinTopUp", "1");
+    }
+    await setOption("MinTopUp", "0");
+    await setOption("Price", "0.001");
+    try {
+      // Under 1 is raised to 1 (spec §5); 1 × 0.001 yuan is under a fen.
+      const low = await postWallet(user, { intent: "topup-quote", amount: "0", payment_method: "zfb" });
+      expect(low.html).toContain("错误：充值金额过低");
+    } finally {
+      await setOption("Price", "7.3");
+      await setOption("MinTopUp", "1");
+    }
+    const garbage = await postWallet(user, { intent: "topup-quote", amount: "ten", payment_method: "zfb" });
+    expect(garbage.status).toBe(400);
+    expect(garbage.html).toContain("充值数量必须是整数");
+  });
+});
+
 describe("Epay: the notify credits once", () => {
   it("a payment through the gateway credits the order's quota once, logs a top-up and sends the payer back to /topup", async () => {
     const user = await newUser();

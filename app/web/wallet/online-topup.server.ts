@@ -54,7 +54,13 @@ export async function onlineTopUpAction(user: User, form: FormData): Promise<Onl
   const method = readMethod(form.get("payment_method")) ?? "zfb";
   if (intent === "topup-quote") {
     const quoted = quoteTopUp(user, amount);
-    if (!quoted.ok) return { step: "error", message: topUpRefusalText(quoted.refusal, "console"), amount: String(amount) };
+    if (!quoted.ok) {
+      // The reference's console checks the minimum itself (spec §5's words) and shows any other
+      // refusal of the amount query as 错误：{detail} (spec §8).
+      const text = topUpRefusalText(quoted.refusal, "console");
+      const message = quoted.refusal.reason === "below-min" ? text : messages.topUpAmountError.replace("{detail}", text);
+      return { step: "error", message, amount: String(amount) };
+    }
     return { step: "confirm", amount, method, money: formatYuan(quoted.quote.cents), quota: quoted.quote.quota };
   }
   const created = await createTopUpOrder(user, amount, method);
