@@ -97,6 +97,18 @@ export const messages = {
   footerUpdated: "页脚内容已更新",
   footerUpdateFailed: "页脚内容更新失败",
   // --- end admin settings tabs ---
+  // Online top-up through Epay (issue 13, i13-epay; docs/decisions/021).
+  // The reference's API text has a space before the number; the spec's console text (§5) has none.
+  topUpBelowMinApi: "充值数量不能小于 {min}",
+  topUpBelowMin: "充值数量不能小于{min}",
+  topUpMoneyTooLow: "充值金额过低",
+  topUpTooLarge: "充值数量过大",
+  topUpNotConfigured: "当前管理员未配置支付信息",
+  topUpDisabled: "管理员未开启在线充值！",
+  topUpOrderFailed: "创建订单失败",
+  topUpAmountError: "错误：{detail}",
+  // Not in the spec: the console's refusal of an amount that is not a whole number.
+  topUpAmountInvalid: "充值数量必须是整数",
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -85,7 +85,9 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * lock around the run, so when several nodes start at once only one migrates and the others wait.
  */
 export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // Migrations are independent additions, written on parallel branches: one numbered before a
+  // migration a database already ran is applied, not refused (kysely refuses by default).
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);

@@ -185,14 +185,24 @@ export interface TasksTable {
   data: unknown;
 }
 
+/** An online top-up order (migration 0010, docs/decisions/021): money in fen, quota fixed at order time. */
 export interface TopUpsTable {
   id: Generated<number>;
   user_id: number;
+  /** The amount as the user asked for it (dollars, or quota units without currency display). */
   amount: Int8;
-  money: Generated<number>;
+  /** The payable sum in fen (yuan × 100), compared for equality with what the gateway reports paid. */
+  money_cents: Int8;
+  /** The quota the order credits once paid. */
+  quota: Int8;
   trade_no: string;
+  /** The gateway's type: alipay or wxpay. */
+  payment_method: Generated<string>;
+  /** The gateway's own trade number, from its notify. */
+  provider_trade_no: Generated<string>;
   create_time: Int8;
-  status: Generated<string>;
+  paid_time: Int8;
+  status: Generated<"pending" | "success">;
 }
 
 export interface QuotaDataTable {

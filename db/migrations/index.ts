@@ -4,6 +4,7 @@ import * as quotaReservations from "./20261122_0002_quota_reservations";
 import * as quotaLeases from "./20261123_0003_quota_leases";
 import * as shortfall from "./20261124_0004_shortfall";
 import * as oauthStates from "./20261124_0006_oauth_states";
+import * as epayOrders from "./20261124_0010_epay_orders";
 import * as usageRollups from "./20261124_0011_usage_rollups";
 
 // Append-only: a new migration gets a new timestamped file and a new line here. The list is
@@ -14,5 +15,6 @@ export const migrations: Record<string, Migration> = {
   "20261123_0003_quota_leases": quotaLeases,
   "20261124_0004_shortfall": shortfall,
   "20261124_0006_oauth_states": oauthStates,
+  "20261124_0010_epay_orders": epayOrders,
   "20261124_0011_usage_rollups": usageRollups,
 };

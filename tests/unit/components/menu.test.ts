@@ -29,7 +29,7 @@ describe("side menu", () => {
   });
 
   it("keeps the spec's order", () => {
-    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "日志", "数据看板", "设置"]);
+    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "钱包", "日志", "数据看板", "设置"]);
   });
 
   it("offers the dashboard only while data export is enabled", () => {
