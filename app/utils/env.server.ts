@@ -50,6 +50,8 @@ const schema = z.object({
   // Names this node across restarts (quota held by its unfinished requests is refunded when it
   // comes back); defaults to host name + data directory.
   NODE_ID: z.string().optional().transform((v) => (v ? v : undefined)),
+  // Where Turnstile tokens are checked; tests point it at a loopback mock of Cloudflare's siteverify.
+  TURNSTILE_VERIFY_URL: z.string().url().default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -3,6 +3,7 @@ import * as initialSchema from "./20261122_0001_initial_schema";
 import * as quotaReservations from "./20261122_0002_quota_reservations";
 import * as quotaLeases from "./20261123_0003_quota_leases";
 import * as shortfall from "./20261124_0004_shortfall";
+import * as verificationCodes from "./20261124_0005_verification_codes";
 
 // Append-only: a new migration gets a new timestamped file and a new line here. The list is
 // static (not read from disk) so it survives bundling into the server build.
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   "20261122_0002_quota_reservations": quotaReservations,
   "20261123_0003_quota_leases": quotaLeases,
   "20261124_0004_shortfall": shortfall,
+  "20261124_0005_verification_codes": verificationCodes,
 };

@@ -1,5 +1,6 @@
 import { Form, useActionData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
+import { EmailBindCard } from "./EmailBindCard";
 import type { loadPersonalTab } from "~/web/settings/personal.server";
 import type { SettingsActionResult } from "~/web/settings/tabs";
 
@@ -49,6 +50,7 @@ export function PersonalSettings({ data: me }: Props) {
           <dt className="text-gray-500">分组</dt><dd>{me.group}</dd>
         </dl>
       </section>
+      <EmailBindCard data={me.emailBinding} />
       <PasswordCard />
     </div>
   );
