@@ -15,6 +15,14 @@ async function setOption(key: string, value: string) {
   expect(((await res.json()) as { success: boolean }).success, `${key}=${value}`).toBe(true);
 }
 
+/** An account registered through the API with a code read from the mailbox. */
+async function registerWithCode(username: string, password: string, email: string) {
+  expect((await root.get(`/api/verification?email=${email}`)).ok()).toBe(true);
+  const code = codeIn(await smtp.nextMailTo(email));
+  const registered = await root.post("/api/user/register", { data: { username, password, password2: password, email, verification_code: code } });
+  expect(((await registered.json()) as { success: boolean }).success).toBe(true);
+}
+
 test.beforeAll(async ({ playwright }, testInfo) => {
   smtp = await startTestSmtp();
   const baseURL = testInfo.project.use.baseURL!;
@@ -78,13 +86,9 @@ test.describe("email sign-in flows @nojs", () => {
   });
 
   test("a forgotten password: 忘记密码 → reset mail → link → new password shown once → sign in with it", async ({ page }) => {
-    // The account, registered with a code through the API.
     const username = uniqueName("rp");
     const email = `${username}@example.com`;
-    expect((await root.get(`/api/verification?email=${email}`)).ok()).toBe(true);
-    const code = codeIn(await smtp.nextMailTo(email));
-    const registered = await root.post("/api/user/register", { data: { username, password: "old-password", password2: "old-password", email, verification_code: code } });
-    expect(((await registered.json()) as { success: boolean }).success).toBe(true);
+    await registerWithCode(username, "old-password", email);
 
     await page.goto("/login");
     await page.getByRole("link", { name: "忘记密码" }).click();
@@ -110,5 +114,28 @@ test.describe("email sign-in flows @nojs", () => {
     await expect(page.getByText("用户名或密码错误，或用户已被封禁")).toBeVisible();
     await signIn(page, username, password);
     await expect(page).toHaveURL(/\/token/);
+  });
+
+  test("a signed-in user binds an email from personal settings with the mailed code", async ({ page }) => {
+    // Registered with a code for one address; binds another.
+    const username = uniqueName("eb");
+    const password = "password123";
+    await registerWithCode(username, password, `${username}@first.example.com`);
+    await signIn(page, username, password);
+    await expect(page).toHaveURL(/\/token/);
+    await page.goto("/setting");
+    await expect(page.getByText(`当前邮箱：${username}@first.example.com`)).toBeVisible();
+    const email = `${username}@example.com`;
+    await page.getByRole("button", { name: "绑定" }).click();
+    await expect(page.getByText("请输入邮箱！")).toBeVisible();
+    await page.getByLabel("新邮箱").fill(email);
+    await page.getByRole("button", { name: "获取验证码" }).click();
+    await expect(page.getByText("验证码发送成功，请检查你的邮箱！")).toBeVisible();
+    const code = codeIn(await smtp.nextMailTo(email));
+    await expect(page.getByLabel("新邮箱")).toHaveValue(email);
+    await page.getByLabel("验证码").fill(code);
+    await page.getByRole("button", { name: "绑定" }).click();
+    await expect(page.getByText("邮箱账户绑定成功！")).toBeVisible();
+    await expect(page.getByText(`当前邮箱：${email}`)).toBeVisible();
   });
 });
