@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { codeIn, resetLinkIn, SMTP_PASSWORD, SMTP_USER, startTestSmtp, type TestSmtp } from "../mocks/smtp-server";
 import { startTurnstileMock, type TurnstileMock } from "../mocks/turnstile-siteverify";
 import { fakeIp, uniqueName } from "../support/api";
+import { startTestRedis } from "../support/redis-server";
 import { freePort, startServer, type StartedServer } from "../support/server";
 import { call, signIn, type Node } from "../support/standalone";
 
@@ -143,6 +144,42 @@ describe("verification codes and registration", () => {
     }
     expect((await register({ username: uniqueName("x"), password: "password123", email, verification_code: code })).json).toMatchObject({ success: false, message: WRONG_CODE });
   });
+
+  it.skipIf(kind !== "postgres")("a code mailed by one node registers on another (codes are in the shared database, not a node's memory)", async () => {
+    const other = await startServer({ kind, env: { TURNSTILE_VERIFY_URL: turnstile.url }, storage: { dataDir: server.dataDir, databaseUrl: server.databaseUrl }, worker: false });
+    try {
+      const email = mailbox("n");
+      const code = await codeFor(email);
+      const username = uniqueName("n");
+      const res = await call(other.baseUrl, "/api/user/register", { method: "POST", body: { username, password: "password123", email, verification_code: code } });
+      expect(res.json).toMatchObject({ success: true });
+      expect(await signsIn(username, "password123")).toBe(true);
+    } finally {
+      await other.stop();
+    }
+  }, 120_000);
+
+  it("with Redis stopped, a code is still mailed and registers the account at once", async () => {
+    const redis = await startTestRedis();
+    const node = await startServer({ kind, env: { REDIS_URL: redis.url(0) }, worker: false });
+    try {
+      const admin = await signIn(node.baseUrl);
+      for (const [key, value] of [["SMTPServer", "127.0.0.1"], ["SMTPPort", String(smtp.port)], ["SMTPAccount", SMTP_USER], ["SMTPToken", SMTP_PASSWORD], ["EmailVerificationEnabled", "true"]]) {
+        expect((await call(node.baseUrl, "/api/option/", { method: "PUT", headers: admin.auth, body: { key, value } })).json).toMatchObject({ success: true });
+      }
+      await redis.stop();
+      const email = mailbox("o");
+      const started = Date.now();
+      expect((await call(node.baseUrl, `/api/verification?email=${encodeURIComponent(email)}`)).json).toMatchObject({ success: true, message: SENT });
+      const code = codeIn(await smtp.nextMailTo(email));
+      const res = await call(node.baseUrl, "/api/user/register", { method: "POST", body: { username: uniqueName("o"), password: "password123", email, verification_code: code } });
+      expect(res.json).toMatchObject({ success: true });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await node.stop();
+      await redis.stop().catch(() => undefined);
+    }
+  }, 180_000);
 
   it("the domain whitelist and the +alias rule refuse addresses when the operator turns them on", async () => {
     await setOption("EmailDomainWhitelist", "allowed.test");
