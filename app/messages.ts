@@ -53,7 +53,6 @@ export const messages = {
   // Not in the spec: the resend cooldown (30 s) says how long is left.
   emailCooldown: "发送过于频繁，请 {n} 秒后再试",
   verificationCodeExhausted: "验证码错误次数过多，请重新获取验证码",
-  emailVerificationOff: "管理员未开启邮箱验证",
   resetMailSent: "重置邮件发送成功，请检查你的邮箱！",
   resetLinkInvalid: "重置链接非法或已过期",
   resetDone: "密码已重置，请使用新密码登录",
