@@ -14,8 +14,12 @@ function useCountdown(startWhen: unknown): number {
   useEffect(() => {
     if (!startWhen) return;
     setLeft(RESEND_SECONDS);
-    const timer = window.setInterval(() => setLeft((n) => (n <= 1 ? (window.clearInterval(timer), 0) : n - 1)), 1000);
-    return () => window.clearInterval(timer);
+    const timer = window.setInterval(() => setLeft((n) => Math.max(0, n - 1)), 1000);
+    const stop = window.setTimeout(() => window.clearInterval(timer), RESEND_SECONDS * 1000);
+    return () => {
+      window.clearInterval(timer);
+      window.clearTimeout(stop);
+    };
   }, [startWhen]);
   return left;
 }
