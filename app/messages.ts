@@ -45,6 +45,20 @@ export const messages = {
   operationDone: "操作成功完成！",
   saved: "保存成功",
   logoutDone: "注销成功!",
+  // --- Email sign-in flows (issue 12: verification, reset, binding) ---
+  verificationCodeSent: "验证码发送成功，请检查你的邮箱！",
+  emailAliasNotAllowed: "管理员已启用邮箱地址别名限制，您的邮箱地址由于包含特殊符号而被拒绝。",
+  emailTaken: "邮箱地址已被占用",
+  emailNotRegistered: "该邮箱地址未注册",
+  // Not in the spec: the resend cooldown (30 s) says how long is left.
+  emailCooldown: "发送过于频繁，请 {n} 秒后再试",
+  verificationCodeExhausted: "验证码错误次数过多，请重新获取验证码",
+  resetMailSent: "重置邮件发送成功，请检查你的邮箱！",
+  resetLinkInvalid: "重置链接非法或已过期",
+  resetDone: "密码已重置，请使用新密码登录",
+  emailBound: "邮箱账户绑定成功！",
+  emailBindEmailRequired: "请输入邮箱！",
+  emailBindCodeRequired: "请输入邮箱验证码！",
   // Not in the spec: shown to admins when settlements sit in the billing quarantine (decision 007).
   billingQuarantined: "有 {n} 条结算记录无法写入数据库，已隔离保存在 {dir}，均未计费；请核对后手工处理。",
   // Third-party sign-in (GitHub, WeChat, Telegram; issue 12).

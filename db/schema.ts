@@ -268,7 +268,18 @@ export interface OAuthStatesTable {
   expires_at: Date;
 }
 
+/** Email codes and reset tokens, hashed (migration 0005). */
+export interface VerificationCodesTable {
+  purpose: string;
+  email: string;
+  code_hash: string;
+  sent_at: Generated<Date>;
+  expires_at: Date;
+  attempts: Generated<number>;
+}
+
 export interface DB {
+  verification_codes: VerificationCodesTable;
   quota_reservations: QuotaReservationsTable;
   quota_leases: QuotaLeasesTable;
   billing_journals: BillingJournalsTable;

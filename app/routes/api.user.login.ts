@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { checkPasswordSignIn, SignInError } from "~/domain/auth/authenticator.server";
 import { createSession } from "~/domain/auth/sessions.server";
+import { turnstileRefusal } from "~/domain/auth/turnstile.server";
 import { apiFail, apiRoute, readJson } from "~/web/api.server";
 import { bootApp } from "~/web/boot.server";
 import { allowCriticalRequest, TOO_MANY_REQUESTS_MESSAGE } from "~/utils/rate-limit.server";
@@ -15,6 +16,8 @@ export function action({ request }: ActionFunctionArgs) {
     if (request.method !== "POST") return apiFail("方法不允许", 405);
     if (!(await allowCriticalRequest(clientIp(request)))) return apiFail(TOO_MANY_REQUESTS_MESSAGE, 429);
     const input = await readJson(request, body);
+    const turnstile = await turnstileRefusal(new URL(request.url).searchParams.get("turnstile"), clientIp(request));
+    if (turnstile) return apiFail(turnstile);
     try {
       const user = await checkPasswordSignIn(input.username.trim(), input.password);
       const cookie = await createSession(request, user.id);

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { turnstileRefusal } from "~/domain/auth/turnstile.server";
 import { registerWithPassword } from "~/domain/users/registration.server";
 import { messages } from "~/messages";
 import { apiFail, apiOk, apiRoute, readJson } from "~/web/api.server";
@@ -24,6 +25,8 @@ export function action({ request }: ActionFunctionArgs) {
     await bootApp();
     if (!(await allowCriticalRequest(clientIp(request)))) return apiFail(TOO_MANY_REQUESTS_MESSAGE, 429);
     const input = await readJson(request, body);
+    const turnstile = await turnstileRefusal(new URL(request.url).searchParams.get("turnstile"), clientIp(request));
+    if (turnstile) return apiFail(turnstile);
     const result = await registerWithPassword(input);
     if (!result.ok) return apiFail(result.message);
     return apiOk(undefined, "");

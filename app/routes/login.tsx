@@ -6,6 +6,8 @@ import { FlashBanner } from "~/components/FlashBanner";
 import { ThirdPartySignIn } from "~/components/auth/ThirdPartySignIn";
 import { authenticator, SignInError } from "~/domain/auth/authenticator.server";
 import { loginSchema } from "~/domain/auth/forms";
+import { TURNSTILE_FIELD, turnstileRefusal, turnstileWidgetSettings } from "~/domain/auth/turnstile.server";
+import { TurnstileWidget } from "~/components/TurnstileWidget";
 import { createSession } from "~/domain/auth/sessions.server";
 import { options } from "~/domain/options/store.server";
 import { isDefaultRootPassword } from "~/domain/users/users.server";
@@ -38,16 +40,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
     passwordLogin: options.bool("PasswordLoginEnabled"),
     thirdParty: thirdPartyMethods(),
     registerEnabled: options.bool("RegisterEnabled"),
+    turnstile: turnstileWidgetSettings(),
   };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   await optionalUser(request);
-  const submission = parseWithZod(await readForm(request.clone()), { schema: loginSchema });
+  const form = await readForm(request.clone());
+  const submission = parseWithZod(form, { schema: loginSchema });
   if (!(await allowCriticalRequest(clientIp(request)))) {
     return data(submission.reply({ formErrors: [messages.tooManyRequests] }), { status: 429 });
   }
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  const turnstile = await turnstileRefusal(String(form.get(TURNSTILE_FIELD) ?? ""), clientIp(request));
+  if (turnstile) return data(submission.reply({ formErrors: [turnstile], hideFields: ["password"] }), { status: 400 });
   try {
     const user = await authenticator.authenticate("password", request);
     const sessionCookie = await createSession(request, user.id);
@@ -91,14 +97,15 @@ export default function LoginPage() {
               <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder="密码" autoComplete="current-password" />
               {fields.password.errors && !fields.username.errors ? <p className="field-error">{fields.password.errors[0]}</p> : null}
             </div>
+            <TurnstileWidget {...settings.turnstile} resetKey={lastResult} />
             <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>登录</button>
           </Form>
         ) : (
           <FlashBanner type="info" message={messages.passwordLoginDisabled} />
         )}
         <ThirdPartySignIn methods={settings.thirdParty} />
-        {/* 忘记密码 and GitHub sign-in join here when their flows exist (issue 12): no link to a page that does not work. */}
-        <div className="mt-4 flex justify-end text-sm">
+        <div className="mt-4 flex justify-between text-sm">
+          <Link to="/reset" className="text-blue-600 hover:underline dark:text-blue-400">忘记密码</Link>
           {settings.registerEnabled ? <Link to="/register" className="text-blue-600 hover:underline dark:text-blue-400">没有账户？点击注册</Link> : null}
         </div>
       </div>

@@ -3,7 +3,10 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { createCookie, data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
-import { registerSchema } from "~/domain/auth/forms";
+import { registerSchema, sendCodeSchema, type RegisterInput } from "~/domain/auth/forms";
+import { TURNSTILE_FIELD, turnstileRefusal, turnstileWidgetSettings } from "~/domain/auth/turnstile.server";
+import { sendVerificationCode } from "~/domain/email/email-flows.server";
+import { TurnstileWidget } from "~/components/TurnstileWidget";
 import { options } from "~/domain/options/store.server";
 import { registerWithPassword } from "~/domain/users/registration.server";
 import { messages } from "~/messages";
@@ -28,24 +31,40 @@ export async function loader({ request }: LoaderFunctionArgs) {
     registerEnabled: options.bool("RegisterEnabled"),
     passwordRegister: options.bool("PasswordRegisterEnabled"),
     emailVerification: options.bool("EmailVerificationEnabled"),
+    turnstile: turnstileWidgetSettings(),
   };
   return data(settings, fromQuery ? { headers: { "Set-Cookie": await affCookie.serialize(fromQuery) } } : undefined);
 }
 
+const HIDDEN = { hideFields: ["password", "password2"] };
+
+/**
+ * Two buttons post here: 注册 (no intent) and 获取验证码 (intent=send-code), which mails a code
+ * and renders the form again with what was typed (passwords excepted), so it works without JS.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   await optionalUser(request);
-  const schema = registerSchema(options.bool("EmailVerificationEnabled"));
-  const submission = parseWithZod(await readForm(request), { schema });
+  const form = await readForm(request);
+  const sendCode = form.get("intent") === "send-code";
+  const schema = sendCode ? sendCodeSchema : registerSchema(options.bool("EmailVerificationEnabled"));
+  const submission = parseWithZod(form, { schema });
   if (!(await allowCriticalRequest(clientIp(request)))) {
-    return data(submission.reply({ formErrors: [messages.tooManyRequests] }), { status: 429 });
+    return data({ result: submission.reply({ formErrors: [messages.tooManyRequests], ...HIDDEN }) }, { status: 429 });
   }
-  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password", "password2"] }), { status: 400 });
-  const result = await registerWithPassword(submission.value);
+  if (submission.status !== "success") return data({ result: submission.reply(HIDDEN) }, { status: 400 });
+  const turnstile = await turnstileRefusal(String(form.get(TURNSTILE_FIELD) ?? ""), clientIp(request));
+  if (turnstile) return data({ result: submission.reply({ formErrors: [turnstile], ...HIDDEN }) }, { status: 400 });
+  if (sendCode) {
+    const sent = await sendVerificationCode(String(form.get("email") ?? ""));
+    if (!sent.ok) return data({ result: submission.reply({ fieldErrors: { email: [sent.message] }, ...HIDDEN }) }, { status: 400 });
+    return data({ result: submission.reply(HIDDEN), notice: messages.verificationCodeSent });
+  }
+  const result = await registerWithPassword(submission.value as RegisterInput);
   if (!result.ok) {
     const reply = result.field
-      ? submission.reply({ fieldErrors: { [result.field]: [result.message] }, hideFields: ["password", "password2"] })
-      : submission.reply({ formErrors: [result.message], hideFields: ["password", "password2"] });
-    return data(reply, { status: 400 });
+      ? submission.reply({ fieldErrors: { [result.field]: [result.message] }, ...HIDDEN })
+      : submission.reply({ formErrors: [result.message], ...HIDDEN });
+    return data({ result: reply }, { status: 400 });
   }
   return redirectWithFlash("/login", { type: "success", message: messages.registerSuccess }, [await affCookie.serialize("", { maxAge: 0 })]);
 }
@@ -56,13 +75,15 @@ function FieldError({ errors }: { errors?: string[] }) {
 
 export default function RegisterPage() {
   const settings = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const actionData = useActionData<typeof action>();
+  const lastResult = actionData?.result;
+  const notice = actionData && "notice" in actionData ? actionData.notice : undefined;
   const navigation = useNavigation();
   const schema = registerSchema(settings.emailVerification);
   const [form, fields] = useForm({
     lastResult,
     defaultValue: { aff_code: settings.aff },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: formData.get("intent") === "send-code" ? sendCodeSchema : schema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
@@ -71,11 +92,14 @@ export default function RegisterPage() {
     <div className="mx-auto mt-6 max-w-sm">
       <div className="card">
         <h1 className="mb-4 text-center text-xl font-bold">新用户注册</h1>
+        {notice ? <FlashBanner type="success" message={notice} /> : null}
         {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
         {!open ? (
           <FlashBanner type="info" message={settings.registerEnabled ? messages.passwordRegisterDisabled : messages.registerDisabled} />
         ) : (
           <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3">
+            {/* Enter in a field presses the form's first submit button: this one, so it registers rather than sends a code. */}
+            {settings.emailVerification ? <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true">注册</button> : null}
             <div>
               <label className="label" htmlFor={fields.username.id}>用户名</label>
               <input {...getInputProps(fields.username, { type: "text" })} className="input" placeholder="输入用户名，最长 12 位" autoComplete="username" />
@@ -95,7 +119,10 @@ export default function RegisterPage() {
               <>
                 <div>
                   <label className="label" htmlFor={fields.email.id}>邮箱</label>
-                  <input {...getInputProps(fields.email, { type: "email" })} className="input" placeholder="输入邮箱地址" />
+                  <div className="flex gap-2">
+                    <input {...getInputProps(fields.email, { type: "email" })} className="input" placeholder="输入邮箱地址" maxLength={50} />
+                    <button type="submit" name="intent" value="send-code" formNoValidate className="btn-secondary shrink-0" disabled={navigation.state === "submitting"}>获取验证码</button>
+                  </div>
                   <FieldError errors={fields.email.errors} />
                 </div>
                 <div>
@@ -106,6 +133,7 @@ export default function RegisterPage() {
               </>
             ) : null}
             <input {...getInputProps(fields.aff_code, { type: "hidden" })} />
+            <TurnstileWidget {...settings.turnstile} resetKey={actionData} />
             <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>注册</button>
           </Form>
         )}

@@ -55,6 +55,8 @@ const schema = z.object({
   GITHUB_API_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com").transform((v) => v.replace(/\/+$/, "")),
   // Longest wait on a sign-in provider's server (GitHub, the WeChat login server), in seconds.
   OAUTH_TIMEOUT: z.coerce.number().min(0.5).max(60).default(5),
+  // Where Turnstile tokens are checked; tests point it at a loopback mock of Cloudflare's siteverify.
+  TURNSTILE_VERIFY_URL: z.string().url().default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -80,7 +80,11 @@ const ROUTES_DIR = join(process.cwd(), "app/routes");
 
 function urlOf(file: string): { pattern: string; params: string[] } {
   const stem = file.replace(/\.(tsx?|jsx?)$/, "");
-  const segments = stem.split(".").filter((s) => s !== "_index" && !s.startsWith("_"));
+  // A trailing `_` (flat routes: not nested in the parent's layout) is not part of the URL.
+  const segments = stem
+    .split(".")
+    .filter((s) => s !== "_index" && !s.startsWith("_"))
+    .map((s) => (s.endsWith("_") ? s.slice(0, -1) : s));
   const params = segments.filter((s) => s.startsWith("$")).map((s) => s.slice(1) || "*");
   const pattern = `/${segments.join("/")}${stem.endsWith("_index") && segments.length > 0 ? "/" : ""}`;
   return { pattern, params };

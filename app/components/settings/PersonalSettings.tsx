@@ -1,6 +1,7 @@
 import { Form, useActionData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { OAuthBindCards } from "./OAuthBindCards";
+import { EmailBindCard } from "./EmailBindCard";
 import type { loadPersonalTab } from "~/web/settings/personal.server";
 import type { SettingsActionResult } from "~/web/settings/tabs";
 
@@ -51,6 +52,7 @@ export function PersonalSettings({ data: me }: Props) {
         </dl>
       </section>
       <OAuthBindCards data={me} />
+      <EmailBindCard data={me.emailBinding} />
       <PasswordCard />
     </div>
   );

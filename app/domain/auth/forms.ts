@@ -32,3 +32,13 @@ export function registerSchema(emailVerification: boolean) {
 }
 
 export type RegisterInput = z.infer<typeof baseRegister>;
+
+/** The register form's 获取验证码 button: only the address matters (the server applies the operator's rules). */
+export const sendCodeSchema = z.object({
+  email: z
+    .string({ error: messages.emailRequired })
+    .trim()
+    .min(1, messages.emailRequired)
+    .max(50, messages.emailInvalid)
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, messages.emailInvalid),
+});

@@ -1,5 +1,7 @@
 import type { User } from "../../../db/schema";
-import { consumeVerificationCode } from "~/domain/auth/verification-codes.server";
+import { consumeVerificationCode, normalizeEmail } from "~/domain/auth/verification-codes.server";
+import { codeRefusalMessage } from "~/domain/email/email-flows.server";
+import { emailPolicyRefusal, isEmailTaken } from "~/domain/email/email-policy.server";
 import { options } from "~/domain/options/store.server";
 import { messages } from "~/messages";
 import { isUsernameTaken, registerUser } from "./users.server";
@@ -16,17 +18,7 @@ export type RegistrationResult =
   | { ok: true; user: User }
   | { ok: false; message: string; field?: "username" | "email" | "verification_code" };
 
-/** Is this address allowed by the operator's domain whitelist (when restriction is on)? */
-export function isEmailDomainAllowed(email: string): boolean {
-  if (!options.bool("EmailDomainRestrictionEnabled")) return true;
-  const domain = email.split("@").pop()?.toLowerCase() ?? "";
-  const allowed = options
-    .string("EmailDomainWhitelist")
-    .split(",")
-    .map((d) => d.trim().toLowerCase())
-    .filter(Boolean);
-  return allowed.includes(domain);
-}
+export { isEmailDomainAllowed } from "~/domain/email/email-policy.server";
 
 /**
  * Password registration with every switch the operator has: registration and password
@@ -41,13 +33,14 @@ export async function registerWithPassword(input: RegistrationInput): Promise<Re
   if (input.username.includes("#")) return { ok: false, message: messages.usernameHasHash, field: "username" };
   let email: string | undefined;
   if (options.bool("EmailVerificationEnabled")) {
-    email = input.email?.trim() ?? "";
-    if (!email) return { ok: false, message: messages.emailRequired, field: "email" };
-    if (!isEmailDomainAllowed(email)) return { ok: false, message: messages.emailDomainNotAllowed, field: "email" };
+    email = normalizeEmail(input.email ?? "");
+    const refusal = emailPolicyRefusal(email);
+    if (refusal) return { ok: false, message: refusal, field: "email" };
     if (!input.verification_code) return { ok: false, message: messages.verificationCodeRequired, field: "verification_code" };
-    if (!(await consumeVerificationCode("register", email, input.verification_code))) {
-      return { ok: false, message: messages.verificationCodeWrong, field: "verification_code" };
-    }
+    if (await isUsernameTaken(input.username)) return { ok: false, message: messages.usernameTaken, field: "username" };
+    if (await isEmailTaken(email)) return { ok: false, message: messages.emailTaken, field: "email" };
+    const used = await consumeVerificationCode("email", email, input.verification_code);
+    if (used !== "ok") return { ok: false, message: codeRefusalMessage(used), field: "verification_code" };
   }
   if (await isUsernameTaken(input.username)) return { ok: false, message: messages.usernameTaken, field: "username" };
   try {

@@ -5,12 +5,13 @@ import { roleLabel } from "~/domain/users/roles";
 import { updateSelf } from "~/domain/users/self-service.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { EMAIL_CARD_INTENTS, loadEmailBinding, personalEmailAction } from "./personal-email.server";
 import type { SettingsActionResult } from "./tabs";
 import { loadOAuthBindings, oauthBindAction } from "./personal-oauth.server";
 
 /** The personal tab's data: only what the signed-in user may see of their own account. */
 export async function loadPersonalTab(user: User, _request: Request) {
-  return { username: user.username, displayName: user.display_name, role: roleLabel(user.role), group: user.group, ...loadOAuthBindings(user) };
+  return { username: user.username, displayName: user.display_name, role: roleLabel(user.role), group: user.group, ...loadOAuthBindings(user), emailBinding: loadEmailBinding(user) };
 }
 
 function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Record<string, string[]> {
@@ -20,6 +21,7 @@ function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Record
 }
 
 export async function personalTabAction(user: User, intent: string, form: FormData, request: Request) {
+  if ((EMAIL_CARD_INTENTS as readonly string[]).includes(intent)) return personalEmailAction(user, intent, form, request);
   switch (intent) {
     case "password": {
       const parsed = changePasswordSchema.safeParse(Object.fromEntries(form));
