@@ -99,19 +99,24 @@ export type NewAccount = {
   inviterId?: number;
 };
 
-/** Inserts an account through `executor` (a transaction when the insert is part of a larger change). */
-async function insertUser(executor: Kysely<DB>, input: NewAccount): Promise<User> {
+/**
+ * Inserts an account through `executor` (a transaction when the insert is part of a larger
+ * change). The slow or separate work — hashing, drawing a free invite code — is done by the
+ * caller first: inside a transaction on PGlite's single connection, a query outside it would wait
+ * for the transaction forever.
+ */
+async function insertUser(executor: Kysely<DB>, input: NewAccount, prepared: { passwordHash: string; affCode: string }): Promise<User> {
   return executor
     .insertInto("users")
     .values({
       username: input.username,
-      password_hash: await hashPassword(input.password),
+      password_hash: prepared.passwordHash,
       display_name: input.displayName || input.username,
       email: input.email ?? "",
       role: input.role ?? ROLE_USER,
       quota: input.quota ?? 0,
       inviter_id: input.inviterId ?? 0,
-      aff_code: await uniqueAffCode(),
+      aff_code: prepared.affCode,
       access_token_hash: null,
       deleted_at: null,
     })
@@ -119,8 +124,10 @@ async function insertUser(executor: Kysely<DB>, input: NewAccount): Promise<User
     .executeTakeFirstOrThrow();
 }
 
+const prepareAccount = async (password: string) => ({ passwordHash: await hashPassword(password), affCode: await uniqueAffCode() });
+
 export async function createUser(input: NewAccount): Promise<User> {
-  return insertUser(await getDb(), input);
+  return insertUser(await getDb(), input, await prepareAccount(input.password));
 }
 
 /**
@@ -138,6 +145,7 @@ export async function registerUser(input: { username: string; password: string; 
   const forInvitee = options.int("QuotaForInvitee");
   const forInviter = options.int("QuotaForInviter");
   const now = Math.floor(Date.now() / 1000);
+  const prepared = await prepareAccount(input.password);
   return db.transaction().execute(async (trx) => {
     const inviter = input.affCode
       ? await trx
@@ -158,7 +166,7 @@ export async function registerUser(input: { username: string; password: string; 
       email: input.email,
       quota: forNewUser + (inviter ? forInvitee : 0),
       inviterId: inviter?.id ?? 0,
-    });
+    }, prepared);
     const rewards: { to: { id: number; username: string }; content: string }[] = [];
     if (forNewUser > 0) rewards.push({ to: user, content: `新用户注册赠送 ${logQuotaText(forNewUser)}` });
     if (inviter && forInvitee > 0) rewards.push({ to: user, content: `使用邀请码赠送 ${logQuotaText(forInvitee)}` });
