@@ -123,6 +123,15 @@ export const messages = {
   topUpAmountError: "错误：{detail}",
   // Not in the spec: the console's refusal of an amount that is not a whole number.
   topUpAmountInvalid: "充值数量必须是整数",
+  // --- Personal settings (issue 12): invite earnings, access token, account deletion ---
+  // The reference's console: 划转金额最低为 + renderQuota(QuotaPerUnit).
+  affTransferMin: "划转金额最低为 {amount}",
+  // The reference's server refusal when the invite earnings are smaller than the amount.
+  affTransferInsufficient: "邀请额度不足！",
+  affTransferDone: "划转成功",
+  // Not in the spec (the reference copies the token to the clipboard and says 令牌已重置并已复制到剪贴板).
+  accessTokenGenerated: "系统访问令牌已生成。它只显示这一次，请立即复制保存；之前的令牌已失效。",
+  // --- end personal settings ---
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { destroySession } from "~/domain/auth/sessions.server";
 import { deleteSelf, updateSelf } from "~/domain/users/self-service.server";
 import { toPublicUser } from "~/domain/users/users.server";
 import { ROLE_USER } from "~/domain/users/roles";
@@ -33,7 +34,11 @@ export function action({ request }: ActionFunctionArgs) {
     }
     if (request.method === "DELETE") {
       const result = await deleteSelf(user);
-      return result.ok ? apiOk() : apiFail(result.message);
+      if (!result.ok) return apiFail(result.message);
+      // Every session of the account is gone already (deleteSelf); this also clears the caller's cookie.
+      const response = apiOk();
+      response.headers.append("Set-Cookie", await destroySession(request));
+      return response;
     }
     return apiFail("方法不允许", 405);
   });

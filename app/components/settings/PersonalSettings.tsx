@@ -1,16 +1,206 @@
 import { Form, useActionData } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { OAuthBindCards } from "./OAuthBindCards";
 import { EmailBindCard } from "./EmailBindCard";
+import { messages } from "~/messages";
+import { renderQuota } from "~/utils/format";
 import type { loadPersonalTab } from "~/web/settings/personal.server";
 import type { SettingsActionResult } from "~/web/settings/tabs";
 
-type Props = { data: Awaited<ReturnType<typeof loadPersonalTab>> };
+type Me = Awaited<ReturnType<typeof loadPersonalTab>>;
+type Props = { data: Me };
 
 /** The result of the last submit, when it was this card's intent. */
 export function useCardResult(intent: string): SettingsActionResult | undefined {
   const result = useActionData<SettingsActionResult>();
   return result?.intent === intent ? result : undefined;
+}
+
+/**
+ * Click-to-copy, only once the page runs JavaScript: without it every copyable value is plain
+ * selectable text (select-all), and no button that could not work is shown.
+ * TODO(light console): move to the shared copy script.
+ */
+function useCopy(): { ready: boolean; copied: string | undefined; copy: (text: string) => void } {
+  const [ready, setReady] = useState(false);
+  const [copied, setCopied] = useState<string>();
+  useEffect(() => setReady(true), []);
+  const copy = (text: string) => {
+    navigator.clipboard?.writeText(text).then(
+      () => setCopied(text),
+      () => setCopied(undefined),
+    );
+  };
+  return { ready, copied, copy };
+}
+
+function CardError({ result }: { result: SettingsActionResult | undefined }) {
+  return result?.error ? <FlashBanner type="error" message={result.error} /> : null;
+}
+
+function AccountCard({ me }: { me: Me }) {
+  const result = useCardResult("profile");
+  const error = result?.fieldErrors?.display_name?.[0];
+  return (
+    <section className="card">
+      <h2 className="text-lg font-semibold">账户信息</h2>
+      <dl className="mt-3 grid grid-cols-[6rem_1fr] gap-1 text-sm">
+        <dt className="text-gray-500">用户名</dt><dd>{me.username}</dd>
+        <dt className="text-gray-500">显示名称</dt><dd>{me.displayName}</dd>
+        <dt className="text-gray-500">角色</dt><dd>{me.role}</dd>
+        <dt className="text-gray-500">分组</dt><dd>{me.group}</dd>
+      </dl>
+      <Form method="post" className="mt-3 flex items-end gap-2">
+        <input type="hidden" name="intent" value="profile" />
+        <div className="flex-1">
+          <label className="label" htmlFor="profile-display-name">修改显示名称</label>
+          <input id="profile-display-name" name="display_name" className="input" defaultValue={me.displayName} maxLength={20} aria-invalid={error ? true : undefined} />
+          {error ? <p className="field-error">{error}</p> : null}
+        </div>
+        <button type="submit" className="btn-secondary">保存</button>
+      </Form>
+    </section>
+  );
+}
+
+function ModelsCard({ models }: { models: string[] }) {
+  const { copied, copy } = useCopy();
+  return (
+    <section className="card" aria-labelledby="models-title">
+      <h2 id="models-title" className="mb-1 font-semibold">可用模型</h2>
+      <p className="mb-3 text-sm text-gray-500">点击模型名称即可复制</p>
+      {models.length === 0 ? (
+        <p className="text-sm text-gray-500">暂无可用模型</p>
+      ) : (
+        <ul className="flex flex-wrap gap-2" data-testid="model-tags">
+          {models.map((name) => (
+            <li key={name}>
+              {/* A click selects the whole name (select-all) with or without JavaScript; with it, it is also copied. */}
+              <code
+                className="cursor-pointer select-all rounded bg-gray-100 px-2 py-0.5 text-sm dark:bg-gray-800"
+                title="点击复制"
+                onClick={() => copy(name)}
+              >
+                {name}
+              </code>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="mt-2 text-sm text-green-700 dark:text-green-300" aria-live="polite">{copied ? `已复制：${copied}` : ""}</p>
+    </section>
+  );
+}
+
+/** A value to copy: a read-only field (selectable without JavaScript) and, with it, a copy button. */
+function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
+  const { ready, copied, copy } = useCopy();
+  return (
+    <div>
+      <label className="label" htmlFor={id}>{label}</label>
+      <div className="flex gap-2">
+        <input id={id} className="input flex-1 select-all font-mono" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
+        {ready ? (
+          <button type="button" className="btn-secondary" onClick={() => copy(value)}>
+            {copied === value ? "已复制" : "复制"}
+          </button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function InviteCard({ me }: { me: Me }) {
+  const result = useCardResult("aff-transfer");
+  const error = result?.fieldErrors?.quota?.[0] ?? result?.error;
+  const { inCurrency, quotaPerUnit } = me.display;
+  const show = (quota: number) => renderQuota(quota, inCurrency, quotaPerUnit);
+  const { invite } = me;
+  const canTransfer = invite.quota >= invite.minTransfer;
+  return (
+    <section className="card" aria-labelledby="invite-title">
+      <h2 id="invite-title" className="mb-3 font-semibold">邀请信息</h2>
+      <CopyField id="invite-link" label="邀请链接" value={invite.link} />
+      <dl className="mt-3 grid grid-cols-3 gap-2 text-center text-sm" data-testid="invite-figures">
+        <div>
+          <dt className="text-gray-500">邀请人数</dt>
+          <dd className="text-lg font-semibold" data-testid="aff-count">{invite.count}</dd>
+        </div>
+        <div>
+          <dt className="text-gray-500">待使用收益</dt>
+          <dd className="text-lg font-semibold" data-testid="aff-quota">{show(invite.quota)}</dd>
+        </div>
+        <div>
+          <dt className="text-gray-500">总收益</dt>
+          <dd className="text-lg font-semibold" data-testid="aff-history">{show(invite.history)}</dd>
+        </div>
+      </dl>
+      <Form method="post" className="mt-3 flex flex-col gap-2">
+        <input type="hidden" name="intent" value="aff-transfer" />
+        <label className="label" htmlFor="aff-transfer-quota">
+          划转到余额（额度，最低 {show(invite.minTransfer)}，可用 {show(invite.quota)}）
+        </label>
+        <div className="flex gap-2">
+          <input
+            id="aff-transfer-quota"
+            name="quota"
+            type="number"
+            className="input flex-1"
+            required
+            step={1}
+            min={invite.minTransfer}
+            max={canTransfer ? invite.quota : undefined}
+            defaultValue={canTransfer ? invite.quota : invite.minTransfer}
+            aria-invalid={error ? true : undefined}
+          />
+          <button type="submit" className="btn-primary">划转</button>
+        </div>
+        {error ? <p className="field-error" role="alert">{error}</p> : null}
+      </Form>
+    </section>
+  );
+}
+
+function BoundIdentities({ bindings }: { bindings: Me["bindings"] }) {
+  const rows: [string, string][] = [
+    ["邮箱", bindings.email],
+    ["GitHub", bindings.githubId],
+    ["微信", bindings.wechatId],
+    ["Telegram", bindings.telegramId],
+  ];
+  return (
+    <dl className="grid grid-cols-[6rem_1fr] gap-1 text-sm">
+      {rows.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="text-gray-500">{label}</dt>
+          <dd>{value || "未绑定"}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function AccessTokenCard() {
+  const result = useCardResult("access-token");
+  return (
+    <section className="card" aria-labelledby="access-token-title">
+      <h2 id="access-token-title" className="mb-1 font-semibold">系统访问令牌</h2>
+      <p className="mb-3 text-sm text-gray-500">
+        用于以 <code>Authorization</code> 请求头调用管理 API。生成新令牌会使旧令牌立即失效；令牌只在生成时显示一次。
+      </p>
+      {result?.shownOnce ? (
+        <div className="mb-3" data-testid="access-token-once">
+          {result.success ? <FlashBanner type="success" message={result.success} /> : null}
+          <CopyField id="access-token-value" label="新的系统访问令牌" value={result.shownOnce} />
+        </div>
+      ) : null}
+      <Form method="post">
+        <input type="hidden" name="intent" value="access-token" />
+        <button type="submit" className="btn-primary">生成系统访问令牌</button>
+      </Form>
+    </section>
+  );
 }
 
 function PasswordCard() {
@@ -19,7 +209,7 @@ function PasswordCard() {
   return (
     <section className="card">
       <h2 className="mb-3 font-semibold">修改密码</h2>
-      {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
+      <CardError result={result} />
       <Form method="post" className="flex flex-col gap-3">
         <input type="hidden" name="intent" value="password" />
         {([
@@ -39,21 +229,44 @@ function PasswordCard() {
   );
 }
 
+function DeleteAccountCard({ me }: { me: Me }) {
+  const result = useCardResult("delete-account");
+  const error = result?.fieldErrors?.confirm_username?.[0];
+  return (
+    <section className="card border-red-200 dark:border-red-900" aria-labelledby="delete-account-title">
+      <h2 id="delete-account-title" className="mb-1 font-semibold text-red-700 dark:text-red-300">删除账户</h2>
+      <p className="mb-3 text-sm text-gray-500">您正在删除自己的账户，账户将无法再登录，且不可恢复。</p>
+      <CardError result={result} />
+      {me.isRoot ? (
+        <p className="text-sm text-gray-500">{messages.rootCannotDelete}</p>
+      ) : (
+        <Form method="post" className="flex flex-col gap-2">
+          <input type="hidden" name="intent" value="delete-account" />
+          <label className="label" htmlFor="delete-confirm-username">{messages.deleteConfirmPrompt}</label>
+          <input id="delete-confirm-username" name="confirm_username" className="input" required autoComplete="off" placeholder={me.username} aria-invalid={error ? true : undefined} />
+          {error ? <p className="field-error" role="alert">{error}</p> : null}
+          <button type="submit" className="btn-danger self-start">确认删除</button>
+        </Form>
+      )}
+    </section>
+  );
+}
+
 export function PersonalSettings({ data: me }: Props) {
   return (
     <div className="flex max-w-lg flex-col gap-4">
-      <section className="card">
-        <h2 className="text-lg font-semibold">账户信息</h2>
-        <dl className="mt-3 grid grid-cols-[6rem_1fr] gap-1 text-sm">
-          <dt className="text-gray-500">用户名</dt><dd>{me.username}</dd>
-          <dt className="text-gray-500">显示名称</dt><dd>{me.displayName}</dd>
-          <dt className="text-gray-500">角色</dt><dd>{me.role}</dd>
-          <dt className="text-gray-500">分组</dt><dd>{me.group}</dd>
-        </dl>
+      <AccountCard me={me} />
+      <ModelsCard models={me.models} />
+      <InviteCard me={me} />
+      <section className="card flex flex-col gap-3" aria-labelledby="bindings-title">
+        <h2 id="bindings-title" className="font-semibold">账户绑定</h2>
+        <BoundIdentities bindings={me.bindings} />
+        <EmailBindCard data={me.emailBinding} />
+        <OAuthBindCards data={me} />
       </section>
-      <OAuthBindCards data={me} />
-      <EmailBindCard data={me.emailBinding} />
+      <AccessTokenCard />
       <PasswordCard />
+      <DeleteAccountCard me={me} />
     </div>
   );
 }

@@ -2,6 +2,8 @@ import type { User } from "../../../db/schema";
 import { revokeUserSessions } from "~/domain/auth/sessions.server";
 import { messages } from "~/messages";
 import { getDb } from "~/utils/db.server";
+import { publish } from "~/utils/redis.server";
+import { USER_CHANGED_CHANNEL } from "./manage.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { ROLE_ROOT } from "./roles";
 import { deletedUsername } from "./users.server";
@@ -41,7 +43,10 @@ export async function deleteSelf(user: User): Promise<Outcome> {
     .updateTable("users")
     .set({ deleted_at: new Date(), username: deletedUsername, access_token_hash: null })
     .where("id", "=", user.id)
+    .where("deleted_at", "is", null)
     .execute();
   await revokeUserSessions(user.id);
+  // Relay nodes drop their cached view of the account, so its tokens stop at once (as an admin's 注销 does).
+  await publish(USER_CHANGED_CHANNEL, String(user.id));
   return { ok: true };
 }

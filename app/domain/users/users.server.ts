@@ -1,5 +1,7 @@
-import { sql } from "kysely";
-import type { User } from "../../../db/schema";
+import { sql, type Kysely } from "kysely";
+import type { DB, User } from "../../../db/schema";
+import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { logQuotaText } from "~/domain/logs/quota-text.server";
 import { getDb } from "~/utils/db.server";
 import { hashLookupKey, randomAlphanumeric } from "~/utils/secrets.server";
 import { options } from "../options/store.server";
@@ -87,7 +89,7 @@ async function uniqueAffCode(): Promise<string> {
   }
 }
 
-export async function createUser(input: {
+export type NewAccount = {
   username: string;
   password: string;
   displayName?: string;
@@ -95,19 +97,26 @@ export async function createUser(input: {
   role?: number;
   quota?: number;
   inviterId?: number;
-}): Promise<User> {
-  const db = await getDb();
-  return db
+};
+
+/**
+ * Inserts an account through `executor` (a transaction when the insert is part of a larger
+ * change). The slow or separate work — hashing, drawing a free invite code — is done by the
+ * caller first: inside a transaction on PGlite's single connection, a query outside it would wait
+ * for the transaction forever.
+ */
+async function insertUser(executor: Kysely<DB>, input: NewAccount, prepared: { passwordHash: string; affCode: string }): Promise<User> {
+  return executor
     .insertInto("users")
     .values({
       username: input.username,
-      password_hash: await hashPassword(input.password),
+      password_hash: prepared.passwordHash,
       display_name: input.displayName || input.username,
       email: input.email ?? "",
       role: input.role ?? ROLE_USER,
       quota: input.quota ?? 0,
       inviter_id: input.inviterId ?? 0,
-      aff_code: await uniqueAffCode(),
+      aff_code: prepared.affCode,
       access_token_hash: null,
       deleted_at: null,
     })
@@ -115,30 +124,61 @@ export async function createUser(input: {
     .executeTakeFirstOrThrow();
 }
 
-/** Registration: new-user quota and the invite rewards of both sides, in one transaction. */
+const prepareAccount = async (password: string) => ({ passwordHash: await hashPassword(password), affCode: await uniqueAffCode() });
+
+export async function createUser(input: NewAccount): Promise<User> {
+  return insertUser(await getDb(), input, await prepareAccount(input.password));
+}
+
+/**
+ * Registration (decision 015): the account with the new-user quota, and, when the invite code
+ * names a live account, the invitee's reward on the new account and the inviter's count and
+ * earnings, plus the reference's system logs of each reward — all in one transaction, so a
+ * registration that fails (a name taken in a race) rewards nobody and one that succeeds rewards
+ * each side exactly once. The inviter's row is updated first and by its code, so an inviter
+ * deleted meanwhile matches nothing: the registration succeeds without the invite. Unlike the
+ * reference, the invite is counted (邀请人数) even while QuotaForInviter is 0.
+ */
 export async function registerUser(input: { username: string; password: string; email?: string; affCode?: string }): Promise<User> {
   const db = await getDb();
-  let inviterId = 0;
-  if (input.affCode) {
-    const inviter = await db.selectFrom("users").select("id").where("aff_code", "=", input.affCode).where("deleted_at", "is", null).executeTakeFirst();
-    inviterId = inviter?.id ?? 0;
-  }
-  const quotaForNewUser = options.int("QuotaForNewUser");
-  const quotaForInvitee = inviterId ? options.int("QuotaForInvitee") : 0;
-  const user = await createUser({ ...input, quota: quotaForNewUser + quotaForInvitee, inviterId });
-  if (inviterId) {
-    const reward = options.int("QuotaForInviter");
-    await db
-      .updateTable("users")
-      .set((eb) => ({
-        aff_count: eb("aff_count", "+", 1),
-        aff_quota: eb("aff_quota", "+", reward),
-        aff_history: eb("aff_history", "+", reward),
-      }))
-      .where("id", "=", inviterId)
-      .execute();
-  }
-  return user;
+  const forNewUser = options.int("QuotaForNewUser");
+  const forInvitee = options.int("QuotaForInvitee");
+  const forInviter = options.int("QuotaForInviter");
+  const now = Math.floor(Date.now() / 1000);
+  const prepared = await prepareAccount(input.password);
+  return db.transaction().execute(async (trx) => {
+    const inviter = input.affCode
+      ? await trx
+          .updateTable("users")
+          .set((eb) => ({
+            aff_count: eb("aff_count", "+", 1),
+            aff_quota: eb("aff_quota", "+", forInviter),
+            aff_history: eb("aff_history", "+", forInviter),
+          }))
+          .where("aff_code", "=", input.affCode)
+          .where("deleted_at", "is", null)
+          .returning(["id", "username"])
+          .executeTakeFirst()
+      : undefined;
+    const user = await insertUser(trx, {
+      username: input.username,
+      password: input.password,
+      email: input.email,
+      quota: forNewUser + (inviter ? forInvitee : 0),
+      inviterId: inviter?.id ?? 0,
+    }, prepared);
+    const rewards: { to: { id: number; username: string }; content: string }[] = [];
+    if (forNewUser > 0) rewards.push({ to: user, content: `新用户注册赠送 ${logQuotaText(forNewUser)}` });
+    if (inviter && forInvitee > 0) rewards.push({ to: user, content: `使用邀请码赠送 ${logQuotaText(forInvitee)}` });
+    if (inviter && forInviter > 0) rewards.push({ to: inviter, content: `邀请用户赠送 ${logQuotaText(forInviter)}` });
+    if (rewards.length > 0) {
+      await trx
+        .insertInto("logs")
+        .values(rewards.map(({ to, content }) => ({ created_at: now, type: LOG_TYPE.system, content, user_id: to.id, username: to.username, quota: 0 })))
+        .execute();
+    }
+    return user;
+  });
 }
 
 /** First start: a root account, password from ROOT_PASSWORD or the reference's default. */
