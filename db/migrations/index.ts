@@ -4,6 +4,7 @@ import * as quotaReservations from "./20261122_0002_quota_reservations";
 import * as quotaLeases from "./20261123_0003_quota_leases";
 import * as shortfall from "./20261124_0004_shortfall";
 import * as oauthStates from "./20261124_0006_oauth_states";
+import * as redemptionKeyHash from "./20261124_0009_redemption_key_hash";
 
 // Append-only: a new migration gets a new timestamped file and a new line here. The list is
 // static (not read from disk) so it survives bundling into the server build.
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   "20261123_0003_quota_leases": quotaLeases,
   "20261124_0004_shortfall": shortfall,
   "20261124_0006_oauth_states": oauthStates,
+  "20261124_0009_redemption_key_hash": redemptionKeyHash,
 };
