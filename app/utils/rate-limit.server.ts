@@ -40,9 +40,10 @@ export async function allowRequest(bucket: string, ip: string, limit: number, wi
   return entry.count <= limit;
 }
 
-// Gives back one counted hit, unless its window has already ended (a DECR on a missing key would
-// create one at -1 with no expiry: a budget that never runs out).
-const RELEASE_SCRIPT = "if redis.call('exists', KEYS[1]) == 1 then return redis.call('decr', KEYS[1]) end return 0";
+// Gives back one counted hit, never below zero: a hit taken in a window that has since ended must
+// not lower the next window's count (and a DECR on a missing key would create one at -1 with no
+// expiry: a budget that never runs out).
+const RELEASE_SCRIPT = "local n = tonumber(redis.call('get', KEYS[1]) or '0') if n > 0 then return redis.call('decr', KEYS[1]) end return 0";
 
 /**
  * Gives back a hit taken with allowRequest. For budgets of failures: every attempt takes a hit
