@@ -65,6 +65,10 @@ test.describe("redemption codes and the wallet @nojs", () => {
     await expect(page.getByText("该兑换码已被使用")).toBeVisible();
     expect(await dollars(page)).toBeCloseTo(before + 1, 2);
 
+    // One top-up log row for it in the user's own log.
+    await page.goto("/log?type=1");
+    await expect(page.getByText(/^通过兑换码充值 \$1\.000000，兑换码ID \d+$/)).toHaveCount(1);
+
     // The admin sees it used, with its redeemer.
     await asRoot(page);
     await page.goto(`/redemption?keyword=${encodeURIComponent(name)}`);
