@@ -132,6 +132,26 @@ export const messages = {
   // Not in the spec (the reference copies the token to the clipboard and says 令牌已重置并已复制到剪贴板).
   accessTokenGenerated: "系统访问令牌已生成。它只显示这一次，请立即复制保存；之前的令牌已失效。",
   // --- end personal settings ---
+  // Redemption codes and the wallet's redeem form (issue 13, redemption). Spec 001 §5/§8 where it
+  // gives the text; the refusals otherwise follow the reference's wording.
+  redemptionNameLength: "兑换码名称长度必须在1-20之间",
+  redemptionCountTooSmall: "兑换码个数必须大于0",
+  redemptionCountTooLarge: "一次兑换码批量生成的个数不能大于 100",
+  redemptionQuotaRange: "兑换码额度必须是 1 到 1000000000000000 之间的整数",
+  redemptionNotFound: "兑换码不存在",
+  redemptionStatusInvalid: "无效的兑换码状态",
+  redemptionUsedCannotChange: "兑换码已被使用，无法修改",
+  redemptionEditOnlyUnused: "只有未使用的兑换码可以编辑",
+  redemptionCreated: "兑换码创建成功！",
+  redemptionUpdated: "兑换码更新成功！",
+  redemptionSelectFirst: "请至少选择一个兑换码！",
+  redeemKeyRequired: "请输入兑换码！",
+  redeemKeyInvalid: "无效的兑换码",
+  redeemKeyUsed: "该兑换码已被使用",
+  redeemKeyDisabled: "该兑换码已被禁用",
+  redeemSuccess: "兑换成功！",
+  redeemTooManyFailures: "兑换码错误次数过多，请 10 分钟后再试",
+  topUpLinkMissing: "超级管理员未设置充值链接！",
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -112,7 +112,10 @@ export interface AbilitiesTable {
 export interface RedemptionsTable {
   id: Generated<number>;
   user_id: Generated<number>;
-  key: string;
+  /** SHA-256 of the key (hex); the key itself is never stored (migration 0009, decision 020). */
+  key_hash: string;
+  /** The key's first and last four characters around asterisks: tells codes apart, redeems nothing. */
+  key_hint: Generated<string>;
   status: Generated<number>;
   name: Generated<string>;
   quota: Int8;
@@ -307,3 +310,4 @@ export type Token = Selectable<TokensTable>;
 export type Channel = Selectable<ChannelsTable>;
 export type Ability = Selectable<AbilitiesTable>;
 export type LogRow = Selectable<LogsTable>;
+export type Redemption = Selectable<RedemptionsTable>;

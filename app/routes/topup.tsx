@@ -1,53 +1,66 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { FlashBanner } from "~/components/FlashBanner";
+import { BalanceCard } from "~/components/wallet/BalanceCard";
 import { OnlineTopUpCard } from "~/components/wallet/OnlineTopUpCard";
+import { RedeemCard } from "~/components/wallet/RedeemCard";
 import { TopUpHistory } from "~/components/wallet/TopUpHistory";
 import { options } from "~/domain/options/store.server";
+import { redeemCode } from "~/domain/redemptions/redeem.server";
+import { redemptionMessages } from "~/domain/redemptions/redemption-constants";
+import { walletSummary } from "~/domain/wallet/wallet.server";
 import { readForm } from "~/utils/edge-input";
+import { redirectWithFlash } from "~/utils/flash.server";
 import { renderQuota } from "~/utils/format";
+import { clientIp } from "~/utils/request.server";
 import { requireUser } from "~/web/guards.server";
 import { loadOnlineTopUp, onlineTopUpAction } from "~/web/wallet/online-topup.server";
+import type { OnlineTopUpResult } from "~/web/wallet/online-topup-view";
 import { loadTopUpHistory } from "~/web/wallet/topup-history.server";
 
-/*
- * The wallet (/topup). MINIMAL VERSION from branch i13-epay (online top-up): the page itself —
- * balance, redeem by code, the top-up link — is built on branch i13-redeem. When merging, keep
- * that page and add the lines marked "online top-up" below (one in the loader for each part,
- * one in the action, one in the view for each component).
- */
 export const meta: MetaFunction = () => [{ title: "钱包" }];
 
+/** One key per card: balance, redeem, online top-up (Epay), and the top-up history. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   return {
-    balance: renderQuota(user.quota, options.bool("DisplayInCurrencyEnabled"), options.float("QuotaPerUnit")),
-    onlineTopUp: loadOnlineTopUp(), // online top-up
-    topUpHistory: await loadTopUpHistory(user, new URL(request.url)), // online top-up
+    wallet: walletSummary(user),
+    getCodesAsked: new URL(request.url).searchParams.has("get_codes"),
+    onlineTopUp: loadOnlineTopUp(),
+    topUpHistory: await loadTopUpHistory(user, new URL(request.url)),
   };
 }
+
+/** Each card posts its own intent. */
+export type WalletActionResult = { intent: string; error?: string; onlineTopUp?: OnlineTopUpResult };
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
-  const onlineTopUp = await onlineTopUpAction(user, form); // online top-up
-  if (onlineTopUp) return data({ onlineTopUp, error: undefined }, { status: onlineTopUp.step === "error" ? 400 : 200 }); // online top-up
-  return data({ onlineTopUp: undefined, error: "未知操作" }, { status: 400 });
+  const intent = String(form.get("intent") ?? "");
+  const onlineTopUp = await onlineTopUpAction(user, form);
+  if (onlineTopUp) return data<WalletActionResult>({ intent, onlineTopUp }, { status: onlineTopUp.step === "error" ? 400 : 200 });
+  switch (intent) {
+    case "redeem": {
+      const result = await redeemCode(user, String(form.get("key") ?? ""), clientIp(request));
+      if (!result.ok) return data<WalletActionResult>({ intent, error: result.message }, { status: result.reason === "limited" ? 429 : 400 });
+      const amount = renderQuota(result.quota, options.bool("DisplayInCurrencyEnabled"), options.float("QuotaPerUnit"));
+      return redirectWithFlash("/topup", { type: "success", message: `${redemptionMessages.redeemed}成功兑换额度：${amount}` });
+    }
+    default:
+      return data<WalletActionResult>({ intent, error: "未知操作" }, { status: 400 });
+  }
 }
 
-export default function TopUpPage() {
-  const page = useLoaderData<typeof loader>();
+export default function WalletPage() {
+  const { wallet, getCodesAsked, onlineTopUp, topUpHistory } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
-    <div className="flex flex-col gap-3">
+    <div className="flex max-w-3xl flex-col gap-4">
       <h1 className="text-xl font-bold">钱包</h1>
-      {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
-      <section className="card" aria-label="余额">
-        <p className="text-sm text-gray-600 dark:text-gray-300">当前余额</p>
-        <p className="text-2xl font-bold" data-testid="wallet-balance">{page.balance}</p>
-      </section>
-      <OnlineTopUpCard config={page.onlineTopUp} result={result?.onlineTopUp} /> {/* online top-up */}
-      <TopUpHistory history={page.topUpHistory} /> {/* online top-up */}
+      <BalanceCard {...wallet} />
+      <RedeemCard error={result?.intent === "redeem" ? result.error : undefined} topUpLink={wallet.topUpLink} linkMissing={getCodesAsked && !wallet.topUpLink} />
+      <OnlineTopUpCard config={onlineTopUp} result={result?.onlineTopUp} />
+      <TopUpHistory history={topUpHistory} />
     </div>
   );
 }

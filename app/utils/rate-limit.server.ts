@@ -40,6 +40,30 @@ export async function allowRequest(bucket: string, ip: string, limit: number, wi
   return entry.count <= limit;
 }
 
+// Gives back one counted hit, never below zero: a hit taken in a window that has since ended must
+// not lower the next window's count (and a DECR on a missing key would create one at -1 with no
+// expiry: a budget that never runs out).
+const RELEASE_SCRIPT = "local n = tonumber(redis.call('get', KEYS[1]) or '0') if n > 0 then return redis.call('decr', KEYS[1]) end return 0";
+
+/**
+ * Gives back a hit taken with allowRequest. For budgets of failures: every attempt takes a hit
+ * before it runs (so a burst of parallel attempts cannot all slip under the limit) and the ones
+ * that turn out not to be failures give theirs back.
+ */
+export async function releaseRequest(bucket: string, ip: string): Promise<void> {
+  const key = `ratelimit:${bucket}:${ip}`;
+  if (isRedisEnabled()) {
+    try {
+      await getRedis().eval(RELEASE_SCRIPT, 1, redisNamespace() + key);
+      return;
+    } catch {
+      // Redis away: the hit was counted locally (see allowRequest).
+    }
+  }
+  const entry = local.get(key);
+  if (entry && entry.resetAt > Date.now() && entry.count > 0) entry.count -= 1;
+}
+
 /** Sign-in, registration, password reset and OAuth endpoints. */
 export function allowCriticalRequest(ip: string): Promise<boolean> {
   return allowRequest("critical", ip, env.CRITICAL_RATE_LIMIT, env.CRITICAL_RATE_WINDOW_SECONDS);

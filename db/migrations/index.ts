@@ -7,6 +7,7 @@ import * as oauthStates from "./20261124_0006_oauth_states";
 import * as epayOrders from "./20261124_0010_epay_orders";
 import * as usageRollups from "./20261124_0011_usage_rollups";
 import * as verificationCodes from "./20261124_0005_verification_codes";
+import * as redemptionKeyHash from "./20261124_0009_redemption_key_hash";
 
 // Append-only: a new migration gets a new timestamped file and a new line here. The list is
 // static (not read from disk) so it survives bundling into the server build.
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   "20261124_0010_epay_orders": epayOrders,
   "20261124_0011_usage_rollups": usageRollups,
   "20261124_0005_verification_codes": verificationCodes,
+  "20261124_0009_redemption_key_hash": redemptionKeyHash,
 };

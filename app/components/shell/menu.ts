@@ -16,7 +16,7 @@ type MenuEntry = MenuItem & { visible?: (c: MenuContext) => boolean };
 const isAdmin = (c: MenuContext) => c.role >= ROLE_ADMIN;
 
 // Order and conditions follow the spec's application shell, with only the pages that exist: a
-// link to a page that does not work yet is not offered (兑换码, 用户管理, 绘图 and
+// link to a page that does not work yet is not offered (用户管理, 绘图 and
 // 异步任务 join at their places when their pages land; a unit test ties every entry here to a route
 // file).
 const ENTRIES: MenuEntry[] = [
@@ -25,6 +25,7 @@ const ENTRIES: MenuEntry[] = [
   { to: "/channel", label: "渠道", visible: isAdmin },
   { to: "/chat", label: "聊天", visible: (c) => c.hasChatLink },
   { to: "/token", label: "令牌" },
+  { to: "/redemption", label: "兑换码", visible: isAdmin },
   { to: "/topup", label: "钱包" },
   { to: "/log", label: "日志" },
   { to: "/detail", label: "数据看板", visible: (c) => c.enableDataExport },

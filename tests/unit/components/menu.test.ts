@@ -11,6 +11,9 @@ describe("side menu", () => {
   it("hides admin entries from ordinary users and shows them to admins", () => {
     expect(labels(base)).not.toContain("渠道");
     expect(labels({ ...base, role: 10 })).toContain("渠道");
+    expect(labels(base)).not.toContain("兑换码");
+    expect(labels(base)).toContain("钱包");
+    expect(labels({ ...base, role: 10 })).toContain("兑换码");
   });
 
   it("offers only pages that exist: every entry has a route module", () => {
@@ -29,7 +32,7 @@ describe("side menu", () => {
   });
 
   it("keeps the spec's order", () => {
-    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "钱包", "日志", "数据看板", "设置"]);
+    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "兑换码", "钱包", "日志", "数据看板", "设置"]);
   });
 
   it("offers the dashboard only while data export is enabled", () => {

@@ -1,0 +1,99 @@
+import { Link } from "@remix-run/react";
+import { ConfirmButton } from "~/components/ConfirmButton";
+import { RowActionForm } from "~/components/RowActionForm";
+import { StatusTag } from "~/components/StatusTag";
+import { useTimeZone } from "~/components/useTimeZone";
+import { REDEMPTION_STATUS, redemptionStatusLabel } from "~/domain/redemptions/redemption-constants";
+import { renderQuota } from "~/utils/format";
+import { formatTimestamp } from "~/utils/time-zone";
+import { CopyLinesButton } from "./CopyLinesButton";
+
+export type RedemptionRow = {
+  id: number;
+  name: string;
+  key: string;
+  status: number;
+  quota: number;
+  created_time: number;
+  redeemed_time: number;
+  used_user_id: number;
+};
+
+type Props = {
+  rows: RedemptionRow[];
+  redeemers: Record<number, string>;
+  displayInCurrency: boolean;
+  quotaPerUnit: number;
+  /** The form the row checkboxes belong to (copy selected). */
+  selectionForm: string;
+};
+
+export function redeemerLabel(row: Pick<RedemptionRow, "used_user_id">, redeemers: Record<number, string>): string {
+  if (!row.used_user_id) return "无";
+  const name = redeemers[row.used_user_id];
+  return name ? `${row.used_user_id}（${name}）` : String(row.used_user_id);
+}
+
+export function RedemptionTable({ rows, redeemers, displayInCurrency, quotaPerUnit, selectionForm }: Props) {
+  const timeZone = useTimeZone();
+  if (rows.length === 0) return <p className="card text-sm text-gray-500">暂无兑换码</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[760px] border-collapse text-sm" data-testid="redemption-table">
+        <thead>
+          <tr className="border-b border-gray-200 text-left dark:border-gray-700">
+            <th className="p-2"><span className="sr-only">选择</span></th>
+            <th className="p-2">ID</th>
+            <th className="p-2">名称</th>
+            <th className="p-2">状态</th>
+            <th className="p-2">额度</th>
+            <th className="p-2">创建时间</th>
+            <th className="p-2">兑换人ID</th>
+            <th className="p-2">操作</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const status = redemptionStatusLabel(row.status);
+            const used = row.status === REDEMPTION_STATUS.used;
+            return (
+              <tr key={row.id} className={`border-b border-gray-100 align-top dark:border-gray-800 ${row.status !== REDEMPTION_STATUS.unused ? "opacity-70" : ""}`} data-testid={`redemption-row-${row.id}`}>
+                <td className="p-2">
+                  <input type="checkbox" name="ids" value={row.id} form={selectionForm} aria-label={`选择 ${row.name} #${row.id}`} />
+                </td>
+                <td className="p-2">{row.id}</td>
+                <td className="p-2">
+                  <div className="font-medium">{row.name}</div>
+                  <code className="text-xs text-gray-500" data-testid="redemption-key-hint">{row.key}</code>
+                </td>
+                <td className="p-2"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
+                <td className="p-2">{renderQuota(row.quota, displayInCurrency, quotaPerUnit)}</td>
+                <td className="p-2 whitespace-nowrap">{formatTimestamp(row.created_time, timeZone)}</td>
+                <td className="p-2" data-testid="redeemer">{redeemerLabel(row, redeemers)}</td>
+                <td className="p-2">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <RowActionForm id={row.id} intent="view" label="查看" />
+                    <CopyLinesButton id={row.id} intent="copy" label="复制" />
+                    <ConfirmButton label="删除" question={`确定是否要删除此兑换码？此修改将不可逆`} intent="delete" fields={{ id: row.id }} testId={`delete-${row.id}`} />
+                    {/* Spec 001 §4: a used code cannot be enabled again; disable is offered while unused.
+                        Keyed by status: with JS the page re-renders in place, and a reused <details> would stay open. */}
+                    {used ? null : row.status === REDEMPTION_STATUS.unused ? (
+                      <ConfirmButton key="disable" label="禁用" question="确定要禁用此兑换码吗？禁用后无法兑换" intent="disable" fields={{ id: row.id }} testId={`disable-${row.id}`} />
+                    ) : (
+                      <ConfirmButton key="enable" label="启用" question="确定要启用此兑换码吗？" intent="enable" fields={{ id: row.id }} testId={`enable-${row.id}`} />
+                    )}
+                    {row.status === REDEMPTION_STATUS.unused ? (
+                      <Link to={`/redemption/edit/${row.id}`} className="text-sm text-blue-600 hover:underline dark:text-blue-400">编辑</Link>
+                    ) : (
+                      <span className="text-sm text-gray-400" title="只有未使用的兑换码可以编辑">编辑</span>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
