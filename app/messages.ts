@@ -47,6 +47,9 @@ export const messages = {
   logoutDone: "注销成功!",
   // Not in the spec: shown to admins when settlements sit in the billing quarantine (decision 007).
   billingQuarantined: "有 {n} 条结算记录无法写入数据库，已隔离保存在 {dir}，均未计费；请核对后手工处理。",
+  // User management (/user, issue 12).
+  userCreated: "用户账户创建成功！",
+  userPasswordHint: "至少 8 位",
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -16,13 +16,14 @@ type MenuEntry = MenuItem & { visible?: (c: MenuContext) => boolean };
 const isAdmin = (c: MenuContext) => c.role >= ROLE_ADMIN;
 
 // Order and conditions follow the spec's application shell, with only the pages that exist: a
-// link to a page that does not work yet is not offered (模型价格, 聊天, 兑换码, 钱包, 用户管理, 数据看板,
-// 绘图 and 异步任务 join at their places when their pages land; a unit test ties every entry here
-// to a route file).
+// link to a page that does not work yet is not offered (模型价格, 聊天, 兑换码, 钱包, 数据看板, 绘图
+// and 异步任务 join at their places when their pages land; a unit test ties every entry here to a
+// route file).
 const ENTRIES: MenuEntry[] = [
   { to: "/playground", label: "操练场" },
   { to: "/channel", label: "渠道", visible: isAdmin },
   { to: "/token", label: "令牌" },
+  { to: "/user", label: "用户管理", visible: isAdmin },
   { to: "/log", label: "日志" },
   { to: "/setting", label: "设置" },
 ];

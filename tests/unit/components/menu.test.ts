@@ -10,7 +10,9 @@ const routeFiles = readdirSync(fileURLToPath(new URL("../../../app/routes", impo
 describe("side menu", () => {
   it("hides admin entries from ordinary users and shows them to admins", () => {
     expect(labels(base)).not.toContain("渠道");
+    expect(labels(base)).not.toContain("用户管理");
     expect(labels({ ...base, role: 10 })).toContain("渠道");
+    expect(labels({ ...base, role: 10 })).toContain("用户管理");
   });
 
   it("offers only pages that exist: every entry has a route module", () => {
@@ -24,7 +26,7 @@ describe("side menu", () => {
   });
 
   it("keeps the spec's order", () => {
-    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "渠道", "令牌", "日志", "设置"]);
+    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "渠道", "令牌", "用户管理", "日志", "设置"]);
   });
 
   it("shows the New Year item on Jan 1 and Feb 9-24 only", () => {
