@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 import { ConfirmButton } from "~/components/ConfirmButton";
 import { StatusTag } from "~/components/StatusTag";
 import type { ManageAction } from "~/domain/users/admin-rules";
@@ -64,6 +64,8 @@ function AddQuotaDialog({ user }: { user: UserRow }) {
 }
 
 export function UserTable({ users, displayInCurrency, quotaPerUnit }: Props) {
+  // A new body per navigation: after an operation every row's <details> panels start closed again.
+  const { key: navigation } = useLocation();
   if (users.length === 0) return <p className="card text-sm text-gray-500">暂无用户</p>;
   return (
     <div className="overflow-x-auto">
@@ -82,14 +84,13 @@ export function UserTable({ users, displayInCurrency, quotaPerUnit }: Props) {
             <th className="p-2">操作</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody key={navigation}>
           {users.map((user) => {
             const status = userStatusTag(user.status, user.deregistered);
             const role = userRoleTag(user.role);
             return (
-              // Keyed by what the operations change, so a row redrawn after one opens with its panels closed.
               <tr
-                key={`${user.id}:${user.role}:${user.status}:${user.quota}:${user.deregistered}`}
+                key={user.id}
                 className={`border-b border-gray-100 align-top dark:border-gray-800 ${user.status !== 1 || user.deregistered ? "opacity-60" : ""}`}
                 data-testid={`user-row-${user.username}`}
               >
@@ -102,8 +103,8 @@ export function UserTable({ users, displayInCurrency, quotaPerUnit }: Props) {
                   <div>剩余 {renderQuota(user.quota, displayInCurrency, quotaPerUnit)}</div>
                 </td>
                 <td className="p-2">{user.request_count}</td>
-                <td className="p-2"><StatusTag tone={role.tone}>{role.label}</StatusTag></td>
-                <td className="p-2"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
+                <td className="p-2" data-testid="user-role"><StatusTag tone={role.tone}>{role.label}</StatusTag></td>
+                <td className="p-2" data-testid="user-status"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
                 <td className="p-2">{user.inviter_id > 0 ? user.inviter_id : "无"}</td>
                 <td className="p-2">
                   <div className="flex flex-wrap items-center gap-2" data-testid="user-operations">
