@@ -67,6 +67,9 @@ function jsonBodyCases(method: string, path: string, base: Record<string, unknow
   const headers = { ...sessionHeaders(sessionFor(path)), ...extraHeaders };
   for (const field of fields) {
     for (const value of [...ALWAYS_JSON, ...sample(HOSTILE_JSON_VALUES, valuesPerField(path), random)]) {
+      // [1, 2, 3] are real ids there: batch delete would remove the shared server's first channels
+      // (this file's relay channel among them, whenever the seeded sample lands on that value).
+      if (path === "/api/channel/batch" && Array.isArray(value) && value.some((n) => typeof n === "number" && n >= 1 && n < 2147483647)) continue;
       const body = JSON.stringify({ ...base, [field]: value });
       cases.push({ method, path, body, contentType: "application/json", headers, relay: path.startsWith("/v1") || path.startsWith("/pg/") });
     }
