@@ -152,6 +152,9 @@ export const messages = {
   redeemSuccess: "兑换成功！",
   redeemTooManyFailures: "兑换码错误次数过多，请 10 分钟后再试",
   topUpLinkMissing: "超级管理员未设置充值链接！",
+  // User management (/user, issue 12).
+  userCreated: "用户账户创建成功！",
+  userPasswordHint: "至少 8 位",
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -16,9 +16,8 @@ type MenuEntry = MenuItem & { visible?: (c: MenuContext) => boolean };
 const isAdmin = (c: MenuContext) => c.role >= ROLE_ADMIN;
 
 // Order and conditions follow the spec's application shell, with only the pages that exist: a
-// link to a page that does not work yet is not offered (用户管理, 绘图 and
-// 异步任务 join at their places when their pages land; a unit test ties every entry here to a route
-// file).
+// link to a page that does not work yet is not offered (绘图 and 异步任务 join at their places
+// when their pages land; a unit test ties every entry here to a route file).
 const ENTRIES: MenuEntry[] = [
   { to: "/playground", label: "操练场" },
   { to: "/pricing", label: "模型价格" },
@@ -27,6 +26,7 @@ const ENTRIES: MenuEntry[] = [
   { to: "/token", label: "令牌" },
   { to: "/redemption", label: "兑换码", visible: isAdmin },
   { to: "/topup", label: "钱包" },
+  { to: "/user", label: "用户管理", visible: isAdmin },
   { to: "/log", label: "日志" },
   { to: "/detail", label: "数据看板", visible: (c) => c.enableDataExport },
   { to: "/setting", label: "设置" },

@@ -10,23 +10,21 @@ import { readId } from "~/utils/edge-input";
 import { publish } from "~/utils/redis.server";
 import { USER_CHANGED_CHANNEL } from "./manage.server";
 import { hashPassword } from "./passwords.server";
-import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER } from "./roles";
+import { editRefusal, outranks, ruleMessages } from "./admin-rules";
+import { ROLE_ADMIN, ROLE_USER } from "./roles";
 import { createUser, isUsernameTaken } from "./users.server";
 
 /**
  * Admin user management (issue 12): list, search, view, add and edit. Deleting and the row
- * actions are manageUser's (manage.server.ts), whose role rules these share: an admin acts on
- * ordinary users only, root on anyone but root, and a deregistered account takes no operation.
+ * actions are manageUser's (manage.server.ts); who may act on whom is admin-rules.ts, shared by
+ * both and by the /user page: an admin acts on ordinary users only, root on anyone but root, and
+ * a deregistered account takes no operation.
  */
 
 export type AdminResult<T = undefined> = { ok: true; value: T } | { ok: false; message: string };
 
 export const adminMessages = {
-  notFound: "用户不存在",
-  deregistered: messages.userDeregistered,
-  peerOrHigher: "无权更新同权限等级或更高权限等级的用户信息",
-  peerOrHigherView: "无权获取同级或更高等级用户的信息",
-  rootLocked: "无法编辑超级管理员用户",
+  ...ruleMessages,
   createRoleTooHigh: "无法创建权限大于等于自己的用户",
   groupUnknown: "分组不存在",
   quotaBoth: "quota 与 quota_delta 不能同时提供",
@@ -42,17 +40,13 @@ export async function listUsers(page: number, size: number): Promise<{ items: Us
   return { items, total: Number(total.n) };
 }
 
-/**
- * An id match first, else username, email or display name containing the keyword; optionally one
- * group. The reference answers every match; this pages (`p`, `page_size`, 100 by default) so a
- * one-letter keyword on a large install is not one huge answer.
- */
-export async function searchUsers(keyword: string, group: string, page = 0, size = 100): Promise<User[]> {
+/** The search's filter: an id match, else username, email or display name containing the keyword; optionally one group. */
+async function matchingUsers(keyword: string, group: string) {
   const db = await getDb();
-  let query = db.selectFrom("users").selectAll();
+  let query = db.selectFrom("users");
   const text = keyword.trim();
+  const id = text ? (readId(text) ?? -1) : -1;
   if (text) {
-    const id = readId(text) ?? -1;
     const needle = text.toLowerCase();
     query = query.where((eb) =>
       eb.or([
@@ -62,15 +56,28 @@ export async function searchUsers(keyword: string, group: string, page = 0, size
         eb(sql`position(${needle} in lower(display_name))`, ">", 0),
       ]),
     );
-    query = query.orderBy(sql`id = ${id}`, "desc");
   }
   if (group.trim()) query = query.where("group", "=", group.trim());
-  return query.orderBy("id", "desc").limit(size).offset(page * size).execute();
+  return { query, id };
 }
 
-/** Whether `actor` may act on `target` at all (view or change): root on anyone, others on lower roles. */
-function outranks(actor: User, target: User): boolean {
-  return actor.role === ROLE_ROOT || target.role < actor.role;
+/**
+ * An id match first, then the rest newest first. The reference answers every match; this pages
+ * (`p`, `page_size`, 100 by default) so a one-letter keyword on a large install is not one huge answer.
+ */
+export async function searchUsers(keyword: string, group: string, page = 0, size = 100): Promise<User[]> {
+  const { query, id } = await matchingUsers(keyword, group);
+  return query.selectAll().orderBy(sql`id = ${id}`, "desc").orderBy("id", "desc").limit(size).offset(page * size).execute();
+}
+
+/** One page of the search and how many match in all (the /user page's pager). */
+export async function searchUsersPage(keyword: string, group: string, page: number, size: number): Promise<{ items: User[]; total: number }> {
+  const { query } = await matchingUsers(keyword, group);
+  const [items, total] = await Promise.all([
+    searchUsers(keyword, group, page, size),
+    query.select(sql<string>`count(*)`.as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(total.n) };
 }
 
 export async function getUserForAdmin(actor: User, id: number): Promise<AdminResult<User>> {
@@ -118,18 +125,12 @@ export type UserEdit = {
   quota_delta?: number;
 };
 
-/**
- * Who may edit whom: root only itself (as in the reference: the way root gives itself quota; its
- * role never changes here), admins only ordinary users, nobody a deregistered account.
- */
 async function editableTarget(actor: User, id: number): Promise<AdminResult<User>> {
   const db = await getDb();
   const target = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   if (!target) return { ok: false, message: adminMessages.notFound };
-  if (target.deleted_at) return { ok: false, message: adminMessages.deregistered };
-  if (target.role === ROLE_ROOT && actor.id !== target.id) return { ok: false, message: adminMessages.rootLocked };
-  if (!outranks(actor, target)) return { ok: false, message: adminMessages.peerOrHigher };
-  return { ok: true, value: target };
+  const refusal = editRefusal(actor, target);
+  return refusal ? { ok: false, message: refusal } : { ok: true, value: target };
 }
 
 /**

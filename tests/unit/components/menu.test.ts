@@ -10,10 +10,12 @@ const routeFiles = readdirSync(fileURLToPath(new URL("../../../app/routes", impo
 describe("side menu", () => {
   it("hides admin entries from ordinary users and shows them to admins", () => {
     expect(labels(base)).not.toContain("渠道");
+    expect(labels(base)).not.toContain("用户管理");
     expect(labels({ ...base, role: 10 })).toContain("渠道");
     expect(labels(base)).not.toContain("兑换码");
     expect(labels(base)).toContain("钱包");
     expect(labels({ ...base, role: 10 })).toContain("兑换码");
+    expect(labels({ ...base, role: 10 })).toContain("用户管理");
   });
 
   it("offers only pages that exist: every entry has a route module", () => {
@@ -32,7 +34,7 @@ describe("side menu", () => {
   });
 
   it("keeps the spec's order", () => {
-    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "兑换码", "钱包", "日志", "数据看板", "设置"]);
+    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "兑换码", "钱包", "用户管理", "日志", "数据看板", "设置"]);
   });
 
   it("offers the dashboard only while data export is enabled", () => {

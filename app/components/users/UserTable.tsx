@@ -1,0 +1,132 @@
+import { Form, Link, useLocation } from "@remix-run/react";
+import { ConfirmButton } from "~/components/ConfirmButton";
+import { StatusTag } from "~/components/StatusTag";
+import type { ManageAction } from "~/domain/users/admin-rules";
+import { userRoleTag, userStatusTag } from "~/domain/users/user-display";
+import { renderQuota } from "~/utils/format";
+
+export type UserRow = {
+  id: number;
+  username: string;
+  display_name: string;
+  group: string;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  role: number;
+  status: number;
+  deregistered: boolean;
+  inviter_id: number;
+  /** What the signed-in admin may do on this row (admin-rules.ts rowOperations). */
+  edit: boolean;
+  actions: ManageAction[];
+};
+
+type Props = { users: UserRow[]; displayInCurrency: boolean; quotaPerUnit: number };
+
+const actionLabels: Record<ManageAction, string> = { promote: "提升", demote: "降级", disable: "禁用", enable: "启用", delete: "注销" };
+
+function question(action: ManageAction, name: string): string {
+  switch (action) {
+    case "promote":
+      return `确定要将用户 ${name} 提升为管理员吗？`;
+    case "demote":
+      return `确定要将用户 ${name} 降级为普通用户吗？`;
+    case "disable":
+      return `确定要禁用用户 ${name} 吗？`;
+    case "enable":
+      return `确定要启用用户 ${name} 吗？`;
+    case "delete":
+      return `确定要注销用户 ${name} 吗？相当于删除用户，此修改将不可逆`;
+  }
+}
+
+/**
+ * 添加额度 as a <details> panel (the spec's dialog without JavaScript): a signed amount the
+ * database adds to the balance, never leaving it below zero.
+ */
+function AddQuotaDialog({ user }: { user: UserRow }) {
+  return (
+    <details className="relative inline-block">
+      <summary className="cursor-pointer list-none text-sm text-blue-600 hover:underline dark:text-blue-400" data-testid={`add-quota-${user.username}`}>添加额度</summary>
+      <div className="absolute right-0 z-20 mt-1 w-64 rounded border border-gray-200 bg-white p-2 text-sm shadow dark:border-gray-700 dark:bg-gray-800">
+        <Form method="post" className="flex flex-col gap-2">
+          <input type="hidden" name="intent" value="add-quota" />
+          <input type="hidden" name="id" value={user.id} />
+          <label className="label" htmlFor={`quota-delta-${user.id}`}>增加的额度（负数为扣减）</label>
+          <input id={`quota-delta-${user.id}`} name="quota_delta" type="number" step={1} required className="input" placeholder="例如 500000 或 -500000" />
+          <p className="text-xs text-gray-500">额度不会被扣减到 0 以下。</p>
+          <button type="submit" className="btn-primary">确定添加</button>
+        </Form>
+      </div>
+    </details>
+  );
+}
+
+export function UserTable({ users, displayInCurrency, quotaPerUnit }: Props) {
+  // A new body per navigation: after an operation every row's <details> panels start closed again.
+  const { key: navigation } = useLocation();
+  if (users.length === 0) return <p className="card text-sm text-gray-500">暂无用户</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[960px] border-collapse text-sm" data-testid="user-table">
+        <thead>
+          <tr className="border-b border-gray-200 text-left dark:border-gray-700">
+            <th className="p-2">ID</th>
+            <th className="p-2">用户名</th>
+            <th className="p-2">显示名称</th>
+            <th className="p-2">分组</th>
+            <th className="p-2">已用/剩余额度</th>
+            <th className="p-2">请求次数</th>
+            <th className="p-2">角色</th>
+            <th className="p-2">状态</th>
+            <th className="p-2">邀请人</th>
+            <th className="p-2">操作</th>
+          </tr>
+        </thead>
+        <tbody key={navigation}>
+          {users.map((user) => {
+            const status = userStatusTag(user.status, user.deregistered);
+            const role = userRoleTag(user.role);
+            return (
+              <tr
+                key={user.id}
+                className={`border-b border-gray-100 align-top dark:border-gray-800 ${user.status !== 1 || user.deregistered ? "opacity-60" : ""}`}
+                data-testid={`user-row-${user.username}`}
+              >
+                <td className="p-2">{user.id}</td>
+                <td className="p-2 font-medium">{user.username}</td>
+                <td className="p-2">{user.display_name}</td>
+                <td className="p-2" data-testid="user-group">{user.group}</td>
+                <td className="p-2 whitespace-nowrap" data-testid="user-quota">
+                  <div>已用 {renderQuota(user.used_quota, displayInCurrency, quotaPerUnit)}</div>
+                  <div>剩余 {renderQuota(user.quota, displayInCurrency, quotaPerUnit)}</div>
+                </td>
+                <td className="p-2">{user.request_count}</td>
+                <td className="p-2" data-testid="user-role"><StatusTag tone={role.tone}>{role.label}</StatusTag></td>
+                <td className="p-2" data-testid="user-status"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
+                <td className="p-2">{user.inviter_id > 0 ? user.inviter_id : "无"}</td>
+                <td className="p-2">
+                  <div className="flex flex-wrap items-center gap-2" data-testid="user-operations">
+                    {user.edit ? <Link to={`/user/edit/${user.id}`} className="text-sm text-blue-600 hover:underline dark:text-blue-400">编辑</Link> : null}
+                    {user.edit ? <AddQuotaDialog user={user} /> : null}
+                    {user.actions.map((action) => (
+                      <ConfirmButton
+                        key={action}
+                        label={actionLabels[action]}
+                        question={question(action, user.username)}
+                        intent={action}
+                        fields={{ id: user.id }}
+                        testId={`${action}-${user.username}`}
+                      />
+                    ))}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
