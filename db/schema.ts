@@ -214,6 +214,15 @@ export interface UsageRollupProgressTable {
   last_run_at: Int8Required;
 }
 
+/** quota_data summed over users: one row per (model, hour); docs/decisions/024. */
+export interface UsageModelHoursTable {
+  model_name: string;
+  created_at: Int8Required;
+  token_used: Int8;
+  count: Int8;
+  quota: Int8;
+}
+
 export interface QuotaReservationsTable {
   id: Generated<number>;
   request_id: string;
@@ -266,6 +275,7 @@ export interface DB {
   top_ups: TopUpsTable;
   quota_data: QuotaDataTable;
   usage_rollup_progress: UsageRollupProgressTable;
+  usage_model_hours: UsageModelHoursTable;
   oauth_states: OAuthStatesTable;
 }
 

@@ -5,6 +5,7 @@ import * as quotaLeases from "./20261123_0003_quota_leases";
 import * as shortfall from "./20261124_0004_shortfall";
 import * as oauthStates from "./20261124_0006_oauth_states";
 import * as usageRollups from "./20261124_0011_usage_rollups";
+import * as logIndexes from "./20261124_0012_log_indexes";
 
 // Append-only: a new migration gets a new timestamped file and a new line here. The list is
 // static (not read from disk) so it survives bundling into the server build.
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "20261124_0004_shortfall": shortfall,
   "20261124_0006_oauth_states": oauthStates,
   "20261124_0011_usage_rollups": usageRollups,
+  "20261124_0012_log_indexes": logIndexes,
 };

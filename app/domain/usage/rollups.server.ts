@@ -38,21 +38,36 @@ async function firstLoggedHour(): Promise<number | undefined> {
   return row?.first == null ? undefined : hourOf(Number(row.first));
 }
 
-/** Recomputes the rollup rows of the hours in [from, to) from the logs; returns rows written. */
+/**
+ * Recomputes the rollup rows of the hours in [from, to) from the logs; returns rows written.
+ * The per-model totals of those hours (usage_model_hours, decision 024: the admin's stat line
+ * reads these) are recomputed from the rollup rows in the same transaction, so both agree.
+ */
 export async function rollUpRange(from: number, to: number): Promise<number> {
   if (to <= from) return 0;
   const db = await getDb();
-  const result = await sql`
-    insert into quota_data (user_id, username, model_name, created_at, token_used, count, quota)
-    select user_id, max(username), model_name, (created_at / ${HOUR}) * ${HOUR} as hour,
-           sum(prompt_tokens + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
-    from logs
-    where type = ${LOG_TYPE.consume} and created_at >= ${from} and created_at < ${to}
-    group by user_id, model_name, hour
-    on conflict (user_id, model_name, created_at) do update
-      set username = excluded.username, token_used = excluded.token_used, count = excluded.count, quota = excluded.quota
-  `.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  return db.transaction().execute(async (trx) => {
+    const result = await sql`
+      insert into quota_data (user_id, username, model_name, created_at, token_used, count, quota)
+      select user_id, max(username), model_name, (created_at / ${HOUR}) * ${HOUR} as hour,
+             sum(prompt_tokens + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
+      from logs
+      where type = ${LOG_TYPE.consume} and created_at >= ${from} and created_at < ${to}
+      group by user_id, model_name, hour
+      on conflict (user_id, model_name, created_at) do update
+        set username = excluded.username, token_used = excluded.token_used, count = excluded.count, quota = excluded.quota
+    `.execute(trx);
+    await sql`
+      insert into usage_model_hours (model_name, created_at, token_used, count, quota)
+      select model_name, created_at, sum(token_used)::bigint, sum(count)::bigint, sum(quota)::bigint
+      from quota_data
+      where created_at >= ${hourOf(from)} and created_at < ${to}
+      group by model_name, created_at
+      on conflict (model_name, created_at) do update
+        set token_used = excluded.token_used, count = excluded.count, quota = excluded.quota
+    `.execute(trx);
+    return Number(result.numAffectedRows ?? 0);
+  });
 }
 
 /**
