@@ -225,3 +225,34 @@ describe.skipIf(!databaseUrl)("a large export is streamed (PostgreSQL)", () => {
     expect(new Set(lines.slice(1).map((l) => l[9])).size).toBe(rows + 1);
   }, 120_000);
 });
+
+describe("log types are written where they happen", () => {
+  it("an admin's quota change is a management log; a channel's automatic disable one system log, however many calls hit it", async () => {
+    const target = await newUser();
+    expect((await root.call("PUT", "/api/user/", { id: target.userId, quota: 4242 })).json.success).toBe(true);
+    const manage = (await root.call("GET", `/api/log/?type=3&username=${target.username}`)).json.data.items;
+    expect(manage).toHaveLength(1);
+    expect(manage[0]).toMatchObject({ type: 3, user_id: target.userId, content: expect.stringContaining("4242") });
+
+    const broken = await startOpenAiMock();
+    const options = (await root.call("GET", "/api/option/")).json.data as { key: string; value: string }[];
+    const previous = options.find((o) => o.key === "AutomaticDisableChannelEnabled")?.value ?? "false";
+    try {
+      broken.fault = { kind: "status", status: 401, body: { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } } };
+      const failing = uniqueModel("ad");
+      await mergeOption(root, "ModelRatio", { [failing]: 1 });
+      const id = await createChannel(root, { base_url: broken.url, models: failing, auto_ban: 1 });
+      expect((await root.call("PUT", "/api/option/", { key: "AutomaticDisableChannelEnabled", value: "true" })).json.success).toBe(true);
+      for (let i = 0; i < 2; i += 1) await expect(caller.client.chat.completions.create({ model: failing, messages: [{ role: "user", content: "hi" }] })).rejects.toThrow();
+      expect((await root.call("GET", `/api/channel/${id}`)).json.data.status).toBe(3);
+      const system = (await root.call("GET", `/api/log/?type=4&channel=${id}`)).json.data.items;
+      expect(system).toHaveLength(1);
+      expect(system[0]).toMatchObject({ type: 4, channel: id, content: expect.stringMatching(new RegExp(`（#${id}）已被自动禁用，原因：401 Incorrect API key`)) });
+      // Operators' business: a user's own log never shows it.
+      expect((await caller.user.call("GET", "/api/log/self?type=4")).json.data.items).toEqual([]);
+    } finally {
+      await root.call("PUT", "/api/option/", { key: "AutomaticDisableChannelEnabled", value: previous });
+      await broken.close();
+    }
+  });
+});
