@@ -322,11 +322,13 @@ export async function searchLogs(keyword: string, scope: { userId: number } | "a
  * The filtered log in batches, newest first, each read by keyset after the last (a fresh
  * short query each: no transaction or cursor held open while a slow client downloads).
  */
-export async function* logBatches(filter: LogFilter, batchSize = 1000): AsyncGenerator<Selectable<DB["logs"]>[]> {
+const EXPORTED_COLUMNS = ["id", "created_at", "type", "content", "user_id", "username", "token_name", "model_name", "quota", "prompt_tokens", "completion_tokens", "use_time", "is_stream", "channel_id"] as const;
+
+export async function* logBatches(filter: LogFilter, batchSize = 1000) {
   const db = await getDb();
   let cursor: LogCursor | undefined;
   for (;;) {
-    let q = where(db.selectFrom("logs").selectAll(), filter);
+    let q = where(db.selectFrom("logs").select(EXPORTED_COLUMNS), filter);
     if (cursor) {
       const c = cursor;
       q = q.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(c.createdAt, c.id)));
