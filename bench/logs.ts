@@ -1,7 +1,7 @@
 /**
  * Log pages and log APIs at scale: a scratch PostgreSQL database with a month of usage logs
- * (10 M rows by default, 10 k users, a tenth of the rows root's), rolled up by the server's own
- * rollup job, then p50/p95 of every log page and API, with and without filters, warm.
+ * (10 M rows by default, 10 k users, a tenth of the rows root's), rolled up with this tree's own
+ * rollup code, then p50/p95 of every log page and API, with and without filters, warm.
  *
  *   npm run bench:logs                       (DATABASE_URL defaults to the local postgres server)
  *   npm run bench:logs -- --rows 1000000     a quicker run
