@@ -104,7 +104,7 @@ export async function runTestAll(): Promise<TestAllProgress> {
         await setChannelStatus(channel.id, 3, `响应时间 ${result.time.toFixed(2)}s 超过阈值 ${threshold}s`);
         progress.disabled += 1;
       } else if (result.success && !tooSlow && channel.status === 3 && options.bool("AutomaticEnableChannelEnabled")) {
-        await setChannelStatus(channel.id, 1);
+        await setChannelStatus(channel.id, 1, "", { automatic: true });
         progress.enabled += 1;
       }
       await writeProgress({ ...progress });

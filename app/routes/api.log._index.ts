@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { deleteLogsBefore, listLogs, readLogFilter } from "~/domain/logs/logs.server";
+import { deleteLogsBefore, listLogs, logPageJson, readLogFilter, readLogSlice } from "~/domain/logs/logs.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, requireApiUser } from "~/web/api.server";
 import { bootApp } from "~/web/boot.server";
@@ -12,8 +12,8 @@ export function loader({ request }: LoaderFunctionArgs) {
     await requireApiUser(request, ROLE_ADMIN);
     const url = new URL(request.url);
     const { page, size } = readLogPage(url);
-    const { items, total } = await listLogs(readLogFilter(url.searchParams, "all"), page, size, true);
-    return apiOk({ items, total, page, page_size: size });
+    const result = await listLogs(readLogFilter(url.searchParams, "all"), readLogSlice(url.searchParams, page, size), true);
+    return apiOk(logPageJson(result, page, size));
   });
 }
 

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { logStat, readLogFilter } from "~/domain/logs/logs.server";
+import { logStat } from "~/domain/logs/log-stat.server";
+import { readLogFilter } from "~/domain/logs/logs.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
 import { bootApp } from "~/web/boot.server";

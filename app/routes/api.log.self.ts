@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listLogs, readLogFilter } from "~/domain/logs/logs.server";
+import { listLogs, logPageJson, readLogFilter, readLogSlice } from "~/domain/logs/logs.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
 import { bootApp } from "~/web/boot.server";
@@ -12,7 +12,7 @@ export function loader({ request }: LoaderFunctionArgs) {
     const user = await requireApiUser(request, ROLE_USER);
     const url = new URL(request.url);
     const { page, size } = readLogPage(url);
-    const { items, total } = await listLogs(readLogFilter(url.searchParams, { userId: user.id }), page, size, false);
-    return apiOk({ items, total, page, page_size: size });
+    const result = await listLogs(readLogFilter(url.searchParams, { userId: user.id }), readLogSlice(url.searchParams, page, size), false);
+    return apiOk(logPageJson(result, page, size));
   });
 }

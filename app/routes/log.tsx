@@ -1,55 +1,41 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { Pagination } from "~/components/Pagination";
+import { filterQuery, LogPager } from "~/components/logs/LogPager";
 import { LogTable } from "~/components/logs/LogTable";
-import { listLogs, logStat, readLogFilter, userCardsOf } from "~/domain/logs/logs.server";
+import { logStat } from "~/domain/logs/log-stat.server";
+import { listLogs, readLogSlice, userCardsOf } from "~/domain/logs/logs.server";
 import { options } from "~/domain/options/store.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { renderQuota } from "~/utils/format";
 import { requireUser } from "~/web/guards.server";
+import { pageLogFilter } from "~/web/log-filters.server";
 import { readPage } from "~/utils/pagination";
 import { rememberedListPrefs } from "~/utils/prefs.server";
-import { parseWallClock } from "~/utils/time-zone";
-import { requestTimeZone } from "~/utils/time-zone.server";
 
 export const meta: MetaFunction = () => [{ title: "日志" }];
-
-/** A datetime-local field, in the zone the page shows its times in → unix seconds. */
-function toSeconds(value: string | null, timeZone: string): string {
-  if (!value) return "";
-  const seconds = parseWallClock(value, timeZone);
-  return Number.isNaN(seconds) ? "" : String(seconds);
-}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const isAdmin = user.role >= ROLE_ADMIN;
   const url = new URL(request.url);
-  const q = url.searchParams;
   const prefs = await rememberedListPrefs(request, "log", "size");
   const { page } = readPage(url);
-  // The form's fields map onto the log API's parameters, so the page and /api/log agree.
-  const params = new URLSearchParams({
-    type: q.get("type") ?? "0",
-    token_name: q.get("token_name") ?? "",
-    model_name: q.get("model_name") ?? "",
-    start_timestamp: toSeconds(q.get("start"), requestTimeZone(request)),
-    end_timestamp: toSeconds(q.get("end"), requestTimeZone(request)),
-    username: q.get("username") ?? "",
-    channel: q.get("channel") ?? "",
-  });
-  const filter = readLogFilter(params, isAdmin ? "all" : { userId: user.id });
-  const [{ items, total }, stat] = await Promise.all([listLogs(filter, page + 1, prefs.size, isAdmin), logStat(filter)]);
-  const users = isAdmin ? await userCardsOf(items.map((i) => i.user_id)) : {};
+  const { filter, values } = pageLogFilter(request, isAdmin ? "all" : { userId: user.id });
+  // Pages move by cursor (the pager's links); a `p` from an older link still works, bounded.
+  const [list, stat] = await Promise.all([listLogs(filter, readLogSlice(url.searchParams, page + 1, prefs.size), isAdmin), logStat(filter)]);
+  const users = isAdmin ? await userCardsOf(list.items.map((i) => i.user_id)) : {};
   const body = {
-    logs: items,
-    total,
-    page,
+    logs: list.items,
+    total: list.total,
+    totalExact: list.totalExact,
+    older: list.older ?? "",
+    newer: list.newer ?? "",
+    tooDeep: list.tooDeep ?? false,
     size: prefs.size,
     stat,
     users,
     isAdmin,
-    filters: Object.fromEntries(["type", "token_name", "model_name", "start", "end", "username", "channel"].map((k) => [k, q.get(k) ?? ""])),
+    filters: values,
     displayInCurrency: options.bool("DisplayInCurrencyEnabled"),
     quotaPerUnit: options.float("QuotaPerUnit"),
   };
@@ -84,12 +70,14 @@ export default function LogPage() {
             <option value="4">系统</option>
           </select>
         </label>
-        <div className="flex items-end">
+        <div className="flex items-end gap-2">
           <button type="submit" className="btn-primary">查询</button>
+          {/* A plain download link: the session cookie is the credential, no JavaScript needed. */}
+          <a href={`/log/export.csv?${filterQuery(f)}`} download className="btn-secondary" data-testid="log-export">导出 CSV</a>
         </div>
       </Form>
       <LogTable logs={page.logs} isAdmin={page.isAdmin} users={page.users} displayInCurrency={page.displayInCurrency} quotaPerUnit={page.quotaPerUnit} />
-      <Pagination page={page.page} size={page.size} total={page.total} />
+      <LogPager total={page.total} totalExact={page.totalExact} older={page.older} newer={page.newer} tooDeep={page.tooDeep} size={page.size} filters={f} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import * as epayOrders from "./20261124_0010_epay_orders";
 import * as usageRollups from "./20261124_0011_usage_rollups";
 import * as verificationCodes from "./20261124_0005_verification_codes";
 import * as redemptionKeyHash from "./20261124_0009_redemption_key_hash";
+import * as logIndexes from "./20261124_0012_log_indexes";
 
 // Append-only: a new migration gets a new timestamped file and a new line here. The list is
 // static (not read from disk) so it survives bundling into the server build.
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "20261124_0011_usage_rollups": usageRollups,
   "20261124_0005_verification_codes": verificationCodes,
   "20261124_0009_redemption_key_hash": redemptionKeyHash,
+  "20261124_0012_log_indexes": logIndexes,
 };

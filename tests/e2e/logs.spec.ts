@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { uniqueName } from "./helpers";
@@ -55,6 +56,16 @@ test.describe("usage log @nojs", () => {
     await expect(page.getByTestId("log-row")).toHaveCount(1);
     await expect(page.getByTestId("log-row")).toContainText(modelB);
     await expect(page.getByTestId("log-cost")).toHaveText("$1.000000");
+    // The export link carries the filter: the CSV holds exactly the visible row (own rows only).
+    const downloading = page.waitForEvent("download");
+    await page.getByTestId("log-export").click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^logs-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path())!, "utf8");
+    expect(csv.startsWith("\uFEFF时间,令牌,类型,模型")).toBe(true);
+    const lines = csv.trim().split("\r\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`logs,消费,${modelB},`);
 
     await apiLogin(request, "root", "123456");
     await page.goto(`/log?username=${username}`);
@@ -66,5 +77,34 @@ test.describe("usage log @nojs", () => {
     await expect(card).toContainText("请求次数3");
     await expect(card).toContainText("已用额度$2.00");
     await expect(card).toContainText("剩余额度$8.00");
+  });
+
+  test("deep pages move by next and previous links, with the count stated", async ({ page }) => {
+    const request = page.request;
+    await apiLogin(request, "root", "123456");
+    const username = uniqueName("lp");
+    await request.post("/api/user/register", { data: { username, password: "password123", password2: "password123" } });
+    const found = await request.get(`/api/user/search?keyword=${username}`, { headers: { "New-Api-User": "1" } });
+    const userId = ((await found.json()) as { data: { id: number; username: string }[] }).data.find((u) => u.username === username)!.id;
+    // Twelve quota changes: twelve management rows of that user, newest with the highest quota.
+    for (let quota = 1; quota <= 12; quota += 1) {
+      const res = await request.put("/api/user/", { headers: { "New-Api-User": "1" }, data: { id: userId, quota } });
+      expect(((await res.json()) as { success: boolean }).success).toBe(true);
+    }
+    await page.goto(`/log?username=${username}&type=3&size=10`);
+    await expect(page.getByTestId("log-row")).toHaveCount(10);
+    await expect(page.getByTestId("log-total")).toHaveText("共 12 条");
+    await expect(page.getByRole("link", { name: "上一页" })).toHaveCount(0);
+    await expect(page.getByTestId("log-row").first()).toContainText("修改为 12");
+    await page.getByRole("link", { name: "下一页" }).click();
+    await expect(page).toHaveURL(/before=\d+_\d+/);
+    await expect(page.getByTestId("log-row")).toHaveCount(2);
+    await expect(page.getByTestId("log-row").first()).toContainText("修改为 2");
+    await expect(page.getByTestId("log-row").last()).toContainText("修改为 1");
+    await expect(page.getByRole("link", { name: "下一页" })).toHaveCount(0);
+    await page.getByRole("link", { name: "上一页" }).click();
+    await expect(page.getByTestId("log-row")).toHaveCount(10);
+    await expect(page.getByTestId("log-row").first()).toContainText("修改为 12");
+    await expect(page.getByTestId("log-row").last()).toContainText("修改为 3");
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Channel } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
+import { LOG_TYPE } from "~/domain/logs/logs.server";
 import { publish } from "~/utils/redis.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import { upstreamUrlRefusal } from "~/utils/upstream-address";
@@ -147,9 +148,11 @@ export async function updateChannel(id: number, fields: ChannelFields): Promise<
 
 /**
  * Enable (1), manual disable (2) or automatic disable (3, with the reason and time kept in
- * other_info for the console's tooltip). Abilities follow in the same transaction.
+ * other_info for the console's tooltip). Abilities follow in the same transaction. An automatic
+ * change (a disable, or `automatic` for a re-enable after a passing test) that really changes the
+ * status writes a system log (type 4), once however many requests hit the same failure.
  */
-export async function setChannelStatus(id: number, status: number, reason = ""): Promise<ChannelResult<Channel>> {
+export async function setChannelStatus(id: number, status: number, reason = "", change: { automatic?: boolean } = {}): Promise<ChannelResult<Channel>> {
   if (![1, 2, 3].includes(status)) return { ok: false, message: "无效的渠道状态" };
   const db = await getDb();
   const current = await db.selectFrom("channels").select(["id", "other_info"]).where("id", "=", id).executeTakeFirst();
@@ -165,9 +168,18 @@ export async function setChannelStatus(id: number, status: number, reason = ""):
     info.status_reason = reason || (status === CHANNEL_STATUS.manuallyDisabled ? "手动禁用" : "自动禁用");
     info.status_time = Math.floor(Date.now() / 1000);
   }
+  const automatic = status === CHANNEL_STATUS.autoDisabled || change.automatic === true;
   const updated = await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom("channels").select("status").where("id", "=", id).forUpdate().executeTakeFirst();
     const row = await trx.updateTable("channels").set({ status, other_info: JSON.stringify(info) }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
     await trx.updateTable("abilities").set({ enabled: status === CHANNEL_STATUS.enabled }).where("channel_id", "=", id).execute();
+    if (automatic && before && before.status !== status) {
+      const what = status === CHANNEL_STATUS.enabled ? "已被自动启用" : `已被自动禁用，原因：${info.status_reason as string}`;
+      await trx
+        .insertInto("logs")
+        .values({ created_at: Math.floor(Date.now() / 1000), type: LOG_TYPE.system, content: `渠道「${row.name}」（#${id}）${what}`.slice(0, 1000), channel_id: id })
+        .execute();
+    }
     return row;
   });
   await announce(id);

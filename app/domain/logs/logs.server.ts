@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Selectable, type SelectQueryBuilder } from "kysely";
+import { CompiledQuery, sql, type Selectable, type SelectQueryBuilder } from "kysely";
 import type { DB } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { tokenKeyHash } from "~/domain/tokens/token-keys.server";
@@ -51,7 +51,7 @@ export function readLogFilter(params: URLSearchParams, scope: { userId: number }
   return filter;
 }
 
-function where<O>(query: SelectQueryBuilder<DB, "logs", O>, filter: LogFilter): SelectQueryBuilder<DB, "logs", O> {
+export function where<O>(query: SelectQueryBuilder<DB, "logs", O>, filter: LogFilter): SelectQueryBuilder<DB, "logs", O> {
   let q = query;
   if (filter.userId !== undefined) q = q.where("user_id", "=", filter.userId);
   if (filter.username) q = q.where("username", "=", filter.username);
@@ -97,45 +97,122 @@ async function withUsernames<R extends { user_id: number; username: string }>(ro
   return rows.map((row) => (row.username ? row : { ...row, username: names.get(row.user_id) ?? "" }));
 }
 
-/** One page (1-based, as the reference's log list) of logs, newest first. */
-export async function listLogs(filter: LogFilter, page: number, size: number, forAdmin: boolean) {
+/** A position in the log's order (newest first): the row's time and id. */
+export type LogCursor = { createdAt: number; id: number };
+
+/** `<created_at>_<id>` in a query string; anything else is no cursor. */
+export function readLogCursor(raw: string | null): LogCursor | undefined {
+  const match = raw ? /^(\d{1,15})_(\d{1,18})$/.exec(raw.trim()) : null;
+  if (!match) return undefined;
+  const createdAt = Number(match[1]);
+  const id = Number(match[2]);
+  return Number.isSafeInteger(createdAt) && Number.isSafeInteger(id) ? { createdAt, id } : undefined;
+}
+export const cursorParam = (row: { created_at: number; id: number }): string => `${row.created_at}_${row.id}`;
+
+/**
+ * Which slice of the filtered log: `p` pages (1-based, the reference's API) by offset, which
+ * is bounded (deep offsets read and skip every row above them), or keyset slices just older
+ * (`before`) or newer (`after`) than a row, which cost the same at any depth (decision 024).
+ */
+export type LogSlice = { size: number } & ({ page: number } | { before: LogCursor } | { after: LogCursor });
+
+/** The deepest row an offset page may start at; past it, pages are reached by cursor. */
+export const MAX_LOG_OFFSET = 10_000;
+/** Totals up to this are counted exactly; above it the planner's estimate is shown ("约"). */
+const EXACT_COUNT_LIMIT = 10_000;
+
+export type LogPage<T> = {
+  items: T[];
+  total: number;
+  /** false: `total` is the planner's estimate (more than EXACT_COUNT_LIMIT rows match). */
+  totalExact: boolean;
+  /** Cursor of the last row when older rows follow (the "next page" link). */
+  older?: string;
+  /** Cursor of the first row when newer rows precede it (the "previous page" link). */
+  newer?: string;
+  /** The offset page was past MAX_LOG_OFFSET: nothing was read. */
+  tooDeep?: boolean;
+};
+
+/**
+ * How many logs match, exactly when at most EXACT_COUNT_LIMIT do (an index range read of that
+ * many entries at worst), else the planner's estimate, never below what was counted.
+ */
+async function countLogs(filter: LogFilter): Promise<{ total: number; exact: boolean }> {
   const db = await getDb();
-  const [rows, count] = await Promise.all([
-    where(db.selectFrom("logs").selectAll(), filter)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(size)
-      .offset((page - 1) * size)
-      .execute(),
-    where(db.selectFrom("logs").select((eb) => eb.fn.countAll<number>().as("n")), filter).executeTakeFirstOrThrow(),
-  ]);
+  const limited = where(db.selectFrom("logs").select(sql<number>`1`.as("one")), filter).limit(EXACT_COUNT_LIMIT + 1);
+  const counted = await db.selectFrom(limited.as("matching")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const n = Number(counted.n);
+  if (n <= EXACT_COUNT_LIMIT) return { total: n, exact: true };
+  const compiled = where(db.selectFrom("logs").select(sql<number>`1`.as("one")), filter).compile();
+  const plan = await db.executeQuery<{ "QUERY PLAN": unknown }>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
+  const raw = plan.rows[0]?.["QUERY PLAN"];
+  const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as [{ Plan: { "Plan Rows": number } }];
+  return { total: Math.max(n, Math.round(parsed[0]?.Plan["Plan Rows"] ?? 0)), exact: false };
+}
+
+/** One slice of logs, newest first, with a total (exact or estimated) and the neighbouring slices' cursors. */
+export async function listLogs(filter: LogFilter, slice: LogSlice, forAdmin: boolean): Promise<LogPage<ReturnType<typeof toLogJson>>> {
+  const db = await getDb();
+  const base = where(db.selectFrom("logs").selectAll(), filter);
+  const size = slice.size;
+  let rows: Selectable<DB["logs"]>[];
+  let hasOlder = false;
+  let hasNewer = false;
+  let tooDeep = false;
+  const countPromise = countLogs(filter);
+  // Awaited below; until then a failure must not count as unhandled (it would end the process).
+  countPromise.catch(() => undefined);
+  if ("before" in slice || "after" in slice) {
+    const newerSide = "after" in slice;
+    const cursor = newerSide ? slice.after : slice.before;
+    const direction = newerSide ? "asc" : "desc";
+    const fetched = await base
+      .where((eb) => eb(eb.refTuple("created_at", "id"), newerSide ? ">" : "<", eb.tuple(cursor.createdAt, cursor.id)))
+      .orderBy("created_at", direction)
+      .orderBy("id", direction)
+      .limit(size + 1)
+      .execute();
+    const more = fetched.length > size;
+    rows = fetched.slice(0, size);
+    if (newerSide) {
+      rows.reverse();
+      hasNewer = more;
+      hasOlder = true;
+    } else {
+      hasOlder = more;
+      hasNewer = true;
+    }
+  } else {
+    const offset = (slice.page - 1) * size;
+    if (offset > MAX_LOG_OFFSET) {
+      rows = [];
+      tooDeep = true;
+    } else {
+      const fetched = await base.orderBy("created_at", "desc").orderBy("id", "desc").limit(size + 1).offset(offset).execute();
+      hasOlder = fetched.length > size;
+      rows = fetched.slice(0, size);
+      hasNewer = offset > 0;
+    }
+  }
   let channelNames: Map<number, string> | undefined;
   if (forAdmin) {
     const ids = [...new Set(rows.map((row) => row.channel_id).filter((id) => id > 0))];
     const channels = ids.length ? await db.selectFrom("channels").select(["id", "name"]).where("id", "in", ids).execute() : [];
     channelNames = new Map(channels.map((c) => [c.id, c.name]));
   }
-  const named = await withUsernames(rows);
-  return { items: named.map((row) => toLogJson(row, forAdmin, channelNames)), total: Number(count.n) };
-}
-
-/**
- * The stat line above the log list: quota spent under the filters, and requests and tokens of
- * the last 60 seconds (rpm, tpm). Only consumption counts, whatever type the list shows.
- */
-export async function logStat(filter: LogFilter, now = Math.floor(Date.now() / 1000)) {
-  const db = await getDb();
-  const consume = { ...filter, type: LOG_TYPE.consume };
-  const sums = (eb: ExpressionBuilder<DB, "logs">) => [
-    eb.fn.coalesce(eb.fn.sum<number>("quota"), sql<number>`0`).as("quota"),
-    eb.fn.countAll<number>().as("requests"),
-    eb.fn.coalesce(eb.fn.sum<number>(sql`prompt_tokens + completion_tokens`), sql<number>`0`).as("tokens"),
-  ];
-  const [total, recent] = await Promise.all([
-    where(db.selectFrom("logs").select(sums), consume).executeTakeFirstOrThrow(),
-    where(db.selectFrom("logs").select(sums), { ...consume, start: Math.max(consume.start ?? 0, now - 60) }).executeTakeFirstOrThrow(),
-  ]);
-  return { quota: Number(total.quota), rpm: Number(recent.requests), tpm: Number(recent.tokens) };
+  const [named, count] = await Promise.all([withUsernames(rows), countPromise]);
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  return {
+    items: named.map((row) => toLogJson(row, forAdmin, channelNames)),
+    total: count.total,
+    totalExact: count.exact,
+    older: hasOlder && last ? cursorParam(last) : undefined,
+    newer: hasNewer && first ? cursorParam(first) : undefined,
+    ...(tooDeep ? { tooDeep } : {}),
+  };
 }
 
 /** Balance cards of the users behind a page of logs (the admin's user popup). */
@@ -173,4 +250,94 @@ export async function logsOfTokenKey(key: string) {
     .limit(100)
     .execute();
   return (await withUsernames(rows)).map((row) => toLogJson(row, false));
+}
+
+/**
+ * The slice a list request asks for: `before`/`after` cursors (what the console's next and
+ * previous links carry), else the reference's 1-based `p`.
+ */
+export function readLogSlice(params: URLSearchParams, page: number, size: number): LogSlice {
+  const before = readLogCursor(params.get("before"));
+  if (before) return { size, before };
+  const after = readLogCursor(params.get("after"));
+  if (after) return { size, after };
+  return { size, page };
+}
+
+/** The list API's data: the reference's `{items,total,page,page_size}` plus whether the total is exact and the next slice's cursor. */
+export function logPageJson<T>(page: LogPage<T>, pageNumber: number, size: number) {
+  return { items: page.items, total: page.total, page: pageNumber, page_size: size, total_exact: page.totalExact, next_before: page.older ?? "", prev_after: page.newer ?? "" };
+}
+
+const SEARCH_LIMIT = 100;
+/** Content is matched by prefix among this many newest rows only: it has no index (a full scan of millions of rows otherwise). */
+const CONTENT_SEARCH_WINDOW = 10_000;
+
+/**
+ * The reference's keyword search (`[Log]`, at most 100, newest first): rows whose user name
+ * (admins), token name or model name equals the keyword, whose type, id or channel (admins)
+ * is the keyword as a number, or whose details start with it (among recent rows). Each arm is
+ * an index range read of at most 100 rows; the arms are merged.
+ */
+export async function searchLogs(keyword: string, scope: { userId: number } | "all") {
+  const db = await getDb();
+  const forAdmin = scope === "all";
+  const kw = keyword.trim().slice(0, 200);
+  const scoped = () => {
+    const q = db.selectFrom("logs").selectAll();
+    return forAdmin ? q : q.where("user_id", "=", scope.userId);
+  };
+  const newest = <O>(q: SelectQueryBuilder<DB, "logs", O>) => q.orderBy("created_at", "desc").orderBy("id", "desc").limit(SEARCH_LIMIT).execute();
+  let arms: Promise<Selectable<DB["logs"]>[]>[];
+  if (!kw) arms = [newest(scoped())];
+  else {
+    arms = [newest(scoped().where("token_name", "=", kw)), newest(scoped().where("model_name", "=", kw))];
+    if (forAdmin) arms.push(newest(scoped().where("username", "=", kw)));
+    const n = /^\d{1,9}$/.test(kw) ? Number(kw) : undefined;
+    if (n !== undefined) {
+      if (n <= 4) arms.push(newest(scoped().where("type", "=", n)));
+      arms.push(newest(scoped().where("id", "=", n)));
+      if (forAdmin) arms.push(newest(scoped().where("channel_id", "=", n)));
+    }
+    const recent = scoped().orderBy("created_at", "desc").orderBy("id", "desc").limit(CONTENT_SEARCH_WINDOW).as("recent");
+    const pattern = `${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    arms.push(db.selectFrom(recent).selectAll().where("content", "like", pattern).orderBy("created_at", "desc").orderBy("id", "desc").limit(SEARCH_LIMIT).execute());
+  }
+  const seen = new Set<number>();
+  const merged = (await Promise.all(arms))
+    .flat()
+    .sort((a, b) => b.created_at - a.created_at || b.id - a.id)
+    .filter((row) => (seen.has(row.id) ? false : (seen.add(row.id), true)))
+    .slice(0, SEARCH_LIMIT);
+  let channelNames: Map<number, string> | undefined;
+  if (forAdmin) {
+    const ids = [...new Set(merged.map((row) => row.channel_id).filter((id) => id > 0))];
+    const channels = ids.length ? await db.selectFrom("channels").select(["id", "name"]).where("id", "in", ids).execute() : [];
+    channelNames = new Map(channels.map((c) => [c.id, c.name]));
+  }
+  return (await withUsernames(merged)).map((row) => toLogJson(row, forAdmin, channelNames));
+}
+
+/**
+ * The filtered log in batches, newest first, each read by keyset after the last (a fresh
+ * short query each: no transaction or cursor held open while a slow client downloads).
+ */
+const EXPORTED_COLUMNS = ["id", "created_at", "type", "content", "user_id", "username", "token_name", "model_name", "quota", "prompt_tokens", "completion_tokens", "use_time", "is_stream", "channel_id"] as const;
+
+export async function* logBatches(filter: LogFilter, batchSize = 1000) {
+  const db = await getDb();
+  let cursor: LogCursor | undefined;
+  for (;;) {
+    let q = where(db.selectFrom("logs").select(EXPORTED_COLUMNS), filter);
+    if (cursor) {
+      const c = cursor;
+      q = q.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(c.createdAt, c.id)));
+    }
+    const rows = await q.orderBy("created_at", "desc").orderBy("id", "desc").limit(batchSize).execute();
+    if (rows.length === 0) return;
+    yield await withUsernames(rows);
+    if (rows.length < batchSize) return;
+    const last = rows[rows.length - 1]!;
+    cursor = { createdAt: last.created_at, id: last.id };
+  }
 }

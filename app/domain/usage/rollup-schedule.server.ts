@@ -12,5 +12,6 @@ export async function runScheduledRollup(now = Math.floor(Date.now() / 1000)): P
   const intervalSeconds = Math.max(1, options.int("DataExportInterval")) * 60;
   if (progress && now - progress.lastRunAt < intervalSeconds) return "usage rollup not due";
   const run = await rollUpUsage(now);
+  if (run.busy) return "usage rollup: another run is still going";
   return `usage rollup: ${run.rows} hourly rows for ${new Date(run.from * 1000).toISOString()}..${new Date(run.to * 1000).toISOString()}`;
 }

@@ -1,4 +1,5 @@
-import { sql } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
+import type { DB } from "../../../db/schema";
 import { LOG_TYPE } from "~/domain/logs/logs.server";
 import { getDb } from "~/utils/db.server";
 
@@ -22,15 +23,15 @@ export const hourOf = (unixSeconds: number): number => Math.floor(unixSeconds / 
 
 export type RollupProgress = { rolledUntil: number; lastRunAt: number };
 
-export async function readRollupProgress(): Promise<RollupProgress | undefined> {
-  const db = await getDb();
+export async function readRollupProgress(trx?: Kysely<DB>): Promise<RollupProgress | undefined> {
+  const db = trx ?? (await getDb());
   const row = await db.selectFrom("usage_rollup_progress").select(["rolled_until", "last_run_at"]).where("id", "=", 1).executeTakeFirst();
   return row ? { rolledUntil: Number(row.rolled_until), lastRunAt: Number(row.last_run_at) } : undefined;
 }
 
 /** The first hour with a consumption log, when nothing has been rolled up yet. */
-async function firstLoggedHour(): Promise<number | undefined> {
-  const db = await getDb();
+async function firstLoggedHour(trx: Kysely<DB>): Promise<number | undefined> {
+  const db = trx;
   const row = await db
     .selectFrom("logs")
     .select((eb) => eb.fn.min<number>("created_at").as("first"))
@@ -39,10 +40,16 @@ async function firstLoggedHour(): Promise<number | undefined> {
   return row?.first == null ? undefined : hourOf(Number(row.first));
 }
 
-/** Recomputes the rollup rows of the hours in [from, to) from the logs; returns rows written. */
-export async function rollUpRange(from: number, to: number): Promise<number> {
+/** The advisory lock one rollup run holds: a run that outlasts the job's one-minute tick, or a second node, waits its turn. */
+const ROLLUP_LOCK = 2_023_024;
+
+/**
+ * Recomputes the rollup rows of the hours in [from, to) from the logs; returns rows written.
+ * The per-model totals of those hours (quota_data_models: the admin's dashboard and stat line
+ * read these) are recomputed from the rollup rows in the same transaction, so both agree.
+ */
+async function rollUpRangeIn(trx: Transaction<DB>, from: number, to: number): Promise<number> {
   if (to <= from) return 0;
-  const db = await getDb();
   const result = await sql`
     insert into quota_data (user_id, username, model_name, created_at, token_used, count, quota)
     select user_id, max(username), model_name, (created_at / ${HOUR}) * ${HOUR} as hour,
@@ -52,38 +59,51 @@ export async function rollUpRange(from: number, to: number): Promise<number> {
     group by user_id, model_name, hour
     on conflict (user_id, model_name, created_at) do update
       set username = excluded.username, token_used = excluded.token_used, count = excluded.count, quota = excluded.quota
-  `.execute(db);
-  // The same hours over all users, for the admin views (a month is ~720 rows per model).
+  `.execute(trx);
   await sql`
     insert into quota_data_models (model_name, created_at, token_used, count, quota)
-    select model_name, (created_at / ${HOUR}) * ${HOUR} as hour,
-           sum(prompt_tokens + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
-    from logs
-    where type = ${LOG_TYPE.consume} and created_at >= ${from} and created_at < ${to}
-    group by model_name, hour
-    on conflict (created_at, model_name) do update
+    select model_name, created_at, sum(token_used)::bigint, sum(count)::bigint, sum(quota)::bigint
+    from quota_data
+    where created_at >= ${hourOf(from)} and created_at < ${to}
+    group by model_name, created_at
+    on conflict (model_name, created_at) do update
       set token_used = excluded.token_used, count = excluded.count, quota = excluded.quota
-  `.execute(db);
+  `.execute(trx);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/** Recomputes the hours in [from, to) (an operator's re-run), after any run in progress. */
+export async function rollUpRange(from: number, to: number): Promise<number> {
+  const db = await getDb();
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${ROLLUP_LOCK})`.execute(trx);
+    return rollUpRangeIn(trx, from, to);
+  });
 }
 
 /**
  * One run of the rollup job: from the stored progress (minus the lookback) to the end of the
- * current hour. The current hour is partial and is simply recomputed by the next run.
+ * current hour. The current hour is partial and is simply recomputed by the next run. A run
+ * that finds another still going (the first run over a large log takes minutes; the job ticks
+ * every minute) does nothing: racing it would only make both slower.
  */
-export async function rollUpUsage(now = Math.floor(Date.now() / 1000)): Promise<{ from: number; to: number; rows: number }> {
-  const progress = await readRollupProgress();
-  const currentHour = hourOf(now);
-  const from = progress ? progress.rolledUntil - LOOKBACK_HOURS * HOUR : ((await firstLoggedHour()) ?? currentHour);
-  // A long backlog is worked through a month at a time; the progress marker moves with it.
-  const to = Math.min(currentHour + HOUR, from + MAX_HOURS_PER_RUN * HOUR);
-  const rows = await rollUpRange(from, to);
-  const rolledUntil = Math.min(currentHour, to);
+export async function rollUpUsage(now = Math.floor(Date.now() / 1000)): Promise<{ from: number; to: number; rows: number; busy?: boolean }> {
   const db = await getDb();
-  await db
-    .insertInto("usage_rollup_progress")
-    .values({ id: 1, rolled_until: rolledUntil, last_run_at: now })
-    .onConflict((oc) => oc.column("id").doUpdateSet({ rolled_until: rolledUntil, last_run_at: now }))
-    .execute();
-  return { from, to, rows };
+  return db.transaction().execute(async (trx) => {
+    const locked = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${ROLLUP_LOCK}) as ok`.execute(trx);
+    const currentHour = hourOf(now);
+    if (!locked.rows[0]?.ok) return { from: currentHour, to: currentHour, rows: 0, busy: true };
+    const progress = await readRollupProgress(trx);
+    const from = progress ? progress.rolledUntil - LOOKBACK_HOURS * HOUR : ((await firstLoggedHour(trx)) ?? currentHour);
+    // A long backlog is worked through a month at a time; the progress marker moves with it.
+    const to = Math.min(currentHour + HOUR, from + MAX_HOURS_PER_RUN * HOUR);
+    const rows = await rollUpRangeIn(trx, from, to);
+    const rolledUntil = Math.min(currentHour, to);
+    await trx
+      .insertInto("usage_rollup_progress")
+      .values({ id: 1, rolled_until: rolledUntil, last_run_at: now })
+      .onConflict((oc) => oc.column("id").doUpdateSet({ rolled_until: rolledUntil, last_run_at: now }))
+      .execute();
+    return { from, to, rows };
+  });
 }

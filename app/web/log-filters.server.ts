@@ -1,0 +1,33 @@
+import { readLogFilter, type LogFilter } from "~/domain/logs/logs.server";
+import { parseWallClock } from "~/utils/time-zone";
+import { requestTimeZone } from "~/utils/time-zone.server";
+
+/** The /log form's fields (also carried by its page links and the CSV export link). */
+export const LOG_FORM_FIELDS = ["type", "token_name", "model_name", "start", "end", "username", "channel"] as const;
+
+/** A datetime-local field, in the zone the page shows its times in → unix seconds. */
+function toSeconds(value: string | null, timeZone: string): string {
+  if (!value) return "";
+  const seconds = parseWallClock(value, timeZone);
+  return Number.isNaN(seconds) ? "" : String(seconds);
+}
+
+/**
+ * The filter of the /log page and its CSV export, from the form's fields. They map onto the
+ * log API's parameters, so the page, the export and /api/log agree; a user is pinned to their own rows.
+ */
+export function pageLogFilter(request: Request, scope: { userId: number } | "all"): { filter: LogFilter; values: Record<string, string> } {
+  const q = new URL(request.url).searchParams;
+  const timeZone = requestTimeZone(request);
+  const params = new URLSearchParams({
+    type: q.get("type") ?? "0",
+    token_name: q.get("token_name") ?? "",
+    model_name: q.get("model_name") ?? "",
+    start_timestamp: toSeconds(q.get("start"), timeZone),
+    end_timestamp: toSeconds(q.get("end"), timeZone),
+    username: q.get("username") ?? "",
+    channel: q.get("channel") ?? "",
+  });
+  const values = Object.fromEntries(LOG_FORM_FIELDS.map((k) => [k, q.get(k) ?? ""]));
+  return { filter: readLogFilter(params, scope), values };
+}
