@@ -1,22 +1,12 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
-import { uniqueName } from "./helpers";
+import { apiLogin, setOption, uniqueName } from "./helpers";
 
 let upstream: MockUpstream;
 test.beforeAll(async () => {
   upstream = await startOpenAiMock();
 });
 test.afterAll(async () => upstream.close());
-
-async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<number> {
-  const res = await request.post("/api/user/login", { data: { username, password } });
-  return ((await res.json()) as { data: { id: number } }).data.id;
-}
-
-async function setOption(request: APIRequestContext, key: string, value: string) {
-  const res = await request.put("/api/option/", { headers: { "New-Api-User": "1" }, data: { key, value } });
-  expect(((await res.json()) as { success: boolean }).success).toBe(true);
-}
 
 test.describe("dashboard @nojs", () => {
   test("a user sees their spend by model as charts and a table; an admin filters by user", async ({ page }) => {

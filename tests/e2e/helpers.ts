@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 export function uniqueName(prefix = "e"): string {
   return `${prefix}${Math.random().toString(36).slice(2, 9)}`.slice(0, 12);
@@ -26,4 +26,16 @@ export async function signOut(page: Page) {
   await page.getByTestId("user-menu").click();
   await page.getByRole("button", { name: "退出" }).click();
   await expect(page).toHaveURL(/\/login$/);
+}
+
+/** Signs in through /api (the context keeps the cookie) and returns the id for New-Api-User. */
+export async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<number> {
+  const res = await request.post("/api/user/login", { data: { username, password } });
+  return ((await res.json()) as { data: { id: number } }).data.id;
+}
+
+/** Saves an option as root (the context must be signed in as root). */
+export async function setOption(request: APIRequestContext, key: string, value: string) {
+  const res = await request.put("/api/option/", { headers: { "New-Api-User": "1" }, data: { key, value } });
+  expect(((await res.json()) as { success: boolean }).success).toBe(true);
 }

@@ -1,24 +1,13 @@
 import { readFileSync } from "node:fs";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
-import { uniqueName } from "./helpers";
+import { apiLogin, setOption, uniqueName } from "./helpers";
 
 let upstream: MockUpstream;
 test.beforeAll(async () => {
   upstream = await startOpenAiMock();
 });
 test.afterAll(async () => upstream.close());
-
-/** Signs in through /api (the context keeps the cookie) and returns the id for New-Api-User. */
-async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<number> {
-  const res = await request.post("/api/user/login", { data: { username, password } });
-  return ((await res.json()) as { data: { id: number } }).data.id;
-}
-
-async function setOption(request: APIRequestContext, key: string, value: string) {
-  const res = await request.put("/api/option/", { headers: { "New-Api-User": "1" }, data: { key, value } });
-  expect(((await res.json()) as { success: boolean }).success).toBe(true);
-}
 
 test.describe("usage log @nojs", () => {
   test("a user reads and filters their own calls; an admin sees every user's with channel and user card", async ({ page }) => {
