@@ -34,8 +34,10 @@ test.describe("usage log @nojs", () => {
     }
 
     // The page shares the request context's cookie: the user is signed in already.
+    // Three calls, and the system log of the new-user gift (QuotaForNewUser) that came first.
     await page.goto("/log");
-    await expect(page.getByTestId("log-row")).toHaveCount(3);
+    await expect(page.getByTestId("log-row")).toHaveCount(4);
+    await expect(page.getByTestId("log-row").last()).toContainText("新用户注册赠送");
     // Prices are per call: $0.5 + $0.5 + $1 in all (shown in dollars, the default).
     await expect(page.getByTestId("log-stat")).toContainText("消耗额度：$2.00");
     await expect(page.getByTestId("log-stat")).toContainText("RPM：3");
@@ -57,7 +59,7 @@ test.describe("usage log @nojs", () => {
     expect(lines[1]).toContain(`logs,消费,${modelB},`);
 
     await apiLogin(request, "root", "123456");
-    await page.goto(`/log?username=${username}`);
+    await page.goto(`/log?username=${username}&type=2`);
     await expect(page.getByTestId("log-row")).toHaveCount(3);
     await expect(page.getByRole("columnheader", { name: "渠道" })).toBeVisible();
     await page.getByTestId("log-row").first().locator("summary", { hasText: username }).click();
