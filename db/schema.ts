@@ -228,6 +228,28 @@ export interface QuotaDataModelsTable {
   quota: Int8;
 }
 
+/** Consumption per (channel, model, hour start): the log stat filtered by a channel. */
+export interface QuotaDataChannelsTable {
+  channel_id: number;
+  model_name: string;
+  created_at: Int8Required;
+  token_used: Int8;
+  count: Int8;
+  quota: Int8;
+}
+
+/** Consumption per (user, token name, model, hour start): the log stat filtered by a token. */
+export interface QuotaDataTokensTable {
+  user_id: number;
+  username: Generated<string>;
+  token_name: string;
+  model_name: string;
+  created_at: Int8Required;
+  token_used: Int8;
+  count: Int8;
+  quota: Int8;
+}
+
 /** Where the hourly rollup job has got to (one row; docs/decisions/023). */
 export interface UsageRollupProgressTable {
   id: number;
@@ -299,6 +321,8 @@ export interface DB {
   top_ups: TopUpsTable;
   quota_data: QuotaDataTable;
   quota_data_models: QuotaDataModelsTable;
+  quota_data_channels: QuotaDataChannelsTable;
+  quota_data_tokens: QuotaDataTokensTable;
   usage_rollup_progress: UsageRollupProgressTable;
   oauth_states: OAuthStatesTable;
 }

@@ -6,6 +6,7 @@ import * as shortfall from "./20261124_0004_shortfall";
 import * as oauthStates from "./20261124_0006_oauth_states";
 import * as epayOrders from "./20261124_0010_epay_orders";
 import * as usageRollups from "./20261124_0011_usage_rollups";
+import * as rollupsByChannelAndToken from "./20261124_0013_rollups_by_channel_and_token";
 import * as verificationCodes from "./20261124_0005_verification_codes";
 import * as redemptionKeyHash from "./20261124_0009_redemption_key_hash";
 import * as logIndexes from "./20261124_0012_log_indexes";
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   "20261124_0006_oauth_states": oauthStates,
   "20261124_0010_epay_orders": epayOrders,
   "20261124_0011_usage_rollups": usageRollups,
+  "20261124_0013_rollups_by_channel_and_token": rollupsByChannelAndToken,
   "20261124_0005_verification_codes": verificationCodes,
   "20261124_0009_redemption_key_hash": redemptionKeyHash,
   "20261124_0012_log_indexes": logIndexes,

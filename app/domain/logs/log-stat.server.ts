@@ -20,27 +20,70 @@ async function sumLogs(filter: LogFilter): Promise<Sums> {
 }
 
 /**
- * Quota of the whole hours [from, to) from the rollups: per user (quota_data) when the filter
- * names a user, else the per-model totals (quota_data_models), a few rows per hour.
+ * Which rollup answers a filter (decision 024): by channel, by token, by user, or per model over
+ * all users; each also has the model and the hour. A group filter, or a channel combined with a
+ * user or a token, is none of them: those are summed from the logs.
  */
-async function sumRollups(filter: LogFilter, from: number, to: number): Promise<number> {
-  const db = await getDb();
-  if (filter.userId !== undefined || filter.username) {
-    let q = db.selectFrom("quota_data").select((eb) => eb.fn.coalesce(eb.fn.sum<number>("quota"), sql<number>`0`).as("quota"));
-    if (filter.userId !== undefined) q = q.where("user_id", "=", filter.userId);
-    if (filter.username) q = q.where("username", "=", filter.username);
-    if (filter.modelName) q = q.where("model_name", "=", filter.modelName);
-    const row = await q.where("created_at", ">=", from).where("created_at", "<", to).executeTakeFirstOrThrow();
-    return Number(row.quota);
-  }
-  let q = db.selectFrom("quota_data_models").select((eb) => eb.fn.coalesce(eb.fn.sum<number>("quota"), sql<number>`0`).as("quota"));
-  if (filter.modelName) q = q.where("model_name", "=", filter.modelName);
-  const row = await q.where("created_at", ">=", from).where("created_at", "<", to).executeTakeFirstOrThrow();
-  return Number(row.quota);
+type RollupTable = "quota_data" | "quota_data_models" | "quota_data_channels" | "quota_data_tokens";
+
+function rollupFor(filter: LogFilter): RollupTable | undefined {
+  const namesUser = filter.userId !== undefined || Boolean(filter.username);
+  if (filter.group) return undefined;
+  if (filter.channelId !== undefined) return namesUser || filter.tokenName ? undefined : "quota_data_channels";
+  if (filter.tokenName) return "quota_data_tokens";
+  return namesUser ? "quota_data" : "quota_data_models";
 }
 
-/** The rollups have user, model and hour only: a token, channel or group filter is answered from the logs. */
-const rollupCanAnswer = (filter: LogFilter): boolean => !filter.tokenName && filter.channelId === undefined && !filter.group;
+/** Quota of the whole hours [from, to) from the rollup table that answers the filter. */
+async function sumRollups(table: RollupTable, filter: LogFilter, from: number, to: number): Promise<number> {
+  const db = await getDb();
+  const total = sql<number>`coalesce(sum(quota), 0)`.as("quota");
+  let row: { quota: number };
+  switch (table) {
+    case "quota_data_channels":
+      row = await db
+        .selectFrom("quota_data_channels")
+        .select(total)
+        .where("channel_id", "=", filter.channelId ?? -1)
+        .$if(Boolean(filter.modelName), (q) => q.where("model_name", "=", filter.modelName!))
+        .where("created_at", ">=", from)
+        .where("created_at", "<", to)
+        .executeTakeFirstOrThrow();
+      break;
+    case "quota_data_tokens":
+      row = await db
+        .selectFrom("quota_data_tokens")
+        .select(total)
+        .where("token_name", "=", filter.tokenName ?? "")
+        .$if(filter.userId !== undefined, (q) => q.where("user_id", "=", filter.userId!))
+        .$if(Boolean(filter.username), (q) => q.where("username", "=", filter.username!))
+        .$if(Boolean(filter.modelName), (q) => q.where("model_name", "=", filter.modelName!))
+        .where("created_at", ">=", from)
+        .where("created_at", "<", to)
+        .executeTakeFirstOrThrow();
+      break;
+    case "quota_data":
+      row = await db
+        .selectFrom("quota_data")
+        .select(total)
+        .$if(filter.userId !== undefined, (q) => q.where("user_id", "=", filter.userId!))
+        .$if(Boolean(filter.username), (q) => q.where("username", "=", filter.username!))
+        .$if(Boolean(filter.modelName), (q) => q.where("model_name", "=", filter.modelName!))
+        .where("created_at", ">=", from)
+        .where("created_at", "<", to)
+        .executeTakeFirstOrThrow();
+      break;
+    default:
+      row = await db
+        .selectFrom("quota_data_models")
+        .select(total)
+        .$if(Boolean(filter.modelName), (q) => q.where("model_name", "=", filter.modelName!))
+        .where("created_at", ">=", from)
+        .where("created_at", "<", to)
+        .executeTakeFirstOrThrow();
+  }
+  return Number(row.quota);
+}
 
 /**
  * Quota spent under the filters (consumption only). Whole hours already rolled up come from the
@@ -50,14 +93,15 @@ const rollupCanAnswer = (filter: LogFilter): boolean => !filter.tokenName && fil
  * after a crash; the next run's lookback recomputes that hour).
  */
 async function spentQuota(filter: LogFilter): Promise<number> {
-  const progress = rollupCanAnswer(filter) ? await readRollupProgress() : undefined;
-  if (!progress) return (await sumLogs(filter)).quota;
+  const table = rollupFor(filter);
+  const progress = table ? await readRollupProgress() : undefined;
+  if (!table || !progress) return (await sumLogs(filter)).quota;
   const firstHour = filter.start === undefined ? 0 : Math.ceil(filter.start / HOUR) * HOUR;
   const endExclusive = filter.end === undefined ? Number.MAX_SAFE_INTEGER : filter.end + 1;
   const lastHour = Math.min(Math.floor(endExclusive / HOUR) * HOUR, progress.rolledUntil);
   if (lastHour <= firstHour) return (await sumLogs(filter)).quota;
   const parts = await Promise.all([
-    sumRollups(filter, firstHour, lastHour),
+    sumRollups(table, filter, firstHour, lastHour),
     filter.start !== undefined && filter.start < firstHour ? sumLogs({ ...filter, end: firstHour - 1 }).then((s) => s.quota) : 0,
     sumLogs({ ...filter, start: lastHour }).then((s) => s.quota),
   ]);

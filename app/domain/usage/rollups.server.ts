@@ -6,7 +6,8 @@ import { getDb } from "~/utils/db.server";
 /**
  * Hourly usage rollups (docs/decisions/023): one quota_data row per (user, model, hour) with the
  * requests, tokens and quota of that hour's consumption logs, and one quota_data_models row per
- * (model, hour) with the same over all users. The dashboard and the log
+ * (model, hour) with the same over all users, and the same per (channel, model, hour) and per
+ * (user, token name, model, hour) for the log stat filtered by a channel or a token. The dashboard and the log
  * statistics read these instead of scanning millions of log rows.
  *
  * A run recomputes whole hours from the logs and overwrites their rows, so running it twice,
@@ -68,6 +69,27 @@ async function rollUpRangeIn(trx: Transaction<DB>, from: number, to: number): Pr
     group by model_name, created_at
     on conflict (model_name, created_at) do update
       set token_used = excluded.token_used, count = excluded.count, quota = excluded.quota
+  `.execute(trx);
+  // By channel and by token, for the log stat filtered by one (decision 024).
+  await sql`
+    insert into quota_data_channels (channel_id, model_name, created_at, token_used, count, quota)
+    select channel_id, model_name, (created_at / ${HOUR}) * ${HOUR} as hour,
+           sum(prompt_tokens + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
+    from logs
+    where type = ${LOG_TYPE.consume} and created_at >= ${from} and created_at < ${to}
+    group by channel_id, model_name, hour
+    on conflict (channel_id, created_at, model_name) do update
+      set token_used = excluded.token_used, count = excluded.count, quota = excluded.quota
+  `.execute(trx);
+  await sql`
+    insert into quota_data_tokens (user_id, username, token_name, model_name, created_at, token_used, count, quota)
+    select user_id, max(username), token_name, model_name, (created_at / ${HOUR}) * ${HOUR} as hour,
+           sum(prompt_tokens + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
+    from logs
+    where type = ${LOG_TYPE.consume} and created_at >= ${from} and created_at < ${to}
+    group by user_id, token_name, model_name, hour
+    on conflict (user_id, token_name, created_at, model_name) do update
+      set username = excluded.username, token_used = excluded.token_used, count = excluded.count, quota = excluded.quota
   `.execute(trx);
   return Number(result.numAffectedRows ?? 0);
 }

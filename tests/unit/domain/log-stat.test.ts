@@ -57,8 +57,12 @@ describe("log stat from rollups plus live logs", () => {
     "from inside an hour to now": { start: T0 + 2 * HOUR + 5, modelName: "gpt-4o" },
     "a range within one hour": { start: T0 + 3 * HOUR + 10, end: T0 + 3 * HOUR + 3000 },
     "a range ending in the live hour": { start: T0, end: NOW - 20 },
-    "token (answered from the logs)": { tokenName: "ci" },
-    "channel (answered from the logs)": { channelId: 2 },
+    "token": { tokenName: "ci" },
+    "token of one user, one model": { tokenName: "ci", userId: 1, modelName: "gpt-4o" },
+    "token by user name, in a range": { tokenName: "default", username: "user2", start: T0 + HOUR + 5, end: NOW - 20 },
+    "channel": { channelId: 2 },
+    "channel and model, in a range": { channelId: 1, modelName: "claude", start: T0 + 30, end: T0 + 5 * HOUR + 9 },
+    "channel and user (answered from the logs)": { channelId: 2, userId: 1 },
   };
   for (const [name, filter] of Object.entries(filters)) {
     it(`${name}: equals the sum over the logs`, async () => {
@@ -74,6 +78,21 @@ describe("log stat from rollups plus live logs", () => {
     await db.updateTable("quota_data_models").set((eb) => ({ quota: eb("quota", "+", 1000) })).where("model_name", "=", "claude").where("created_at", "=", T0).execute();
     expect((await logStat({ modelName: "claude" }, NOW)).quota).toBe(before.quota + 1000);
     await db.updateTable("quota_data_models").set((eb) => ({ quota: eb("quota", "-", 1000) })).where("model_name", "=", "claude").where("created_at", "=", T0).execute();
+  });
+
+  it("a channel's and a token's stat read their own rollups", async () => {
+    const db = await getDb();
+    const channel = await logStat({ channelId: 2 }, NOW);
+    const token = await logStat({ tokenName: "ci" }, NOW);
+    await db.updateTable("quota_data_channels").set((eb) => ({ quota: eb("quota", "+", 7) })).where("channel_id", "=", 2).where("created_at", "=", T0).execute();
+    await db.updateTable("quota_data_tokens").set((eb) => ({ quota: eb("quota", "+", 9) })).where("token_name", "=", "ci").where("created_at", "=", T0).execute();
+    try {
+      expect((await logStat({ channelId: 2 }, NOW)).quota - channel.quota).toBeGreaterThanOrEqual(7);
+      expect((await logStat({ tokenName: "ci" }, NOW)).quota - token.quota).toBeGreaterThanOrEqual(9);
+    } finally {
+      await db.updateTable("quota_data_channels").set((eb) => ({ quota: eb("quota", "-", 7) })).where("channel_id", "=", 2).where("created_at", "=", T0).execute();
+      await db.updateTable("quota_data_tokens").set((eb) => ({ quota: eb("quota", "-", 9) })).where("token_name", "=", "ci").where("created_at", "=", T0).execute();
+    }
   });
 
   it("counts the last minute's requests and tokens for rpm and tpm", async () => {
