@@ -167,13 +167,14 @@ describe("Epay: the order and the signed form", () => {
   });
 
   it("refuses a sum under one fen", async () => {
-    await setOption("MinTopUp", "0");
+    // MinTopUp is at least 1 (its bound): a price of 0.001 yuan makes the smallest order 0.1 fen.
+    await setOption("Price", "0.001");
     try {
       const user = await newUser();
-      expect((await user.call("POST", "/api/user/amount", { amount: 0 })).json).toEqual({ message: "error", data: "充值金额过低" });
-      expect((await user.call("POST", "/api/user/pay", { amount: 0, payment_method: "zfb" })).json.data).toBe("充值金额过低");
+      expect((await user.call("POST", "/api/user/amount", { amount: 1 })).json).toEqual({ message: "error", data: "充值金额过低" });
+      expect((await user.call("POST", "/api/user/pay", { amount: 1, payment_method: "zfb" })).json.data).toBe("充值金额过低");
     } finally {
-      await setOption("MinTopUp", "1");
+      await setOption("Price", "7.3");
     }
   });
 
@@ -226,7 +227,6 @@ describe("Epay: the wallet's console form", () => {
     } finally {
       await setOption("MinTopUp", "1");
     }
-    await setOption("MinTopUp", "0");
     await setOption("Price", "0.001");
     try {
       // Under 1 is raised to 1 (spec §5); 1 × 0.001 yuan is under a fen.
@@ -234,7 +234,6 @@ describe("Epay: the wallet's console form", () => {
       expect(low.html).toContain("错误：充值金额过低");
     } finally {
       await setOption("Price", "7.3");
-      await setOption("MinTopUp", "1");
     }
     const garbage = await postWallet(user, { intent: "topup-quote", amount: "ten", payment_method: "zfb" });
     expect(garbage.status).toBe(400);

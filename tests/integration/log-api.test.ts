@@ -18,7 +18,8 @@ beforeAll(async () => {
   await mergeOption(root, "CompletionRatio", { [model]: 3 });
   channelId = await createChannel(root, { base_url: upstream.url, models: model });
   caller = await userWithToken(1_000_000);
-  // Three calls: two plain, one streamed.
+  // Three calls: two plain, one streamed. (The caller's log also holds the system log of its
+  // new-user gift: ALL_OWN_LOGS counts it.)
   await caller.client.chat.completions.create({ model, messages: [{ role: "user", content: "one" }] });
   await caller.client.chat.completions.create({ model, messages: [{ role: "user", content: "two" }] });
   const stream = await caller.client.chat.completions.create({ model, stream: true, messages: [{ role: "user", content: "three" }] });
@@ -27,6 +28,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await upstream?.close();
 });
+
+/** The caller's three calls plus the system log of the new-user gift registration wrote. */
+const ALL_OWN_LOGS = 4;
 
 describe("GET /api/log/self", () => {
   it("lists the caller's own calls newest first, pages from 1, and keeps the operator's channel chain out", async () => {
@@ -79,7 +83,7 @@ describe("GET /api/log/self", () => {
       expect(res.json.success, query).toBe(true);
     }
     expect((await caller.user.call("GET", "/api/log/self?p=1e20")).json.data.items).toEqual([]);
-    expect((await caller.user.call("GET", "/api/log/self?type=99999999999")).json.data.total).toBe(3);
+    expect((await caller.user.call("GET", "/api/log/self?type=99999999999")).json.data.total).toBe(ALL_OWN_LOGS);
     const stat = await root.call("GET", "/api/log/stat?channel=99999999999&start_timestamp=9e99");
     expect(stat.json.success).toBe(true);
   });
@@ -106,7 +110,7 @@ describe("admin log API", () => {
       const res = await caller.user.call(method, path);
       expect(res.json.success, `${method} ${path}`).toBe(false);
     }
-    expect((await root.call("GET", `/api/log/?username=${caller.user.username}`)).json.data.total).toBe(3);
+    expect((await root.call("GET", `/api/log/?username=${caller.user.username}`)).json.data.total).toBe(ALL_OWN_LOGS);
   });
 
   it("deletes only logs older than the target time and refuses a malformed one", async () => {
@@ -116,7 +120,7 @@ describe("admin log API", () => {
     }
     const none = await root.call("DELETE", "/api/log/?target_timestamp=1000");
     expect(none.json).toMatchObject({ success: true, data: 0 });
-    expect((await caller.user.call("GET", "/api/log/self")).json.data.total).toBe(3);
+    expect((await caller.user.call("GET", "/api/log/self")).json.data.total).toBe(ALL_OWN_LOGS);
   });
 });
 
