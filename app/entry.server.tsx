@@ -1,10 +1,10 @@
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { bootApp } from "./web/boot.server";
+import { dropRenderPadding } from "./web/html-stream.server";
 import { closeDatabase } from "./utils/db.server";
 import { env } from "./utils/env.server";
 import { closeRedis } from "./utils/redis.server";
@@ -51,7 +51,7 @@ export default function handleRequest(
       {
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new PassThrough();
+          const body = dropRenderPadding();
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));

@@ -112,8 +112,11 @@ test.describe("pricing @nojs", () => {
 test("the chat page frames the configured client with the user's key", async ({ page, baseURL }) => {
   const api = await rootApi(baseURL!);
   const chats = await optionValue(api, "Chats");
+  const serverAddress = await optionValue(api, "ServerAddress");
   try {
-    // A loopback page stands in for the chat client: no test reaches outside the machine.
+    // A loopback page stands in for the chat client: no test reaches outside the machine. The
+    // address filled in is ServerAddress (other tests may have set it): this test's own.
+    await setOption(api, "ServerAddress", baseURL!);
     await setOption(api, "Chats", JSON.stringify([{ 本地聊天: `${baseURL}/about?key={key}&server={address}` }]));
     const { username, password } = await registerUser(page);
     await signIn(page, username, password);
@@ -130,6 +133,7 @@ test("the chat page frames the configured client with the user's key", async ({ 
     await expect(page).toHaveURL(/\/chat\/0$/);
   } finally {
     await setOption(api, "Chats", chats);
+    await setOption(api, "ServerAddress", serverAddress);
     await api.dispose();
   }
 });
