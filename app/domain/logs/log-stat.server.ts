@@ -37,52 +37,19 @@ function rollupFor(filter: LogFilter): RollupTable | undefined {
 /** Quota of the whole hours [from, to) from the rollup table that answers the filter. */
 async function sumRollups(table: RollupTable, filter: LogFilter, from: number, to: number): Promise<number> {
   const db = await getDb();
-  const total = sql<number>`coalesce(sum(quota), 0)`.as("quota");
-  let row: { quota: number };
-  switch (table) {
-    case "quota_data_channels":
-      row = await db
-        .selectFrom("quota_data_channels")
-        .select(total)
-        .where("channel_id", "=", filter.channelId ?? -1)
-        .$if(Boolean(filter.modelName), (q) => q.where("model_name", "=", filter.modelName!))
-        .where("created_at", ">=", from)
-        .where("created_at", "<", to)
-        .executeTakeFirstOrThrow();
-      break;
-    case "quota_data_tokens":
-      row = await db
-        .selectFrom("quota_data_tokens")
-        .select(total)
-        .where("token_name", "=", filter.tokenName ?? "")
-        .$if(filter.userId !== undefined, (q) => q.where("user_id", "=", filter.userId!))
-        .$if(Boolean(filter.username), (q) => q.where("username", "=", filter.username!))
-        .$if(Boolean(filter.modelName), (q) => q.where("model_name", "=", filter.modelName!))
-        .where("created_at", ">=", from)
-        .where("created_at", "<", to)
-        .executeTakeFirstOrThrow();
-      break;
-    case "quota_data":
-      row = await db
-        .selectFrom("quota_data")
-        .select(total)
-        .$if(filter.userId !== undefined, (q) => q.where("user_id", "=", filter.userId!))
-        .$if(Boolean(filter.username), (q) => q.where("username", "=", filter.username!))
-        .$if(Boolean(filter.modelName), (q) => q.where("model_name", "=", filter.modelName!))
-        .where("created_at", ">=", from)
-        .where("created_at", "<", to)
-        .executeTakeFirstOrThrow();
-      break;
-    default:
-      row = await db
-        .selectFrom("quota_data_models")
-        .select(total)
-        .$if(Boolean(filter.modelName), (q) => q.where("model_name", "=", filter.modelName!))
-        .where("created_at", ">=", from)
-        .where("created_at", "<", to)
-        .executeTakeFirstOrThrow();
+  // Every rollup has the model and the hour; the rest are the table's own dimensions.
+  const conditions = [sql`created_at >= ${from}`, sql`created_at < ${to}`];
+  if (filter.modelName) conditions.push(sql`model_name = ${filter.modelName}`);
+  if (table === "quota_data_channels") conditions.push(sql`channel_id = ${filter.channelId ?? -1}`);
+  if (table === "quota_data_tokens") conditions.push(sql`token_name = ${filter.tokenName ?? ""}`);
+  if (table === "quota_data" || table === "quota_data_tokens") {
+    if (filter.userId !== undefined) conditions.push(sql`user_id = ${filter.userId}`);
+    if (filter.username) conditions.push(sql`username = ${filter.username}`);
   }
-  return Number(row.quota);
+  const { rows } = await sql<{ quota: number | string }>`
+    select coalesce(sum(quota), 0) as quota from ${sql.table(table)} where ${sql.join(conditions, sql` and `)}
+  `.execute(db);
+  return Number(rows[0]?.quota ?? 0);
 }
 
 /**
