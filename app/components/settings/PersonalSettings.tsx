@@ -261,9 +261,10 @@ export function PersonalSettings({ data: me }: Props) {
       <section className="card flex flex-col gap-3" aria-labelledby="bindings-title">
         <h2 id="bindings-title" className="font-semibold">账户绑定</h2>
         <BoundIdentities bindings={me.bindings} />
-        <EmailBindCard data={me.emailBinding} />
-        <OAuthBindCards data={me} />
       </section>
+      {/* The binding forms are cards of their own (each shows only what can be bound now). */}
+      <EmailBindCard data={me.emailBinding} />
+      <OAuthBindCards data={me} />
       <AccessTokenCard />
       <PasswordCard />
       <DeleteAccountCard me={me} />
