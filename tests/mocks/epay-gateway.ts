@@ -1,5 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
+import { escapeHtml, readBody } from "./http-helpers";
 
 /**
  * A loopback 易支付 (Epay) gateway speaking the merchant protocol of wire-formats §9, with its
@@ -51,19 +52,6 @@ export function epayMockSign(params: Record<string, string>, key: string): strin
     .map((k) => `${k}=${params[k]}`)
     .join("&");
   return createHash("md5").update(text + key, "utf8").digest("hex");
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function page(title: string, body: string): string {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { escapeHtml, readBody } from "./http-helpers";
 
 /**
  * A loopback stand-in for GitHub's OAuth web flow, speaking its real protocol (wire-formats §10):
@@ -29,19 +30,6 @@ export type MockGitHub = {
 export const E2E_GITHUB_APP = { clientId: "e2e-github-client", secret: "e2e-github-secret" };
 
 const CODE_LIFETIME_MS = 10 * 60 * 1000;
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export async function startGitHubMock(): Promise<MockGitHub> {
   const apps = new Map<string, { secret: string; callbackUrl: string }>();
