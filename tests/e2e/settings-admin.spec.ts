@@ -67,9 +67,14 @@ test.describe("admin settings @nojs", () => {
     await saveOn(page, "保存配置登录注册");
     await expect(page.getByText("保存成功")).toBeVisible();
     await expect(page.getByLabel("允许通过密码进行登录")).not.toBeChecked();
-    // Put it back at once: every other test signs in with a password.
+    // Put it back at once: every other test signs in with a password. Wait for the save's own
+    // answer: with JavaScript the box is checked before the POST lands, and a test that ends
+    // first leaves password login off for every test after it.
     await page.getByLabel("允许通过密码进行登录").check();
+    const saved = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/setting"));
     await saveOn(page, "保存配置登录注册");
+    await saved;
+    await page.goto("/setting?tab=system");
     await expect(page.getByLabel("允许通过密码进行登录")).toBeChecked();
   });
 
