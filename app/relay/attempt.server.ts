@@ -1,7 +1,6 @@
-import type { IncomingMessage } from "node:http";
 import type { Channel } from "../../db/schema";
 import { decryptSecret } from "~/utils/secrets.server";
-import type { Adapter, AdapterContext, RelayMode, UpstreamError } from "./adapters/types";
+import { ChannelConfigError, type Adapter, type AdapterContext, type RelayMode, type UpstreamError, type UpstreamReply } from "./adapters/types";
 import type { Usage } from "./billing/pricing";
 import type { UsageNote } from "./billing/usage-parse";
 import { isRetryableStatus, mapStatusCode } from "./failure-policy";
@@ -84,18 +83,21 @@ export async function attemptChannel(input: AttemptInput, sink: ReplySink): Prom
     stream: input.stream,
     rawJson: input.contentType ? undefined : input.rawBody,
   };
-  const built = input.adapter.buildRequest(ctx);
-  const multipart = input.rawBody !== undefined && input.contentType !== undefined;
-  const body = multipart ? input.rawBody : built.body;
-  const headers = multipart ? { ...built.headers, "Content-Type": input.contentType! } : built.headers;
   const call = new UpstreamCall();
   input.watch.upstream = call;
   // Until its reply starts, every call is bounded by the reply timeout (a stream too: an upstream
   // that accepts the connection and never answers would hang it forever); a stream's body is
-  // then watched by the idle timer instead.
+  // then watched by the idle timer instead. A credential exchange inside buildRequest counts too.
   call.expireAfter(input.timeouts.responseMs);
   try {
-    const upstream = await sendUpstream(built.url, { method: "POST", headers, body, connectTimeoutMs: input.timeouts.connectMs, call });
+    const building = input.adapter.buildRequest(ctx);
+    const built = building instanceof Promise ? await building : building;
+    const multipart = input.rawBody !== undefined && input.contentType !== undefined;
+    const body = multipart ? input.rawBody : built.body;
+    const headers = multipart ? { ...built.headers, "Content-Type": input.contentType! } : built.headers;
+    const upstream = input.adapter.send
+      ? await input.adapter.send(built, { connectTimeoutMs: input.timeouts.connectMs, signal: call.signal() })
+      : await sendUpstream(built.url, { method: built.method ?? "POST", headers, body: built.method === "GET" ? undefined : body, connectTimeoutMs: input.timeouts.connectMs, call });
     return await readReply(input, ctx, upstream, call, sink, Date.now() - started);
   } catch (error) {
     // No response, or its body broke off before anything reached the client.
@@ -107,6 +109,11 @@ export async function attemptChannel(input: AttemptInput, sink: ReplySink): Prom
 }
 
 function failedCall(input: AttemptInput, call: UpstreamCall, error: Error): Extract<AttemptResult, { ok: false }> {
+  if (error instanceof ChannelConfigError) {
+    // The channel cannot be called as configured: another channel may serve; this one is not disabled (upstreamStatus 0).
+    console.warn(`[relay] ${input.requestId} channel #${input.channel.id} misconfigured: ${error.message}`);
+    return { ok: false, status: 500, error: { message: error.message, type: "new_api_error", code: "channel_misconfigured" }, retryable: !input.watch.gone, responded: false, upstreamStatus: 0 };
+  }
   const aborted = call.aborted;
   console.warn(`[relay] ${input.requestId} channel #${input.channel.id} request failed: ${error.message}`);
   return {
@@ -125,17 +132,18 @@ function clientAskedForUsage(body: Record<string, unknown>): boolean {
   return typeof options === "object" && options !== null && (options as { include_usage?: unknown }).include_usage === true;
 }
 
-async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: IncomingMessage, call: UpstreamCall, sink: ReplySink, frtMs: number): Promise<AttemptResult> {
+async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: UpstreamReply, call: UpstreamCall, sink: ReplySink, frtMs: number): Promise<AttemptResult> {
   const status = upstream.statusCode ?? 502;
   if (status !== 200) {
     const error = input.adapter.parseError(status, (await readAll(upstream)).toString("utf8"));
     return { ok: false, status: mapStatusCode(input.channel.status_code_mapping, status), error, retryable: isRetryableStatus(status, input.channel.type), responded: false, upstreamStatus: status };
   }
-  const isEventStream = String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
+  const decoder = input.adapter.createStreamDecoder?.(ctx);
+  const isEventStream = decoder !== undefined || String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
   if (input.stream && isEventStream) {
     call.finish();
     sink.start(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Oneapi-Request-Id": input.requestId, "X-Accel-Buffering": "no" });
-    const outcome = await pipeStream(upstream, sink, input.adapter.createStreamTranslator(ctx), input.timeouts.streamIdleMs, () => call.abort());
+    const outcome = await pipeStream(upstream, sink, input.adapter.createStreamTranslator(ctx), input.timeouts.streamIdleMs, () => call.abort(), decoder);
     const object = input.mode === "completions" ? "text_completion" : "chat.completion.chunk";
     const deliver = (billed: Usage) => endStream(sink, outcome, clientAskedForUsage(input.body) ? { usage: billed, model: input.requestModel, object } : undefined);
     return { ok: true, usage: outcome.usage, usageNote: outcome.usageNote, countedCompletion: outcome.countedCompletion, frtMs, deliver };

@@ -5,6 +5,7 @@ import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { decryptSecret } from "~/utils/secrets.server";
 import { adapterFor } from "./adapters/registry";
+import { ChannelConfigError } from "./adapters/types";
 import type { Adapter, AdapterContext, UpstreamError } from "./adapters/types";
 import { mapModel } from "./attempt.server";
 import { shouldDisableChannel } from "./failure-policy";
@@ -75,12 +76,16 @@ export async function testChannel(channel: Channel, requestedModel?: string): Pr
     body: { model, messages: [{ role: "user", content: "hi" }], ...limit }, upstreamModel, requestModel: model, stream: false,
   };
   const adapter = adapterFor(channel.type);
-  const request = adapter.buildRequest(ctx);
   const started = Date.now();
   let result: ChannelTestResult;
   let disableReason: string | undefined;
   try {
-    const upstream = await sendUpstream(request.url, { method: "POST", headers: request.headers, body: request.body, signal: AbortSignal.timeout(env.RELAY_TIMEOUT * 1000), connectTimeoutMs: env.RELAY_CONNECT_TIMEOUT * 1000 });
+    const request = await adapter.buildRequest(ctx);
+    const signal = AbortSignal.timeout(env.RELAY_TIMEOUT * 1000);
+    const connectTimeoutMs = env.RELAY_CONNECT_TIMEOUT * 1000;
+    const upstream = adapter.send
+      ? await adapter.send(request, { connectTimeoutMs, signal })
+      : await sendUpstream(request.url, { method: request.method ?? "POST", headers: request.headers, body: request.method === "GET" ? undefined : request.body, signal, connectTimeoutMs });
     const text = (await readAll(upstream)).toString("utf8");
     const seconds = (Date.now() - started) / 1000;
     const status = upstream.statusCode ?? 0;
@@ -96,6 +101,12 @@ export async function testChannel(channel: Channel, requestedModel?: string): Pr
     // tell whether the channel works: this one does not, so it counts for auto-disable (a relay
     // call's connection failure does not: it is retried elsewhere). See decision 008.
     const timedOut = error instanceof UpstreamAbortError || (error as Error).name === "TimeoutError";
+    if (error instanceof ChannelConfigError) {
+      // Misconfigured, not broken: said as it is, and not a reason to disable (the operator must edit it anyway).
+      result = { success: false, message: error.message, time: 0 };
+      await recordTestOutcome(channel.id, result);
+      return result;
+    }
     const message = timedOut ? `上游响应超时（${env.RELAY_TIMEOUT} 秒）` : `请求上游地址失败：${(error as Error).message}`;
     result = { success: false, message, time: (Date.now() - started) / 1000 };
     disableReason = message;

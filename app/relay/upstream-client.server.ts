@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import type { Duplex } from "node:stream";
+import type { Duplex, Readable } from "node:stream";
 import { ForbiddenUpstreamAddressError, guardedLookup, isForbiddenUpstreamIp } from "~/utils/upstream-address";
 
 /**
@@ -82,12 +82,21 @@ export class UpstreamCall {
   /** Epoch ms after which the sweep aborts the call (0: none). */
   deadline = 0;
   private request: ClientRequest | undefined;
+  private controller: AbortController | undefined;
 
   abort(): void {
     if (this.aborted) return;
     this.aborted = true;
     this.request?.destroy(new UpstreamAbortError("upstream call aborted"));
+    this.controller?.abort(new UpstreamAbortError("upstream call aborted"));
     this.finish();
+  }
+
+  /** A signal for transports that are not a node:http request (made only when asked for: the HTTP path does without). */
+  signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.aborted) this.controller.abort(new UpstreamAbortError("upstream call aborted"));
+    return this.controller.signal;
   }
 
   /** Aborts the call unless it finished within `ms` (the whole non-stream reply). */
@@ -188,7 +197,7 @@ function requestUpstream(target: Target, init: UpstreamInit, onResponse: (res: I
   return (target.secure ? httpsRequest : httpRequest)(options, onResponse);
 }
 
-export function readAll(res: IncomingMessage): Promise<Buffer> {
+export function readAll(res: Readable): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     res.on("data", (c: Buffer) => chunks.push(c));

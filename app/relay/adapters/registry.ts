@@ -23,7 +23,9 @@ export function adapterFor(type: number): Adapter {
   if (own) return own;
   let shared = openAiCompatible.get(type);
   if (!shared) {
-    shared = createOpenAiAdapter(getChannelType(type)?.defaultBaseUrl || "https://api.openai.com");
+    // No default host for a type means none: a channel without its own base URL is refused
+    // (ChannelConfigError), never sent with its key to another provider's host.
+    shared = createOpenAiAdapter(getChannelType(type)?.defaultBaseUrl ?? "");
     openAiCompatible.set(type, shared);
   }
   return shared;

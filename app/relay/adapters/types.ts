@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
 import type { Channel } from "../../../db/schema";
 import type { Usage } from "../billing/pricing";
 import type { UsageNote } from "../billing/usage-parse";
@@ -24,7 +26,24 @@ export type AdapterContext = {
   rawJson?: Buffer;
 };
 
-export type UpstreamRequest = { url: string; headers: Record<string, string>; body: string | Buffer };
+export type UpstreamRequest = { url: string; method?: "POST" | "GET"; headers: Record<string, string>; body: string | Buffer };
+
+/** An upstream's reply as the attempt reads it: an HTTP response, or anything that reads like one. */
+export type UpstreamReply = Readable & { statusCode?: number; headers: IncomingHttpHeaders };
+
+/** One event of a stream body: what an SSE event carries, whatever the framing on the wire. */
+export type StreamEvent = { event?: string; data: string };
+
+/** Splits a stream body that is not SSE (NDJSON, AWS event stream…) into events; bytes may arrive split anywhere. */
+export interface StreamDecoder {
+  feed(chunk: Buffer): StreamEvent[];
+}
+
+/** What a custom transport gets: the connect bound and the call to watch for aborts. */
+export type TransportInit = { connectTimeoutMs: number; signal: AbortSignal };
+
+/** A channel whose configuration cannot make a request (no base URL, a malformed key): the next channel is tried, this one is not disabled. */
+export class ChannelConfigError extends Error {}
 
 export type UpstreamError = { message: string; type: string; code: string | null };
 
@@ -42,7 +61,15 @@ export interface StreamTranslator {
 export interface Adapter {
   /** Whether the upstream can be asked for a usage chunk (stream_options.include_usage). */
   streamUsage: boolean;
-  buildRequest(ctx: AdapterContext): UpstreamRequest;
+  /** May be async: providers whose credential is exchanged first (Vertex, Baidu) or signed with an async signer. */
+  buildRequest(ctx: AdapterContext): UpstreamRequest | Promise<UpstreamRequest>;
+  /** Stream bodies not framed as SSE: the decoder that splits them into events (default: SSE). */
+  createStreamDecoder?(ctx: AdapterContext): StreamDecoder;
+  /**
+   * Providers not reached by one HTTP request (Spark's WebSocket): sends the built request and
+   * returns a reply that reads like an HTTP response (status 200 + an SSE or decoder-framed body).
+   */
+  send?(request: UpstreamRequest, init: TransportInit): Promise<UpstreamReply>;
   /**
    * Non-stream reply → the OpenAI-shaped body for the client and the usage to bill (read with
    * usage-parse: `usageNote` says why a reported usage was not believed).

@@ -1,8 +1,7 @@
-import type { IncomingMessage } from "node:http";
 import { createParser } from "eventsource-parser";
 import type { Usage } from "../billing/pricing";
 import type { UsageNote } from "../billing/usage-parse";
-import type { StreamTranslator, UpstreamError } from "../adapters/types";
+import type { StreamDecoder, StreamTranslator, UpstreamError, UpstreamReply } from "../adapters/types";
 import type { ReplySink } from "../reply-sink";
 import { createTokenCounter } from "./token-counter";
 
@@ -61,7 +60,7 @@ function firstChunkIdentity(chunk: string): StreamOutcome["first"] {
  * (the usage chunk, or a running token count). An idle upstream or a departed client aborts the
  * upstream call through `abort`. The client's response is left open for `endStream`.
  */
-export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translator: StreamTranslator, idleTimeoutMs: number, abort: () => void): Promise<StreamOutcome> {
+export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator: StreamTranslator, idleTimeoutMs: number, abort: () => void, decoder?: StreamDecoder): Promise<StreamOutcome> {
   return new Promise((resolve) => {
     const counter = createTokenCounter();
     let usage: Usage | undefined;
@@ -94,36 +93,37 @@ export function pipeStream(upstream: IncomingMessage, sink: ReplySink, translato
       finish("idle-timeout");
     };
     let completed = false;
-    const parser = createParser({
-      onEvent(event) {
-        if (settled) return;
-        const step = translator.push(event.event, event.data);
-        // The last usage reported wins, and with it its note (a rejected one leaves the count running).
-        if (step.usage) ({ usage, usageNote } = step);
-        else if (step.usageNote && !usage) usageNote = step.usageNote;
-        if (!usage) counter.add(step.text);
-        // A step with usage that forwards chunks forwards its usage with them (a usage-only chunk
-        // kept back forwards none).
-        if (step.usage && step.chunks.length > 0) usageSent = true;
-        if (first === undefined && step.chunks.length > 0) first = firstChunkIdentity(step.chunks[0]!);
-        for (const chunk of step.chunks) pending += `data: ${chunk}\n\n`;
-        if (step.done) completed = true;
-        if (step.error) {
-          error = step.error;
-          abort();
-          finish("upstream-closed");
-        }
-      },
-    });
+    const onEvent = (event: { event?: string; data: string }) => {
+      if (settled) return;
+      const step = translator.push(event.event, event.data);
+      // The last usage reported wins, and with it its note (a rejected one leaves the count running).
+      if (step.usage) ({ usage, usageNote } = step);
+      else if (step.usageNote && !usage) usageNote = step.usageNote;
+      if (!usage) counter.add(step.text);
+      // A step with usage that forwards chunks forwards its usage with them (a usage-only chunk
+      // kept back forwards none).
+      if (step.usage && step.chunks.length > 0) usageSent = true;
+      if (first === undefined && step.chunks.length > 0) first = firstChunkIdentity(step.chunks[0]!);
+      for (const chunk of step.chunks) pending += `data: ${chunk}\n\n`;
+      if (step.done) completed = true;
+      if (step.error) {
+        error = step.error;
+        abort();
+        finish("upstream-closed");
+      }
+    };
+    // SSE unless the adapter frames its stream otherwise (NDJSON, AWS event stream).
+    const parser = decoder ? undefined : createParser({ onEvent });
     const ended = () => {
       upstreamEnded = true;
       clearTimeout(idleTimer);
     };
-    upstream.setEncoding("utf8");
-    upstream.on("data", (chunk: string) => {
+    if (parser) upstream.setEncoding("utf8");
+    upstream.on("data", (chunk: string | Buffer) => {
       if (settled) return; // the rest of a completed reply's body: read to its close, not parsed
       idleTimer.refresh(); // re-arms the same timer: no new timer object per chunk
-      parser.feed(chunk);
+      if (parser) parser.feed(chunk as string);
+      else for (const event of decoder!.feed(chunk as Buffer)) onEvent(event);
       if (pending && sink.open) sink.write(pending);
       pending = "";
       if (completed) finish("done");

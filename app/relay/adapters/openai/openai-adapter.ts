@@ -1,5 +1,5 @@
 import { parseOpenAiUsage, type ParsedUsage } from "../../billing/usage-parse";
-import type { Adapter, AdapterContext, UpstreamRequest } from "../types";
+import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { parseOpenAiError } from "./openai-errors";
 import { createOpenAiStreamTranslator } from "./openai-stream";
 
@@ -76,6 +76,7 @@ export function upstreamUrl(ctx: AdapterContext, defaultBase: string): string {
   let url = byPath?.get(ctx.path);
   if (url !== undefined) return url;
   const base = (ctx.channel.base_url || defaultBase).replace(/\/+$/, "");
+  if (!base) throw new ChannelConfigError(`渠道 #${ctx.channel.id} 未设置 Base URL`);
   if (ctx.channel.type === 8 && base.includes("{model}")) return base.replaceAll("{model}", ctx.upstreamModel);
   url = `${base}${ctx.path}`;
   if (!byPath) channelUrls.set(ctx.channel, (byPath = new Map()));
