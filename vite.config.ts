@@ -25,6 +25,17 @@ export default defineConfig({
   ],
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   server: { port: 5173, host: "127.0.0.1" },
+  build: {
+    rollupOptions: {
+      // Two warnings that read like failures and are not: resource routes (no component) make
+      // empty client chunks by design, and zod ships annotations Rollup drops harmlessly.
+      onwarn(warning, warn) {
+        if (warning.code === "EMPTY_BUNDLE") return;
+        if (warning.code === "INVALID_ANNOTATION" && warning.id?.includes("node_modules")) return;
+        warn(warning);
+      },
+    },
+  },
   // The server bundle keeps node_modules external; pglite's wasm must be loaded from its package.
   ssr: { external: ["@electric-sql/pglite", "bullmq", "ioredis", "pg", "bcryptjs"] },
 });

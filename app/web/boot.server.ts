@@ -44,8 +44,11 @@ export function bootApp(): Promise<void> {
     // deployment (with only `npm run worker` processes expected and none running, a crashed
     // node's quota stayed held and "test all channels" never started). Neither waits for
     // Redis: a node starts, serves and reports itself degraded while Redis is down.
-    if (!isRedisEnabled()) startInProcessJobs();
-    else if (env.WORKERS === "on") await startBullWorker();
+    if (!isRedisEnabled()) {
+      startInProcessJobs();
+      console.log("[boot] no REDIS_URL: background jobs run in this process (one instance; set DATABASE_URL and REDIS_URL to run several)");
+    } else if (env.WORKERS === "on") await startBullWorker();
+    else console.log("[boot] WORKERS=off: background jobs run only in `npm run worker` processes");
     state.__switchyardBooted = true;
   })();
   // A failed boot (the database unreachable) is tried again by the next caller, not cached.
