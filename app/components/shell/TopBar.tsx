@@ -22,7 +22,7 @@ export function TopBar(props: { systemName: string; logo: string; theme: Theme; 
           <input type="hidden" name="redirectTo" value={here} />
           <input type="hidden" name="theme" value={props.theme === "dark" ? "light" : "dark"} />
           <button type="submit" className="btn-secondary" aria-label={props.theme === "dark" ? "切换到浅色模式" : "切换到深色模式"} data-testid="theme-toggle">
-            {props.theme === "dark" ? "☀️" : "🌙"}
+            {props.theme === "dark" ? <SunIcon /> : <MoonIcon />}
           </button>
         </Form>
         {props.user ? (
@@ -45,5 +45,23 @@ export function TopBar(props: { systemName: string; logo: string; theme: Theme; 
         )}
       </div>
     </header>
+  );
+}
+
+// Inline SVG, not an emoji: machines without an emoji font showed an empty box.
+function SunIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true" focusable="false">
+      <circle cx="12" cy="12" r="4" />
+      <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
+    </svg>
+  );
+}
+
+function MoonIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <path d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z" />
+    </svg>
   );
 }
