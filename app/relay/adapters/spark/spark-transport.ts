@@ -1,0 +1,96 @@
+import type { IncomingMessage } from "node:http";
+import { PassThrough } from "node:stream";
+import WebSocket from "ws";
+import { ForbiddenUpstreamAddressError, guardedLookup, isForbiddenUpstreamIp } from "~/utils/upstream-address";
+import { readAll, UpstreamAbortError } from "../../upstream-client.server";
+import { replyOf } from "../cn-common/transport";
+import type { TransportInit, UpstreamReply, UpstreamRequest } from "../types";
+import { asRecord, parseJson } from "../cn-common/openai-shapes";
+import { sparkErrorOf, sparkStatusOf } from "./spark-errors";
+
+const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+/**
+ * One Spark call over a WebSocket, read like an HTTP reply: the request frame is sent on open;
+ * the first reply frame decides the status (200, or the status its error code means); each frame
+ * then goes on as one SSE `data:` line, and the reply ends with the frame whose status is 2. A
+ * refused handshake (401/403 for a bad signature) is the reply, body and all. The connect is
+ * bounded by the connect timeout; the call's signal closes the socket at any point. Host names
+ * resolve through the SSRF guard like every other upstream call.
+ */
+export function sendOverSparkSocket(request: UpstreamRequest, init: TransportInit): Promise<UpstreamReply> {
+  return new Promise((resolve, reject) => {
+    const hostname = new URL(request.url).hostname.replace(/^\[|\]$/g, "");
+    if (isForbiddenUpstreamIp(hostname)) {
+      reject(new ForbiddenUpstreamAddressError(hostname));
+      return;
+    }
+    if (init.signal.aborted) {
+      reject(new UpstreamAbortError("upstream call aborted"));
+      return;
+    }
+    let settled = false;
+    let body: PassThrough | undefined;
+    const socket = new WebSocket(request.url, { handshakeTimeout: init.connectTimeoutMs, lookup: guardedLookup, perMessageDeflate: false, maxPayload: MAX_FRAME_BYTES, followRedirects: false });
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      outcome();
+    };
+    const onAbort = () => {
+      socket.terminate();
+      const error = new UpstreamAbortError("upstream call aborted");
+      if (body) body.destroy(error);
+      else settle(() => reject(error));
+    };
+    init.signal.addEventListener("abort", onAbort, { once: true });
+    const done = () => init.signal.removeEventListener("abort", onAbort);
+
+    socket.on("unexpected-response", (_req, res: IncomingMessage) => {
+      void readAll(res).then(
+        (text) => {
+          settle(() => resolve(replyOf(res.statusCode ?? 502, text, res.headers)));
+          done();
+          socket.terminate();
+        },
+        (error: Error) => settle(() => reject(error)),
+      );
+    });
+    socket.on("open", () => socket.send(typeof request.body === "string" ? request.body : request.body.toString("utf8")));
+    socket.on("message", (data: WebSocket.RawData) => {
+      const text = Buffer.isBuffer(data) ? data.toString("utf8") : Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data).toString("utf8");
+      const frame = asRecord(parseJson(text));
+      const failure = sparkErrorOf(frame);
+      if (!body) {
+        if (failure) {
+          settle(() => resolve(replyOf(sparkStatusOf(Number(failure.code)), JSON.stringify(frame))));
+          done();
+          socket.close();
+          return;
+        }
+        body = new PassThrough();
+        const reply = body as unknown as UpstreamReply;
+        reply.statusCode = 200;
+        reply.headers = { "content-type": "text/event-stream" };
+        settle(() => resolve(reply));
+      }
+      // Re-encoded so the frame is one line whatever whitespace it came with.
+      body.write(`data: ${JSON.stringify(frame)}\n\n`);
+      if (failure || asRecord(frame.header).status === 2) {
+        body.end();
+        done();
+        socket.close();
+      }
+    });
+    socket.on("error", (error) => {
+      done();
+      if (body) body.destroy(error);
+      else settle(() => reject(error));
+    });
+    socket.on("close", () => {
+      done();
+      if (body && !body.writableEnded && !body.destroyed) body.end();
+      else if (!body) settle(() => reject(new Error("讯飞星火在回复前关闭了连接")));
+    });
+  });
+}
