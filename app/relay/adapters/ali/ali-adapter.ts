@@ -48,7 +48,7 @@ export const aliAdapter: Adapter = {
     return base === undefined ? sendHttp(request, init) : runWanxTask(request, base, init);
   },
   convertResponse(ctx, raw) {
-    if (ctx.mode === "embeddings") return fromDashScopeEmbeddings(raw, ctx.requestModel);
+    if (ctx.mode === "embeddings") return fromDashScopeEmbeddings(raw, ctx.requestModel, ctx.body.encoding_format);
     // The task transport already answered in OpenAI's images shape.
     if (ctx.mode === "images") return { body: raw };
     return fromDashScopeChat(raw, ctx.requestModel);

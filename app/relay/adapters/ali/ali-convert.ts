@@ -74,13 +74,13 @@ export function toDashScopeEmbeddings(body: Record<string, unknown>, model: stri
   return { model, input: { texts: embeddingTexts(body) }, parameters: { text_type: "query" } };
 }
 
-export function fromDashScopeEmbeddings(raw: Buffer, requestModel: string) {
+export function fromDashScopeEmbeddings(raw: Buffer, requestModel: string, format?: unknown) {
   const reply = asRecord(parseJson(raw));
   const vectors = Array.isArray(asRecord(reply.output).embeddings) ? (asRecord(reply.output).embeddings as unknown[]).map(asRecord) : [];
   const usage = asRecord(reply.usage);
   // Embeddings report only total_tokens: all of it is input.
   const parsed = parseOpenAiUsage(usage.total_tokens === undefined ? undefined : { prompt_tokens: usage.total_tokens, completion_tokens: 0 });
-  return embeddingList(requestModel, vectors.map((v, i) => ({ index: typeof v.text_index === "number" ? v.text_index : i, embedding: v.embedding })), parsed);
+  return embeddingList(requestModel, vectors.map((v, i) => ({ index: typeof v.text_index === "number" ? v.text_index : i, embedding: v.embedding })), parsed, format);
 }
 
 /** OpenAI image request → a wanx text2image task (size "1024x1024" is written "1024*1024"). */

@@ -72,7 +72,7 @@ export const baiduAdapter: Adapter = {
     return sendLiftingErrors({ ...request, url: urlWith(state.credential, state.path, token) }, init, baiduErrorStatus);
   },
   convertResponse(ctx, raw) {
-    return ctx.mode === "embeddings" ? fromErnieEmbeddings(raw, ctx.requestModel) : fromErnieResponse(raw, ctx.requestModel);
+    return ctx.mode === "embeddings" ? fromErnieEmbeddings(raw, ctx.requestModel, ctx.body.encoding_format) : fromErnieResponse(raw, ctx.requestModel);
   },
   createStreamTranslator: (ctx) => createErnieStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),
   parseError: parseBaiduError,

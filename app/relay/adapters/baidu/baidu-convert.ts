@@ -52,10 +52,10 @@ export function toErnieEmbeddingRequest(body: Record<string, unknown>): Record<s
   return request;
 }
 
-export function fromErnieEmbeddings(raw: Buffer, requestModel: string) {
+export function fromErnieEmbeddings(raw: Buffer, requestModel: string, format?: unknown) {
   const reply = asRecord(parseJson(raw));
   const data = Array.isArray(reply.data) ? (reply.data as unknown[]).map(asRecord) : [];
-  return embeddingList(requestModel, data.map((d, i) => ({ index: typeof d.index === "number" ? d.index : i, embedding: d.embedding })), parseOpenAiUsage(reply.usage));
+  return embeddingList(requestModel, data.map((d, i) => ({ index: typeof d.index === "number" ? d.index : i, embedding: d.embedding })), parseOpenAiUsage(reply.usage), format);
 }
 
 /** ERNIE stream events (`data: {result, is_end, usage}`) → OpenAI chunks; usage is cumulative, the last one bills. */

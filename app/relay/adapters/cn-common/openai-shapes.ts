@@ -38,10 +38,21 @@ export function chunkWriter(id: string, model: string) {
   };
 }
 
-export function embeddingList(model: string, vectors: { index: number; embedding: unknown }[], parsed: ParsedUsage) {
+/**
+ * A vector as the client asked for it: OpenAI's `encoding_format: "base64"` (the openai SDK's
+ * default) is little-endian float32 bytes in base64; these providers only ever answer numbers.
+ */
+export function encodeEmbedding(embedding: unknown, format: unknown): unknown {
+  if (format !== "base64" || !Array.isArray(embedding)) return embedding;
+  const floats = Float32Array.from(embedding.map((n) => (typeof n === "number" ? n : 0)));
+  return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString("base64");
+}
+
+export function embeddingList(model: string, vectors: { index: number; embedding: unknown }[], parsed: ParsedUsage, format?: unknown) {
   const usage = shownUsage(parsed.usage);
+  const data = vectors.map((v) => ({ object: "embedding", index: v.index, embedding: encodeEmbedding(v.embedding, format) }));
   return {
-    body: JSON.stringify({ object: "list", data: vectors.map((v) => ({ object: "embedding", index: v.index, embedding: v.embedding })), model, usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens } }),
+    body: JSON.stringify({ object: "list", data, model, usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens } }),
     ...parsed,
   };
 }

@@ -1,5 +1,6 @@
 import { clientWantsUsage, openAiPayload, usageOfReply } from "../openai/openai-adapter";
 import { createOpenAiStreamTranslator } from "../openai/openai-stream";
+import { encodeEmbedding } from "../cn-common/openai-shapes";
 import { sendLiftingErrors } from "../cn-common/transport";
 import { ChannelConfigError, type Adapter, type AdapterContext } from "../types";
 import { zhipuToken } from "./zhipu-jwt";
@@ -32,6 +33,17 @@ export const zhipuV3Adapter: Adapter = {
   parseError: parseZhipuError,
 };
 
+/** Zhipu ignores encoding_format and answers numbers: encoded here when the client asked for base64. */
+function base64Embeddings(raw: Buffer): string | Buffer {
+  try {
+    const json = JSON.parse(raw.toString("utf8")) as { data?: { embedding?: unknown }[] };
+    for (const item of json.data ?? []) item.embedding = encodeEmbedding(item.embedding, "base64");
+    return JSON.stringify(json);
+  } catch {
+    return raw;
+  }
+}
+
 const V4_PATHS: Record<string, string> = { chat: "/api/paas/v4/chat/completions", embeddings: "/api/paas/v4/embeddings", images: "/api/paas/v4/images/generations" };
 
 /**
@@ -49,6 +61,7 @@ export const zhipuV4Adapter: Adapter = {
   },
   convertResponse(ctx, raw) {
     const billed = usageOfReply(raw);
+    if (ctx.mode === "embeddings" && ctx.body.encoding_format === "base64") return { body: base64Embeddings(raw), ...billed };
     if (ctx.mode !== "chat") return { body: raw, ...billed };
     // Zhipu names its own model; the client is answered (and billed) under the model it asked for.
     try {
