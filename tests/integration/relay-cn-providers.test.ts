@@ -3,7 +3,6 @@ import { baseUrl, loginRoot, type ApiSession } from "../support/api";
 import { startAliMock, type AliMock } from "../mocks/ali-upstream";
 import { startBaiduMock, type BaiduMock } from "../mocks/baidu-upstream";
 import { startHunyuanMock, type HunyuanMock } from "../mocks/hunyuan-upstream";
-import type { ProviderFault } from "../mocks/loopback";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { startSparkMock, type SparkMock } from "../mocks/spark-upstream";
 import { startZhipuMock, type ZhipuMock, verifyZhipuJwt } from "../mocks/zhipu-upstream";
