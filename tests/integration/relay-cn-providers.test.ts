@@ -162,6 +162,13 @@ describe.each(cases)("$name", (c) => {
     expect((await root.call("GET", `/api/channel/${failing}`)).json.data.status).toBe(1);
   });
 
+  it("passes the console's channel test", async () => {
+    const model = await pricedModel("cnt");
+    const id = await channelFor(c, model);
+    const res = await root.call("GET", `/api/channel/test/${id}?model=${model}`);
+    expect(res.json).toMatchObject({ success: true });
+  });
+
   it("auto-disables a channel whose key the provider rejects", async () => {
     const model = await pricedModel("cnd");
     const id = await channelFor(c, model, { key: c.badKey, auto_ban: 1 });
@@ -273,6 +280,24 @@ describe("provider specifics", () => {
     expect(spark.calls.at(-1)!.path).toBe("/v4.0/chat");
     expect((await root.call("GET", `/api/channel/${id}`)).json.data.status).toBe(3);
     expect(spark.handshakeRefusals).toBeGreaterThanOrEqual(1);
+  });
+
+  it("Spark: a socket that never answers is closed at the reply timeout (504), nothing charged", async () => {
+    const model = await pricedModel("sparkhang");
+    await createChannel(root, { type: 18, key: `${SPARK.appId}|${SPARK.apiSecret}|${SPARK.apiKey}`, base_url: spark.url, other: "v3.5", models: model });
+    const { user, key } = await userWithToken(100_000);
+    const closedBefore = spark.closedByClient;
+    spark.silent = true;
+    try {
+      const started = Date.now();
+      const res = await fetch(`${baseUrl()}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }) });
+      expect(res.status).toBe(504);
+      expect(Date.now() - started).toBeLessThan(6_000);
+    } finally {
+      spark.silent = false;
+    }
+    await expect.poll(() => spark.closedByClient).toBe(closedBefore + 1);
+    expect((await quotaOf(user)).quota).toBe(100_000);
   });
 
   it("Hunyuan: the exact signed request (action, version, body)", async () => {

@@ -17,6 +17,10 @@ export type SparkMock = {
   calls: { path: string; frame: Record<string, any> }[];
   handshakeRefusals: number;
   errorFrame?: { code: number; message: string };
+  /** Accept the connection and the request frame, then never answer. */
+  silent?: boolean;
+  /** Connections closed by the client (the gateway gave up on them). */
+  closedByClient: number;
   close: () => Promise<void>;
 };
 
@@ -47,7 +51,7 @@ function checkHandshake(req: IncomingMessage, apiKey: string, apiSecret: string)
 }
 
 export async function startSparkMock(appId: string, apiSecret: string, apiKey: string): Promise<SparkMock> {
-  const mock: SparkMock = { url: "", calls: [], handshakeRefusals: 0, close: async () => undefined };
+  const mock: SparkMock = { url: "", calls: [], handshakeRefusals: 0, closedByClient: 0, close: async () => undefined };
   const server = createServer((_req, res) => {
     res.writeHead(426, { "Content-Type": "application/json" });
     res.end(JSON.stringify({ message: "Upgrade Required" }));
@@ -63,22 +67,29 @@ export async function startSparkMock(appId: string, apiSecret: string, apiKey: s
     wss.handleUpgrade(req, socket, head, (ws) => serve(ws, new URL(req.url ?? "/", "http://mock").pathname));
   });
   const serve = (ws: WebSocket, path: string) => {
+    let finished = false;
+    ws.on("close", () => {
+      if (!finished) mock.closedByClient += 1;
+    });
     ws.once("message", (data) => {
       const frame = JSON.parse(String(data)) as Record<string, any>;
       mock.calls.push({ path, frame });
       const sid = "cht000b41d5@dx193f1d3c7a5b8f2540";
       const version = /^\/(v\d+\.\d+)\/chat$/.exec(path)?.[1] ?? "";
       const fail = (code: number, message: string) => {
+        finished = true;
         ws.send(JSON.stringify({ header: { code, message, sid, status: 2 } }));
         ws.close();
       };
       if (frame.header?.app_id !== appId) return fail(10313, "appid和apikey不匹配");
       if (frame.parameter?.chat?.domain !== DOMAINS[version]) return fail(10163, "domain 参数错误");
       if (mock.errorFrame) return fail(mock.errorFrame.code, mock.errorFrame.message);
+      if (mock.silent) return;
       const frames = JSON.parse(providerFixture("spark", "frames.json")) as unknown[];
       let index = 0;
       const next = () => {
         if (index >= frames.length) {
+          finished = true;
           ws.close();
           return;
         }

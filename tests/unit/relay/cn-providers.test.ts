@@ -268,7 +268,7 @@ describe("iFlytek Spark", () => {
   it("frames become one reply or OpenAI chunks; usage from payload.usage.text; 11200 and a refused handshake are authentication errors", async () => {
     const frames = JSON.parse(fixture("spark", "frames.json").toString()) as unknown[];
     const sse = Buffer.from(frames.map((f) => `data: ${JSON.stringify(f)}\n\n`).join(""));
-    const reply = JSON.parse(String(fromSparkFrames(sse, "client-model").body)) as Record<string, any>;
+    const reply = JSON.parse(String(fromSparkFrames(Buffer.from(JSON.stringify(frames)), "client-model").body)) as Record<string, any>;
     expect(reply.choices[0].message.content).toBe("你好！我是讯飞星火认知大模型。");
     expect(reply.usage).toEqual({ prompt_tokens: 15, completion_tokens: 11, total_tokens: 26 });
     const piped = await pipeInPieces(sse, createSparkStreamTranslator("client-model", false), 13);

@@ -1,9 +1,12 @@
 import { clientWantsUsage } from "../openai/openai-adapter";
-import { ChannelConfigError, type Adapter, type AdapterContext } from "../types";
+import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { signedSparkUrl } from "./spark-sign";
 import { createSparkStreamTranslator, fromSparkFrames, sparkVersion, toSparkFrame } from "./spark-convert";
 import { parseSparkError } from "./spark-errors";
-import { sendOverSparkSocket } from "./spark-transport";
+import { sendOverSparkSocket, type SparkFraming } from "./spark-transport";
+
+// A whole reply is read as one JSON array of frames (channel tests read it as JSON too); a stream as SSE.
+const framingOf = new WeakMap<UpstreamRequest, SparkFraming>();
 
 const DEFAULT_BASE = "wss://spark-api.xf-yun.com";
 
@@ -28,9 +31,11 @@ export const sparkAdapter: Adapter = {
     if (!/^wss?:\/\//i.test(base)) throw new ChannelConfigError(`渠道 #${ctx.channel.id} 的 Base URL 应以 ws(s):// 或 http(s):// 开头`);
     const version = sparkVersion(ctx.channel.other, ctx.upstreamModel);
     const url = signedSparkUrl(base, `/${version}/chat`, apiKey, apiSecret);
-    return { url, method: "GET", headers: {}, body: JSON.stringify(toSparkFrame(ctx.body, appId, version)) };
+    const request: UpstreamRequest = { url, method: "GET", headers: {}, body: JSON.stringify(toSparkFrame(ctx.body, appId, version)) };
+    framingOf.set(request, ctx.stream ? "sse" : "json");
+    return request;
   },
-  send: sendOverSparkSocket,
+  send: (request, init) => sendOverSparkSocket(request, init, framingOf.get(request) ?? "sse"),
   convertResponse: (ctx, raw) => fromSparkFrames(raw, ctx.requestModel),
   createStreamTranslator: (ctx) => createSparkStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),
   parseError: parseSparkError,

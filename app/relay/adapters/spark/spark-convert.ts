@@ -42,14 +42,14 @@ function frameUsage(frame: Frame): ParsedUsage {
   return frame.payload?.usage?.text === undefined ? {} : parseOpenAiUsage(frame.payload.usage.text);
 }
 
-/** The transport frames each WebSocket message as one SSE `data:` line: the non-stream reply reads them all. */
+/** A whole reply: the transport's JSON array of the WebSocket's frames. */
 export function fromSparkFrames(raw: Buffer, requestModel: string) {
   let text = "";
   let usage: ParsedUsage = {};
   let sid: unknown;
-  for (const line of raw.toString("utf8").split("\n")) {
-    if (!line.startsWith("data: ")) continue;
-    const frame = asRecord(parseJson(line.slice(6))) as Frame;
+  const frames = parseJson(raw);
+  for (const item of Array.isArray(frames) ? frames : []) {
+    const frame = asRecord(item) as Frame;
     sid ??= frame.header?.sid;
     text += frameText(frame);
     const parsed = frameUsage(frame);

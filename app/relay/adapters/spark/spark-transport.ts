@@ -10,15 +10,19 @@ import { sparkErrorOf, sparkStatusOf } from "./spark-errors";
 
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
+/** How the frames of a reply are written: SSE `data:` lines for a stream, one JSON array for a whole reply. */
+export type SparkFraming = "sse" | "json";
+
 /**
  * One Spark call over a WebSocket, read like an HTTP reply: the request frame is sent on open;
  * the first reply frame decides the status (200, or the status its error code means); each frame
- * then goes on as one SSE `data:` line, and the reply ends with the frame whose status is 2. A
+ * then goes on (an SSE `data:` line, or an element of a JSON array), and the reply ends with the
+ * frame whose status is 2. A
  * refused handshake (401/403 for a bad signature) is the reply, body and all. The connect is
  * bounded by the connect timeout; the call's signal closes the socket at any point. Host names
  * resolve through the SSRF guard like every other upstream call.
  */
-export function sendOverSparkSocket(request: UpstreamRequest, init: TransportInit): Promise<UpstreamReply> {
+export function sendOverSparkSocket(request: UpstreamRequest, init: TransportInit, framing: SparkFraming = "sse"): Promise<UpstreamReply> {
   return new Promise((resolve, reject) => {
     const hostname = new URL(request.url).hostname.replace(/^\[|\]$/g, "");
     if (isForbiddenUpstreamIp(hostname)) {
@@ -31,6 +35,11 @@ export function sendOverSparkSocket(request: UpstreamRequest, init: TransportIni
     }
     let settled = false;
     let body: PassThrough | undefined;
+    let frames = 0;
+    const finishBody = () => {
+      if (!body || body.writableEnded || body.destroyed) return;
+      body.end(framing === "json" ? "]" : undefined);
+    };
     const socket = new WebSocket(request.url, { handshakeTimeout: init.connectTimeoutMs, lookup: guardedLookup, perMessageDeflate: false, maxPayload: MAX_FRAME_BYTES, followRedirects: false });
     const settle = (outcome: () => void) => {
       if (settled) return;
@@ -71,13 +80,16 @@ export function sendOverSparkSocket(request: UpstreamRequest, init: TransportIni
         body = new PassThrough();
         const reply = body as unknown as UpstreamReply;
         reply.statusCode = 200;
-        reply.headers = { "content-type": "text/event-stream" };
+        reply.headers = { "content-type": framing === "json" ? "application/json" : "text/event-stream" };
+        if (framing === "json") body.write("[");
         settle(() => resolve(reply));
       }
       // Re-encoded so the frame is one line whatever whitespace it came with.
-      body.write(`data: ${JSON.stringify(frame)}\n\n`);
+      if (framing === "json") body.write(`${frames > 0 ? "," : ""}${JSON.stringify(frame)}`);
+      else body.write(`data: ${JSON.stringify(frame)}\n\n`);
+      frames += 1;
       if (failure || asRecord(frame.header).status === 2) {
-        body.end();
+        finishBody();
         done();
         socket.close();
       }
@@ -89,8 +101,8 @@ export function sendOverSparkSocket(request: UpstreamRequest, init: TransportIni
     });
     socket.on("close", () => {
       done();
-      if (body && !body.writableEnded && !body.destroyed) body.end();
-      else if (!body) settle(() => reject(new Error("讯飞星火在回复前关闭了连接")));
+      if (body) finishBody();
+      else settle(() => reject(new Error("讯飞星火在回复前关闭了连接")));
     });
   });
 }

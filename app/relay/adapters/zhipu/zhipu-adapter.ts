@@ -44,7 +44,7 @@ function base64Embeddings(raw: Buffer): string | Buffer {
   }
 }
 
-const V4_PATHS: Record<string, string> = { chat: "/api/paas/v4/chat/completions", embeddings: "/api/paas/v4/embeddings", images: "/api/paas/v4/images/generations" };
+const V4_PATHS: Record<string, string> = { chat: "/api/paas/v4/chat/completions", embeddings: "/api/paas/v4/embeddings" };
 
 /**
  * Zhipu GLM-4 / GLM-4V (type 26): the v4 API speaks OpenAI's chat wire under its own path with
