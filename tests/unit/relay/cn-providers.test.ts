@@ -280,3 +280,15 @@ describe("iFlytek Spark", () => {
     expect(parseSparkError(429, JSON.stringify({ header: { code: 11202, message: "秒级流控超限" } })).type).toBe("xunfei_error");
   });
 });
+
+describe("Spark transport", () => {
+  it("refuses a link-local or metadata address before connecting, as every upstream call does", async () => {
+    const { sendOverSparkSocket } = await import("~/relay/adapters/spark/spark-transport");
+    const { ForbiddenUpstreamAddressError } = await import("~/utils/upstream-address");
+    const request = { url: "ws://169.254.169.254/v2.1/chat?authorization=x", method: "GET" as const, headers: {}, body: "{}" };
+    await expect(sendOverSparkSocket(request, { connectTimeoutMs: 1_000, signal: new AbortController().signal })).rejects.toBeInstanceOf(ForbiddenUpstreamAddressError);
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(sendOverSparkSocket({ ...request, url: "ws://127.0.0.1:9/v2.1/chat" }, { connectTimeoutMs: 1_000, signal: aborted.signal })).rejects.toThrow("aborted");
+  });
+});
