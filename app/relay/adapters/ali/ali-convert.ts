@@ -5,6 +5,7 @@ import type { StreamStep, StreamTranslator } from "../types";
 /**
  * OpenAI ⇄ DashScope (text-generation with result_format "message"; incremental_output in
  * streams so each event is a delta, not the text so far). Usage is input_tokens/output_tokens.
+ * Text only: tools are not sent, since the replies' tool calls are not converted back.
  */
 export function toDashScopeChat(body: Record<string, unknown>, model: string, stream: boolean): Record<string, unknown> {
   const parameters: Record<string, unknown> = { result_format: "message" };
@@ -17,7 +18,6 @@ export function toDashScopeChat(body: Record<string, unknown>, model: string, st
   if (maxTokens !== undefined) parameters.max_tokens = maxTokens;
   if (body.stop) parameters.stop = Array.isArray(body.stop) ? body.stop : [body.stop];
   if (typeof body.enable_search === "boolean") parameters.enable_search = body.enable_search;
-  if (Array.isArray(body.tools) && body.tools.length) parameters.tools = body.tools;
   return { model, input: { messages: plainMessages(body) }, parameters };
 }
 
