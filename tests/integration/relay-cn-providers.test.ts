@@ -300,6 +300,21 @@ describe("provider specifics", () => {
     expect((await quotaOf(user)).quota).toBe(100_000);
   });
 
+  it("Spark: a socket dropped before the last frame is a failed call, tried again on another channel", async () => {
+    const model = await pricedModel("sparkdrop");
+    await createChannel(root, { type: 18, key: `${SPARK.appId}|${SPARK.apiSecret}|${SPARK.apiKey}`, base_url: spark.url, other: "v3.5", models: model, priority: 10 });
+    const backup = await createChannel(root, { type: 1, key: "sk-fallback", base_url: fallback.url, models: model, priority: 0 });
+    const { user, client } = await userWithToken(100_000);
+    spark.dropAfterFrames = 1;
+    try {
+      const reply = await client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
+      expect(reply.choices[0]?.message.content).toBe("Hello there.");
+    } finally {
+      spark.dropAfterFrames = undefined;
+    }
+    expect((await lastLog(user))?.channel).toBe(backup);
+  });
+
   it("Hunyuan: the exact signed request (action, version, body)", async () => {
     const sent = hunyuan.requests.find((r) => !JSON.parse(r.body).Stream)!;
     expect(sent.path).toBe("/");

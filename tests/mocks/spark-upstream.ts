@@ -17,6 +17,8 @@ export type SparkMock = {
   calls: { path: string; frame: Record<string, any> }[];
   handshakeRefusals: number;
   errorFrame?: { code: number; message: string };
+  /** Drop the connection (no close frame) after sending this many reply frames. */
+  dropAfterFrames?: number;
   /** Accept the connection and the request frame, then never answer. */
   silent?: boolean;
   /** Connections closed by the client (the gateway gave up on them). */
@@ -88,6 +90,10 @@ export async function startSparkMock(appId: string, apiSecret: string, apiKey: s
       const frames = JSON.parse(providerFixture("spark", "frames.json")) as unknown[];
       let index = 0;
       const next = () => {
+        if (mock.dropAfterFrames !== undefined && index >= mock.dropAfterFrames) {
+          ws.terminate();
+          return;
+        }
         if (index >= frames.length) {
           finished = true;
           ws.close();

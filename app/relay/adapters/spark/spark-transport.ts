@@ -17,8 +17,8 @@ export type SparkFraming = "sse" | "json";
  * One Spark call over a WebSocket, read like an HTTP reply: the request frame is sent on open;
  * the first reply frame decides the status (200, or the status its error code means); each frame
  * then goes on (an SSE `data:` line, or an element of a JSON array), and the reply ends with the
- * frame whose status is 2. A
- * refused handshake (401/403 for a bad signature) is the reply, body and all. The connect is
+ * frame whose status is 2 (a socket closed before it breaks the reply off, as a dropped HTTP body
+ * would). A refused handshake (401/403 for a bad signature) is the reply, body and all. The connect is
  * bounded by the connect timeout; the call's signal closes the socket at any point. Host names
  * resolve through the SSRF guard like every other upstream call.
  */
@@ -36,6 +36,7 @@ export function sendOverSparkSocket(request: UpstreamRequest, init: TransportIni
     let settled = false;
     let body: PassThrough | undefined;
     let frames = 0;
+    let complete = false;
     const finishBody = () => {
       if (!body || body.writableEnded || body.destroyed) return;
       body.end(framing === "json" ? "]" : undefined);
@@ -67,11 +68,13 @@ export function sendOverSparkSocket(request: UpstreamRequest, init: TransportIni
     });
     socket.on("open", () => socket.send(typeof request.body === "string" ? request.body : request.body.toString("utf8")));
     socket.on("message", (data: WebSocket.RawData) => {
+      if (complete || (settled && !body)) return;
       const text = Buffer.isBuffer(data) ? data.toString("utf8") : Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data).toString("utf8");
       const frame = asRecord(parseJson(text));
       const failure = sparkErrorOf(frame);
       if (!body) {
         if (failure) {
+          complete = true;
           settle(() => resolve(replyOf(sparkStatusOf(Number(failure.code)), JSON.stringify(frame))));
           done();
           socket.close();
@@ -89,6 +92,7 @@ export function sendOverSparkSocket(request: UpstreamRequest, init: TransportIni
       else body.write(`data: ${JSON.stringify(frame)}\n\n`);
       frames += 1;
       if (failure || asRecord(frame.header).status === 2) {
+        complete = true;
         finishBody();
         done();
         socket.close();
@@ -101,7 +105,8 @@ export function sendOverSparkSocket(request: UpstreamRequest, init: TransportIni
     });
     socket.on("close", () => {
       done();
-      if (body) finishBody();
+      if (body && complete) finishBody();
+      else if (body && !body.destroyed) body.destroy(new Error("讯飞星火在回复结束前关闭了连接"));
       else settle(() => reject(new Error("讯飞星火在回复前关闭了连接")));
     });
   });
