@@ -1,6 +1,11 @@
 import { getChannelType } from "~/domain/channels/catalog";
+import { aliAdapter } from "./ali/ali-adapter";
 import { anthropicAdapter } from "./anthropic/anthropic-adapter";
 import { azureAdapter } from "./azure/azure-adapter";
+import { baiduAdapter } from "./baidu/baidu-adapter";
+import { sparkAdapter } from "./spark/spark-adapter";
+import { hunyuanAdapter } from "./tencent/hunyuan-adapter";
+import { zhipuV3Adapter, zhipuV4Adapter } from "./zhipu/zhipu-adapter";
 import { createOpenAiAdapter } from "./openai/openai-adapter";
 import type { Adapter } from "./types";
 
@@ -11,6 +16,12 @@ import type { Adapter } from "./types";
 const dedicated = new Map<number, Adapter>([
   [3, azureAdapter],
   [14, anthropicAdapter],
+  [15, baiduAdapter],
+  [16, zhipuV3Adapter],
+  [17, aliAdapter],
+  [18, sparkAdapter],
+  [23, hunyuanAdapter],
+  [26, zhipuV4Adapter],
 ]);
 const openAiCompatible = new Map<number, Adapter>();
 
