@@ -1,8 +1,11 @@
 import { getChannelType } from "~/domain/channels/catalog";
 import { anthropicAdapter } from "./anthropic/anthropic-adapter";
+import { awsAdapter } from "./aws/aws-adapter";
 import { azureAdapter } from "./azure/azure-adapter";
+import { geminiAdapter } from "./gemini/gemini-adapter";
 import { createOpenAiAdapter } from "./openai/openai-adapter";
 import type { Adapter } from "./types";
+import { vertexAdapter } from "./vertex/vertex-adapter";
 
 /**
  * Channel type → adapter. Providers with their own protocol register here; every other type
@@ -11,6 +14,9 @@ import type { Adapter } from "./types";
 const dedicated = new Map<number, Adapter>([
   [3, azureAdapter],
   [14, anthropicAdapter],
+  [24, geminiAdapter],
+  [33, awsAdapter],
+  [41, vertexAdapter],
 ]);
 const openAiCompatible = new Map<number, Adapter>();
 
