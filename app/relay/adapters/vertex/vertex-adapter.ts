@@ -36,7 +36,7 @@ export function vertexUrl(ctx: AdapterContext, projectId: string): string {
   const prefix = `${vertexHost(ctx.channel.base_url, region)}/v1/projects/${encodeURIComponent(projectId)}/locations/${region}/publishers`;
   if (isClaudeModel(ctx.upstreamModel)) {
     if (ctx.mode !== "chat") throw new ChannelConfigError(`渠道 #${ctx.channel.id}（Vertex AI Claude）只支持对话`);
-    return `${prefix}/anthropic/models/${modelSegment(vertexClaudeModel(ctx.upstreamModel))}:${ctx.stream ? "streamRawPredict" : "rawPredict"}`;
+    return `${prefix}/anthropic/models/${modelSegment(vertexClaudeModel(ctx.upstreamModel)).replaceAll("%40", "@")}:${ctx.stream ? "streamRawPredict" : "rawPredict"}`;
   }
   const method = ctx.mode === "embeddings" ? ":batchEmbedContents" : geminiMethod(ctx);
   return `${prefix}/google/models/${modelSegment(ctx.upstreamModel)}${method}`;
