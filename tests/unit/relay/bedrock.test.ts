@@ -17,7 +17,7 @@ const anthropicEvents = readFileSync(new URL("../../fixtures/upstream/anthropic/
   .map((e) => /^data: (.*)$/m.exec(e)?.[1])
   .filter((d): d is string => Boolean(d));
 
-function ctx(fields: Partial<AdapterContext> & { channel?: Partial<Channel> } = {}): AdapterContext {
+function ctx(fields: Omit<Partial<AdapterContext>, "channel"> & { channel?: Partial<Channel> } = {}): AdapterContext {
   return {
     mode: "chat",
     path: "/v1/chat/completions",
@@ -117,7 +117,7 @@ describe("AWS event-stream decoding", () => {
     const step = createAnthropicStreamTranslator("c", false).push(events[1]!.event, events[1]!.data);
     expect(step.error?.message).toBe("Too many tokens");
     const corrupt = Buffer.from(chunkMessage(anthropicEvents[0]!));
-    corrupt[corrupt.length - 10] ^= 0xff;
+    corrupt.writeUInt8(corrupt.readUInt8(corrupt.length - 10) ^ 0xff, corrupt.length - 10);
     const broken = decodeIn([corrupt, chunkMessage(anthropicEvents[1]!)]);
     expect(broken).toHaveLength(1);
     expect(broken[0]!.event).toBe("error");

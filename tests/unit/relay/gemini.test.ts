@@ -11,7 +11,7 @@ import { ChannelConfigError, type AdapterContext } from "~/relay/adapters/types"
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/upstream/gemini/${name}`, import.meta.url), "utf8");
 const sseData = (text: string) => text.split("\n\n").filter((e) => e.trim()).map((e) => /^data: (.*)$/m.exec(e)![1]!);
 
-function ctx(fields: Partial<AdapterContext> & { channel?: Partial<Channel> } = {}): AdapterContext {
+function ctx(fields: Omit<Partial<AdapterContext>, "channel"> & { channel?: Partial<Channel> } = {}): AdapterContext {
   return {
     mode: "chat",
     path: "/v1/chat/completions",

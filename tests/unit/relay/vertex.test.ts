@@ -22,7 +22,7 @@ afterAll(() => mock.close());
 const serviceAccount = (tokenUri: string, email = clientEmail) =>
   JSON.stringify({ type: "service_account", project_id: "demo-project", private_key_id: "k1", private_key: pem, client_email: email, token_uri: tokenUri });
 
-function ctx(fields: Partial<AdapterContext> & { channel?: Partial<Channel> } = {}): AdapterContext {
+function ctx(fields: Omit<Partial<AdapterContext>, "channel"> & { channel?: Partial<Channel> } = {}): AdapterContext {
   return {
     mode: "chat",
     path: "/v1/chat/completions",
