@@ -1,9 +1,11 @@
 import { exportPKCS8, generateKeyPair } from "jose";
+import { countTokens } from "gpt-tokenizer";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, loginRoot, type ApiSession } from "../support/api";
 import { startBedrockMock, type BedrockMock } from "../mocks/bedrock-upstream";
 import { startGeminiMock, type GeminiMock } from "../mocks/gemini-upstream";
+import { startPalmMock, type PalmMock } from "../mocks/palm-upstream";
 import { startVertexMock, type VertexMock } from "../mocks/vertex-upstream";
 import { createChannel, mergeOption, quotaOf, uniqueModel, userWithToken } from "../support/relay";
 
@@ -20,16 +22,20 @@ let vertex: VertexMock;
 let vertexDown: VertexMock;
 let bedrock: BedrockMock;
 let bedrockDown: BedrockMock;
+let palm: PalmMock;
+let palmDown: PalmMock;
 const aws = { accessKeyId: "AKIDGATEWAYTEST", secretAccessKey: "s3cr3t/k3y+example", region: "us-east-1" };
 const clientEmail = "gateway@demo-project.iam.gserviceaccount.com";
 let serviceAccount = "";
 
-const models = { gemini: uniqueModel("gem"), vertexGemini: uniqueModel("vgem"), vertexClaude: uniqueModel("vcl"), bedrock: uniqueModel("brk") };
+const models = { gemini: uniqueModel("gem"), vertexGemini: uniqueModel("vgem"), vertexClaude: uniqueModel("vcl"), bedrock: uniqueModel("brk"), palm: uniqueModel("palm") };
 
 beforeAll(async () => {
   root = await loginRoot();
   const keys = await generateKeyPair("RS256", { extractable: true });
   [gemini, geminiDown, bedrock, bedrockDown] = await Promise.all([startGeminiMock("AIza-gw"), startGeminiMock("AIza-gw"), startBedrockMock(aws), startBedrockMock(aws)]);
+  [palm, palmDown] = await Promise.all([startPalmMock("AIza-palm"), startPalmMock("AIza-palm")]);
+  palmDown.fault = { status: 503, message: "The service is currently unavailable.", code: "UNAVAILABLE" };
   vertex = await startVertexMock({ publicKey: keys.publicKey, clientEmail, projectId: "demo-project" });
   vertexDown = await startVertexMock({ publicKey: keys.publicKey, clientEmail, projectId: "demo-project" });
   geminiDown.fault = { status: 429, message: "Resource has been exhausted (e.g. check quota).", code: "RESOURCE_EXHAUSTED" };
@@ -50,9 +56,11 @@ beforeAll(async () => {
   await createChannel(root, { type: 41, key: serviceAccount, base_url: vertex.url, models: vertexModels, model_mapping: vertexMapping, other: JSON.stringify({ default: "us-central1", "claude-3-5-sonnet-20240620": "europe-west1" }), priority: 0 });
   await createChannel(root, { type: 33, key: `${aws.accessKeyId}|${aws.secretAccessKey}|${aws.region}`, base_url: bedrockDown.url, models: models.bedrock, model_mapping: JSON.stringify({ [models.bedrock]: "claude-3-5-sonnet-20240620" }), priority: 10 });
   await createChannel(root, { type: 33, key: `${aws.accessKeyId}|${aws.secretAccessKey}|${aws.region}`, base_url: bedrock.url, models: models.bedrock, model_mapping: JSON.stringify({ [models.bedrock]: "claude-3-5-sonnet-20240620" }), priority: 0 });
+  await createChannel(root, { type: 11, key: "AIza-palm", base_url: palmDown.url, models: models.palm, priority: 10 });
+  await createChannel(root, { type: 11, key: "AIza-palm", base_url: palm.url, models: models.palm, priority: 0 });
 });
 afterAll(async () => {
-  await Promise.all([gemini, geminiDown, vertex, vertexDown, bedrock, bedrockDown].map((m) => m?.close()));
+  await Promise.all([gemini, geminiDown, vertex, vertexDown, bedrock, bedrockDown, palm, palmDown].map((m) => m?.close()));
 });
 
 async function streamText(client: OpenAI, model: string, extra: Record<string, unknown> = {}) {
@@ -207,5 +215,33 @@ describe("AWS Claude (type 33)", () => {
     } finally {
       bedrock.streamException = undefined;
     }
+  });
+});
+
+describe("PaLM 2 (type 11)", () => {
+  const answer = "Rayleigh scattering makes the sky look blue.";
+
+  it("generateMessage after failing over from a 503; PaLM reports no usage, so the reply is counted, billed and logged", async () => {
+    const { user, client } = await userWithToken(100_000);
+    const reply = await client.chat.completions.create({ model: models.palm, messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Why is the sky blue?" }] });
+    expect(reply.choices[0]?.message.content).toBe(answer);
+    expect(palmDown.requests.length).toBeGreaterThan(0);
+    const sent = palm.requests.at(-1)!;
+    expect(sent.path).toBe("/v1beta2/models/chat-bison-001:generateMessage");
+    expect(JSON.parse(sent.body)).toEqual({ prompt: { context: "Be brief.", messages: [{ author: "0", content: "Why is the sky blue?" }] } });
+    const [log] = await logsOf(models.palm, 1);
+    expect(log!.completion_tokens).toBe(countTokens(answer));
+    expect(log!.prompt_tokens).toBeGreaterThan(0);
+    expect(log!.quota).toBe(log!.prompt_tokens + 2 * log!.completion_tokens);
+    expect((await quotaOf(user)).used_quota).toBe(log!.quota);
+  });
+
+  it("a streamed request gets the whole reply (read in pieces) as one delta, then [DONE]", async () => {
+    const { user, client } = await userWithToken(100_000);
+    const { text, finish, usage } = await streamText(client, models.palm);
+    expect(text).toBe(answer);
+    expect(finish).toBe("stop");
+    expect(usage?.completion_tokens).toBe(countTokens(answer));
+    expect((await quotaOf(user)).used_quota).toBe(usage!.prompt_tokens + 2 * usage!.completion_tokens);
   });
 });

@@ -4,6 +4,7 @@ import { awsAdapter } from "./aws/aws-adapter";
 import { azureAdapter } from "./azure/azure-adapter";
 import { geminiAdapter } from "./gemini/gemini-adapter";
 import { createOpenAiAdapter } from "./openai/openai-adapter";
+import { palmAdapter } from "./palm/palm-adapter";
 import type { Adapter } from "./types";
 import { vertexAdapter } from "./vertex/vertex-adapter";
 
@@ -13,6 +14,7 @@ import { vertexAdapter } from "./vertex/vertex-adapter";
  */
 const dedicated = new Map<number, Adapter>([
   [3, azureAdapter],
+  [11, palmAdapter],
   [14, anthropicAdapter],
   [24, geminiAdapter],
   [33, awsAdapter],
