@@ -135,6 +135,24 @@ describe("Gemini (type 24)", () => {
   });
 });
 
+describe("embeddings", () => {
+  it("Gemini: batchEmbedContents, the inputs counted (Gemini reports no usage); Vertex: :predict, billed from token_count", async () => {
+    const { user, client } = await userWithToken(100_000);
+    const fromGemini = await client.embeddings.create({ model: models.gemini, input: ["alpha", "beta"] });
+    // The SDK asks for base64 (float32): compared at float32 precision.
+    const rounded = (data: { embedding: number[] }[]) => data.map((d) => d.embedding.map((v) => Number(v.toFixed(6))));
+    expect(rounded(fromGemini.data)).toEqual([[0.0123, -0.0456, 0.0789], [0.1, 0.2, -0.3]]);
+    expect(gemini.requests.at(-1)!.path).toBe("/v1beta/models/gemini-2.0-flash:batchEmbedContents");
+    const counted = countTokens("alpha") + countTokens("beta");
+    expect(fromGemini.usage.prompt_tokens).toBe(counted);
+    expect((await quotaOf(user)).used_quota).toBe(counted);
+    const fromVertex = await client.embeddings.create({ model: models.vertexGemini, input: ["alpha", "beta"] });
+    expect(rounded(fromVertex.data)).toEqual([[0, 0.5, -0.5], [1, 0.5, -0.5]]);
+    expect(vertex.requests.at(-1)!.path).toBe("/v1/projects/demo-project/locations/us-central1/publishers/google/models/gemini-1.5-pro:predict");
+    expect((await quotaOf(user)).used_quota).toBe(counted + 3 + 4);
+  });
+});
+
 describe("Vertex AI (type 41)", () => {
   it("Gemini models: service-account token, regional path, failover from a 500, billed and logged", async () => {
     const { user, client } = await userWithToken(100_000);

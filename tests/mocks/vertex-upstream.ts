@@ -62,6 +62,13 @@ export async function startVertexMock(opts: { publicKey: CryptoKey | KeyObject; 
       if (req.method !== "POST" || !route) return googleError(res, 404, "not found", "NOT_FOUND");
       const [, project, , publisher, , method] = route;
       if (project !== opts.projectId) return googleError(res, 403, `Permission denied on project ${project}`, "PERMISSION_DENIED");
+      if (publisher === "google" && method === "predict") {
+        // Text embeddings: one prediction per instance, with its token count.
+        const { instances } = JSON.parse(body) as { instances?: { content?: string }[] };
+        res.writeHead(200, { "Content-Type": "application/json" });
+        const predictions = (instances ?? []).map((instance, i) => ({ embeddings: { values: [i, 0.5, -0.5], statistics: { token_count: 3 + i, truncated: false } } }));
+        return void res.end(JSON.stringify({ predictions, metadata: { billableCharacterCount: 2 } }));
+      }
       if (publisher === "google") return answerGemini(res, method!, url.searchParams, body);
       const request = JSON.parse(body) as { anthropic_version?: string; model?: string; stream?: boolean; tools?: unknown[] };
       if (request.anthropic_version !== "vertex-2023-10-16" || "model" in request) return googleError(res, 400, "anthropic_version must be vertex-2023-10-16 and model absent", "INVALID_ARGUMENT");

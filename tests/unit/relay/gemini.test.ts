@@ -208,3 +208,13 @@ describe("Gemini model list", () => {
     }
   });
 });
+
+describe("embedding format", () => {
+  it("base64 is the float32 little-endian bytes, as OpenAI sends it", async () => {
+    const { formatEmbedding } = await import("~/relay/adapters/gemini/embedding-format");
+    expect(formatEmbedding([0.5, -2], {})).toEqual([0.5, -2]);
+    const encoded = formatEmbedding([0.5, -2], { encoding_format: "base64" }) as string;
+    const bytes = Buffer.from(encoded, "base64");
+    expect([bytes.readFloatLE(0), bytes.readFloatLE(4)]).toEqual([0.5, -2]);
+  });
+});

@@ -111,3 +111,18 @@ describe("service-account tokens", () => {
     expect(JSON.parse(String(built.body))).toEqual({ contents: [{ role: "user", parts: [{ text: "hi" }] }], generationConfig: { maxOutputTokens: 64 } });
   });
 });
+
+describe("Vertex embeddings", () => {
+  it("go to :predict with one instance per input; statistics.token_count is billed", async () => {
+    const built = await vertexAdapter.buildRequest(ctx({ mode: "embeddings", path: "/v1/embeddings", upstreamModel: "text-embedding-004", body: { model: "e", input: ["a", "b"], dimensions: 8 }, channel: { base_url: mock.url } }));
+    expect(built.url).toBe(`${mock.url}/v1/projects/demo-project/locations/us-central1/publishers/google/models/text-embedding-004:predict`);
+    expect(JSON.parse(String(built.body))).toEqual({ instances: [{ content: "a" }, { content: "b" }], parameters: { outputDimensionality: 8 } });
+    const reply = { predictions: [{ embeddings: { values: [0.1, 0.2], statistics: { token_count: 3, truncated: false } } }, { embeddings: { values: [0.3, 0.4], statistics: { token_count: 4 } } }] };
+    const converted = vertexAdapter.convertResponse(ctx({ mode: "embeddings", requestModel: "e" }), Buffer.from(JSON.stringify(reply)));
+    expect(converted.usage).toEqual({ prompt_tokens: 7, completion_tokens: 0 });
+    expect(JSON.parse(String(converted.body))).toEqual({ object: "list", data: [{ object: "embedding", index: 0, embedding: [0.1, 0.2] }, { object: "embedding", index: 1, embedding: [0.3, 0.4] }], model: "e", usage: { prompt_tokens: 7, total_tokens: 7 } });
+    const bad = vertexAdapter.convertResponse(ctx({ mode: "embeddings" }), Buffer.from(JSON.stringify({ predictions: [{ embeddings: { values: [], statistics: { token_count: "lots" } } }] })));
+    expect(bad.usage).toBeUndefined();
+    expect(bad.usageNote?.usage_warning).toContain("token_count");
+  });
+});

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { formatEmbedding } from "./embedding-format";
 import { parseCounts, readCount, type ParsedUsage } from "../../billing/usage-parse";
 
 /** As Google documents it; what arrives is checked (usage-parse), so any field may hold anything. */
@@ -103,10 +104,10 @@ export function toOpenAiChatResponse(response: GeminiResponse, requestModel: str
 }
 
 /** `batchEmbedContents` reply → OpenAI embeddings list. Gemini reports no usage: the inputs are counted. */
-export function toOpenAiEmbeddings(response: { embeddings?: { values?: unknown }[] }, requestModel: string, promptTokens: number) {
+export function toOpenAiEmbeddings(response: { embeddings?: { values?: unknown }[] }, requestModel: string, promptTokens: number, body: Record<string, unknown> = {}) {
   return {
     object: "list",
-    data: (response.embeddings ?? []).map((e, index) => ({ object: "embedding", index, embedding: Array.isArray(e.values) ? e.values : [] })),
+    data: (response.embeddings ?? []).map((e, index) => ({ object: "embedding", index, embedding: formatEmbedding(e.values, body) })),
     model: requestModel,
     usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
   };

@@ -41,7 +41,7 @@ export function convertGeminiResponse(ctx: AdapterContext, raw: Buffer): ReturnT
     const json = JSON.parse(text) as unknown;
     if (ctx.mode === "embeddings") {
       const prompt = toGeminiEmbedRequest(ctx.body, ctx.upstreamModel).texts.reduce((sum, t) => sum + countText(t), 0);
-      const body = toOpenAiEmbeddings(json as { embeddings?: { values?: unknown }[] }, ctx.requestModel, prompt);
+      const body = toOpenAiEmbeddings(json as { embeddings?: { values?: unknown }[] }, ctx.requestModel, prompt, ctx.body);
       return { body: JSON.stringify(body), usage: { prompt_tokens: prompt, completion_tokens: 0 } };
     }
     const converted = toOpenAiChatResponse(json as GeminiResponse, ctx.requestModel);

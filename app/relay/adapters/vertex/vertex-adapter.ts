@@ -8,6 +8,7 @@ import { parseGoogleError } from "../gemini/errors";
 import { clientWantsUsage } from "../openai/openai-adapter";
 import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { accessToken } from "./access-token.server";
+import { toOpenAiFromVertexEmbeddings, toVertexEmbedRequest } from "./embeddings";
 import { parseServiceAccount, vertexRegion } from "./service-account";
 
 export const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
@@ -38,14 +39,15 @@ export function vertexUrl(ctx: AdapterContext, projectId: string): string {
     if (ctx.mode !== "chat") throw new ChannelConfigError(`渠道 #${ctx.channel.id}（Vertex AI Claude）只支持对话`);
     return `${prefix}/anthropic/models/${modelSegment(vertexClaudeModel(ctx.upstreamModel)).replaceAll("%40", "@")}:${ctx.stream ? "streamRawPredict" : "rawPredict"}`;
   }
-  const method = ctx.mode === "embeddings" ? ":batchEmbedContents" : geminiMethod(ctx);
+  const method = ctx.mode === "embeddings" ? ":predict" : geminiMethod(ctx);
   return `${prefix}/google/models/${modelSegment(ctx.upstreamModel)}${method}`;
 }
 
 /**
  * Vertex AI (type 41): the key is a service-account JSON exchanged for an OAuth token (cached);
  * Gemini models speak the Gemini body, Claude models the Anthropic Messages body through
- * rawPredict / streamRawPredict. Both reuse their provider's converters.
+ * rawPredict / streamRawPredict (both reuse their provider's converters); embeddings go to
+ * `:predict` (Vertex has no batchEmbedContents).
  */
 export const vertexAdapter: Adapter = {
   streamUsage: false,
@@ -53,15 +55,23 @@ export const vertexAdapter: Adapter = {
     const account = parseServiceAccount(ctx.key);
     const url = vertexUrl(ctx, account.projectId);
     const claude = isClaudeModel(ctx.upstreamModel);
-    const body = claude ? JSON.stringify(vertexClaudeBody(ctx.body, ctx.upstreamModel, ctx.stream)) : geminiBody(ctx);
+    const body = claude ? JSON.stringify(vertexClaudeBody(ctx.body, ctx.upstreamModel, ctx.stream)) : ctx.mode === "embeddings" ? JSON.stringify(toVertexEmbedRequest(ctx.body)) : geminiBody(ctx);
     const token = await accessToken(account);
     const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${token}` };
     if (ctx.stream) headers.Accept = "text/event-stream";
     return { url, headers, body };
   },
   convertResponse(ctx, raw) {
-    if (!isClaudeModel(ctx.upstreamModel)) return convertGeminiResponse(ctx, raw);
     const text = raw.toString("utf8");
+    if (ctx.mode === "embeddings") {
+      try {
+        const converted = toOpenAiFromVertexEmbeddings(JSON.parse(text) as Parameters<typeof toOpenAiFromVertexEmbeddings>[0], ctx.requestModel, ctx.body);
+        return { body: JSON.stringify(converted.body), usage: converted.usage, usageNote: converted.usageNote };
+      } catch {
+        return { body: text };
+      }
+    }
+    if (!isClaudeModel(ctx.upstreamModel)) return convertGeminiResponse(ctx, raw);
     try {
       const converted = toOpenAiResponse(JSON.parse(text) as AnthropicMessage, ctx.requestModel);
       return { body: JSON.stringify(converted.body), usage: converted.usage, usageNote: converted.usageNote };
