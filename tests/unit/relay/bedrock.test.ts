@@ -64,11 +64,13 @@ describe("Bedrock request", () => {
     expect(headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=accept;content-type;host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/);
     expect(headers.host).toBeUndefined(); // the upstream client sends Host from the URL
     const path = new URL(built.url).pathname;
-    const req = (body: string) => ({ method: "POST", url: path, headers: { ...headers, host: "127.0.0.1:4000" } }) as unknown as IncomingMessage;
+    const req = (url: string) => ({ method: "POST", url, headers: { ...headers, host: "127.0.0.1:4000" } }) as unknown as IncomingMessage;
     const full = { ...credentials, service: "bedrock" };
-    expect(verifySigV4(req(String(built.body)), String(built.body), full)).toBeUndefined();
-    expect(verifySigV4(req(String(built.body)), `${String(built.body)} `, full)).toBe("signature mismatch");
-    expect(verifySigV4(req(String(built.body)), String(built.body), { ...full, secretAccessKey: "other" })).toBe("signature mismatch");
+    const body = String(built.body);
+    expect(verifySigV4(req(path), body, full)).toBeUndefined();
+    expect(verifySigV4(req(path), `${body} `, full)).toBe("signature mismatch");
+    expect(verifySigV4(req(path.replace("v1%3A0", "v2%3A0")), body, full)).toBe("signature mismatch");
+    expect(verifySigV4(req(path), body, { ...full, secretAccessKey: "other" })).toBe("signature mismatch");
   });
 
   it("maps Bedrock errors with the exception named after the status", () => {
