@@ -172,6 +172,21 @@ describe("Vertex AI (type 41)", () => {
     expect((await quotaOf(user)).used_quota).toBe(41 + 31);
   });
 
+  it("a service account the token endpoint refuses (wrong private key) fails over and is not disabled", async () => {
+    const model = uniqueModel("vbad");
+    await mergeOption(root, "ModelRatio", { [model]: 1 });
+    const stranger = await generateKeyPair("RS256", { extractable: true });
+    const forged = JSON.stringify({ ...JSON.parse(serviceAccount), private_key: await exportPKCS8(stranger.privateKey) });
+    const badId = await createChannel(root, { type: 41, key: forged, base_url: vertex.url, models: model, model_mapping: JSON.stringify({ [model]: "gemini-1.5-pro" }), priority: 10 });
+    await createChannel(root, { type: 41, key: serviceAccount, base_url: vertex.url, models: model, model_mapping: JSON.stringify({ [model]: "gemini-1.5-pro" }), priority: 0 });
+    const refused = vertex.refused.length;
+    const { client } = await userWithToken(100_000);
+    const reply = await client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
+    expect(reply.choices[0]?.message.content).toBe("Rain, 4°C in Oslo.");
+    expect(vertex.refused.length).toBe(refused + 1);
+    expect((await root.call("GET", `/api/channel/${badId}`)).json.data.status).toBe(1);
+  });
+
   it("Claude models: rawPredict and streamRawPredict in the model's region, one token exchange for many calls", async () => {
     const { user, client } = await userWithToken(100_000);
     const exchanges = vertex.exchanges;

@@ -47,6 +47,7 @@ describe("Vertex AI configuration", () => {
     const other = JSON.stringify({ default: "us-central1", "claude-3-5-sonnet@20240620": "europe-west1" });
     expect(vertexRegion(other, "claude-3-5-sonnet@20240620")).toBe("europe-west1");
     expect(vertexRegion(other, "gemini-1.5-pro")).toBe("us-central1");
+    expect(vertexUrl(ctx({ upstreamModel: "claude-3-5-sonnet-20240620", channel: { other } }), "p")).toContain("/locations/europe-west1/");
     expect(vertexRegion("asia-northeast1", "x")).toBe("asia-northeast1");
     expect(vertexRegion("", "x")).toBe("us-central1");
     expect(() => vertexRegion("evil.com#", "x")).toThrow(ChannelConfigError);
@@ -93,6 +94,8 @@ describe("service-account tokens", () => {
     clearAccessTokens();
     const other = await generateKeyPair("RS256", { extractable: true });
     const forged = { ...parseServiceAccount(serviceAccount(mock.tokenUri, "forger@demo-project.iam.gserviceaccount.com")), privateKey: await exportPKCS8(other.privateKey), clientEmail };
+    // A refused assertion is the channel's bad credential: the next channel is tried.
+    await expect(accessToken(forged)).rejects.toThrow(ChannelConfigError);
     await expect(accessToken(forged)).rejects.toThrow(/Invalid JWT Signature/);
     expect(mock.refused.at(-1)).toMatch(/signature/i);
     const good = parseServiceAccount(serviceAccount(mock.tokenUri));

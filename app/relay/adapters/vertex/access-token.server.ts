@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { importPKCS8, SignJWT } from "jose";
 import { readCount } from "../../billing/usage-parse";
 import { guardedHttp } from "~/utils/guarded-http.server";
@@ -21,8 +22,9 @@ const inFlight = new Map<string, Promise<string>>();
 
 export class TokenExchangeError extends Error {}
 
-// Per account and token endpoint: the same account is never sent a token another endpoint minted.
-const cacheKey = (account: ServiceAccount) => `${account.clientEmail}\n${account.tokenUri}`;
+// Per account, token endpoint and private key: a token is only ever served to a channel whose
+// own key could have obtained it (a channel with a wrong key for the same account gets none).
+const cacheKey = (account: ServiceAccount) => `${account.clientEmail}\n${account.tokenUri}\n${createHash("sha256").update(account.privateKey).digest("base64")}`;
 
 export async function signAssertion(account: ServiceAccount, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string> {
   let key: CryptoKey;
@@ -56,7 +58,11 @@ async function exchange(account: ServiceAccount): Promise<string> {
   } catch {}
   if (reply.status !== 200 || typeof json.access_token !== "string" || !json.access_token) {
     const why = typeof json.error_description === "string" ? json.error_description : typeof json.error === "string" ? json.error : `HTTP ${reply.status}`;
-    throw new TokenExchangeError(`获取 Vertex AI 访问令牌失败：${why}`);
+    const message = `获取 Vertex AI 访问令牌失败：${why}`;
+    // The endpoint refused this account's assertion (invalid_grant, a deleted key): the channel's
+    // credential is wrong, so the next channel is tried. A 5xx or an unreadable reply may pass.
+    if (reply.status >= 400 && reply.status < 500) throw new ChannelConfigError(message);
+    throw new TokenExchangeError(message);
   }
   const expiresIn = readCount(json.expires_in);
   const lifetimeMs = (typeof expiresIn === "number" && expiresIn > 0 ? Math.min(expiresIn, 3600) : 3600) * 1000;

@@ -24,10 +24,11 @@ export function parseServiceAccount(key: string): ServiceAccount {
 
 /**
  * The channel's region for a model: `other` is either a plain region or JSON `{default, <model>: region}`
- * (catalogue defaultOther); us-central1 when empty. The region becomes part of a hostname, so
+ * (catalogue defaultOther; the model named as mapped or by its alias, e.g. Vertex's `@` form);
+ * us-central1 when empty. The region becomes part of a hostname, so
  * anything but a region name is refused.
  */
-export function vertexRegion(other: string, model: string): string {
+export function vertexRegion(other: string, model: string, alias = model): string {
   const text = other.trim();
   let region = text;
   if (text.startsWith("{")) {
@@ -37,7 +38,7 @@ export function vertexRegion(other: string, model: string): string {
     } catch {
       throw new ChannelConfigError("Vertex AI 部署地区 JSON 无效");
     }
-    const chosen = Object.hasOwn(map, model) ? map[model] : map.default;
+    const chosen = Object.hasOwn(map, model) ? map[model] : Object.hasOwn(map, alias) ? map[alias] : map.default;
     region = typeof chosen === "string" ? chosen.trim() : "";
   }
   region ||= "us-central1";

@@ -33,7 +33,7 @@ export function vertexClaudeBody(body: Record<string, unknown>, model: string, s
 }
 
 export function vertexUrl(ctx: AdapterContext, projectId: string): string {
-  const region = vertexRegion(ctx.channel.other, ctx.upstreamModel);
+  const region = vertexRegion(ctx.channel.other, ctx.upstreamModel, isClaudeModel(ctx.upstreamModel) ? vertexClaudeModel(ctx.upstreamModel) : ctx.upstreamModel);
   const prefix = `${vertexHost(ctx.channel.base_url, region)}/v1/projects/${encodeURIComponent(projectId)}/locations/${region}/publishers`;
   if (isClaudeModel(ctx.upstreamModel)) {
     if (ctx.mode !== "chat") throw new ChannelConfigError(`渠道 #${ctx.channel.id}（Vertex AI Claude）只支持对话`);
