@@ -28,6 +28,7 @@ const aws = { accessKeyId: "AKIDGATEWAYTEST", secretAccessKey: "s3cr3t/k3y+examp
 const clientEmail = "gateway@demo-project.iam.gserviceaccount.com";
 let serviceAccount = "";
 
+const goodChannels: Record<string, number> = {};
 const models = { gemini: uniqueModel("gem"), vertexGemini: uniqueModel("vgem"), vertexClaude: uniqueModel("vcl"), bedrock: uniqueModel("brk"), palm: uniqueModel("palm") };
 
 beforeAll(async () => {
@@ -51,13 +52,13 @@ beforeAll(async () => {
   const vertexMapping = JSON.stringify({ [models.vertexGemini]: "gemini-1.5-pro", [models.vertexClaude]: "claude-3-5-sonnet-20240620" });
   // The failing channel of each type sits on the higher priority tier: every call tries it first and fails over.
   await createChannel(root, { type: 24, key: "AIza-gw", base_url: geminiDown.url, models: models.gemini, model_mapping: JSON.stringify({ [models.gemini]: "gemini-2.0-flash" }), priority: 10 });
-  await createChannel(root, { type: 24, key: "AIza-gw", base_url: gemini.url, models: models.gemini, model_mapping: JSON.stringify({ [models.gemini]: "gemini-2.0-flash" }), priority: 0 });
+  goodChannels.gemini = await createChannel(root, { type: 24, key: "AIza-gw", base_url: gemini.url, models: models.gemini, model_mapping: JSON.stringify({ [models.gemini]: "gemini-2.0-flash" }), priority: 0 });
   await createChannel(root, { type: 41, key: account(vertexDown.tokenUri), base_url: vertexDown.url, models: vertexModels, model_mapping: vertexMapping, other: JSON.stringify({ default: "us-central1", "claude-3-5-sonnet-20240620": "europe-west1" }), priority: 10 });
-  await createChannel(root, { type: 41, key: serviceAccount, base_url: vertex.url, models: vertexModels, model_mapping: vertexMapping, other: JSON.stringify({ default: "us-central1", "claude-3-5-sonnet-20240620": "europe-west1" }), priority: 0 });
+  goodChannels.vertex = await createChannel(root, { type: 41, key: serviceAccount, base_url: vertex.url, models: vertexModels, model_mapping: vertexMapping, other: JSON.stringify({ default: "us-central1", "claude-3-5-sonnet-20240620": "europe-west1" }), priority: 0 });
   await createChannel(root, { type: 33, key: `${aws.accessKeyId}|${aws.secretAccessKey}|${aws.region}`, base_url: bedrockDown.url, models: models.bedrock, model_mapping: JSON.stringify({ [models.bedrock]: "claude-3-5-sonnet-20240620" }), priority: 10 });
-  await createChannel(root, { type: 33, key: `${aws.accessKeyId}|${aws.secretAccessKey}|${aws.region}`, base_url: bedrock.url, models: models.bedrock, model_mapping: JSON.stringify({ [models.bedrock]: "claude-3-5-sonnet-20240620" }), priority: 0 });
+  goodChannels.bedrock = await createChannel(root, { type: 33, key: `${aws.accessKeyId}|${aws.secretAccessKey}|${aws.region}`, base_url: bedrock.url, models: models.bedrock, model_mapping: JSON.stringify({ [models.bedrock]: "claude-3-5-sonnet-20240620" }), priority: 0 });
   await createChannel(root, { type: 11, key: "AIza-palm", base_url: palmDown.url, models: models.palm, priority: 10 });
-  await createChannel(root, { type: 11, key: "AIza-palm", base_url: palm.url, models: models.palm, priority: 0 });
+  goodChannels.palm = await createChannel(root, { type: 11, key: "AIza-palm", base_url: palm.url, models: models.palm, priority: 0 });
 });
 afterAll(async () => {
   await Promise.all([gemini, geminiDown, vertex, vertexDown, bedrock, bedrockDown, palm, palmDown].map((m) => m?.close()));
@@ -276,5 +277,14 @@ describe("PaLM 2 (type 11)", () => {
     expect(finish).toBe("stop");
     expect(usage?.completion_tokens).toBe(countTokens(answer));
     expect((await quotaOf(user)).used_quota).toBe(usage!.prompt_tokens + 2 * usage!.completion_tokens);
+  });
+});
+
+describe("channel test button", () => {
+  it("passes for a working channel of each type (a one-token chat through its adapter)", async () => {
+    for (const [name, id] of Object.entries(goodChannels)) {
+      const res = await root.call("GET", `/api/channel/test/${id}`);
+      expect({ name, success: res.json.success, message: res.json.message }).toEqual({ name, success: true, message: "" });
+    }
   });
 });
