@@ -24,7 +24,15 @@ export class TokenExchangeError extends Error {}
 
 // Per account, token endpoint and private key: a token is only ever served to a channel whose
 // own key could have obtained it (a channel with a wrong key for the same account gets none).
-const cacheKey = (account: ServiceAccount) => `${account.clientEmail}\n${account.tokenUri}\n${createHash("sha256").update(account.privateKey).digest("base64")}`;
+const cacheKeys = new WeakMap<ServiceAccount, string>();
+function cacheKey(account: ServiceAccount): string {
+  let key = cacheKeys.get(account);
+  if (key === undefined) {
+    key = `${account.clientEmail}\n${account.tokenUri}\n${createHash("sha256").update(account.privateKey).digest("base64")}`;
+    cacheKeys.set(account, key);
+  }
+  return key;
+}
 
 export async function signAssertion(account: ServiceAccount, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string> {
   let key: CryptoKey;

@@ -5,6 +5,20 @@ export type ServiceAccount = { clientEmail: string; privateKey: string; privateK
 
 const DEFAULT_TOKEN_URI = "https://oauth2.googleapis.com/token";
 
+// Parsed once per key text: the JSON (~2 KB with its PEM) is the same on every request of a channel.
+const parsedKeys = new Map<string, ServiceAccount>();
+
+/** The channel key as a service account, memoised (see parseServiceAccount). */
+export function serviceAccountOf(key: string): ServiceAccount {
+  let account = parsedKeys.get(key);
+  if (!account) {
+    account = parseServiceAccount(key);
+    if (parsedKeys.size >= 1_000) parsedKeys.clear();
+    parsedKeys.set(key, account);
+  }
+  return account;
+}
+
 /** The channel key as a service account; a key that is not one is the channel's misconfiguration (next channel tried). */
 export function parseServiceAccount(key: string): ServiceAccount {
   let json: Record<string, unknown>;

@@ -9,7 +9,7 @@ import { clientWantsUsage } from "../openai/openai-adapter";
 import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { accessToken } from "./access-token.server";
 import { toOpenAiFromVertexEmbeddings, toVertexEmbedRequest } from "./embeddings";
-import { parseServiceAccount, vertexRegion } from "./service-account";
+import { serviceAccountOf, vertexRegion } from "./service-account";
 
 export const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
 
@@ -52,7 +52,7 @@ export function vertexUrl(ctx: AdapterContext, projectId: string): string {
 export const vertexAdapter: Adapter = {
   streamUsage: false,
   async buildRequest(ctx): Promise<UpstreamRequest> {
-    const account = parseServiceAccount(ctx.key);
+    const account = serviceAccountOf(ctx.key);
     const url = vertexUrl(ctx, account.projectId);
     const claude = isClaudeModel(ctx.upstreamModel);
     const body = claude ? JSON.stringify(vertexClaudeBody(ctx.body, ctx.upstreamModel, ctx.stream)) : ctx.mode === "embeddings" ? JSON.stringify(toVertexEmbedRequest(ctx.body)) : geminiBody(ctx);
