@@ -6,6 +6,7 @@ import { sendBilling } from "./billing-endpoint.server";
 import { newRequestId, sendRelayError } from "./errors.server";
 import { answerPreflight, BodyTooLargeError, readBody, relayClientIp } from "./http.server";
 import { sendModels } from "./models-endpoint.server";
+import { matchIngress, serveIngress } from "./ingress/serve-ingress.server";
 import { relay } from "./pipeline.server";
 import { nodeSink } from "./reply-sink";
 import type { RelayFailure } from "./relay-error";
@@ -53,6 +54,8 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
   if (answerPreflight(req, res)) return;
   if (!isBooted()) await bootApp();
   const path = pathOf(req.url ?? "/");
+  const native = matchIngress(req.method, path);
+  if (native) return serveIngress(req, res, native.surface, native.match, requestId, startedAt);
   const jsonMode = JSON_ENDPOINTS[path];
   if (!jsonMode && NOT_IMPLEMENTED_PREFIXES.some((p) => path.startsWith(p))) {
     req.resume();

@@ -56,6 +56,13 @@ export type StreamStep = { chunks: string[]; usage?: Usage; usageNote?: UsageNot
 
 export interface StreamTranslator {
   push(event: string | undefined, data: string): StreamStep;
+  /**
+   * Set by translators that speak a client's native stream (the Anthropic, Gemini and Responses
+   * ingress, decision 026): their chunks are whole frames written as they are (not wrapped in
+   * `data: …`), and the stream's end is theirs to frame — given the usage billed and the error
+   * that cut it short, if any — instead of the OpenAI usage chunk and `[DONE]`.
+   */
+  close?(billed: Usage, error?: UpstreamError): string;
 }
 
 export interface Adapter {
