@@ -107,6 +107,18 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
         }
         return json(res, 200, reply);
       }
+      if (path.endsWith("/responses")) {
+        // The Responses API: a whole response, or its named events (split mid-event, so reads are fragmented).
+        if (!(JSON.parse(body || "{}") as { stream?: boolean }).stream) return json(res, 200, fixture("responses.json"));
+        res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+        for (const event of fixture("responses-stream.sse").split("\n\n").filter((e) => e.trim())) {
+          const frame = `${event}\n\n`;
+          res.write(frame.slice(0, frame.length / 2));
+          await new Promise((r) => setTimeout(r, 3));
+          res.write(frame.slice(frame.length / 2));
+        }
+        return res.end();
+      }
       if (path.endsWith("/chat/completions")) {
         const request = JSON.parse(body || "{}") as { stream?: boolean };
         if (!request.stream) {
