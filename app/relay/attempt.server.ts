@@ -69,6 +69,11 @@ function channelKey(sealed: string): string {
   return key;
 }
 
+/** A channel's opened key (the Realtime relay opens its own upstream socket). */
+export function channelKeyOf(channel: Channel): string {
+  return channelKey(channel.key_encrypted);
+}
+
 /** One try against one channel. Nothing is written to the client until the upstream said 200. */
 export async function attemptChannel(input: AttemptInput, sink: ReplySink): Promise<AttemptResult> {
   const started = Date.now();
