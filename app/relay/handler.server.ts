@@ -10,7 +10,7 @@ import { matchIngress, serveIngress } from "./ingress/serve-ingress.server";
 import { relay } from "./pipeline.server";
 import { nodeSink } from "./reply-sink";
 import type { RelayFailure } from "./relay-error";
-import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField, parseRelayJson } from "./request-parse";
+import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField, multipartImageFields, parseRelayJson } from "./request-parse";
 
 /** Path prefixes served by the relay instead of Remix (DESIGN.md §1). */
 export const RELAY_PREFIXES = ["/v1/", "/v1beta/", "/mj/", "/suno/", "/dashboard/billing/"];
@@ -105,7 +105,7 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
   let contentType: string | undefined;
   if (MULTIPART_ENDPOINTS[path]) {
     contentType = String(req.headers["content-type"] ?? "");
-    body = { model: multipartField(raw, "model") ?? "" };
+    body = mode === "images" ? multipartImageFields(raw) : { model: multipartField(raw, "model") ?? "" };
   } else {
     const parsed = parseRelayJson(raw, mode);
     if ("failure" in parsed) return fail(res, parsed.failure, requestId);

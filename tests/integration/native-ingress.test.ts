@@ -1,5 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
+import { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, loginRoot, type ApiSession } from "../support/api";
 import { startAnthropicMock, type AnthropicMock } from "../mocks/anthropic-upstream";
@@ -22,6 +23,8 @@ const gptModel = uniqueModel("gpt");
 const geminiModel = uniqueModel("gemini");
 const chatOnlyModel = uniqueModel("chatonly");
 const failoverModel = uniqueModel("failover");
+const editModel = uniqueModel("edit");
+const imageModel = uniqueModel("dall-e-2");
 let claudeChannel = 0;
 
 
@@ -33,7 +36,9 @@ beforeAll(async () => {
   broken = await startOpenAiMock({ apiKey: "sk-upstream" });
   broken.fault = { kind: "status", status: 500, body: { error: { message: "boom", type: "server_error", code: null } } };
   gemini = await startGeminiNativeMock("g-key");
-  const models = [claudeModel, gptModel, geminiModel, chatOnlyModel, failoverModel];
+  const models = [claudeModel, gptModel, geminiModel, chatOnlyModel, failoverModel, editModel];
+  await mergeOption(root, "ModelPrice", { [imageModel]: 0.02 });
+  await createChannel(root, { type: 1, key: "sk-upstream", base_url: openai.url, models: `${editModel},${imageModel}` });
   await mergeOption(root, "ModelRatio", Object.fromEntries(models.map((m) => [m, 1])));
   await mergeOption(root, "CompletionRatio", Object.fromEntries(models.map((m) => [m, 2])));
   claudeChannel = await createChannel(root, { type: 14, key: "sk-ant-native", base_url: claude.url, models: `${claudeModel},${failoverModel}`, model_mapping: JSON.stringify({ [claudeModel]: "claude-3-5-sonnet-20241022" }) });
@@ -275,3 +280,32 @@ describe("OpenAI Responses POST /v1/responses", () => {
   });
 });
 
+
+describe("legacy edits, image edits and variations", () => {
+  it("relays /v1/edits to an OpenAI channel as it is, priced like chat: 25 + 32×2 = 89", async () => {
+    const { user, key } = await userWithToken(100_000);
+    const res = await fetch(`${baseUrl()}/v1/edits`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ model: editModel, input: "What day of the wek is it?", instruction: "Fix the spelling mistakes" }) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ object: "edit", choices: [{ text: "What day of the week is it?" }] });
+    const sent = openai.requests.at(-1)!;
+    expect(sent.path).toBe("/v1/edits");
+    expect(JSON.parse(sent.body)).toEqual({ model: editModel, input: "What day of the wek is it?", instruction: "Fix the spelling mistakes" });
+    expect((await quotaOf(user)).used_quota).toBe(89);
+  });
+
+  it("relays multipart image edits and variations with their bytes, charged per image (n from the form)", async () => {
+    const { user, client } = await userWithToken(100_000);
+    const png = Buffer.from("\x89PNG\r\n\x1a\n-not-really-an-image", "latin1");
+    const edited = await client.images.edit({ model: imageModel, image: await toFile(png, "cat.png", { type: "image/png" }), prompt: "add a hat", n: 2 });
+    expect(edited.data).toHaveLength(2);
+    const sent = openai.requests.at(-1)!;
+    expect(sent.path).toBe("/v1/images/edits");
+    expect(sent.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    expect(sent.body).toContain("-not-really-an-image");
+    expect((await quotaOf(user)).used_quota).toBe(2 * 0.02 * 500_000);
+    const varied = await client.images.createVariation({ model: imageModel, image: await toFile(png, "cat.png", { type: "image/png" }) });
+    expect(varied.data).toHaveLength(1);
+    expect(openai.requests.at(-1)!.path).toBe("/v1/images/variations");
+    expect((await quotaOf(user)).used_quota).toBe(3 * 0.02 * 500_000);
+  });
+});

@@ -85,6 +85,17 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
         }
         return json(res, 200, reply);
       }
+      if (path.endsWith("/images/edits") || path.endsWith("/images/variations")) {
+        // Multipart, as the official client sends it: an image part is required, `n` is a form field.
+        if (!/name="image"; filename=/.test(body)) return json(res, 400, { error: { message: "image is required", type: "invalid_request_error", param: "image", code: null } });
+        const n = Number(/name="n"\r\n\r\n(\d+)/.exec(body)?.[1] ?? 1);
+        const reply = JSON.parse(fixture("images-generation.json")) as { data: unknown[] };
+        reply.data = Array.from({ length: n }, () => reply.data[0]);
+        return json(res, 200, reply);
+      }
+      if (path.endsWith("/edits")) {
+        return json(res, 200, { object: "edit", created: 1735689600, choices: [{ text: "What day of the week is it?", index: 0 }], usage: { prompt_tokens: 25, completion_tokens: 32, total_tokens: 57 } });
+      }
       if (path.endsWith("/images/generations")) {
         const request = JSON.parse(body || "{}") as { n?: number };
         const reply = JSON.parse(fixture("images-generation.json")) as { data: unknown[] };

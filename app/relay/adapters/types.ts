@@ -8,7 +8,7 @@ import type { UsageNote } from "../billing/usage-parse";
  * One provider's translation between the OpenAI wire (what clients speak) and its own. The
  * pipeline never branches on provider: it asks the registry for the adapter of a channel type.
  */
-export type RelayMode = "chat" | "completions" | "embeddings" | "moderations" | "images" | "rerank" | "speech" | "transcriptions" | "translations";
+export type RelayMode = "chat" | "completions" | "edits" | "embeddings" | "moderations" | "images" | "rerank" | "speech" | "transcriptions" | "translations";
 
 export type AdapterContext = {
   channel: Channel;
