@@ -1,9 +1,11 @@
 import { createServer } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
 import { baseUrl, loginRoot, type ApiSession } from "../support/api";
 import { startRealtimeMock, type RealtimeMock } from "../mocks/realtime-mock";
 import { createChannel, mergeOption, quotaOf, uniqueModel, userWithToken } from "../support/relay";
+import { startServer } from "../support/server";
+import { call, channelAndKey, signIn } from "../support/standalone";
 
 /** The Realtime WebSocket pass-through (issue 14, decision 026): relayed both ways, billed from response.done. */
 let root: ApiSession;
@@ -121,5 +123,31 @@ describe("Realtime GET /v1/realtime", () => {
     await session.next("response.done");
     session.ws.close();
     await waitFor(async () => (await quotaOf(user)).used_quota === 240);
+  });
+
+  it("closes a session idle for STREAMING_TIMEOUT seconds (1001) and bills what it used", { timeout: 60_000 }, async () => {
+    const idleUpstream = await startRealtimeMock("k");
+    const server = await startServer({ kind: inject("dbKind"), env: { STREAMING_TIMEOUT: "1" }, worker: false });
+    try {
+      const node = await signIn(server.baseUrl);
+      const key = await channelAndKey(node, idleUpstream.url, "gpt-4o-mini");
+      const session = await open(`${server.baseUrl.replace(/^http/, "ws")}/v1/realtime?model=gpt-4o-mini`, { headers: { Authorization: `Bearer ${key}` } });
+      await session.next("session.created");
+      session.ws.send(JSON.stringify({ type: "response.create" }));
+      await session.next("response.done");
+      const startedIdle = Date.now();
+      const code = await new Promise<number>((resolve) => session.ws.once("close", (c) => resolve(c)));
+      expect(code).toBe(1001);
+      expect(Date.now() - startedIdle).toBeLessThan(5_000);
+      let log: { prompt_tokens: number; completion_tokens: number } | undefined;
+      await waitFor(async () => {
+        log = (await call(node.baseUrl, "/api/log/self?p=1&page_size=5", { headers: node.auth })).json.data.items.find((l: { model_name: string }) => l.model_name === "gpt-4o-mini");
+        return log !== undefined;
+      });
+      expect(log).toMatchObject({ prompt_tokens: 120, completion_tokens: 30 });
+    } finally {
+      await server.stop();
+      await idleUpstream.close();
+    }
   });
 });
