@@ -16,6 +16,7 @@ import { closeBullProducer, stopBullWorker } from "../jobs/bullmq";
 // The server entry (server/index.ts) reaches the relay and the lifecycle hooks through this
 // module, so console and relay share one module graph: one pool, one cache, one options store.
 export { handleRelay, isRelayPath } from "./relay/handler.server";
+export { handleRealtimeUpgrade } from "./relay/ingress/realtime/realtime.server";
 export { refuseCrossSiteMutation } from "./utils/cross-site.server";
 export { startBullWorker } from "../jobs/bullmq";
 export { bootApp, billingWritten };

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import type { ServerBuild } from "@remix-run/node";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
@@ -11,6 +12,7 @@ export type EntryExports = {
   shutdownApp: () => Promise<void>;
   billingWritten: () => Promise<void>;
   handleRelay: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  handleRealtimeUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => Promise<void>;
   isRelayPath: (url: string) => boolean;
   refuseCrossSiteMutation: (req: IncomingMessage, res: ServerResponse) => boolean;
   apiBodyLimit: () => number;
@@ -71,12 +73,27 @@ export function createAppServer(options: {
     // delivered by this process, so a balance or log read right after a call includes it.
     void entry.billingWritten().then(() => app(req, res));
   };
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     // Relay calls are dispatched in the turn they arrive in (no promise hop when the entry is loaded).
     const entry = options.getEntry();
     if (entry instanceof Promise) void entry.then((loaded) => dispatch(loaded, req, res));
     else dispatch(entry, req, res);
   });
+  // WebSocket upgrades: the relay's Realtime surface (GET /v1/realtime); nothing else upgrades.
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on("error", () => undefined);
+    if (!(req.url ?? "").startsWith("/v1/")) {
+      socket.end("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      return;
+    }
+    void Promise.resolve(options.getEntry())
+      .then((entry) => entry.handleRealtimeUpgrade(req, socket, head))
+      .catch((error: unknown) => {
+        console.error("[relay] realtime upgrade failed", error);
+        socket.destroy();
+      });
+  });
+  return server;
 }
 
 /** Bytes of an unwanted body read and thrown away at most, so that the refusal reaches the client. */

@@ -5,7 +5,7 @@ import type { Usage } from "./billing/pricing";
 import type { UsageNote } from "./billing/usage-parse";
 import { isRetryableStatus, mapStatusCode } from "./failure-policy";
 import type { ReplySink } from "./reply-sink";
-import { endStream, pipeStream } from "./stream/pipe-stream.server";
+import { endNativeStream, endStream, pipeStream } from "./stream/pipe-stream.server";
 import { replyUsage } from "./billing/reply-usage";
 import { speechCharacters } from "./request-parse";
 import { readAll, sendUpstream, UpstreamCall } from "./upstream-client.server";
@@ -67,6 +67,11 @@ function channelKey(sealed: string): string {
     openedKeys.set(sealed, key);
   }
   return key;
+}
+
+/** A channel's opened key (the Realtime relay opens its own upstream socket). */
+export function channelKeyOf(channel: Channel): string {
+  return channelKey(channel.key_encrypted);
 }
 
 /** One try against one channel. Nothing is written to the client until the upstream said 200. */
@@ -143,9 +148,13 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Ups
   if (input.stream && isEventStream) {
     call.finish();
     sink.start(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Oneapi-Request-Id": input.requestId, "X-Accel-Buffering": "no" });
-    const outcome = await pipeStream(upstream, sink, input.adapter.createStreamTranslator(ctx), input.timeouts.streamIdleMs, () => call.abort(), decoder);
+    const translator = input.adapter.createStreamTranslator(ctx);
+    const outcome = await pipeStream(upstream, sink, translator, input.timeouts.streamIdleMs, () => call.abort(), decoder);
     const object = input.mode === "completions" ? "text_completion" : "chat.completion.chunk";
-    const deliver = (billed: Usage) => endStream(sink, outcome, clientAskedForUsage(input.body) ? { usage: billed, model: input.requestModel, object } : undefined);
+    const close = translator.close?.bind(translator);
+    const deliver = close
+      ? (billed: Usage) => endNativeStream(sink, outcome, billed, close)
+      : (billed: Usage) => endStream(sink, outcome, clientAskedForUsage(input.body) ? { usage: billed, model: input.requestModel, object } : undefined);
     return { ok: true, usage: outcome.usage, usageNote: outcome.usageNote, countedCompletion: outcome.countedCompletion, frtMs, deliver };
   }
   const raw = await readAll(upstream);

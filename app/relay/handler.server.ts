@@ -6,10 +6,11 @@ import { sendBilling } from "./billing-endpoint.server";
 import { newRequestId, sendRelayError } from "./errors.server";
 import { answerPreflight, BodyTooLargeError, readBody, relayClientIp } from "./http.server";
 import { sendModels } from "./models-endpoint.server";
+import { matchIngress, serveIngress } from "./ingress/serve-ingress.server";
 import { relay } from "./pipeline.server";
 import { nodeSink } from "./reply-sink";
 import type { RelayFailure } from "./relay-error";
-import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField, parseRelayJson } from "./request-parse";
+import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField, multipartImageFields, parseRelayJson } from "./request-parse";
 
 /** Path prefixes served by the relay instead of Remix (DESIGN.md §1). */
 export const RELAY_PREFIXES = ["/v1/", "/v1beta/", "/mj/", "/suno/", "/dashboard/billing/"];
@@ -53,6 +54,8 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
   if (answerPreflight(req, res)) return;
   if (!isBooted()) await bootApp();
   const path = pathOf(req.url ?? "/");
+  const native = matchIngress(req.method, path);
+  if (native) return serveIngress(req, res, native.surface, native.match, requestId, startedAt);
   const jsonMode = JSON_ENDPOINTS[path];
   if (!jsonMode && NOT_IMPLEMENTED_PREFIXES.some((p) => path.startsWith(p))) {
     req.resume();
@@ -102,7 +105,7 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
   let contentType: string | undefined;
   if (MULTIPART_ENDPOINTS[path]) {
     contentType = String(req.headers["content-type"] ?? "");
-    body = { model: multipartField(raw, "model") ?? "" };
+    body = mode === "images" ? multipartImageFields(raw) : { model: multipartField(raw, "model") ?? "" };
   } else {
     const parsed = parseRelayJson(raw, mode);
     if ("failure" in parsed) return fail(res, parsed.failure, requestId);

@@ -13,6 +13,7 @@ import { adjustCachedTokenQuota } from "./auth/token-cache.server";
 import { shouldDisableChannel } from "./failure-policy";
 import { localFailure, type RelayFailure } from "./relay-error";
 import type { ReplySink } from "./reply-sink";
+import type { Ingress } from "./ingress/types";
 import { callCount, estimatePromptTokens, maxTokensOf, requestModel } from "./request-parse";
 import { routingTable, tiersIn } from "./routing/channel-cache.server";
 import { pickChannel } from "./routing/pick-channel";
@@ -27,6 +28,13 @@ export type RelayRequest = {
   contentType?: string;
   requestId: string;
   startedAt: number;
+  /**
+   * A native client surface (Anthropic Messages, Gemini, Responses; decision 026): `body` is then
+   * the OpenAI chat form of the client's request (routing, pricing, counting), and the ingress
+   * picks each attempt's adapter — a pass-through where the channel speaks the client's protocol,
+   * else the channel's own adapter wrapped to convert its reply back.
+   */
+  ingress?: Ingress;
 };
 
 /**
@@ -139,7 +147,7 @@ async function relayCounted(request: RelayRequest, sink: ReplySink): Promise<Rel
       chain.push(channel.id);
       const result = await attemptChannel(
         {
-          channel, adapter: adapterFor(channel.type), mode: request.mode, path: request.path, body, rawBody: request.rawBody, contentType: request.contentType,
+          channel, adapter: request.ingress ? request.ingress.adapterFor(channel.type) : adapterFor(channel.type), mode: request.mode, path: request.path, body, rawBody: request.rawBody, contentType: request.contentType,
           requestModel: model, stream, requestId: request.requestId, watch, timeouts: TIMEOUTS,
         },
         sink,

@@ -7,6 +7,8 @@ import { localFailure, type RelayFailure } from "./relay-error";
 export const JSON_ENDPOINTS: Record<string, RelayMode> = {
   "/v1/chat/completions": "chat",
   "/v1/completions": "completions",
+  // Legacy edits: relayed to OpenAI-style channels as they are, priced like chat.
+  "/v1/edits": "edits",
   "/v1/embeddings": "embeddings",
   "/v1/moderations": "moderations",
   "/v1/images/generations": "images",
@@ -17,10 +19,12 @@ export const JSON_ENDPOINTS: Record<string, RelayMode> = {
 export const MULTIPART_ENDPOINTS: Record<string, RelayMode> = {
   "/v1/audio/transcriptions": "transcriptions",
   "/v1/audio/translations": "translations",
+  "/v1/images/edits": "images",
+  "/v1/images/variations": "images",
 };
 
 /** What the reference answers 501 for: endpoints it routes but never implemented. */
-export const NOT_IMPLEMENTED_PREFIXES = ["/v1/files", "/v1/fine-tunes", "/v1/fine_tuning", "/v1/assistants", "/v1/threads", "/v1/batches", "/v1/images/edits", "/v1/images/variations", "/v1/edits", "/v1/vector_stores", "/v1/uploads"];
+export const NOT_IMPLEMENTED_PREFIXES = ["/v1/files", "/v1/fine-tunes", "/v1/fine_tuning", "/v1/assistants", "/v1/threads", "/v1/batches", "/v1/vector_stores", "/v1/uploads"];
 
 const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
   moderations: "text-moderation-stable",
@@ -57,7 +61,7 @@ export function speechCharacters(body: Record<string, unknown>): number {
  */
 export function estimatePromptTokens(body: Record<string, unknown>, mode?: RelayMode): number {
   if (mode === "speech") return speechCharacters(body);
-  return Math.ceil(textBytes(body.messages ?? body.prompt ?? body.input ?? body.query ?? body.documents ?? "") / 3);
+  return Math.ceil((textBytes(body.messages ?? body.prompt ?? body.input ?? body.query ?? body.documents ?? "") + textBytes(body.instruction)) / 3);
 }
 
 /** UTF-8 bytes of every string inside a JSON value (loops, not closures: it runs on every call). */
@@ -76,6 +80,19 @@ function textBytes(value: unknown): number {
 export function maxTokensOf(body: Record<string, unknown>): number | undefined {
   const value = body.max_completion_tokens ?? body.max_tokens;
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : undefined;
+}
+
+/**
+ * The fields of a multipart image edit or variation that price it (model, n, size), read like
+ * the JSON ones: `n` is a count only when it is a whole number.
+ */
+export function multipartImageFields(body: Buffer): Record<string, unknown> {
+  const fields: Record<string, unknown> = { model: multipartField(body, "model") ?? "" };
+  const n = multipartField(body, "n");
+  if (n && /^\d{1,2}$/.test(n)) fields.n = Number(n);
+  const size = multipartField(body, "size");
+  if (size) fields.size = size;
+  return fields;
 }
 
 /** The `model` field of a multipart form, read without buffering the parts into objects. */

@@ -290,11 +290,28 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
       ["/v1/moderations", { model: relayModel, input: "hi" }, ["input"]],
       ["/v1/rerank", { model: relayModel, query: "q", documents: ["a"] }, ["query", "documents", "top_n"]],
       ["/v1/audio/speech", { model: relayModel, input: "hi", voice: "alloy" }, ["input", "voice", "speed"]],
+      ["/v1/edits", { model: relayModel, input: "teh", instruction: "fix" }, ["input", "instruction"]],
+      // The native surfaces (issue 14): converted for the fuzz channel (OpenAI), Responses passed through.
+      ["/v1/messages", { model: relayModel, max_tokens: 5, messages: [{ role: "user", content: "hi" }] }, ["model", "max_tokens", "messages", "system", "stream", "tools", "tool_choice", "stop_sequences", "temperature", "metadata"]],
+      ["/v1/responses", { model: relayModel, input: "hi", max_output_tokens: 5 }, ["model", "input", "instructions", "stream", "max_output_tokens", "tools", "tool_choice", "text", "reasoning"]],
+      [`/v1beta/models/${relayModel}:generateContent`, { contents: [{ role: "user", parts: [{ text: "hi" }] }] }, ["contents", "systemInstruction", "generationConfig", "tools", "toolConfig"]],
+      [`/v1beta/models/${relayModel}:streamGenerateContent?alt=sse`, { contents: [{ role: "user", parts: [{ text: "hi" }] }] }, ["contents", "generationConfig"]],
     ];
     const cases: FuzzCase[] = [];
     for (const [path, base, fields] of bases) {
-      cases.push(...jsonBodyCases("POST", path, base, fields, headers));
-      cases.push(...rawBodyCases("POST", path, headers, true));
+      const native: Record<string, string> = path.startsWith("/v1/messages") ? { "x-api-key": relayKey } : path.startsWith("/v1beta/") ? { "x-goog-api-key": relayKey } : headers;
+      cases.push(...jsonBodyCases("POST", path, base, fields, native));
+      cases.push(...rawBodyCases("POST", path, native, true));
+    }
+    // Nested hostility inside the native shapes: blocks, parts and items of the wrong types.
+    const nested: [string, Record<string, string>, unknown][] = [
+      ["/v1/messages", { "x-api-key": relayKey }, { model: relayModel, max_tokens: 5, messages: [{ role: "user", content: [{ type: "image", source: { type: "base64", media_type: 1, data: null } }, { type: "tool_result", tool_use_id: {}, content: [1, null] }, { type: "tool_use", input: "\u0000" }, null, 7] }] }],
+      ["/v1/responses", headers, { model: relayModel, input: [{ type: "function_call", call_id: 1, arguments: {} }, { type: "function_call_output", output: { a: 1 } }, { role: "user", content: [{ type: "input_image", image_url: 5 }] }, "x", null], tools: [{ type: "function" }, null] }],
+      [`/v1beta/models/${relayModel}:generateContent`, { "x-goog-api-key": relayKey }, { contents: [{ role: "model", parts: [{ functionCall: { name: 1, args: "x" } }, { inlineData: { mimeType: "image/png", data: 5 } }, null] }, { parts: [{ functionResponse: { name: null } }] }, null], tools: [{ functionDeclarations: [{ name: "f", parameters: { type: "OBJECT", properties: { a: { type: 5 } } } }, null] }], toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: [1] } } }],
+    ];
+    for (const [path, nativeHeaders, body] of nested) cases.push({ method: "POST", path, body: JSON.stringify(body), contentType: "application/json", headers: nativeHeaders, relay: true });
+    for (const path of ["/v1beta/models/%ZZ:generateContent", "/v1beta/models/%00:generateContent", "/v1beta/models/:generateContent", "/v1beta/models/a%2Fb:streamGenerateContent?alt=sse&key=%ZZ"]) {
+      cases.push({ method: "POST", path, body: JSON.stringify({ contents: [] }), contentType: "application/json", headers: { "x-goog-api-key": relayKey }, relay: true });
     }
     for (const path of ["/v1/models/%ZZ", "/v1/models/%00", "/v1/models/%E0%A4%A", "/v1/engines/%ZZ/embeddings", "/v1/engines/%E0%A4%A/embeddings", "/dashboard/billing/usage?start_date=%ZZ", "/v1/dashboard/billing/subscription?%00", "/v1/%ZZ"]) {
       const method = path.includes("engines") ? "POST" : "GET";
@@ -305,6 +322,8 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
     expect(report("relay fields", outcomes, startedAt)).toEqual([]);
     // The fuzz must reach the upstream, not only the parser: the harmless mutations are relayed.
     expect(outcomes.filter((o) => o.status === 200).length).toBeGreaterThan(50);
+    // …the native surfaces' too (converted or passed through, not refused at the door).
+    expect(outcomes.filter((o) => o.status === 200 && /^\/v1(?:beta\/models|\/messages|\/responses)/.test(o.fuzzCase.path)).length).toBeGreaterThan(50);
   });
 
   it("item 11: signing out with hostile input still answers without a 5xx", async () => {

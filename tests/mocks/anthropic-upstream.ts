@@ -8,6 +8,10 @@ export type AnthropicMock = {
   requests: RecordedRequest[];
   /** Fields laid over the replies' usage (a message's `usage`, a stream's message_start and message_delta usage). */
   usage?: Record<string, unknown>;
+  /** Write streams in small pieces a few milliseconds apart (events split across reads). */
+  fragment?: boolean;
+  /** Answer every call with this status and an Anthropic error body. */
+  failWith?: number;
   close: () => Promise<void>;
 };
 
@@ -33,11 +37,23 @@ export async function startAnthropicMock(apiKey: string): Promise<AnthropicMock>
         res.end(JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }));
         return;
       }
+      if (mock.failWith) {
+        res.writeHead(mock.failWith, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ type: "error", error: { type: "api_error", message: "mock failure" } }));
+        return;
+      }
       const request = JSON.parse(body || "{}") as { stream?: boolean; tools?: unknown[] };
       if (request.stream) {
         res.writeHead(200, { "Content-Type": "text/event-stream" });
-        const sse = fixture(request.tools ? "stream-tool-use.sse" : "stream-text.sse");
-        res.end(sse.replace(/^data: (.*"usage".*)$/gm, (_line, json: string) => `data: ${withUsage(json, mock.usage)}`));
+        const sse = fixture(request.tools ? "stream-tool-use.sse" : "stream-text.sse").replace(/^data: (.*"usage".*)$/gm, (_line, json: string) => `data: ${withUsage(json, mock.usage)}`);
+        if (!mock.fragment) return void res.end(sse);
+        void (async () => {
+          for (let at = 0; at < sse.length; at += 37) {
+            res.write(sse.slice(at, at + 37));
+            await new Promise((r) => setTimeout(r, 2));
+          }
+          res.end();
+        })();
         return;
       }
       res.writeHead(200, { "Content-Type": "application/json" });

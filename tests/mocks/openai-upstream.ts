@@ -85,6 +85,17 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
         }
         return json(res, 200, reply);
       }
+      if (path.endsWith("/images/edits") || path.endsWith("/images/variations")) {
+        // Multipart, as the official client sends it: an image part is required, `n` is a form field.
+        if (!/name="image"; filename=/.test(body)) return json(res, 400, { error: { message: "image is required", type: "invalid_request_error", param: "image", code: null } });
+        const n = Number(/name="n"\r\n\r\n(\d+)/.exec(body)?.[1] ?? 1);
+        const reply = JSON.parse(fixture("images-generation.json")) as { data: unknown[] };
+        reply.data = Array.from({ length: n }, () => reply.data[0]);
+        return json(res, 200, reply);
+      }
+      if (path.endsWith("/edits")) {
+        return json(res, 200, { object: "edit", created: 1735689600, choices: [{ text: "What day of the week is it?", index: 0 }], usage: { prompt_tokens: 25, completion_tokens: 32, total_tokens: 57 } });
+      }
       if (path.endsWith("/images/generations")) {
         const request = JSON.parse(body || "{}") as { n?: number };
         const reply = JSON.parse(fixture("images-generation.json")) as { data: unknown[] };
@@ -106,6 +117,18 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
           return res.end(`${reply.text}\n`);
         }
         return json(res, 200, reply);
+      }
+      if (path.endsWith("/responses")) {
+        // The Responses API: a whole response, or its named events (split mid-event, so reads are fragmented).
+        if (!(JSON.parse(body || "{}") as { stream?: boolean }).stream) return json(res, 200, fixture("responses.json"));
+        res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+        for (const event of fixture("responses-stream.sse").split("\n\n").filter((e) => e.trim())) {
+          const frame = `${event}\n\n`;
+          res.write(frame.slice(0, frame.length / 2));
+          await new Promise((r) => setTimeout(r, 3));
+          res.write(frame.slice(frame.length / 2));
+        }
+        return res.end();
       }
       if (path.endsWith("/chat/completions")) {
         const request = JSON.parse(body || "{}") as { stream?: boolean };

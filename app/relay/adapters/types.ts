@@ -8,7 +8,7 @@ import type { UsageNote } from "../billing/usage-parse";
  * One provider's translation between the OpenAI wire (what clients speak) and its own. The
  * pipeline never branches on provider: it asks the registry for the adapter of a channel type.
  */
-export type RelayMode = "chat" | "completions" | "embeddings" | "moderations" | "images" | "rerank" | "speech" | "transcriptions" | "translations";
+export type RelayMode = "chat" | "completions" | "edits" | "embeddings" | "moderations" | "images" | "rerank" | "speech" | "transcriptions" | "translations";
 
 export type AdapterContext = {
   channel: Channel;
@@ -56,6 +56,13 @@ export type StreamStep = { chunks: string[]; usage?: Usage; usageNote?: UsageNot
 
 export interface StreamTranslator {
   push(event: string | undefined, data: string): StreamStep;
+  /**
+   * Set by translators that speak a client's native stream (the Anthropic, Gemini and Responses
+   * ingress, decision 026): their chunks are whole frames written as they are (not wrapped in
+   * `data: …`), and the stream's end is theirs to frame — given the usage billed and the error
+   * that cut it short, if any — instead of the OpenAI usage chunk and `[DONE]`.
+   */
+  close?(billed: Usage, error?: UpstreamError): string;
 }
 
 export interface Adapter {

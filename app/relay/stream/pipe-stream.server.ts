@@ -36,6 +36,12 @@ export function endStream(sink: ReplySink, outcome: StreamOutcome, closing?: Clo
   sink.end("data: [DONE]\n\n");
 }
 
+/** Ends a native stream (decision 026): the translator frames its own end, given the usage billed and any error. */
+export function endNativeStream(sink: ReplySink, outcome: StreamOutcome, billed: Usage, close: NonNullable<StreamTranslator["close"]>): void {
+  if (!sink.open) return;
+  sink.end(close(billed, outcome.error));
+}
+
 /** The usage-only chunk in the shape OpenAI sends it: no choices, the stream's id. */
 function usageChunk(outcome: StreamOutcome, { usage, model, object }: ClosingUsage): string {
   const id = typeof outcome.first?.id === "string" ? outcome.first.id : `chatcmpl-${Date.now().toString(36)}`;
@@ -93,6 +99,8 @@ export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator:
       finish("idle-timeout");
     };
     let completed = false;
+    // A native-stream translator (decision 026) writes whole frames of its own.
+    const framed = translator.close !== undefined;
     const onEvent = (event: { event?: string; data: string }) => {
       if (settled) return;
       const step = translator.push(event.event, event.data);
@@ -103,8 +111,12 @@ export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator:
       // A step with usage that forwards chunks forwards its usage with them (a usage-only chunk
       // kept back forwards none).
       if (step.usage && step.chunks.length > 0) usageSent = true;
-      if (first === undefined && step.chunks.length > 0) first = firstChunkIdentity(step.chunks[0]!);
-      for (const chunk of step.chunks) pending += `data: ${chunk}\n\n`;
+      if (framed) {
+        for (const chunk of step.chunks) pending += chunk;
+      } else {
+        if (first === undefined && step.chunks.length > 0) first = firstChunkIdentity(step.chunks[0]!);
+        for (const chunk of step.chunks) pending += `data: ${chunk}\n\n`;
+      }
       if (step.done) completed = true;
       if (step.error) {
         error = step.error;

@@ -64,6 +64,8 @@ export function countPromptTokens(body: Record<string, unknown>): number {
     }
   };
   visit(body.messages ?? body.prompt ?? body.input ?? "");
+  // Legacy edits: the instruction is read as well as the input.
+  if (typeof body.instruction === "string") visit(body.instruction);
   // Rerank: the query and every document are read by the model.
   if (typeof body.query === "string") visit(body.query);
   if (Array.isArray(body.documents)) visit(body.documents);

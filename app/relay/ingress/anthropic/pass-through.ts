@@ -1,0 +1,79 @@
+import { parseAnthropicError } from "../../adapters/anthropic/errors";
+import { ChannelConfigError, type Adapter, type StreamStep, type StreamTranslator } from "../../adapters/types";
+import { parseAnthropicUsage, type ParsedUsage } from "../../billing/usage-parse";
+import { isObject, sseFrame, type Json } from "../json-shape";
+import { anthropicErrorType } from "./errors";
+
+/** The Anthropic headers a client sends that the upstream must see too (version, beta features). */
+export type AnthropicClientHeaders = { version?: string; beta?: string };
+
+function usageOfMessage(raw: Buffer): ParsedUsage {
+  try {
+    const message: unknown = JSON.parse(raw.toString("utf8"));
+    return isObject(message) ? parseAnthropicUsage(message.usage) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Forwards Anthropic events as they are, reading what billing needs on the way: input counts
+ * from message_start, the cumulative output from message_delta, text for a count if no usage.
+ */
+function forwardingTranslator(): StreamTranslator {
+  let usage: Json = {};
+  let errorForwarded = false;
+  return {
+    push(event, data): StreamStep {
+      let payload: Json = {};
+      try {
+        const parsed: unknown = JSON.parse(data);
+        if (isObject(parsed)) payload = parsed;
+      } catch {}
+      const name = event ?? (typeof payload.type === "string" ? payload.type : "message");
+      const chunks = [sseFrame(data, name)];
+      if (name === "message_start" && isObject(payload.message) && isObject(payload.message.usage)) usage = { ...payload.message.usage };
+      if (name === "message_delta" && isObject(payload.usage)) {
+        for (const [key, value] of Object.entries(payload.usage)) if (value !== null && value !== undefined) usage[key] = value;
+        return { chunks, ...parseAnthropicUsage(usage) };
+      }
+      if (name === "content_block_delta" && isObject(payload.delta)) {
+        const text = payload.delta.text ?? payload.delta.partial_json ?? payload.delta.thinking;
+        return { chunks, text: typeof text === "string" ? text : undefined };
+      }
+      if (name === "message_stop") return { chunks, done: true };
+      if (name === "error") {
+        errorForwarded = true;
+        const error = isObject(payload.error) ? payload.error : {};
+        return { chunks, error: { message: typeof error.message === "string" ? error.message : "upstream stream error", type: typeof error.type === "string" ? error.type : "upstream_error", code: null } };
+      }
+      return { chunks };
+    },
+    close(_billed, error) {
+      // An error the upstream sent was forwarded as it came; one of the gateway's own (idle timeout) is framed here.
+      if (!error || errorForwarded) return "";
+      return sseFrame({ type: "error", error: { type: anthropicErrorType(504), message: error.message } }, "error");
+    },
+  };
+}
+
+/**
+ * A Claude channel (type 14) serving an Anthropic client: the client's Messages body goes up as
+ * it came, with the channel's model mapping applied; the reply's bytes come back unchanged.
+ */
+export function anthropicPassThrough(native: Json, client: AnthropicClientHeaders): Adapter {
+  return {
+    streamUsage: true,
+    buildRequest(ctx) {
+      const base = (ctx.channel.base_url || "https://api.anthropic.com").replace(/\/+$/, "");
+      if (!base) throw new ChannelConfigError(`渠道 #${ctx.channel.id} 未设置 Base URL`);
+      const headers: Record<string, string> = { "Content-Type": "application/json", "x-api-key": ctx.key, "anthropic-version": client.version || "2023-06-01" };
+      if (client.beta) headers["anthropic-beta"] = client.beta;
+      if (ctx.stream) headers.Accept = "text/event-stream";
+      return { url: `${base}/v1/messages`, headers, body: JSON.stringify({ ...native, model: ctx.upstreamModel }) };
+    },
+    convertResponse: (_ctx, raw) => ({ body: raw, ...usageOfMessage(raw) }),
+    createStreamTranslator: () => forwardingTranslator(),
+    parseError: parseAnthropicError,
+  };
+}

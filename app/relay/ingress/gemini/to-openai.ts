@@ -1,0 +1,116 @@
+import { asArray, asNumber, asString, field, isObject, put, type Json } from "../json-shape";
+
+/**
+ * A Gemini generateContent request → the OpenAI chat request a non-Gemini channel is sent
+ * (wire-formats §5 mapping, read backwards). The REST parser takes camelCase and snake_case
+ * alike, so both spellings are read. Function calls get ids (Gemini's usually have none) that
+ * their responses are matched to by name.
+ */
+function partsOf(content: unknown): Json[] {
+  return isObject(content) ? asArray(content.parts).filter(isObject) : [];
+}
+
+function textOf(content: unknown): string {
+  return partsOf(content)
+    .map((part) => asString(part.text) ?? "")
+    .join("");
+}
+
+/** Gemini schemas spell types in upper case (OBJECT, STRING); JSON Schema wants lower case. */
+function lowerTypes(schema: unknown, depth = 0): unknown {
+  if (depth > 32) return schema;
+  if (Array.isArray(schema)) return schema.map((item) => lowerTypes(item, depth + 1));
+  if (!isObject(schema)) return schema;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = key === "type" && typeof value === "string" ? value.toLowerCase() : lowerTypes(value, depth + 1);
+  return out;
+}
+
+function convertContents(contents: unknown, messages: Json[]): void {
+  let calls = 0;
+  const pendingIds = new Map<string, string[]>();
+  for (const content of asArray(contents)) {
+    if (!isObject(content)) continue;
+    const role = content.role === "model" ? "assistant" : "user";
+    const parts: Json[] = [];
+    const toolCalls: Json[] = [];
+    for (const part of partsOf(content)) {
+      if (part.thought === true) continue;
+      const inline = field(part, "inlineData", "inline_data");
+      const call = field(part, "functionCall", "function_call");
+      const response = field(part, "functionResponse", "function_response");
+      if (typeof part.text === "string") parts.push({ type: "text", text: part.text });
+      else if (isObject(inline)) {
+        const mime = asString(field(inline, "mimeType", "mime_type")) ?? "";
+        if (mime.startsWith("image/") && typeof inline.data === "string") parts.push({ type: "image_url", image_url: { url: `data:${mime};base64,${inline.data}` } });
+      } else if (isObject(call)) {
+        const name = asString(call.name) ?? "";
+        const id = asString(call.id) ?? `call_${++calls}`;
+        pendingIds.set(name, [...(pendingIds.get(name) ?? []), id]);
+        toolCalls.push({ id, type: "function", function: { name, arguments: JSON.stringify(call.args ?? {}) } });
+      } else if (isObject(response)) {
+        const name = asString(response.name) ?? "";
+        const id = asString(response.id) ?? pendingIds.get(name)?.shift() ?? `call_${name}`;
+        messages.push({ role: "tool", tool_call_id: id, content: JSON.stringify(response.response ?? {}) });
+      }
+    }
+    if (role === "assistant") {
+      if (parts.length === 0 && toolCalls.length === 0) continue;
+      const text = parts.map((p) => (typeof p.text === "string" ? p.text : "")).join("");
+      messages.push({ role, content: toolCalls.length && !text ? null : text, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
+    } else if (parts.length) {
+      messages.push({ role, content: parts.every((p) => p.type === "text") ? parts.map((p) => p.text as string).join("") : parts });
+    }
+  }
+}
+
+function toolChoice(toolConfig: unknown): unknown {
+  if (!isObject(toolConfig)) return undefined;
+  const config = field(toolConfig, "functionCallingConfig", "function_calling_config");
+  if (!isObject(config)) return undefined;
+  const allowed = asArray(field(config, "allowedFunctionNames", "allowed_function_names"));
+  if (config.mode === "NONE") return "none";
+  if (config.mode === "AUTO") return "auto";
+  if (config.mode === "ANY") return allowed.length === 1 && typeof allowed[0] === "string" ? { type: "function", function: { name: allowed[0] } } : "required";
+  return undefined;
+}
+
+function generationFields(config: unknown, out: Json): void {
+  if (!isObject(config)) return;
+  put(out, "temperature", asNumber(config.temperature));
+  put(out, "top_p", asNumber(field(config, "topP", "top_p")));
+  put(out, "max_tokens", field(config, "maxOutputTokens", "max_output_tokens"));
+  put(out, "seed", asNumber(config.seed));
+  put(out, "presence_penalty", asNumber(field(config, "presencePenalty", "presence_penalty")));
+  put(out, "frequency_penalty", asNumber(field(config, "frequencyPenalty", "frequency_penalty")));
+  const stop = asArray(field(config, "stopSequences", "stop_sequences")).filter((s) => typeof s === "string");
+  if (stop.length) out.stop = stop;
+  if (field(config, "responseMimeType", "response_mime_type") === "application/json") {
+    const schema = field(config, "responseJsonSchema", "response_json_schema") ?? field(config, "responseSchema", "response_schema");
+    out.response_format = isObject(schema) ? { type: "json_schema", json_schema: { name: "response", schema: lowerTypes(schema) } } : { type: "json_object" };
+  }
+}
+
+export function geminiToOpenAi(body: Json, model: string, stream: boolean): Json {
+  const messages: Json[] = [];
+  const system = textOf(field(body, "systemInstruction", "system_instruction"));
+  if (system) messages.push({ role: "system", content: system });
+  convertContents(body.contents, messages);
+  const out: Json = { model, messages };
+  generationFields(field(body, "generationConfig", "generation_config"), out);
+  const tools = asArray(body.tools)
+    .filter(isObject)
+    .flatMap((tool) => asArray(field(tool, "functionDeclarations", "function_declarations")))
+    .filter(isObject)
+    .filter((fn) => typeof fn.name === "string")
+    .map((fn) => ({
+      type: "function",
+      function: { name: fn.name, ...(typeof fn.description === "string" ? { description: fn.description } : {}), parameters: lowerTypes(fn.parameters ?? field(fn, "parametersJsonSchema", "parameters_json_schema") ?? { type: "object", properties: {} }) },
+    }));
+  if (tools.length) {
+    out.tools = tools;
+    put(out, "tool_choice", toolChoice(field(body, "toolConfig", "tool_config")));
+  }
+  if (stream) out.stream = true;
+  return out;
+}

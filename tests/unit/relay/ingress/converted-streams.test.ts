@@ -1,0 +1,108 @@
+import type { IncomingMessage } from "node:http";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createOpenAiAdapter } from "~/relay/adapters/openai/openai-adapter";
+import type { AdapterContext } from "~/relay/adapters/types";
+import { anthropicReplyCodec } from "~/relay/ingress/anthropic/reply-codec";
+import { convertingAdapter } from "~/relay/ingress/converting-adapter";
+import { geminiReplyCodec } from "~/relay/ingress/gemini/reply-codec";
+import { responsesReplyCodec } from "~/relay/ingress/responses/reply-codec";
+import type { ReplyCodec } from "~/relay/ingress/types";
+import type { ReplySink } from "~/relay/reply-sink";
+import { endNativeStream, pipeStream } from "~/relay/stream/pipe-stream.server";
+
+/** An OpenAI stream with text then a tool call in two argument pieces, and a usage chunk. */
+const chunks = [
+  { id: "chatcmpl-T1", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] },
+  { id: "chatcmpl-T1", choices: [{ index: 0, delta: { content: "Checking " }, finish_reason: null }] },
+  { id: "chatcmpl-T1", choices: [{ index: 0, delta: { content: "the weather." }, finish_reason: null }] },
+  { id: "chatcmpl-T1", choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "call_7", type: "function", function: { name: "get_weather", arguments: "" } }] }, finish_reason: null }] },
+  { id: "chatcmpl-T1", choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }, finish_reason: null }] },
+  { id: "chatcmpl-T1", choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"Oslo"}' } }] }, finish_reason: null }] },
+  { id: "chatcmpl-T1", choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+  { id: "chatcmpl-T1", choices: [], usage: { prompt_tokens: 40, completion_tokens: 9, total_tokens: 49 } },
+];
+const SSE = `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("")}data: [DONE]\n\n`;
+
+const ctx = { channel: { id: 1, type: 1, base_url: "http://x" }, key: "k", mode: "chat", path: "/v1/chat/completions", body: {}, upstreamModel: "up", requestModel: "client-model", stream: true } as unknown as AdapterContext;
+
+/** Runs the SSE through pipeStream in 7-byte reads (every event split) and returns what the client got. */
+async function convert(codec: ReplyCodec): Promise<{ text: string; usage: unknown }> {
+  const translator = convertingAdapter(createOpenAiAdapter("http://x"), codec).createStreamTranslator(ctx);
+  const writes: string[] = [];
+  const sink: ReplySink = { start: () => undefined, write: (c) => void writes.push(String(c)), end: (c) => void (c !== undefined && writes.push(String(c))), started: true, open: true, onClientGone: () => undefined };
+  const upstream = new PassThrough();
+  const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, translator, 5_000, () => undefined);
+  for (let at = 0; at < SSE.length; at += 7) {
+    upstream.write(SSE.slice(at, at + 7));
+    await new Promise((r) => setImmediate(r));
+  }
+  upstream.end();
+  const result = await outcome;
+  endNativeStream(sink, result, { prompt_tokens: 40, completion_tokens: 9 }, translator.close!);
+  return { text: writes.join(""), usage: result.usage };
+}
+
+function events(text: string): { event?: string; data: Record<string, any> }[] {
+  return text
+    .split("\n\n")
+    .filter((frame) => frame.trim())
+    .map((frame) => {
+      const event = /^event: (.*)$/m.exec(frame)?.[1];
+      return { event, data: JSON.parse(/^data: (.*)$/m.exec(frame)![1]!) as Record<string, any> };
+    });
+}
+
+describe("converted streams, read in fragments", () => {
+  it("Anthropic: a text block then a tool_use block, each started and stopped, message_delta with the billed usage", async () => {
+    const { text, usage } = await convert(anthropicReplyCodec);
+    expect(usage).toEqual({ prompt_tokens: 40, completion_tokens: 9 });
+    const got = events(text);
+    for (const e of got) expect(e.data.type).toBe(e.event);
+    expect(got.map((e) => e.event)).toEqual([
+      "message_start", "content_block_start", "content_block_delta", "content_block_delta", "content_block_stop",
+      "content_block_start", "content_block_delta", "content_block_delta", "content_block_stop", "message_delta", "message_stop",
+    ]);
+    expect(got[5]!.data).toEqual({ type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "call_7", name: "get_weather", input: {} } });
+    expect(got.filter((e) => e.data.delta?.type === "input_json_delta").map((e) => e.data.delta.partial_json).join("")).toBe('{"city":"Oslo"}');
+    expect(got[9]!.data).toEqual({ type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { input_tokens: 40, output_tokens: 9 } });
+  });
+
+  it("Gemini: text chunks as they come; the function call whole in the last chunk with finishReason and usageMetadata", async () => {
+    const got = events((await convert(geminiReplyCodec)).text);
+    expect(got.every((e) => e.event === undefined)).toBe(true);
+    expect(got.slice(0, -1).map((e) => e.data.candidates[0].content.parts[0].text).join("")).toBe("Checking the weather.");
+    expect(got.at(-1)!.data).toMatchObject({
+      candidates: [{ content: { role: "model", parts: [{ functionCall: { id: "call_7", name: "get_weather", args: { city: "Oslo" } } }] }, finishReason: "STOP" }],
+      usageMetadata: { promptTokenCount: 40, candidatesTokenCount: 9, totalTokenCount: 49 },
+      modelVersion: "client-model",
+    });
+  });
+
+  it("Responses: numbered events, a message item and a function_call item, response.completed with both and the usage", async () => {
+    const got = events((await convert(responsesReplyCodec)).text);
+    expect(got.map((e) => e.data.sequence_number)).toEqual(got.map((_e, i) => i));
+    expect(got.map((e) => e.event)).toEqual([
+      "response.created", "response.in_progress", "response.output_item.added", "response.content_part.added", "response.output_text.delta", "response.output_text.delta",
+      "response.output_item.added", "response.function_call_arguments.delta", "response.function_call_arguments.delta",
+      "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.function_call_arguments.done", "response.output_item.done", "response.completed",
+    ]);
+    const completed = got.at(-1)!.data.response;
+    expect(completed.output).toEqual([
+      { type: "message", id: expect.any(String), status: "completed", role: "assistant", content: [{ type: "output_text", text: "Checking the weather.", annotations: [] }] },
+      { type: "function_call", id: "fc_call_7", call_id: "call_7", name: "get_weather", arguments: '{"city":"Oslo"}', status: "completed" },
+    ]);
+    expect(completed.usage).toMatchObject({ input_tokens: 40, output_tokens: 9, total_tokens: 49 });
+  });
+
+  it("an upstream error mid-stream ends each surface in its own error shape", async () => {
+    const close = (codec: ReplyCodec) => {
+      const writer = codec.createStreamWriter("m");
+      writer.chunk(chunks[1]!);
+      return events(writer.close({ prompt_tokens: 0, completion_tokens: 0 }, { message: "boom", type: "upstream_error", code: null })).at(-1)!;
+    };
+    expect(close(anthropicReplyCodec)).toEqual({ event: "error", data: { type: "error", error: { type: "api_error", message: "boom" } } });
+    expect(close(geminiReplyCodec).data).toEqual({ error: { code: 500, message: "boom", status: "INTERNAL" } });
+    expect(close(responsesReplyCodec)).toMatchObject({ event: "error", data: { type: "error", message: "boom" } });
+  });
+});

@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import { anthropicToOpenAi } from "~/relay/ingress/anthropic/to-openai";
+import { geminiToOpenAi } from "~/relay/ingress/gemini/to-openai";
+import { parseGeminiUsage } from "~/relay/ingress/gemini/usage";
+import { responsesToOpenAi } from "~/relay/ingress/responses/to-openai";
+import { forwardedProtocols, RealtimeMeter, realtimeCredential, realtimeUrl } from "~/relay/ingress/realtime/realtime-terms";
+
+describe("native requests → OpenAI chat", () => {
+  it("Anthropic: system blocks, images, a tool loop and tool choice", () => {
+    const body = anthropicToOpenAi({
+      model: "m", max_tokens: 64, stream: true, stop_sequences: ["END"], metadata: { user_id: "u1" },
+      system: [{ type: "text", text: "Be brief." }],
+      messages: [
+        { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBOR" } }] },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "look", input: { q: "x" } }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: "a cat" }] }, { type: "text", text: "So?" }] },
+      ],
+      tools: [{ name: "look", description: "Looks", input_schema: { type: "object", properties: {} } }],
+      tool_choice: { type: "any", disable_parallel_tool_use: true },
+    });
+    expect(body).toEqual({
+      model: "m", max_tokens: 64, stream: true, stop: ["END"], user: "u1",
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBOR" } }] },
+        { role: "assistant", content: null, tool_calls: [{ id: "toolu_1", type: "function", function: { name: "look", arguments: '{"q":"x"}' } }] },
+        { role: "tool", tool_call_id: "toolu_1", content: "a cat" },
+        { role: "user", content: "So?" },
+      ],
+      tools: [{ type: "function", function: { name: "look", description: "Looks", parameters: { type: "object", properties: {} } } }],
+      tool_choice: "required",
+      parallel_tool_calls: false,
+    });
+  });
+
+  it("Gemini: snake_case fields, function calls given ids their responses are matched to, schema types lower-cased", () => {
+    const body = geminiToOpenAi(
+      {
+        system_instruction: { parts: [{ text: "Answer briefly." }] },
+        contents: [
+          { role: "user", parts: [{ text: "Weather?" }, { inline_data: { mime_type: "image/jpeg", data: "/9j/" } }] },
+          { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Oslo" } } }] },
+          { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { content: "4°C" } } }] },
+        ],
+        tools: [{ functionDeclarations: [{ name: "get_weather", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } } } }] }],
+        toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["get_weather"] } },
+        generation_config: { max_output_tokens: 30, temperature: 0.2, stopSequences: ["x"], responseMimeType: "application/json" },
+      },
+      "gemini-x",
+      true,
+    );
+    expect(body).toEqual({
+      model: "gemini-x", stream: true, max_tokens: 30, temperature: 0.2, stop: ["x"], response_format: { type: "json_object" },
+      messages: [
+        { role: "system", content: "Answer briefly." },
+        { role: "user", content: [{ type: "text", text: "Weather?" }, { type: "image_url", image_url: { url: "data:image/jpeg;base64,/9j/" } }] },
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
+        { role: "tool", tool_call_id: "call_1", content: '{"content":"4°C"}' },
+      ],
+      tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }],
+      tool_choice: { type: "function", function: { name: "get_weather" } },
+    });
+  });
+
+  it("Gemini usage: thoughts count as output; a bad count is not believed", () => {
+    expect(parseGeminiUsage({ promptTokenCount: 7, candidatesTokenCount: 12, thoughtsTokenCount: 5 }).usage).toEqual({ prompt_tokens: 7, completion_tokens: 17 });
+    expect(parseGeminiUsage({ promptTokenCount: "NaN", candidatesTokenCount: 1 }).usage).toBeUndefined();
+    expect(parseGeminiUsage({ promptTokenCount: 1, candidatesTokenCount: 1, thoughtsTokenCount: -3 }).usage).toBeUndefined();
+  });
+
+  it("Responses: instructions, parallel function calls merged into one assistant turn, flat tools nested, text.format", () => {
+    const body = responsesToOpenAi({
+      model: "m", instructions: "Be brief.", max_output_tokens: 20, reasoning: { effort: "low" },
+      input: [
+        { role: "user", content: [{ type: "input_text", text: "Weather in Oslo and Bergen?" }] },
+        { type: "function_call", call_id: "c1", name: "w", arguments: '{"city":"Oslo"}' },
+        { type: "function_call", call_id: "c2", name: "w", arguments: '{"city":"Bergen"}' },
+        { type: "function_call_output", call_id: "c1", output: "4°C" },
+        { type: "function_call_output", call_id: "c2", output: "6°C" },
+      ],
+      tools: [{ type: "function", name: "w", parameters: { type: "object" } }, { type: "web_search" }],
+      tool_choice: { type: "function", name: "w" },
+      text: { format: { type: "json_schema", name: "answer", schema: { type: "object" }, strict: true } },
+    });
+    expect(body).toEqual({
+      model: "m", max_tokens: 20, reasoning_effort: "low",
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Weather in Oslo and Bergen?" },
+        { role: "assistant", content: null, tool_calls: [
+          { id: "c1", type: "function", function: { name: "w", arguments: '{"city":"Oslo"}' } },
+          { id: "c2", type: "function", function: { name: "w", arguments: '{"city":"Bergen"}' } },
+        ] },
+        { role: "tool", tool_call_id: "c1", content: "4°C" },
+        { role: "tool", tool_call_id: "c2", content: "6°C" },
+      ],
+      tools: [{ type: "function", function: { name: "w", parameters: { type: "object" } } }],
+      tool_choice: { type: "function", function: { name: "w" } },
+      response_format: { type: "json_schema", json_schema: { name: "answer", schema: { type: "object" }, strict: true } },
+    });
+  });
+});
+
+describe("Realtime terms", () => {
+  it("reads the key from Bearer or the insecure-api-key subprotocol, and never forwards that one", () => {
+    expect(realtimeCredential({ authorization: "Bearer sk-a" })).toBe("Bearer sk-a");
+    const headers = { "sec-websocket-protocol": "realtime, openai-insecure-api-key.sk-b, openai-beta.realtime-v1" };
+    expect(realtimeCredential(headers)).toBe("Bearer sk-b");
+    expect(forwardedProtocols(headers)).toEqual(["realtime", "openai-beta.realtime-v1"]);
+    expect(realtimeCredential({})).toBeUndefined();
+  });
+
+  it("builds the upstream WebSocket URL from the channel base", () => {
+    expect(realtimeUrl("https://api.openai.com/", "gpt-4o-realtime")).toBe("wss://api.openai.com/v1/realtime?model=gpt-4o-realtime");
+    expect(realtimeUrl("http://127.0.0.1:9", "a b")).toBe("ws://127.0.0.1:9/v1/realtime?model=a%20b");
+    expect(realtimeUrl("", "m")).toBeUndefined();
+  });
+
+  it("adds up usage from response.done events only, ignoring unbelievable counts", () => {
+    const meter = new RealtimeMeter();
+    meter.read(JSON.stringify({ type: "response.done", response: { usage: { input_tokens: 10, output_tokens: 4, total_tokens: 14 } } }));
+    meter.read(JSON.stringify({ type: "response.created", response: { usage: { input_tokens: 99, output_tokens: 99 } } }));
+    meter.read(JSON.stringify({ type: "response.done", response: { usage: { input_tokens: "x", output_tokens: 4 } } }));
+    meter.read(JSON.stringify({ type: "response.done", response: { usage: { input_tokens: 5, output_tokens: 1 } } }));
+    expect(meter.usage).toEqual({ prompt_tokens: 15, completion_tokens: 5 });
+    expect(meter.responses).toBe(3);
+    expect(meter.warning).toMatch(/input_tokens/);
+  });
+});

@@ -1,0 +1,79 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { AdapterContext, StreamTranslator } from "~/relay/adapters/types";
+import { anthropicPassThrough } from "~/relay/ingress/anthropic/pass-through";
+import { geminiPassThrough } from "~/relay/ingress/gemini/pass-through";
+import { responsesPassThrough } from "~/relay/ingress/responses/pass-through";
+
+const fixture = (path: string) => readFileSync(new URL(`../../../fixtures/upstream/${path}`, import.meta.url), "utf8");
+const ctx = (type: number, stream = false) =>
+  ({ channel: { id: 3, type, base_url: "http://up.example/", openai_organization: "" }, key: "chan-key", mode: "chat", path: "/v1/chat/completions", body: {}, upstreamModel: "mapped", requestModel: "asked", stream }) as unknown as AdapterContext;
+
+/** Feeds an SSE fixture's events to a translator; returns what it forwarded and what billing saw. */
+function run(translator: StreamTranslator, sse: string) {
+  let forwarded = "";
+  let usage: unknown;
+  let done = false;
+  for (const frame of sse.split(/\n\n/).filter((f) => f.trim())) {
+    const event = /^event: (.*)$/m.exec(frame)?.[1];
+    const data = /^data: (.*)$/m.exec(frame)![1]!;
+    const step = translator.push(event, data);
+    forwarded += step.chunks.join("");
+    if (step.usage) usage = step.usage;
+    if (step.done) done = true;
+  }
+  return { forwarded, usage, done };
+}
+
+describe("pass-through adapters", () => {
+  it("Anthropic: the client's body with the mapped model, the client's version and beta headers; events forwarded as they came", async () => {
+    const adapter = anthropicPassThrough({ model: "asked", max_tokens: 5, messages: [] }, { version: "2023-06-01", beta: "tools-2024" });
+    const built = await adapter.buildRequest(ctx(14, true));
+    expect(built.url).toBe("http://up.example/v1/messages");
+    expect(built.headers).toMatchObject({ "x-api-key": "chan-key", "anthropic-version": "2023-06-01", "anthropic-beta": "tools-2024" });
+    expect(JSON.parse(String(built.body))).toEqual({ model: "mapped", max_tokens: 5, messages: [] });
+    const sse = fixture("anthropic/stream-text.sse");
+    const { forwarded, usage, done } = run(adapter.createStreamTranslator(ctx(14, true)), sse);
+    expect(forwarded).toBe(sse.replace(/\n*$/, "\n\n"));
+    expect(usage).toEqual({ prompt_tokens: 14, completion_tokens: 5 });
+    expect(done).toBe(true);
+    const raw = Buffer.from(fixture("anthropic/message-text.json"));
+    const reply = adapter.convertResponse(ctx(14), raw);
+    expect(reply.body).toBe(raw);
+    expect(reply.usage).toEqual({ prompt_tokens: 412, completion_tokens: 14 });
+  });
+
+  it("Anthropic: an upstream error event is forwarded once, not framed again at the end", () => {
+    const translator = anthropicPassThrough({}, {}).createStreamTranslator(ctx(14, true));
+    const step = translator.push("error", '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}');
+    expect(step.error?.message).toBe("Overloaded");
+    expect(step.chunks.join("")).toContain("event: error");
+    expect(translator.close!({ prompt_tokens: 0, completion_tokens: 0 }, step.error)).toBe("");
+    const idle = anthropicPassThrough({}, {}).createStreamTranslator(ctx(14, true));
+    expect(idle.close!({ prompt_tokens: 0, completion_tokens: 0 }, { message: "idle", type: "upstream_error", code: null })).toContain('"type":"timeout_error"');
+  });
+
+  it("Gemini: the mapped model's URL and method, the key in x-goog-api-key, the last usageMetadata billed", async () => {
+    const adapter = geminiPassThrough({ contents: [] });
+    const built = await adapter.buildRequest(ctx(24, true));
+    expect(built.url).toBe("http://up.example/v1beta/models/mapped:streamGenerateContent?alt=sse");
+    expect(built.headers["x-goog-api-key"]).toBe("chan-key");
+    expect(built.headers.Authorization).toBeUndefined();
+    expect((await adapter.buildRequest(ctx(24))).url).toBe("http://up.example/v1beta/models/mapped:generateContent");
+    const { usage } = run(adapter.createStreamTranslator(ctx(24, true)), fixture("gemini-native/stream.sse"));
+    expect(usage).toEqual({ prompt_tokens: 7, completion_tokens: 12 });
+  });
+
+  it("Responses: {base}/v1/responses with Bearer; usage from the terminal event, which ends the stream", async () => {
+    const adapter = responsesPassThrough({ model: "asked", input: "hi" }, "https://api.openai.com");
+    const built = await adapter.buildRequest(ctx(1, true));
+    expect(built.url).toBe("http://up.example/v1/responses");
+    expect(built.headers.Authorization).toBe("Bearer chan-key");
+    expect(JSON.parse(String(built.body))).toEqual({ model: "mapped", input: "hi" });
+    const { usage, done, forwarded } = run(adapter.createStreamTranslator(ctx(1, true)), fixture("openai/responses-stream.sse"));
+    expect(usage).toEqual({ prompt_tokens: 8, completion_tokens: 3 });
+    expect(done).toBe(true);
+    expect(forwarded.match(/^event: /gm)).toHaveLength(10);
+    expect(adapter.convertResponse(ctx(1), Buffer.from(fixture("openai/responses.json"))).usage).toEqual({ prompt_tokens: 20, completion_tokens: 12 });
+  });
+});
