@@ -149,7 +149,8 @@ describe("log retention", () => {
 });
 
 describe("external workers", () => {
-  it("with WORKERS=off and `npm run worker`, lease recovery, session cleanup and the auto-test schedule still run (recorded for the channel page)", async () => {
+  // A worker process shares the database with the web process: PostgreSQL (PGlite belongs to one process).
+  it.skipIf(kind !== "postgres")("with WORKERS=off and `npm run worker`, lease recovery, session cleanup and the auto-test schedule still run (recorded for the channel page)", async () => {
     const redis = await startTestRedis();
     redises.push(redis);
     const node = await startServer({ kind, env: { REDIS_URL: redis.url(0), WORKERS: "off", RECOVERY_SWEEP_SECONDS: "5", SCHEDULE_TICK_SECONDS: "1" }, worker: true });
