@@ -69,7 +69,7 @@ async function dropPartition(name: string): Promise<{ detachMs: number }> {
 /** Months detached by a run that died before dropping them. */
 async function dropRetiredLeftovers(): Promise<void> {
   const db = await getDb();
-  const { rows } = await sql<{ name: string }>`select relname as name from pg_class where relkind = 'r' and relname like ${`${RETIRED_PREFIX}logs\_%`}`.execute(db);
+  const { rows } = await sql<{ name: string }>`select relname as name from pg_class where relkind = 'r' and relname like ${`${RETIRED_PREFIX}logs\\_%`}`.execute(db);
   for (const { name } of rows) if (PARTITION_NAME.test(name.slice(RETIRED_PREFIX.length))) await sql.raw(`drop table if exists "${name}"`).execute(db);
 }
 

@@ -53,7 +53,7 @@ describe("claiming a schedule's period", () => {
 describe("log retention", () => {
   const month = (y: number, m: number) => Date.UTC(y, m - 1, 1) / 1000;
 
-  it("drops whole months older than the cutoff, deletes the edge month's older rows in batches, keeps newer rows and the rollups", async () => {
+  it("drops whole months older than the cutoff (and months a crashed run left detached), deletes the edge month's older rows in batches, keeps newer rows and the rollups", async () => {
     const db = await getDb();
     for (const [y, m] of [[2025, 1], [2025, 2], [2025, 3]] as const) {
       await sql.raw(`create table logs_y${y}m0${m} partition of logs for values from (${month(y, m)}) to (${month(y, m + 1)})`).execute(db);
@@ -68,6 +68,9 @@ describe("log retention", () => {
     await insert(month(2024, 6), 200, 60); // before any partition: in logs_default
     await db.insertInto("quota_data").values({ user_id: 1, username: "root", model_name: "m", created_at: month(2025, 1), token_used: 1, count: 1, quota: 1 }).execute();
 
+    // A month a crashed run detached but did not drop yet.
+    await sql`create table retired_logs_y2024m01 (like logs)`.execute(db);
+
     const result = await pruneLogsBefore(edge, { exactCount: true });
     expect(result.dropped.sort()).toEqual(["logs_y2025m01", "logs_y2025m02"]);
     expect(result.droppedRows).toBe(6000);
@@ -77,6 +80,7 @@ describe("log retention", () => {
     expect(Number(left.rows[0]!.oldest)).toBe(edge);
     const tables = await sql<{ relname: string }>`select relname from pg_class where relname like 'logs_y2025%' and relkind = 'r'`.execute(db);
     expect(tables.rows.map((r) => r.relname)).toEqual(["logs_y2025m03"]);
+    expect((await sql`select 1 from pg_class where relname like 'retired_logs%'`.execute(db)).rows).toHaveLength(0);
     expect(await db.selectFrom("quota_data").select("quota").where("created_at", "=", month(2025, 1)).executeTakeFirst()).toEqual({ quota: 1 });
   });
 });
