@@ -103,7 +103,7 @@ async function deleteOlderRows(partition: string, cutoff: number): Promise<numbe
 export async function pruneLogsBefore(cutoff: number, { exactCount = false } = {}): Promise<PruneResult> {
   const db = await getDb();
   await dropRetiredLeftovers();
-  const plan = planRetention(await listLogPartitions(), cutoff);
+  const plan = planRetention(await listLogPartitions(), cutoff, Math.floor(Date.now() / 1000));
   let droppedRows = 0;
   const dropMs: number[] = [];
   const detachedMs: number[] = [];

@@ -11,12 +11,17 @@ export type RetentionPlan = {
   trim: string[];
 };
 
-export function planRetention(partitions: readonly LogPartition[], cutoff: number): RetentionPlan {
+/**
+ * A month still current (or ahead) at `now` (unix seconds) is never dropped, even for a cutoff in
+ * the future (清除历史日志 with a later time): its rows are deleted instead and the partition
+ * stays, so new logs do not fall into the default partition.
+ */
+export function planRetention(partitions: readonly LogPartition[], cutoff: number, now = Number.POSITIVE_INFINITY): RetentionPlan {
   const drop: string[] = [];
   const trim: string[] = [];
   for (const partition of partitions) {
     if (partition.from === undefined || partition.to === undefined) trim.push(partition.name);
-    else if (partition.to <= cutoff) drop.push(partition.name);
+    else if (partition.to <= cutoff && partition.to <= now) drop.push(partition.name);
     else if (partition.from < cutoff) trim.push(partition.name);
   }
   return { drop, trim };

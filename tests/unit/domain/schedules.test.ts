@@ -53,6 +53,14 @@ describe("log retention plan", () => {
     expect(planRetention(partitions, month(2026, 10))).toEqual({ drop: ["logs_y2026m08", "logs_y2026m09"], trim: ["logs_default"] });
   });
 
+  it("a cutoff in the future never drops the current month or one ahead: their rows are deleted, the partitions stay", () => {
+    const now = Date.UTC(2026, 10, 24) / 1000; // 24 November
+    expect(planRetention(partitions, month(2027, 2), now)).toEqual({
+      drop: ["logs_y2026m08", "logs_y2026m09", "logs_y2026m10"],
+      trim: ["logs_default", "logs_y2026m11"],
+    });
+  });
+
   it("the cutoff is LogRetentionDays before now; 0 keeps logs forever", () => {
     expect(retentionCutoff(30, T)).toBe(T / 1000 - 30 * 86_400);
     expect(retentionCutoff(0, T)).toBeUndefined();
