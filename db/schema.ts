@@ -32,6 +32,8 @@ export interface UsersTable {
   inviter_id: Generated<number>;
   created_time: Int8;
   deleted_at: Date | null;
+  /** Armed while quota >= QuotaRemindThreshold; the reminder mail disarms it (migration 0014). */
+  quota_remind_armed: Generated<boolean>;
 }
 
 export interface SessionsTable {
@@ -303,7 +305,21 @@ export interface VerificationCodesTable {
   attempts: Generated<number>;
 }
 
+/** A recurring job's last run and a long run's progress (migration 0014; times in unix ms). */
+export interface JobRunsTable {
+  name: string;
+  last_started_at: number | null;
+  last_finished_at: number | null;
+  last_outcome: Generated<string>;
+  last_message: Generated<string>;
+  running: Generated<boolean>;
+  progress_total: Generated<number>;
+  progress_done: Generated<number>;
+  progress_detail: Generated<string>;
+}
+
 export interface DB {
+  job_runs: JobRunsTable;
   verification_codes: VerificationCodesTable;
   quota_reservations: QuotaReservationsTable;
   quota_leases: QuotaLeasesTable;

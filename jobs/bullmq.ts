@@ -2,6 +2,7 @@ import { Queue, Worker } from "bullmq";
 import { createRedisConnection, redisNamespace } from "~/utils/redis.server";
 import { QUEUE_UNAVAILABLE_MESSAGE } from "~/relay/channel-test-all.server";
 import { JOB_DEFINITIONS, findJob } from "./definitions";
+import { runJob } from "./run";
 
 export const MAINTENANCE_QUEUE = "maintenance";
 
@@ -51,9 +52,10 @@ export function startBullWorker(): Promise<Running> {
     async (job) => {
       const definition = findJob(job.name);
       if (!definition) throw new Error(`unknown job ${job.name}`);
-      return definition.run();
+      return runJob(definition);
     },
-    { connection: createRedisConnection("worker"), concurrency: 2, prefix: queuePrefix() },
+    // 4: two long runs (test all, refresh balances) still leave room for the short housekeeping jobs.
+    { connection: createRedisConnection("worker"), concurrency: 4, prefix: queuePrefix() },
   );
   worker.on("error", () => undefined);
   worker.on("failed", (job, error) => console.error(`[worker] ${job?.name ?? "?"} failed: ${error.message}`));

@@ -1,4 +1,5 @@
 import { JOB_DEFINITIONS } from "./definitions";
+import { runJob } from "./run";
 
 /** Embedded mode (no REDIS_URL): the recurring jobs run on timers inside the web process. */
 let timers: NodeJS.Timeout[] = [];
@@ -8,7 +9,7 @@ export function startInProcessJobs(): void {
   timers = JOB_DEFINITIONS.flatMap((job) => {
     if (!job.everyMs) return [];
     const timer = setInterval(() => {
-      job.run().catch((error: unknown) => console.error(`[jobs] ${job.name} failed`, error));
+      runJob(job).catch((error: unknown) => console.error(`[jobs] ${job.name} failed`, error));
     }, job.everyMs);
     timer.unref();
     return [timer];
@@ -23,5 +24,5 @@ export function stopInProcessJobs(): void {
 /** Runs an on-demand job in this process without waiting for it (embedded mode). */
 export function runInProcess(name: string): void {
   const job = JOB_DEFINITIONS.find((j) => j.name === name);
-  job?.run().catch((error: unknown) => console.error(`[jobs] ${name} failed`, error));
+  if (job) runJob(job).catch((error: unknown) => console.error(`[jobs] ${name} failed`, error));
 }

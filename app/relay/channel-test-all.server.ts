@@ -1,4 +1,5 @@
 import { setChannelStatus } from "~/domain/channels/channels.server";
+import { mailRootAboutChannels, type ChannelStatusChange } from "~/domain/channels/status-mail.server";
 import { options } from "~/domain/options/store.server";
 import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
@@ -48,7 +49,7 @@ async function writeProgress(progress: TestAllProgress) {
 }
 
 /** Claims the run (one at a time across nodes); false when one is already going. */
-async function claimTestAll(): Promise<boolean> {
+export async function claimTestAll(): Promise<boolean> {
   if (isRedisEnabled()) {
     const claimed = await getRedis().set(`${key()}:lock`, "1", "EX", 3600, "NX");
     if (!claimed) return false;
@@ -86,6 +87,7 @@ export async function startTestAll(enqueue: () => Promise<void>): Promise<{ ok: 
  * reference's rules, or no reply at all: decision 008), or a reply slower than
  * ChannelDisableThreshold seconds, disables an auto-ban channel (when automatic disabling is on);
  * a passing auto-disabled channel (status 3, never a manual 2) is re-enabled when allowed.
+ * Root gets one mail listing the channels the run disabled or enabled (decision 029).
  */
 export async function runTestAll(): Promise<TestAllProgress> {
   const db = await getDb();
@@ -93,19 +95,25 @@ export async function runTestAll(): Promise<TestAllProgress> {
   const progress: TestAllProgress = { running: true, total: channels.length, done: 0, failed: 0, disabled: 0, enabled: 0, finishedAt: 0, queuedAt: (await readTestAllProgress()).queuedAt, startedAt: now() };
   await writeProgress(progress);
   const threshold = options.float("ChannelDisableThreshold");
+  const changes: ChannelStatusChange[] = [];
   try {
     for (const channel of channels) {
       const result = await testChannel(channel);
       progress.done += 1;
       if (!result.success) progress.failed += 1;
       const tooSlow = result.success && threshold > 0 && result.time > threshold;
-      if (result.disabled) progress.disabled += 1;
-      else if (tooSlow && channel.status === 1 && channel.auto_ban && options.bool("AutomaticDisableChannelEnabled")) {
-        await setChannelStatus(channel.id, 3, `响应时间 ${result.time.toFixed(2)}s 超过阈值 ${threshold}s`);
+      if (result.disabled) {
         progress.disabled += 1;
+        changes.push({ id: channel.id, name: channel.name, enabled: false, reason: result.message });
+      } else if (tooSlow && channel.status === 1 && channel.auto_ban && options.bool("AutomaticDisableChannelEnabled")) {
+        const reason = `响应时间 ${result.time.toFixed(2)}s 超过阈值 ${threshold}s`;
+        await setChannelStatus(channel.id, 3, reason);
+        progress.disabled += 1;
+        changes.push({ id: channel.id, name: channel.name, enabled: false, reason });
       } else if (result.success && !tooSlow && channel.status === 3 && options.bool("AutomaticEnableChannelEnabled")) {
         await setChannelStatus(channel.id, 1, "", { automatic: true });
         progress.enabled += 1;
+        changes.push({ id: channel.id, name: channel.name, enabled: true, reason: "" });
       }
       await writeProgress({ ...progress });
     }
@@ -115,5 +123,6 @@ export async function runTestAll(): Promise<TestAllProgress> {
     await writeProgress({ ...progress });
     if (isRedisEnabled()) await getRedis().del(`${key()}:lock`);
   }
+  await mailRootAboutChannels(changes);
   return progress;
 }

@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelRow } from "~/components/channels/ChannelRow";
+import { SchedulePanel, useRevalidateWhile } from "~/components/channels/SchedulePanel";
 import { ConfirmButton } from "~/components/ConfirmButton";
 import { FlashBanner } from "~/components/FlashBanner";
 import { Pagination } from "~/components/Pagination";
@@ -12,6 +13,7 @@ import { refreshChannelBalance } from "~/relay/channel-balance.server";
 import { readTestAllProgress, startTestAll } from "~/relay/channel-test-all.server";
 import { testChannel } from "~/relay/channel-test.server";
 import { enqueueJob } from "../../jobs/enqueue";
+import { readSchedules } from "../../jobs/schedule-view";
 import { listGroupNames } from "~/domain/groups/groups.server";
 import { options } from "~/domain/options/store.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
@@ -45,6 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     groups: listGroupNames(),
     displayInCurrency: options.bool("DisplayInCurrencyEnabled"),
     testAll: await readTestAllProgress(),
+    ...(await readSchedules()),
   };
   return data(body, prefs.setCookie ? { headers: { "Set-Cookie": prefs.setCookie } } : undefined);
 }
@@ -98,6 +101,16 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!started.ok) return fail(started.message);
       return done("已成功开始测试所有通道，请刷新页面查看结果。");
     }
+    case "refresh-balances": {
+      // The run claims its row itself (one at a time); this answers at once when one is going.
+      if ((await readSchedules()).balances.running) return fail("余额更新已在运行中");
+      try {
+        await enqueueJob("channels.refresh-balances.now");
+      } catch (error) {
+        return fail((error as Error).message);
+      }
+      return done("已开始更新所有通道余额，请刷新页面查看进度。");
+    }
     case "balance": {
       const channel = await getChannel(id);
       if (!channel) return fail("渠道未找到，请刷新页面后重试。");
@@ -112,6 +125,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ChannelPage() {
   const page = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  useRevalidateWhile(page.testAll.running || page.balances.running);
   return (
     <div className="flex flex-col gap-3">
       <h1 className="text-xl font-bold">管理渠道</h1>
@@ -136,6 +150,9 @@ export default function ChannelPage() {
         <Form method="post">
           <button type="submit" name="intent" value="test-all" className="btn-secondary">测试所有通道</button>
         </Form>
+        <Form method="post">
+          <button type="submit" name="intent" value="refresh-balances" className="btn-secondary">更新所有余额</button>
+        </Form>
         <Link to={`?id_sort=${page.idSort ? "false" : "true"}`} className="btn-secondary" data-testid="id-sort">
           {page.idSort ? "按优先级排序" : "按 ID 排序"}
         </Link>
@@ -147,6 +164,14 @@ export default function ChannelPage() {
             : page.testAll.running ? `正在测试所有通道：${page.testAll.done} / ${page.testAll.total}` : `上次测试所有通道：共 ${page.testAll.total} 个，失败 ${page.testAll.failed} 个，禁用 ${page.testAll.disabled} 个，启用 ${page.testAll.enabled} 个`}
         </p>
       ) : null}
+      {page.balances.running || page.balances.finishedAt ? (
+        <p className="text-sm text-gray-600 dark:text-gray-300" data-testid="balance-progress">
+          {page.balances.running
+            ? `正在更新所有通道余额：${page.balances.done} / ${page.balances.total}`
+            : `上次更新所有通道余额：共 ${page.balances.total} 个，成功 ${page.balances.updated} 个`}
+        </p>
+      ) : null}
+      <SchedulePanel schedules={page.schedules} />
       {page.channels.length === 0 ? (
         <p className="card text-sm text-gray-500">暂无渠道</p>
       ) : (

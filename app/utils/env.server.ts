@@ -16,6 +16,12 @@ const schema = z.object({
   JOB_PICKUP_WARN_SECONDS: z.coerce.number().min(1).default(60),
   // How often the quota leases and journals of stopped processes are looked for (recurring job).
   RECOVERY_SWEEP_SECONDS: z.coerce.number().int().min(5).default(120),
+  // Schedules (decision 029), minutes: channel auto-test and balance refresh; unset = off unless the
+  // options ChannelTestFrequency / ChannelUpdateFrequency are set (they win when non-zero).
+  CHANNEL_TEST_FREQUENCY: z.coerce.number().min(0).max(10_080).optional(),
+  CHANNEL_UPDATE_FREQUENCY: z.coerce.number().min(0).max(10_080).optional(),
+  // How often the option-driven schedules look whether they are due (seconds).
+  SCHEDULE_TICK_SECONDS: z.coerce.number().min(0.2).max(3600).default(60),
   DATA_DIR: z.string().default("./data"),
   PGLITE_DIR: z.string().optional().transform((v) => (v ? v : undefined)),
   SESSION_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),

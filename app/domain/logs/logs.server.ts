@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Selectable, type SelectQueryBuilder } from "ky
 import type { DB } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { tokenKeyHash } from "~/domain/tokens/token-keys.server";
+import { pruneLogsBefore } from "./retention.server";
 
 /** Log types as the reference numbers them. */
 export const LOG_TYPE = { unknown: 0, topup: 1, consume: 2, manage: 3, system: 4 } as const;
@@ -224,11 +225,13 @@ export async function userCardsOf(userIds: number[]): Promise<Record<number, { u
   return Object.fromEntries(rows.map(({ id, ...card }) => [id, card]));
 }
 
-/** Deletes every log older than `before` (unix seconds); returns how many went. */
+/**
+ * Deletes every log older than `before` (unix seconds); returns how many went. The retention
+ * job's path (decision 029): whole months dropped, the edge month deleted in batches.
+ */
 export async function deleteLogsBefore(before: number): Promise<number> {
-  const db = await getDb();
-  const result = await db.deleteFrom("logs").where("created_at", "<", before).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const result = await pruneLogsBefore(before, { exactCount: true });
+  return result.droppedRows + result.deletedRows;
 }
 
 /**

@@ -78,6 +78,11 @@ const OPTION_BOUNDS: Record<string, OptionBounds> = {
   // Seconds of response time after which a tested channel is disabled.
   ChannelDisableThreshold: { min: 0, max: 86_400 },
   QuotaRemindThreshold: { min: 0, max: QUOTA_MAX },
+  // Schedules (decision 029), minutes, 0 = off; fractions allowed (tests run them every few seconds). At most a week.
+  ChannelTestFrequency: { min: 0, max: 10_080 },
+  ChannelUpdateFrequency: { min: 0, max: 10_080 },
+  // Days of logs kept (0 = forever); at most 100 years.
+  LogRetentionDays: { min: 0, max: 36_500 },
   QuotaForNewUser: { min: 0, max: QUOTA_MAX },
   PreConsumedQuota: { min: 0, max: QUOTA_MAX },
   QuotaForInviter: { min: 0, max: QUOTA_MAX },
@@ -170,6 +175,7 @@ export const OPTION_DEFS: readonly OptionDef[] = [
   int("StreamCacheQueueLength", 0),
   // Logs and dashboard
   bool("LogConsumeEnabled", true),
+  int("LogRetentionDays", 0),
   bool("DataExportEnabled", true),
   int("DataExportInterval", 5),
   str("DataExportDefaultTime", "hour"),
@@ -178,6 +184,9 @@ export const OPTION_DEFS: readonly OptionDef[] = [
   int("QuotaRemindThreshold", 1000),
   bool("AutomaticDisableChannelEnabled", false),
   bool("AutomaticEnableChannelEnabled", false),
+  // 0 here: the CHANNEL_TEST_FREQUENCY / CHANNEL_UPDATE_FREQUENCY environment variables decide (reference: env only).
+  float("ChannelTestFrequency", 0),
+  float("ChannelUpdateFrequency", 0),
   // Quota
   int("QuotaForNewUser", 0),
   int("PreConsumedQuota", 500),

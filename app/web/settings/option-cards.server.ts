@@ -69,7 +69,14 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
       { key: "SensitiveWords", label: "屏蔽词列表", kind: "textarea", help: "一行一个屏蔽词，不需要符号分割" },
     ],
   },
-  { intent: "log", title: "日志设置", fields: [b("LogConsumeEnabled", "启用额度消费日志记录")] },
+  {
+    intent: "log",
+    title: "日志设置",
+    fields: [
+      b("LogConsumeEnabled", "启用额度消费日志记录"),
+      n("LogRetentionDays", "日志保留天数", 0, "1", "超过此天数的日志由后台任务每小时清理一次（整月删除分区，其余分批删除）；0 表示永久保留。数据看板的汇总数据不受影响"),
+    ],
+  },
   {
     intent: "dashboard",
     title: "数据看板设置",
@@ -94,6 +101,8 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
     fields: [
       n("ChannelDisableThreshold", "最长响应时间（秒）", 0, "any", "当运行通道全部测试时，超过此时间将自动禁用通道"),
       n("QuotaRemindThreshold", "额度提醒阈值", 0, "1", "低于此额度时将发送邮件提醒用户"),
+      n("ChannelTestFrequency", "自动测试所有通道间隔（分钟）", 0, "any", "0 表示使用环境变量 CHANNEL_TEST_FREQUENCY，未设置则不自动测试"),
+      n("ChannelUpdateFrequency", "自动更新所有通道余额间隔（分钟）", 0, "any", "0 表示使用环境变量 CHANNEL_UPDATE_FREQUENCY，未设置则不自动更新"),
       b("AutomaticDisableChannelEnabled", "失败时自动禁用通道"),
       b("AutomaticEnableChannelEnabled", "成功时自动启用通道"),
     ],

@@ -1,0 +1,63 @@
+import { useEffect } from "react";
+import { useRevalidator } from "@remix-run/react";
+import { useTimeZone } from "~/components/useTimeZone";
+import { formatTimestamp } from "~/utils/time-zone";
+
+export type ScheduleRowData = {
+  name: string;
+  label: string;
+  lastRunAt?: number;
+  outcome: string;
+  message: string;
+  running: boolean;
+  nextRunAt?: number;
+  off: boolean;
+};
+
+const OUTCOME_TEXT: Record<string, string> = { ok: "成功", failed: "失败", running: "运行中" };
+
+/** The background schedules: each one's last run, its outcome and when it runs next (decision 029). */
+export function SchedulePanel({ schedules }: { schedules: readonly ScheduleRowData[] }) {
+  const timeZone = useTimeZone();
+  const at = (seconds?: number) => (seconds ? formatTimestamp(seconds, timeZone) : "-");
+  return (
+    <details className="card text-sm" data-testid="schedule-panel">
+      <summary className="cursor-pointer font-semibold">定时任务</summary>
+      <table className="mt-2 w-full border-collapse">
+        <thead>
+          <tr className="border-b border-gray-200 text-left dark:border-gray-700">
+            <th className="p-1">任务</th>
+            <th className="p-1">上次运行</th>
+            <th className="p-1">结果</th>
+            <th className="p-1">下次运行</th>
+          </tr>
+        </thead>
+        <tbody>
+          {schedules.map((s) => (
+            <tr key={s.name} data-testid={`schedule-${s.name}`} className="border-b border-gray-100 dark:border-gray-800">
+              <td className="p-1">{s.label}</td>
+              <td className="p-1">{at(s.lastRunAt)}</td>
+              <td className="p-1" title={s.message}>{s.outcome ? (OUTCOME_TEXT[s.outcome] ?? s.outcome) : "-"}</td>
+              <td className="p-1">{s.off ? "未启用" : at(s.nextRunAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
+/**
+ * While a long run goes, the page reloads its data every 2 s (with JavaScript; without, a
+ * reload shows the same persisted progress). Stops as soon as nothing runs.
+ */
+export function useRevalidateWhile(running: boolean, everyMs = 2_000) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
+    }, everyMs);
+    return () => clearInterval(timer);
+  }, [running, everyMs, revalidator]);
+}

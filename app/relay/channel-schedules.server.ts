@@ -1,0 +1,36 @@
+import { writeJobProgress } from "~/domain/jobs/job-runs.server";
+import { getDb } from "~/utils/db.server";
+import { refreshChannelBalance } from "./channel-balance.server";
+import { claimTestAll, runTestAll } from "./channel-test-all.server";
+
+/**
+ * The channel schedules' work (decision 029); when they run is the job runner's business
+ * (jobs/definitions.ts). Both keep their progress where every node's console reads it.
+ */
+export const BALANCE_JOB = "channels.refresh-balances";
+
+/** The scheduled test of every channel: the console's "test all", unless one is already going. */
+export async function runScheduledChannelTest(): Promise<string> {
+  if (!(await claimTestAll())) return "a test of all channels is already running";
+  const progress = await runTestAll();
+  return `tested ${progress.done} channels, ${progress.failed} failed, ${progress.disabled} disabled, ${progress.enabled} enabled`;
+}
+
+/**
+ * Refreshes the balance of every channel, one after the other, writing progress as it goes.
+ * Types without a balance endpoint are skipped quietly (their refresh answers not ok at once).
+ */
+export async function refreshAllBalances(): Promise<string> {
+  const db = await getDb();
+  const channels = await db.selectFrom("channels").selectAll().where("type", "not in", [2, 5, 36]).orderBy("id").execute();
+  let updated = 0;
+  let done = 0;
+  await writeJobProgress(BALANCE_JOB, 0, channels.length, { updated });
+  for (const channel of channels) {
+    const result = await refreshChannelBalance(channel).catch(() => ({ ok: false }));
+    if (result.ok) updated += 1;
+    done += 1;
+    await writeJobProgress(BALANCE_JOB, done, channels.length, { updated });
+  }
+  return `refreshed the balance of ${updated} of ${channels.length} channels`;
+}
