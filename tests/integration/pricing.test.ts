@@ -227,6 +227,10 @@ describe("/pricing", () => {
 
 describe("chat pages", () => {
   const template = "http://127.0.0.1:9/chat?key={key}&server={address}";
+  // The pages name the configured server address: set here, not left to whichever file ran before.
+  beforeAll(async () => {
+    await setForFile("ServerAddress", baseUrl());
+  });
 
   it("opens the configured preset in a frame with the newest usable key and the server address, sending no Referer", async () => {
     await setForFile("Chats", JSON.stringify([{ 测试聊天: template }, { 第二个: "https://chat.invalid/#/{key}" }]));
