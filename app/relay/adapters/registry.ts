@@ -1,7 +1,15 @@
 import { getChannelType } from "~/domain/channels/catalog";
 import { anthropicAdapter } from "./anthropic/anthropic-adapter";
 import { azureAdapter } from "./azure/azure-adapter";
+import { cloudflareAdapter } from "./cloudflare/cloudflare-adapter";
+import { cohereAdapter } from "./cohere/cohere-adapter";
+import { difyAdapter } from "./dify/dify-adapter";
+import { jinaAdapter } from "./jina/jina-adapter";
+import { minimaxAdapter } from "./minimax/minimax-adapter";
+import { ollamaAdapter } from "./ollama/ollama-adapter";
+import { COMPATIBLE_ADAPTERS } from "./openai-compatible/compatible-types";
 import { createOpenAiAdapter } from "./openai/openai-adapter";
+import { siliconCloudAdapter } from "./siliconcloud/siliconcloud-adapter";
 import type { Adapter } from "./types";
 
 /**
@@ -10,7 +18,15 @@ import type { Adapter } from "./types";
  */
 const dedicated = new Map<number, Adapter>([
   [3, azureAdapter],
+  [4, ollamaAdapter],
   [14, anthropicAdapter],
+  [34, cohereAdapter],
+  [35, minimaxAdapter],
+  [37, difyAdapter],
+  [38, jinaAdapter],
+  [39, cloudflareAdapter],
+  [40, siliconCloudAdapter],
+  ...COMPATIBLE_ADAPTERS,
 ]);
 const openAiCompatible = new Map<number, Adapter>();
 
