@@ -3,6 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelForm } from "~/components/channels/ChannelForm";
 import { channelFormContext, handleChannelForm, newChannelDefaults } from "~/domain/channels/channel-form.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
+import { formModelLister } from "~/relay/channel-form-models.server";
 import { requireRole } from "~/web/guards.server";
 
 export const meta: MetaFunction = () => [{ title: "创建新的渠道" }];
@@ -14,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
-  return handleChannelForm(request, "create");
+  return handleChannelForm(request, "create", undefined, formModelLister());
 }
 
 export default function AddChannelPage() {

@@ -4,6 +4,7 @@ import { ChannelForm } from "~/components/channels/ChannelForm";
 import { channelDefaults, channelFormContext, handleChannelForm } from "~/domain/channels/channel-form.server";
 import { getChannel } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
+import { formModelLister } from "~/relay/channel-form-models.server";
 import { requireRole } from "~/web/guards.server";
 import { requirePathId } from "~/utils/edge-input";
 
@@ -18,7 +19,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
-  return handleChannelForm(request, "edit", requirePathId(params.id));
+  const id = requirePathId(params.id);
+  return handleChannelForm(request, "edit", id, formModelLister(id));
 }
 
 export default function EditChannelPage() {

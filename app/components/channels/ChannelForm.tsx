@@ -6,7 +6,7 @@ import { useState } from "react";
 import type { channelConsoleSchema } from "~/domain/channels/channel-console-form";
 import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, mergeCustomModels } from "~/domain/channels/channel-form-helpers";
 
-export type ChannelTypeOption = { type: number; name: string; keyHint: string; otherLabel?: string; defaultModels: readonly string[] };
+export type ChannelTypeOption = { type: number; name: string; keyHint: string; otherLabel?: string; defaultModels: readonly string[]; baseUrlPlaceholder: string };
 
 type Props = {
   mode: "create" | "edit";
@@ -94,7 +94,8 @@ export function ChannelForm(props: Props) {
       </div>
       <div>
         <label className="label" htmlFor={fields.base_url.id}>代理地址（Base URL）</label>
-        <input {...getInputProps(fields.base_url, { type: "text" })} className="input" placeholder="可选，留空使用官方地址；末尾的 / 会被去掉" />
+        <input {...getInputProps(fields.base_url, { type: "text" })} className="input" placeholder={typeInfo?.baseUrlPlaceholder ?? "可选，留空使用官方地址"} />
+        <p className="mt-1 text-xs text-gray-500">{typeInfo?.baseUrlPlaceholder}；末尾的 / 会被去掉</p>
       </div>
       {typeInfo?.otherLabel ? (
         <div>
@@ -119,6 +120,8 @@ export function ChannelForm(props: Props) {
         <div className="mt-1 flex flex-wrap items-center gap-1">
           <HelperButton intent="fill-defaults" onApply={() => setModels([...(typeInfo?.defaultModels ?? [])])}>填入该类型的默认模型</HelperButton>
           <HelperButton intent="clear-models" onApply={() => setModels([])}>清除所有模型</HelperButton>
+          {/* Asks the upstream, so it is a real post with or without JS; the reply re-renders the form with the list. */}
+          <button type="submit" name="intent" value="fetch-models" formNoValidate className="btn-secondary">获取模型列表</button>
           <input {...getInputProps(fields.custom_models, { type: "text" })} className="input w-56" placeholder="输入自定义模型名称，逗号分隔" aria-label="自定义模型" />
           <HelperButton
             intent="add-custom"
