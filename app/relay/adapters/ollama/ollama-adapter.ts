@@ -34,7 +34,7 @@ export const ollamaAdapter: Adapter = {
     }
     const failure = ollamaFailure(reply);
     if (failure) return { body: raw, failure };
-    if (ctx.mode === "embeddings") return ollamaEmbedToOpenAi(reply, ctx.requestModel);
+    if (ctx.mode === "embeddings") return ollamaEmbedToOpenAi(reply, ctx.requestModel, ctx.body.encoding_format);
     return ollamaChatToOpenAi(reply, ctx.requestModel, randomId("chatcmpl-"));
   },
   createStreamTranslator: (ctx) => createOllamaStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),
