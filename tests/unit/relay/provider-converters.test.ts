@@ -19,7 +19,7 @@ import type { Channel } from "../../../db/schema";
 const fixture = (path: string) => readFileSync(new URL(`../../fixtures/upstream/${path}`, import.meta.url), "utf8");
 const json = (path: string) => JSON.parse(fixture(path)) as unknown;
 
-function ctx(type: number, fields: Partial<AdapterContext> & { channel?: Partial<Channel> } = {}): AdapterContext {
+function ctx(type: number, fields: Omit<Partial<AdapterContext>, "channel"> & { channel?: Partial<Channel> } = {}): AdapterContext {
   const { channel, ...rest } = fields;
   return {
     channel: { id: 7, type, base_url: "", other: "", key_encrypted: "", ...channel } as Channel,
