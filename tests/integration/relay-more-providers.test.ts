@@ -60,7 +60,7 @@ beforeAll(async () => {
   await pair(34, cohere.url, "co-key", models.cohere);
   await pair(37, dify.url, "app-key", models.dify);
   await pair(35, minimax.url, "mm-key", models.minimax);
-  await createChannel(root, { type: 39, key: "cf-token", base_url: cloudflare.url, models: `${models.cloudflare},${embed.cloudflare}`, other: "acc123", model_mapping: JSON.stringify({ [models.cloudflare]: "@cf/meta/llama-3.1-8b-instruct" }) });
+  await pair(39, cloudflare.url, "cf-token", `${models.cloudflare},${embed.cloudflare}`, { other: "acc123", model_mapping: JSON.stringify({ [models.cloudflare]: "@cf/meta/llama-3.1-8b-instruct" }) });
   // Ollama checks no key: the failing channel is one whose model the server does not have.
   await createChannel(root, { type: 4, key: "x", base_url: ollama.url, models: models.ollama, priority: 10, model_mapping: JSON.stringify({ [models.ollama]: "missing" }) });
   await createChannel(root, { type: 4, key: "x", base_url: ollama.url, models: `${models.ollama},${embed.ollama}`, model_mapping: JSON.stringify({ [models.ollama]: "llama3.2", [embed.ollama]: "nomic-embed-text" }) });
@@ -68,7 +68,7 @@ beforeAll(async () => {
   await createChannel(root, { type: 35, key: "wrong", base_url: minimax.url, models: soloBad.minimax });
   await createChannel(root, { type: 37, key: "wrong", base_url: dify.url, models: soloBad.dify });
   await createChannel(root, { type: 39, key: "wrong", base_url: cloudflare.url, models: soloBad.cloudflare, other: "acc123" });
-  await createChannel(root, { type: 38, key: "jina_key", base_url: jina.url, models: `${embed.jina},${rerank.jina}` });
+  await pair(38, jina.url, "jina_key", `${embed.jina},${rerank.jina}`);
   await createChannel(root, { type: 34, key: "co-key", base_url: cohere.url, models: rerank.cohere });
   await createChannel(root, { type: 40, key: "sf-key", base_url: silicon.url, models: rerank.silicon });
 });
@@ -244,9 +244,10 @@ describe("Cloudflare Workers AI (39)", () => {
     const { user, client } = await userWithToken(100_000);
     const reply = await client.chat.completions.create({ model: models.cloudflare, messages: [{ role: "user", content: "Hej" }] });
     expect(reply.choices[0]?.message.content).toBe("Workers AI");
-    const sent = cloudflare.requests.at(-1)!;
-    expect(sent.path).toBe("/client/v4/accounts/acc123/ai/v1/chat/completions");
-    expect(sent.headers.authorization).toBe("Bearer cf-token");
+    const [failed, sent] = cloudflare.requests.slice(-2);
+    expect(failed!.headers.authorization).toBe("Bearer wrong-key");
+    expect(sent!.path).toBe("/client/v4/accounts/acc123/ai/v1/chat/completions");
+    expect(sent!.headers.authorization).toBe("Bearer cf-token");
     expect(JSON.parse(sent.body).model).toBe("@cf/meta/llama-3.1-8b-instruct");
     const streamed = await streamText(client, models.cloudflare);
     expect(streamed.text).toBe("Workers AI");
@@ -265,10 +266,11 @@ describe("Cloudflare Workers AI (39)", () => {
 });
 
 describe("Jina (38) and SiliconCloud (40)", () => {
-  it("Jina embeddings and rerank pass through and bill their usage", async () => {
+  it("Jina embeddings and rerank pass through, fail over from a bad key and bill their usage", async () => {
     const { user, key, client } = await userWithToken(100_000);
     const vectors = await client.embeddings.create({ model: embed.jina, input: ["x"], encoding_format: "float" });
     expect(vectors.data[0]?.embedding).toEqual([0.5, -0.5]);
+    expect(jina.requests.slice(-2).map((r) => r.headers.authorization)).toEqual(["Bearer wrong-key", "Bearer jina_key"]);
     const res = await request("POST", "/v1/rerank", { model: rerank.jina, query: "q", documents: ["a", "b", "c"], top_n: 2 }, { Authorization: `Bearer ${key}` });
     expect(res.json.results).toEqual([{ index: 0, document: { text: "a" }, relevance_score: 0.5 }, { index: 1, document: { text: "b" }, relevance_score: 1 / 3 }]);
     expect(JSON.parse(lastTo(jina, "/v1/rerank").body)).toEqual({ model: rerank.jina, query: "q", documents: ["a", "b", "c"], top_n: 2 });
