@@ -248,7 +248,7 @@ describe("Cloudflare Workers AI (39)", () => {
     expect(failed!.headers.authorization).toBe("Bearer wrong-key");
     expect(sent!.path).toBe("/client/v4/accounts/acc123/ai/v1/chat/completions");
     expect(sent!.headers.authorization).toBe("Bearer cf-token");
-    expect(JSON.parse(sent.body).model).toBe("@cf/meta/llama-3.1-8b-instruct");
+    expect(JSON.parse(sent!.body).model).toBe("@cf/meta/llama-3.1-8b-instruct");
     const streamed = await streamText(client, models.cloudflare);
     expect(streamed.text).toBe("Workers AI");
     expect((await quotaOf(user)).used_quota).toBe(38);
@@ -338,6 +338,9 @@ describe("a type that needs a base URL", () => {
     expect(error.message).toContain("未设置 Base URL");
     expect(recorder.requests).toHaveLength(0);
     for (const id of ids) expect((await root.call("GET", `/api/channel/${id}`)).json.data.status).toBe(1);
+    // Such a row can still be disabled; saving it again asks for the base URL.
+    expect((await root.call("PUT", "/api/channel/", { id: ids[0], status: 2 })).json.success).toBe(true);
+    expect((await root.call("PUT", "/api/channel/", { id: ids[0], base_url: "", name: "legacy" })).json).toMatchObject({ success: false, message: "该渠道类型必须填写 Base URL" });
     await setOption(root, "AutomaticDisableChannelEnabled", "false");
   });
 });

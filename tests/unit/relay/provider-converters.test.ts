@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { cohereAdapter } from "~/relay/adapters/cohere/cohere-adapter";
 import { toCohereChat } from "~/relay/adapters/cohere/convert-request";
 import { createCohereStreamTranslator } from "~/relay/adapters/cohere/convert-stream";
-import { cloudflareAdapter, parseCloudflareError } from "~/relay/adapters/cloudflare/cloudflare-adapter";
+import { cloudflareAdapter, parseCloudflareError, parseCloudflareModels } from "~/relay/adapters/cloudflare/cloudflare-adapter";
 import { difyAdapter, toDifyRequest } from "~/relay/adapters/dify/dify-adapter";
 import { minimaxAdapter } from "~/relay/adapters/minimax/minimax-adapter";
 import { minimaxFailure } from "~/relay/adapters/minimax/minimax-errors";
@@ -164,6 +164,16 @@ describe("streams cut at every byte boundary", () => {
   it("an Ollama error line after streaming began is an error", () => {
     const out = translateInPieces('{"message":{"content":"a"},"done":false}\n{"error":"out of memory"}\n', 3, createOllamaStreamTranslator("client-model", false), "ndjson");
     expect(out.error).toMatchObject({ message: "out of memory" });
+  });
+});
+
+describe("model lists", () => {
+  it("Cloudflare lists its catalogue under the account; Ollama its tags", () => {
+    const channel = { id: 1, type: 39, base_url: "", other: "acc1" };
+    expect(cloudflareAdapter.listModels!.request(channel, "t").url).toBe("https://api.cloudflare.com/client/v4/accounts/acc1/ai/models/search?per_page=1000");
+    expect(parseCloudflareModels(JSON.stringify({ success: true, result: [{ name: "@cf/meta/llama-3.1-8b-instruct" }, { name: "@cf/baai/bge-base-en-v1.5" }, { id: 3 }] }))).toEqual(["@cf/baai/bge-base-en-v1.5", "@cf/meta/llama-3.1-8b-instruct"]);
+    expect(() => cloudflareAdapter.listModels!.request({ ...channel, other: "" }, "t")).toThrow(/Account ID/);
+    expect(ollamaAdapter.listModels!.request({ id: 1, type: 4, base_url: "http://gpu:11434/", other: "" }, "x").url).toBe("http://gpu:11434/api/tags");
   });
 });
 

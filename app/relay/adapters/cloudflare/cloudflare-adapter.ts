@@ -1,5 +1,6 @@
 import { createCompatibleAdapter } from "../openai-compatible/compatible-adapter";
-import { ChannelConfigError, type ChannelAddress, type UpstreamError } from "../types";
+import { channelBase } from "../shared/channel-base";
+import { ChannelConfigError, type Adapter, type ChannelAddress, type UpstreamError } from "../types";
 
 /** The Cloudflare account id from the channel's `other`; without it no Workers AI URL exists. */
 function accountOf(channel: ChannelAddress): string {
@@ -27,12 +28,33 @@ export function parseCloudflareError(status: number, text: string): UpstreamErro
  * `{base}/client/v4/accounts/{account}/ai/v1/chat/completions` (and /embeddings), with the API
  * token as Bearer.
  */
-export const cloudflareAdapter = createCompatibleAdapter({
-  defaultBase: "https://api.cloudflare.com",
+const DEFAULT_BASE = "https://api.cloudflare.com";
+
+const compatible = createCompatibleAdapter({
+  defaultBase: DEFAULT_BASE,
   name: "Cloudflare",
   modes: ["chat", "completions", "embeddings"],
   mapPath: (path, ctx) => `/client/v4/accounts/${accountOf(ctx.channel)}/ai${path}`,
-  // Workers AI lists its catalogue (not OpenAI-shaped) at /ai/models/search: parsed below.
   modelsPath: null,
   parseError: parseCloudflareError,
 });
+
+/** Workers AI lists its catalogue in the API envelope: `{result:[{name:"@cf/…"}]}`. */
+export function parseCloudflareModels(raw: string): string[] {
+  const body = JSON.parse(raw) as { result?: { name?: unknown }[] };
+  const names = (Array.isArray(body.result) ? body.result : []).map((m) => m?.name).filter((n): n is string => typeof n === "string" && n.length <= 256);
+  return [...new Set(names)].sort();
+}
+
+export const cloudflareAdapter: Adapter = {
+  ...compatible,
+  listModels: {
+    request: (channel, key) => ({
+      url: `${channelBase(channel, DEFAULT_BASE)}/client/v4/accounts/${accountOf(channel)}/ai/models/search?per_page=1000`,
+      method: "GET",
+      headers: { Authorization: `Bearer ${key}` },
+      body: "",
+    }),
+    parse: parseCloudflareModels,
+  },
+};
