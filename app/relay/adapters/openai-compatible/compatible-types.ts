@@ -1,6 +1,6 @@
-import { convertTokenMetaRerank } from "../siliconcloud/siliconcloud-adapter";
 import type { Adapter } from "../types";
 import { createCompatibleAdapter, underPrefix } from "./compatible-adapter";
+import { convertTokenMetaRerank } from "./token-meta-rerank";
 
 /**
  * OpenAI-wire providers whose paths are not OpenAI's: VolcEngine Ark serves it under /api/v3,

@@ -1,29 +1,10 @@
-import { parseCounts } from "../../billing/usage-parse";
 import { createCompatibleAdapter } from "../openai-compatible/compatible-adapter";
+import { convertTokenMetaRerank } from "../openai-compatible/token-meta-rerank";
 import type { Adapter } from "../types";
-
-type SiliconRerank = { id?: unknown; results?: unknown; tokens?: { input_tokens?: unknown }; meta?: { tokens?: { input_tokens?: unknown } } };
-
-/**
- * SiliconFlow's (and Xinference's) rerank reply counts tokens as `tokens.input_tokens` (older: `meta.tokens`); the
- * client gets the gateway's rerank shape with `usage`, and the bill reads that.
- */
-export function convertTokenMetaRerank(raw: Buffer): string | Buffer {
-  let reply: SiliconRerank;
-  try {
-    reply = JSON.parse(raw.toString("utf8")) as SiliconRerank;
-  } catch {
-    return raw;
-  }
-  const input = reply.tokens?.input_tokens ?? reply.meta?.tokens?.input_tokens;
-  const parsed = parseCounts({ prompt_tokens: { key: "tokens.input_tokens", value: input }, completion_tokens: { key: "", value: undefined } });
-  const usage = parsed.usage ? { prompt_tokens: parsed.usage.prompt_tokens, total_tokens: parsed.usage.prompt_tokens } : undefined;
-  return JSON.stringify({ id: reply.id, results: Array.isArray(reply.results) ? reply.results : [], usage });
-}
 
 const base = createCompatibleAdapter({ defaultBase: "https://api.siliconflow.cn" });
 
-/** SiliconCloud (type 40): the OpenAI wire for chat, embeddings and images; rerank at /v1/rerank. */
+/** SiliconCloud (type 40): the OpenAI wire for chat, embeddings and images; rerank at /v1/rerank with its token counts moved to `usage`. */
 export const siliconCloudAdapter: Adapter = {
   ...base,
   convertResponse: (ctx, raw) => (ctx.mode === "rerank" ? { body: convertTokenMetaRerank(raw) } : base.convertResponse(ctx, raw)),
