@@ -125,6 +125,7 @@ try {
     const convAdded = cg.p50 - cd.p50;
     console.log(`| ${label} | ${f(passAdded)} | ${f(convAdded)} | ${f(convAdded - passAdded)} | ${f(cpu, 3)} | ${f(ccpu, 3)} | ${f(ccpu - cpu, 3)} | ${cg.errors} |`);
   });
+  console.log("(added = gateway minus the same mock called directly; the stream rows differ in kind: the OpenAI mock paces its chunks, the Anthropic mock sends its whole stream at once — the non-stream rows are the like-for-like conversion cost)");
   console.log(`\ngateway CPU per request over the four runs: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB; soak errors: ${soakErrors}`);
   for (const sample of errorSamples.slice(0, 10)) console.log(`error: ${sample}`);
   console.log(`consistency: user quota decreased by ${quotaBefore - quotaAfter}, usage logs sum to ${logged} over ${logRows} rows -> ${quotaBefore - quotaAfter === logged ? "exact" : "MISMATCH"}`);
