@@ -12,12 +12,18 @@ import pg from "pg";
 import { chatBody, startBenchGateway } from "./gateway-setup";
 import { combineRuns, runLoad, type LoadResult } from "./load";
 import { cpuMs, rssMb } from "./process-stats";
+import { startAnthropicMock } from "../tests/mocks/anthropic-upstream";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 // Each row's seconds are split into this many interleaved runs per target (medians reported).
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SOAK_REQUESTS = Number(process.env.BENCH_SOAK ?? 100_000);
 const { upstream, server, key, api, close } = await startBenchGateway();
+// A converted provider beside the pass-through: Claude through the OpenAI surface (request,
+// reply and stream converted by the anthropic adapter) against a loopback Messages API.
+const claude = await startAnthropicMock("sk-ant-bench");
+const CLAUDE_MODEL = "claude-3-5-sonnet-20241022";
+await api("POST", "/api/channel/", { type: 14, name: "bench-claude", key: "sk-ant-bench", base_url: claude.url, models: CLAUDE_MODEL, group: "default" });
 const bare = spawn(process.execPath, [new URL("./bare-relay.mjs", import.meta.url).pathname, upstream.url], { stdio: ["ignore", "pipe", "inherit"] });
 try {
   const barePort = String((await once(bare.stdout!, "data"))[0]).trim();
@@ -26,6 +32,10 @@ try {
   const payload = chatBody;
   const direct = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: "Bearer sk-bench" }, body: payload(stream) });
   const viaGateway = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` }, body: payload(stream) });
+  const claudeBody = (stream: boolean) => JSON.stringify({ model: CLAUDE_MODEL, stream, max_tokens: 100, messages: [{ role: "user", content: "Say hi" }] });
+  const claudeDirect = (stream: boolean) => ({ headers: { "Content-Type": "application/json", "x-api-key": "sk-ant-bench", "anthropic-version": "2023-06-01" }, body: claudeBody(stream) });
+  const claudeViaGateway = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` }, body: claudeBody(stream) });
+  const claudeDirectUrl = `${claude.url}/v1/messages`;
   const directUrl = `${upstream.url}/v1/chat/completions`;
   const gatewayUrl = `${server.baseUrl}/v1/chat/completions`;
   const bareUrl = `http://127.0.0.1:${barePort}/v1/chat/completions`;
@@ -35,17 +45,32 @@ try {
   for (const stream of [false, true]) {
     await runLoad(gatewayUrl, viaGateway(stream), 50, 3);
     await runLoad(bareUrl, direct(stream), 50, 1);
+    await runLoad(gatewayUrl, claudeViaGateway(stream), 50, 2);
   }
   const rows: [string, LoadResult, LoadResult, LoadResult, number][] = [];
+  // Per row: Claude direct, Claude through the gateway, and the gateway's CPU per Claude request.
+  const claudeRows: [LoadResult, LoadResult, number][] = [];
   let gatewayRequests = 0;
   const cpuBefore = cpuMs(server.pid);
   for (const [label, stream, connections] of [["non-stream c=50", false, 50], ["stream c=50", true, 50], ["non-stream c=1", false, 1], ["stream c=1", true, 1]] as const) {
-    const runs: Record<"direct" | "bare" | "gateway", LoadResult[]> = { direct: [], bare: [], gateway: [] };
+    const runs: Record<"direct" | "bare" | "gateway" | "claudeDirect" | "claudeGateway", LoadResult[]> = { direct: [], bare: [], gateway: [], claudeDirect: [], claudeGateway: [] };
     let gatewayCpu = 0;
+    let claudeCpu = 0;
     for (let round = 0; round < ROUNDS; round += 1) {
       // Alternate the order, so a drift within the round does not always favour the same target.
-      const order = round % 2 === 0 ? (["direct", "bare", "gateway"] as const) : (["gateway", "bare", "direct"] as const);
+      const order = round % 2 === 0 ? (["direct", "bare", "gateway", "claudeDirect", "claudeGateway"] as const) : (["claudeGateway", "claudeDirect", "gateway", "bare", "direct"] as const);
       for (const target of order) {
+        if (target === "claudeDirect") {
+          runs.claudeDirect.push(await runLoad(claudeDirectUrl, claudeDirect(stream), connections, seconds / ROUNDS));
+          continue;
+        }
+        if (target === "claudeGateway") {
+          const cpuRun = cpuMs(server.pid);
+          const c = await runLoad(gatewayUrl, claudeViaGateway(stream), connections, seconds / ROUNDS);
+          claudeCpu += (cpuMs(server.pid) - cpuRun) / Math.max(1, c.requests + c.errors);
+          runs.claudeGateway.push(c);
+          continue;
+        }
         if (target !== "gateway") {
           runs[target].push(await runLoad(target === "direct" ? directUrl : bareUrl, direct(stream), connections, seconds / ROUNDS));
           continue;
@@ -57,6 +82,7 @@ try {
         runs.gateway.push(g);
       }
     }
+    claudeRows.push([combineRuns(runs.claudeDirect), combineRuns(runs.claudeGateway), claudeCpu / ROUNDS]);
     const g = combineRuns(runs.gateway);
     rows.push([label, combineRuns(runs.direct), combineRuns(runs.bare), g, gatewayCpu / Math.max(1, g.requests + g.errors)]);
   }
@@ -90,10 +116,21 @@ try {
     );
   }
   console.log("(bare relay: a plain node:http proxy to the same mock, the floor any relay pays on this machine)");
+  console.log("\nconverted provider (Claude through the OpenAI surface) beside the OpenAI pass-through, same run:\n");
+  console.log("| run | pass-through added p50 ms | converted added p50 ms | conversion cost p50 ms | pass-through CPU ms/req | converted CPU ms/req | conversion cost CPU ms/req | converted errors |");
+  console.log("|---|---|---|---|---|---|---|---|");
+  rows.forEach(([label, d, , g, cpu], i) => {
+    const [cd, cg, ccpu] = claudeRows[i]!;
+    const passAdded = g.p50 - d.p50;
+    const convAdded = cg.p50 - cd.p50;
+    console.log(`| ${label} | ${f(passAdded)} | ${f(convAdded)} | ${f(convAdded - passAdded)} | ${f(cpu, 3)} | ${f(ccpu, 3)} | ${f(ccpu - cpu, 3)} | ${cg.errors} |`);
+  });
+  console.log("(added = gateway minus the same mock called directly; the stream rows differ in kind: the OpenAI mock paces its chunks, the Anthropic mock sends its whole stream at once — the non-stream rows are the like-for-like conversion cost)");
   console.log(`\ngateway CPU per request over the four runs: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB; soak errors: ${soakErrors}`);
   for (const sample of errorSamples.slice(0, 10)) console.log(`error: ${sample}`);
   console.log(`consistency: user quota decreased by ${quotaBefore - quotaAfter}, usage logs sum to ${logged} over ${logRows} rows -> ${quotaBefore - quotaAfter === logged ? "exact" : "MISMATCH"}`);
 } finally {
   bare.kill();
+  await claude.close();
   await close();
 }

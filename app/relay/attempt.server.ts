@@ -168,6 +168,10 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Ups
     return { ok: true, usage: { prompt_tokens: speechCharacters(input.body), completion_tokens: 0 }, countedCompletion: 0, frtMs, deliver };
   }
   const converted = input.adapter.convertResponse(ctx, raw);
+  if (converted.failure) {
+    const { status: failed, error } = converted.failure;
+    return { ok: false, status: mapStatusCode(input.channel.status_code_mapping, failed), error, retryable: isRetryableStatus(failed, input.channel.type), responded: false, upstreamStatus: failed };
+  }
   // Transcripts may be plain text, SRT or VTT (response_format): keep the upstream's type.
   const textReply = input.mode === "transcriptions" || input.mode === "translations";
   const contentType = textReply ? String(upstream.headers["content-type"] ?? "application/json") : "application/json; charset=utf-8";

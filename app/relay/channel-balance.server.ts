@@ -1,34 +1,44 @@
 import type { Channel } from "../../db/schema";
 import { getChannelType } from "~/domain/channels/catalog";
 import { getDb } from "~/utils/db.server";
-import { env } from "~/utils/env.server";
+import { guardedHttp } from "~/utils/guarded-http.server";
 import { decryptSecret } from "~/utils/secrets.server";
-import { readAll, sendUpstream } from "./upstream-client.server";
+import { BALANCE_PROVIDERS, BalanceReadError, type BalanceGet } from "./balance-providers";
 
 export type BalanceResult = { ok: true; balance: number } | { ok: false; message: string };
 
-async function getJson(url: string, key: string): Promise<Record<string, unknown>> {
-  const res = await sendUpstream(url, { method: "GET", headers: { Authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(15_000), connectTimeoutMs: env.RELAY_CONNECT_TIMEOUT * 1000 });
-  const text = (await readAll(res)).toString("utf8");
-  if (res.statusCode !== 200) throw new Error(`上游返回 ${res.statusCode}`);
-  return JSON.parse(text) as Record<string, unknown>;
+export const BALANCE_UNSUPPORTED_MESSAGE = "该渠道类型不支持余额查询";
+const BALANCE_TIMEOUT_MS = 15_000;
+const BALANCE_MAX_BYTES = 256 * 1024;
+
+/** One GET of a balance endpoint through the SSRF-guarded client: bounded in time and size, no redirects. */
+const getJson: BalanceGet = async (url, headers) => {
+  const reply = await guardedHttp(url, { method: "GET", headers, timeoutMs: BALANCE_TIMEOUT_MS, maxBytes: BALANCE_MAX_BYTES });
+  if (reply.status !== 200) throw new BalanceReadError(`上游返回 ${reply.status}`);
+  try {
+    return JSON.parse(reply.body) as unknown;
+  } catch {
+    throw new BalanceReadError("上游返回的不是 JSON");
+  }
+};
+
+/** Whether the console should offer a balance refresh for this type. */
+export function supportsBalance(type: number): boolean {
+  return BALANCE_PROVIDERS.has(type);
 }
 
 /**
- * Remaining credit of an OpenAI-compatible channel from the old billing endpoints (hard limit
- * minus this month's usage, USD). Other providers have no such endpoint: a clear refusal.
+ * A channel's remaining credit from its provider's balance endpoint (OpenAI's billing endpoints,
+ * SiliconCloud, DeepSeek, OpenRouter, Moonshot, AIProxy, API2GPT, AIGC2D). The number is the
+ * provider's: untrusted, so anything not a finite amount of sane size is refused, not stored.
  */
 export async function refreshChannelBalance(channel: Channel): Promise<BalanceResult> {
-  if (channel.type !== 1 && channel.type !== 8) return { ok: false, message: "尚未实现该渠道类型的余额查询" };
+  const provider = BALANCE_PROVIDERS.get(channel.type);
+  if (!provider) return { ok: false, message: BALANCE_UNSUPPORTED_MESSAGE };
   const base = (channel.base_url || getChannelType(channel.type)?.defaultBaseUrl || "").replace(/\/+$/, "");
-  const key = decryptSecret(channel.key_encrypted);
+  if (!base) return { ok: false, message: "余额查询失败：未设置 Base URL" };
   try {
-    const subscription = await getJson(`${base}/v1/dashboard/billing/subscription`, key);
-    const now = new Date();
-    const start = new Date(now.getFullYear(), now.getMonth(), 1).toISOString().slice(0, 10);
-    const end = new Date(now.getTime() + 86400000).toISOString().slice(0, 10);
-    const usage = await getJson(`${base}/v1/dashboard/billing/usage?start_date=${start}&end_date=${end}`, key);
-    const balance = Number(subscription.hard_limit_usd ?? 0) - Number(usage.total_usage ?? 0) / 100;
+    const balance = await provider(base, decryptSecret(channel.key_encrypted), getJson);
     const db = await getDb();
     await db.updateTable("channels").set({ balance, balance_updated_time: Math.floor(Date.now() / 1000) }).where("id", "=", channel.id).execute();
     return { ok: true, balance };

@@ -1,35 +1,39 @@
-import { getChannelType } from "~/domain/channels/catalog";
+import type { Channel } from "../../db/schema";
 import { getChannel } from "~/domain/channels/channels.server";
-import { env } from "~/utils/env.server";
 import { decryptSecret } from "~/utils/secrets.server";
-import { readAll, sendUpstream } from "./upstream-client.server";
+import { adapterFor } from "./adapters/registry";
+import { ChannelConfigError, type ChannelAddress } from "./adapters/types";
+import { guardedHttp } from "~/utils/guarded-http.server";
 
 export type FetchModelsResult = { ok: true; value: string[] } | { ok: false; message: string };
 
+/** A model list larger than this is not a model list. */
+const MAX_LIST_BYTES = 4 * 1024 * 1024;
+
 /**
- * Asks an OpenAI-type channel's upstream for its model list (GET {base}/v1/models). The base
- * URL is set by an admin and may point at a private host on purpose (a local Ollama or vLLM);
- * it goes through the upstream client like every call carrying a channel's key, so link-local
- * and cloud-metadata addresses are refused and redirects are not followed.
+ * Asks a channel's upstream for its model list, in the provider's own way (OpenAI-compatible
+ * GET /v1/models, Ollama /api/tags, Cohere /v1/models…: the adapter's `listModels`). The base URL is
+ * set by an admin and may point at a private host on purpose (a local Ollama or vLLM); the call
+ * goes through the SSRF-guarded client, so link-local and cloud-metadata addresses are refused,
+ * redirects are not followed, and the reply is bounded in time and size.
  */
-export async function fetchUpstreamModels(channelId: number, timeoutMs = 10_000): Promise<FetchModelsResult> {
-  const channel = await getChannel(channelId);
-  if (!channel) return { ok: false, message: "渠道未找到，请刷新页面后重试。" };
-  if (channel.type !== 1) return { ok: false, message: "仅支持 OpenAI 接口格式" };
-  const base = (channel.base_url || getChannelType(1)!.defaultBaseUrl).replace(/\/+$/, "");
+export async function listUpstreamModels(channel: ChannelAddress, key: string, timeoutMs = 10_000): Promise<FetchModelsResult> {
+  const lister = adapterFor(channel.type).listModels;
+  if (!lister) return { ok: false, message: "该渠道类型不支持获取模型列表" };
   try {
-    const response = await sendUpstream(`${base}/v1/models`, {
-      method: "GET",
-      headers: { Authorization: `Bearer ${decryptSecret(channel.key_encrypted)}` },
-      signal: AbortSignal.timeout(timeoutMs),
-      connectTimeoutMs: env.RELAY_CONNECT_TIMEOUT * 1000,
-    });
-    const text = (await readAll(response)).toString("utf8");
-    if (response.statusCode !== 200) return { ok: false, message: `获取模型列表失败：上游返回 ${response.statusCode}` };
-    const body = JSON.parse(text) as { data?: { id?: unknown }[] };
-    const ids = (Array.isArray(body.data) ? body.data : []).map((m) => m?.id).filter((id): id is string => typeof id === "string");
-    return { ok: true, value: [...new Set(ids)].sort() };
+    const request = lister.request(channel, key);
+    const reply = await guardedHttp(request.url, { method: request.method ?? "GET", headers: request.headers, timeoutMs, maxBytes: MAX_LIST_BYTES });
+    if (reply.status !== 200) return { ok: false, message: `获取模型列表失败：上游返回 ${reply.status}` };
+    return { ok: true, value: lister.parse(reply.body) };
   } catch (error) {
+    if (error instanceof ChannelConfigError) return { ok: false, message: `获取模型列表失败：${error.message}` };
     return { ok: false, message: `获取模型列表失败：${(error as Error).message}` };
   }
+}
+
+/** GET /api/channel/fetch_models/:id — the saved channel's list. */
+export async function fetchUpstreamModels(channelId: number, timeoutMs = 10_000): Promise<FetchModelsResult> {
+  const channel: Channel | undefined = await getChannel(channelId);
+  if (!channel) return { ok: false, message: "渠道未找到，请刷新页面后重试。" };
+  return listUpstreamModels(channel, decryptSecret(channel.key_encrypted), timeoutMs);
 }

@@ -1,8 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelForm } from "~/components/channels/ChannelForm";
 import { channelFormContext, handleChannelForm, newChannelDefaults } from "~/domain/channels/channel-form.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
+import { formModelLister } from "~/relay/channel-form-models.server";
 import { requireRole } from "~/web/guards.server";
 
 export const meta: MetaFunction = () => [{ title: "创建新的渠道" }];
@@ -12,9 +14,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { ...channelFormContext(), defaults: newChannelDefaults() };
 }
 
+/** Helper posts (fetching the model list) change nothing on the server: the form keeps its state. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
+  formData?.get("intent") === "fetch-models" ? false : defaultShouldRevalidate;
+
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
-  return handleChannelForm(request, "create");
+  return handleChannelForm(request, "create", undefined, formModelLister());
 }
 
 export default function AddChannelPage() {

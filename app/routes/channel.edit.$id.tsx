@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelForm } from "~/components/channels/ChannelForm";
 import { channelDefaults, channelFormContext, handleChannelForm } from "~/domain/channels/channel-form.server";
 import { getChannel } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
+import { formModelLister } from "~/relay/channel-form-models.server";
 import { requireRole } from "~/web/guards.server";
 import { requirePathId } from "~/utils/edge-input";
 
@@ -16,9 +18,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { ...channelFormContext(), defaults: channelDefaults(channel) };
 }
 
+/** Helper posts (fetching the model list) change nothing on the server: the form keeps its state. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
+  formData?.get("intent") === "fetch-models" ? false : defaultShouldRevalidate;
+
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
-  return handleChannelForm(request, "edit", requirePathId(params.id));
+  const id = requirePathId(params.id);
+  return handleChannelForm(request, "edit", id, formModelLister(id));
 }
 
 export default function EditChannelPage() {

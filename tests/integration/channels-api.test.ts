@@ -122,11 +122,11 @@ describe("channel CRUD and the abilities index", () => {
     expect(upstream.requests.at(-1)?.headers.authorization).toBe(`Bearer ${SECRET}`);
   });
 
-  it("fetch_models works only for OpenAI channels", async () => {
+  it("fetch_models is refused clearly for a type that lists no models", async () => {
     const name = unique();
     await create({ name, type: 14, key: "sk-ant-x", models: "claude-3-5-sonnet-20241022" });
     const [channel] = await findByName(name);
-    expect((await admin.call("GET", `/api/channel/fetch_models/${channel.id}`)).json).toEqual({ success: false, message: "仅支持 OpenAI 接口格式" });
+    expect((await admin.call("GET", `/api/channel/fetch_models/${channel.id}`)).json).toEqual({ success: false, message: "该渠道类型不支持获取模型列表" });
   });
 
   it("delete, batch delete, delete disabled and fix report counts and keep abilities in step", async () => {

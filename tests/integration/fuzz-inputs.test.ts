@@ -248,6 +248,8 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
       ["/token/", { intent: "reveal", id: "2147483647", ids: "2147483647" }],
       ["/channel/", { intent: "enable", id: "2147483647", ids: "2147483647", priority: "0", weight: "0" }],
       ["/channel/add", channelForm],
+      // The form's model-list lookup asks the upstream with the typed values: hostile ones must not 5xx.
+      ["/channel/add", { ...channelForm, intent: "fetch-models" }],
       [`/channel/edit/${maxChannelIdBefore + 1_000_000}`, channelForm],
       ["/login", { username: "fuzz-nobody", password: "wrong-password", redirectTo: "/token" }],
       ["/register", { username: "fz", password: "password123", password2: "password123", aff_code: "" }],

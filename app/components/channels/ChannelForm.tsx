@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useFetcher } from "@remix-run/react";
 import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { channelConsoleSchema } from "~/domain/channels/channel-console-form";
 import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, mergeCustomModels } from "~/domain/channels/channel-form-helpers";
 
-export type ChannelTypeOption = { type: number; name: string; keyHint: string; otherLabel?: string; defaultModels: readonly string[] };
+export type ChannelTypeOption = { type: number; name: string; keyHint: string; otherLabel?: string; defaultModels: readonly string[]; baseUrlPlaceholder: string };
 
 type Props = {
   mode: "create" | "edit";
@@ -60,6 +60,26 @@ export function ChannelForm(props: Props) {
   const modelOptions = [...new Set([...props.allModels, ...selected, ...customOptions])];
   const [localError, setLocalError] = useState<string>();
   const setModels = (value: string[]) => form.update({ name: fields.models.name, value });
+  // With JS, "获取模型列表" posts the form through a fetcher and applies the listed models in place:
+  // their <option>s are rendered first, and selected once that render is committed.
+  const modelFetch = useFetcher<{ initialValue?: { models?: unknown }; error?: Record<string, string[] | null> }>();
+  const [listedModels, setListedModels] = useState<string[]>();
+  useEffect(() => {
+    const reply = modelFetch.data;
+    if (!reply || modelFetch.state !== "idle") return;
+    const failure = reply.error?.[""]?.[0];
+    if (failure) return setLocalError(failure);
+    const listed = reply.initialValue?.models;
+    const models = Array.isArray(listed) ? listed.map(String) : typeof listed === "string" ? [listed] : [];
+    setLocalError(undefined);
+    setCustomOptions((previous) => [...previous, ...models]);
+    setListedModels(models);
+  }, [modelFetch.data, modelFetch.state]);
+  useEffect(() => {
+    if (!listedModels) return;
+    form.update({ name: fields.models.name, value: listedModels });
+    setListedModels(undefined);
+  }, [listedModels, form, fields.models.name]);
   return (
     <Form method="post" {...getFormProps(form)} className="card flex max-w-3xl flex-col gap-4">
       <h1 className="text-xl font-bold">{props.mode === "create" ? "创建新的渠道" : "更新渠道信息"}</h1>
@@ -94,7 +114,8 @@ export function ChannelForm(props: Props) {
       </div>
       <div>
         <label className="label" htmlFor={fields.base_url.id}>代理地址（Base URL）</label>
-        <input {...getInputProps(fields.base_url, { type: "text" })} className="input" placeholder="可选，留空使用官方地址；末尾的 / 会被去掉" />
+        <input {...getInputProps(fields.base_url, { type: "text" })} className="input" placeholder={typeInfo?.baseUrlPlaceholder ?? "可选，留空使用官方地址"} />
+        <p className="mt-1 text-xs text-gray-500">{typeInfo?.baseUrlPlaceholder}；末尾的 / 会被去掉</p>
       </div>
       {typeInfo?.otherLabel ? (
         <div>
@@ -119,6 +140,23 @@ export function ChannelForm(props: Props) {
         <div className="mt-1 flex flex-wrap items-center gap-1">
           <HelperButton intent="fill-defaults" onApply={() => setModels([...(typeInfo?.defaultModels ?? [])])}>填入该类型的默认模型</HelperButton>
           <HelperButton intent="clear-models" onApply={() => setModels([])}>清除所有模型</HelperButton>
+          {/* Asks the upstream, so it is a real post with or without JS; the reply re-renders the form with the list. */}
+          <button
+            type="submit"
+            name="intent"
+            value="fetch-models"
+            formNoValidate
+            className="btn-secondary"
+            disabled={modelFetch.state !== "idle"}
+            onClick={(event) => {
+              event.preventDefault();
+              const data = new FormData(event.currentTarget.form ?? undefined);
+              data.set("intent", "fetch-models");
+              modelFetch.submit(data, { method: "post" });
+            }}
+          >
+            获取模型列表
+          </button>
           <input {...getInputProps(fields.custom_models, { type: "text" })} className="input w-56" placeholder="输入自定义模型名称，逗号分隔" aria-label="自定义模型" />
           <HelperButton
             intent="add-custom"

@@ -18,6 +18,24 @@ export const SELECTABLE_CHANNEL_TYPES = CHANNEL_TYPE_TABLE.filter((t) => t.type 
 
 export const VERTEX_AI_TYPE = 41;
 
+/**
+ * Types whose host is not a base URL: Spark (18) and AWS (33) derive it from the model and the
+ * region in the key, Vertex (41) from the region in `other`. A base URL, when set, still wins.
+ */
+const SELF_ADDRESSED_TYPES = new Set([18, 33, VERTEX_AI_TYPE]);
+
+/**
+ * Whether a channel of this type must name its own host: it has no catalogue default (Azure,
+ * custom, Xinference, Midjourney, Suno…). Such a channel without one would have nowhere to go,
+ * and falling back to another provider's host would send its key there.
+ */
+export function requiresBaseUrl(type: number): boolean {
+  const info = byType.get(type);
+  return !!info && !info.defaultBaseUrl && !SELF_ADDRESSED_TYPES.has(type);
+}
+
+export const BASE_URL_REQUIRED_MESSAGE = "该渠道类型必须填写 Base URL";
+
 /** A Chinese message when one key does not fit its type's format, else undefined. */
 export function validateChannelKey(type: number, key: string): string | undefined {
   const info = byType.get(type);

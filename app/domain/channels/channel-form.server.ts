@@ -3,7 +3,7 @@ import type { Channel } from "../../../db/schema";
 import { listGroupNames } from "~/domain/groups/groups.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { splitList } from "./abilities.server";
-import { SELECTABLE_CHANNEL_TYPES, allCatalogModels, getChannelType } from "./catalog";
+import { SELECTABLE_CHANNEL_TYPES, allCatalogModels, getChannelType, requiresBaseUrl } from "./catalog";
 import { channelConsoleSchema, type ChannelConsoleInput } from "./channel-console-form";
 import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, mergeCustomModels } from "./channel-form-helpers";
 import type { ChannelFields } from "./channel-input";
@@ -13,11 +13,29 @@ import { readForm } from "~/utils/edge-input";
 /** What both channel form pages render besides the values. */
 export function channelFormContext() {
   return {
-    types: SELECTABLE_CHANNEL_TYPES.map((t) => ({ type: t.type, name: t.name, keyHint: t.keyHint, otherLabel: t.otherLabel, defaultModels: t.defaultModels })),
+    types: SELECTABLE_CHANNEL_TYPES.map((t) => ({
+      type: t.type,
+      name: t.name,
+      keyHint: t.keyHint,
+      otherLabel: t.otherLabel,
+      defaultModels: t.defaultModels,
+      baseUrlPlaceholder: baseUrlPlaceholder(t.type),
+    })),
     allModels: allCatalogModels(),
     groups: listGroupNames(),
   };
 }
+
+/** What the empty base URL field says for a type: required, or which official host is used when blank. */
+function baseUrlPlaceholder(type: number): string {
+  const info = getChannelType(type);
+  if (info?.baseUrlPlaceholder) return info.baseUrlPlaceholder;
+  if (requiresBaseUrl(type)) return "必填，该渠道类型没有默认地址";
+  return info?.defaultBaseUrl ? `可选，留空使用官方地址 ${info.defaultBaseUrl}` : "可选，留空由该渠道类型自行决定地址";
+}
+
+/** The upstream's model list for the form's current values (the route supplies it: the relay lives above the domain). */
+export type ModelLister = (form: { type: number; base_url: string; other: string; key: string }) => Promise<{ ok: true; value: string[] } | { ok: false; message: string }>;
 
 export function newChannelDefaults() {
   return { type: "1", models: [...(getChannelType(1)?.defaultModels ?? [])], groups: ["default"], auto_ban: "on", priority: "0", weight: "0" };
@@ -70,7 +88,7 @@ function rerender(formData: FormData, formError?: string) {
   return { ...reply, status: undefined, error: formError ? { "": [formError] } : {} };
 }
 
-export async function handleChannelForm(request: Request, mode: "create" | "edit", id?: number) {
+export async function handleChannelForm(request: Request, mode: "create" | "edit", id?: number, listModels?: ModelLister) {
   const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "save");
   const setList = (name: string, values: string[]) => {
@@ -93,6 +111,19 @@ export async function handleChannelForm(request: Request, mode: "create" | "edit
     case "template-model-mapping":
       formData.set("model_mapping", MODEL_MAPPING_TEMPLATE);
       return rerender(formData);
+    case "fetch-models": {
+      if (!listModels) return rerender(formData, "该渠道类型不支持获取模型列表");
+      const listed = await listModels({
+        type: Number(formData.get("type")),
+        base_url: String(formData.get("base_url") ?? "").trim(),
+        other: String(formData.get("other") ?? "").trim(),
+        key: String(formData.get("key") ?? "").split(/\r?\n/)[0]!.trim(),
+      });
+      if (!listed.ok) return rerender(formData, listed.message);
+      if (listed.value.length === 0) return rerender(formData, "获取模型列表失败：上游没有列出模型");
+      setList("models", listed.value);
+      return rerender(formData);
+    }
     case "template-status-code-mapping":
       formData.set("status_code_mapping", STATUS_CODE_MAPPING_TEMPLATE);
       return rerender(formData);

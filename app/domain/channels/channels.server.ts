@@ -6,7 +6,7 @@ import { publish } from "~/utils/redis.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import { upstreamUrlRefusal } from "~/utils/upstream-address";
 import { rebuildAbilities } from "./abilities.server";
-import { getChannelType, splitChannelKeys, validateChannelKey } from "./catalog";
+import { BASE_URL_REQUIRED_MESSAGE, getChannelType, requiresBaseUrl, splitChannelKeys, validateChannelKey } from "./catalog";
 import { checkJsonObject, normaliseBaseUrl, type ChannelFields } from "./channel-input";
 import { readId } from "~/utils/edge-input";
 
@@ -101,6 +101,7 @@ export async function createChannels(fields: ChannelFields): Promise<ChannelResu
   }
   const mapped = toColumns({ ...fields, type, models }, type);
   if (!mapped.ok) return mapped;
+  if (requiresBaseUrl(type) && !mapped.value.base_url) return { ok: false, message: BASE_URL_REQUIRED_MESSAGE };
   const db = await getDb();
   const ids = await db.transaction().execute(async (trx) => {
     const created: number[] = [];
@@ -127,6 +128,10 @@ export async function updateChannel(id: number, fields: ChannelFields): Promise<
   const type = fields.type ?? current.type;
   const mapped = toColumns(fields, type);
   if (!mapped.ok) return mapped;
+  // Checked when the change is about where the channel goes; a legacy row without a host can
+  // still be renamed or disabled (the relay refuses to call it either way).
+  const addressed = fields.base_url !== undefined || fields.type !== undefined;
+  if (addressed && requiresBaseUrl(type) && !(mapped.value.base_url ?? current.base_url)) return { ok: false, message: BASE_URL_REQUIRED_MESSAGE };
   const set: Partial<Columns> & { key_encrypted?: string } = { ...mapped.value };
   if (fields.name !== undefined && !fields.name.trim()) return { ok: false, message: "请填写渠道名称和渠道密钥！" };
   const key = fields.key?.trim();

@@ -10,6 +10,14 @@ import { zhipuV3Adapter, zhipuV4Adapter } from "./zhipu/zhipu-adapter";
 import { geminiAdapter } from "./gemini/gemini-adapter";
 import { createOpenAiAdapter } from "./openai/openai-adapter";
 import { palmAdapter } from "./palm/palm-adapter";
+import { cloudflareAdapter } from "./cloudflare/cloudflare-adapter";
+import { cohereAdapter } from "./cohere/cohere-adapter";
+import { difyAdapter } from "./dify/dify-adapter";
+import { jinaAdapter } from "./jina/jina-adapter";
+import { minimaxAdapter } from "./minimax/minimax-adapter";
+import { ollamaAdapter } from "./ollama/ollama-adapter";
+import { COMPATIBLE_ADAPTERS } from "./openai-compatible/compatible-types";
+import { siliconCloudAdapter } from "./siliconcloud/siliconcloud-adapter";
 import type { Adapter } from "./types";
 import { vertexAdapter } from "./vertex/vertex-adapter";
 
@@ -19,6 +27,7 @@ import { vertexAdapter } from "./vertex/vertex-adapter";
  */
 const dedicated = new Map<number, Adapter>([
   [3, azureAdapter],
+  [4, ollamaAdapter],
   [11, palmAdapter],
   [14, anthropicAdapter],
   [15, baiduAdapter],
@@ -26,10 +35,17 @@ const dedicated = new Map<number, Adapter>([
   [17, aliAdapter],
   [18, sparkAdapter],
   [23, hunyuanAdapter],
-  [26, zhipuV4Adapter],
   [24, geminiAdapter],
+  [26, zhipuV4Adapter],
   [33, awsAdapter],
+  [34, cohereAdapter],
+  [35, minimaxAdapter],
+  [37, difyAdapter],
+  [38, jinaAdapter],
+  [39, cloudflareAdapter],
+  [40, siliconCloudAdapter],
   [41, vertexAdapter],
+  ...COMPATIBLE_ADAPTERS,
 ]);
 const openAiCompatible = new Map<number, Adapter>();
 

@@ -10,6 +10,9 @@ import type { UsageNote } from "../billing/usage-parse";
  */
 export type RelayMode = "chat" | "completions" | "edits" | "embeddings" | "moderations" | "images" | "rerank" | "speech" | "transcriptions" | "translations";
 
+/** Where a channel sends: enough to build a URL (a channel being edited in the form is not saved yet). */
+export type ChannelAddress = Pick<Channel, "id" | "type" | "base_url" | "other">;
+
 export type AdapterContext = {
   channel: Channel;
   key: string;
@@ -48,6 +51,12 @@ export class ChannelConfigError extends Error {}
 export type UpstreamError = { message: string; type: string; code: string | null };
 
 /**
+ * A failure reported inside a 200 reply (MiniMax's `base_resp`, an Ollama `{"error"}` body): the
+ * status it stands for, so retry, status mapping and auto-disable treat it like an HTTP error.
+ */
+export type ReplyFailure = { status: number; error: UpstreamError };
+
+/**
  * Output of one upstream SSE event: OpenAI chunks to forward (already JSON-encoded); `done` when
  * the event says the reply is complete ([DONE], message_stop), so the client's stream can end
  * without waiting for the upstream to close its body.
@@ -81,7 +90,12 @@ export interface Adapter {
    * Non-stream reply → the OpenAI-shaped body for the client and the usage to bill (read with
    * usage-parse: `usageNote` says why a reported usage was not believed).
    */
-  convertResponse(ctx: AdapterContext, raw: Buffer): { body: string | Buffer; usage?: Usage; usageNote?: UsageNote };
+  convertResponse(ctx: AdapterContext, raw: Buffer): { body: string | Buffer; usage?: Usage; usageNote?: UsageNote; failure?: ReplyFailure };
+  /**
+   * The upstream's model list (GET, through the SSRF-guarded client) for the channel form's
+   * "获取模型列表": the request to send and how to read its reply. Absent: the provider lists none.
+   */
+  listModels?: { request(channel: ChannelAddress, key: string): UpstreamRequest; parse(raw: string): string[] };
   createStreamTranslator(ctx: AdapterContext): StreamTranslator;
   parseError(status: number, text: string): UpstreamError;
 }

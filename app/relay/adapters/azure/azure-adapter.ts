@@ -2,6 +2,7 @@ import type { Adapter, AdapterContext, UpstreamRequest } from "../types";
 import { clientWantsUsage, openAiPayload, usageOf } from "../openai/openai-adapter";
 import { parseOpenAiError } from "../openai/openai-errors";
 import { createOpenAiStreamTranslator } from "../openai/openai-stream";
+import { channelBase } from "../shared/channel-base";
 
 const DEFAULT_API_VERSION = "2023-06-01-preview";
 
@@ -17,7 +18,8 @@ function taskOf(path: string): string {
 export const azureAdapter: Adapter = {
   streamUsage: true,
   buildRequest(ctx: AdapterContext): UpstreamRequest {
-    const base = ctx.channel.base_url.replace(/\/+$/, "");
+    // Azure has no default host: a channel without its resource URL is refused, not sent.
+    const base = channelBase(ctx.channel, "");
     const deployment = ctx.upstreamModel.replaceAll(".", "");
     const version = ctx.channel.other.trim() || DEFAULT_API_VERSION;
     const url = `${base}/openai/deployments/${encodeURIComponent(deployment)}/${taskOf(ctx.path)}?api-version=${encodeURIComponent(version)}`;

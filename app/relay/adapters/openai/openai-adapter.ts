@@ -2,6 +2,8 @@ import { parseOpenAiUsage, type ParsedUsage } from "../../billing/usage-parse";
 import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { parseOpenAiError } from "./openai-errors";
 import { createOpenAiStreamTranslator } from "./openai-stream";
+import { listOpenAiModels } from "../openai-compatible/list-models";
+import { channelBase } from "../shared/channel-base";
 
 /** The body sent upstream: the client's JSON with the mapped model and, for streams, usage asked for. */
 export function openAiBody(ctx: AdapterContext, askUsage: boolean): Record<string, unknown> {
@@ -101,5 +103,9 @@ export function createOpenAiAdapter(defaultBase: string, streamUsage = true): Ad
     convertResponse: (_ctx, raw) => ({ body: raw, ...usageOfReply(raw) }),
     createStreamTranslator: (ctx) => createOpenAiStreamTranslator(clientWantsUsage(ctx)),
     parseError: parseOpenAiError,
+    listModels: {
+      request: (channel, key) => ({ url: `${channelBase(channel, defaultBase)}/v1/models`, method: "GET", headers: { Authorization: `Bearer ${key}` }, body: "" }),
+      parse: listOpenAiModels,
+    },
   };
 }

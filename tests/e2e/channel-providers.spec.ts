@@ -1,0 +1,63 @@
+import { expect, test, type Page } from "@playwright/test";
+import { startOllamaNativeMock } from "../mocks/ollama-native-upstream";
+import type { ProviderMock } from "../mocks/provider-mock";
+import { signIn, uniqueName } from "./helpers";
+
+let ollama: ProviderMock;
+test.beforeAll(async () => {
+  ollama = await startOllamaNativeMock();
+});
+test.afterAll(async () => {
+  await ollama.close();
+});
+
+async function asRoot(page: Page) {
+  await signIn(page, "root", "123456");
+  await expect(page).toHaveURL(/\/token$/);
+}
+
+/** Picks a type; without JavaScript a helper post re-renders the form for it (the same click with JS is handled in place). */
+async function pickType(page: Page, label: string) {
+  await page.getByLabel("类型").selectOption({ label });
+  await page.getByRole("button", { name: "填入该类型的默认模型" }).click();
+}
+
+test.describe("channel form per provider @nojs", () => {
+  test("hints per type, the upstream's model list fetched into the form, then saved", async ({ page }) => {
+    await asRoot(page);
+    await page.goto("/channel/add");
+    await pickType(page, "Cloudflare");
+    await expect(page.getByLabel("Account ID（必填）")).toBeVisible();
+    await expect(page.getByText("格式：Workers AI API Token")).toBeVisible();
+
+    await pickType(page, "Ollama");
+    await expect(page.getByLabel("代理地址（Base URL）")).toHaveAttribute("placeholder", "http://localhost:11434");
+    await expect(page.locator('select[name="models"] option:checked', { hasText: "nomic-embed-text" })).toHaveCount(1);
+    const name = uniqueName("ol");
+    await page.getByLabel("名称").fill(name);
+    await page.getByLabel("密钥").fill("any");
+    await page.getByLabel("代理地址（Base URL）").fill(ollama.url);
+    await page.getByRole("button", { name: "获取模型列表" }).click();
+    await expect(page.locator('select[name="models"] option:checked')).toHaveText(["llama3.2:latest", "qwen2.5:7b"]);
+    expect(ollama.requests.at(-1)).toMatchObject({ method: "GET", path: "/api/tags" });
+    // The typed key survives the re-render, so the save that follows needs nothing re-entered.
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page.getByText("渠道创建成功！")).toBeVisible();
+  });
+
+  test("a type without a default host cannot be saved without a base URL; a failed model fetch says why", async ({ page }) => {
+    await asRoot(page);
+    await page.goto("/channel/add");
+    await pickType(page, "Xinference");
+    await expect(page.getByLabel("代理地址（Base URL）")).toHaveAttribute("placeholder", "必填，如 http://localhost:9997");
+    await page.getByLabel("名称").fill(uniqueName("xi"));
+    await page.getByLabel("密钥").fill("k");
+    await page.getByRole("button", { name: "获取模型列表" }).click();
+    await expect(page.getByText("获取模型列表失败：未设置 Base URL")).toBeVisible();
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page.getByText("该渠道类型必须填写 Base URL")).toBeVisible();
+    await page.getByLabel("代理地址（Base URL）").fill("http://169.254.169.254");
+    await page.getByRole("button", { name: "获取模型列表" }).click();
+    await expect(page.getByText(/获取模型列表失败：/)).toBeVisible();
+  });
+});
