@@ -194,18 +194,12 @@ describe("Gemini stream → OpenAI chunks", () => {
 });
 
 describe("Gemini model list", () => {
-  it("lists every page of GET /{version}/models as ids without models/, key in the header", async () => {
-    const { startGeminiMock } = await import("../../mocks/gemini-upstream");
-    const { fetchGeminiModels } = await import("~/relay/adapters/gemini/list-models.server");
-    const mock = await startGeminiMock("AIza-list");
-    try {
-      expect(await fetchGeminiModels({ baseUrl: mock.url, key: "AIza-list", other: "" })).toEqual({ ok: true, value: ["gemini-1.5-pro", "gemini-2.0-flash", "gemini-embedding-001"] });
-      expect(mock.requests.map((r) => r.path)).toEqual(["/v1beta/models?pageSize=1000", "/v1beta/models?pageSize=1000&pageToken=page-2"]);
-      const refused = await fetchGeminiModels({ baseUrl: mock.url, key: "wrong", other: "v1" });
-      expect(refused).toEqual({ ok: false, message: "获取模型列表失败：上游返回 400（API key not valid. Please pass a valid API key.）" });
-    } finally {
-      await mock.close();
-    }
+  it("asks GET /{version}/models with the key in the header and reads ids without models/", async () => {
+    const { geminiAdapter } = await import("~/relay/adapters/gemini/gemini-adapter");
+    const channel = { id: 1, type: 24, base_url: "http://127.0.0.1:9/", other: "v1" };
+    expect(geminiAdapter.listModels!.request(channel, "AIza-list")).toEqual({ url: "http://127.0.0.1:9/v1/models?pageSize=1000", method: "GET", headers: { "x-goog-api-key": "AIza-list" }, body: "" });
+    const reply = JSON.stringify({ models: [{ name: "models/gemini-2.0-flash" }, { name: "models/gemini-1.5-pro" }, { name: 7 }, { name: "models/gemini-1.5-pro" }] });
+    expect(geminiAdapter.listModels!.parse(reply)).toEqual(["gemini-1.5-pro", "gemini-2.0-flash"]);
   });
 });
 

@@ -67,4 +67,21 @@ export const geminiAdapter: Adapter = {
   convertResponse: convertGeminiResponse,
   createStreamTranslator: (ctx) => createGeminiStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),
   parseError: parseGoogleError,
+  // Gemini lists well under a page of 1000 models, so one page is the whole list.
+  listModels: {
+    request: (channel, key) => ({
+      url: `${(channel.base_url || GEMINI_DEFAULT_BASE).replace(/\/+$/, "")}/${geminiApiVersion(channel.other)}/models?pageSize=1000`,
+      method: "GET",
+      headers: { "x-goog-api-key": key },
+      body: "",
+    }),
+    parse: listGeminiModels,
+  },
 };
+
+/** `{models:[{name:"models/gemini-…"}]}` → ids as clients name them (no `models/`), sorted. */
+export function listGeminiModels(raw: string): string[] {
+  const body = JSON.parse(raw) as { models?: { name?: unknown }[] };
+  const names = (Array.isArray(body.models) ? body.models : []).map((m) => (typeof m?.name === "string" ? m.name.replace(/^models\//, "") : "")).filter(Boolean);
+  return [...new Set(names)].sort();
+}
