@@ -9,10 +9,12 @@ import { sendModels } from "./models-endpoint.server";
 import { relay } from "./pipeline.server";
 import { nodeSink } from "./reply-sink";
 import type { RelayFailure } from "./relay-error";
+import { MJ_PATH_PREFIXES } from "./tasks/mj-relay.server";
+import { handleTaskRelay } from "./tasks/task-routes.server";
 import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField, parseRelayJson } from "./request-parse";
 
 /** Path prefixes served by the relay instead of Remix (DESIGN.md §1). */
-export const RELAY_PREFIXES = ["/v1/", "/v1beta/", "/mj/", "/suno/", "/dashboard/billing/"];
+export const RELAY_PREFIXES = ["/v1/", "/v1beta/", ...MJ_PATH_PREFIXES, "/suno/", "/dashboard/billing/"];
 
 export function isRelayPath(url: string): boolean {
   return RELAY_PREFIXES.some((prefix) => url.startsWith(prefix)) || url === "/v1";
@@ -53,6 +55,7 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
   if (answerPreflight(req, res)) return;
   if (!isBooted()) await bootApp();
   const path = pathOf(req.url ?? "/");
+  if (await handleTaskRelay(req, res, path, requestId, startedAt)) return;
   const jsonMode = JSON_ENDPOINTS[path];
   if (!jsonMode && NOT_IMPLEMENTED_PREFIXES.some((p) => path.startsWith(p))) {
     req.resume();
