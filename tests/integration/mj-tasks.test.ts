@@ -1,8 +1,9 @@
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MJ_IMAGE_BYTES, startMjProxy, type MjProxyMock } from "../mocks/mj-proxy";
 import { startServer, type StartedServer } from "../support/server";
 import { call, eventually, signIn, sleep, type Node } from "../support/standalone";
-import { balances, logsOf, payer, setOptionOn, taskChannel, type Payer } from "../support/tasks";
+import { balances, isRefund, logsOf, payer, setOptionOn, taskChannel, type Payer } from "../support/tasks";
 
 /**
  * Issue 15, Midjourney: submit through the gateway → billed once → polled (or called back) to
@@ -87,7 +88,7 @@ describe("Midjourney relay", () => {
     expect(await balances(p)).toMatchObject({ quota: 1_000_000 - PRICE, token: 600_000 - PRICE });
     const logs = await logsOf(p);
     expect(logs.filter((l) => l.type === 2)).toEqual([expect.objectContaining({ model_name: "mj_imagine", quota: PRICE, token_name: "tasks" })]);
-    expect(logs.filter((l) => l.type === 4)).toHaveLength(0);
+    expect(logs.filter(isRefund)).toHaveLength(0);
 
     // list-by-condition answers from the gateway's records.
     const batch = await call(server.baseUrl, "/mj/task/list-by-condition", { method: "POST", headers: { Authorization: `Bearer ${p.key}` }, body: { ids: [id, "nope"] } });
@@ -108,7 +109,7 @@ describe("Midjourney relay", () => {
     expect(await balances(p)).toEqual({ quota: 1_000_000, used: 0, token: 600_000, tokenUsed: 0 });
     const logs = await logsOf(p);
     expect(logs.filter((l) => l.type === 2)).toEqual([expect.objectContaining({ model_name: "mj_imagine", quota: PRICE })]);
-    expect(logs.filter((l) => l.type === 4)).toEqual([expect.objectContaining({ model_name: "mj_imagine", quota: PRICE, content: expect.stringContaining(`构图失败 ${reply.json.result}`) })]);
+    expect(logs.filter(isRefund)).toEqual([expect.objectContaining({ model_name: "mj_imagine", quota: PRICE, content: expect.stringContaining(`构图失败 ${reply.json.result}`) })]);
   });
 
   it("a submit the proxy refuses (code 24) costs nothing and shows as failed", async () => {
@@ -119,7 +120,7 @@ describe("Midjourney relay", () => {
     expect(await balances(p)).toEqual({ quota: 1_000_000, used: 0, token: 600_000, tokenUsed: 0 });
     const listed = (await call(server.baseUrl, "/api/mj/self", { headers: p.user.auth })).json.data;
     expect(listed[0]).toMatchObject({ code: 24, status: "FAILURE", progress: "100%", quota: 0, fail_reason: "可能包含敏感词" });
-    expect((await logsOf(p)).filter((l) => l.type === 2 || l.type === 4)).toHaveLength(0);
+    expect((await logsOf(p)).filter((l) => l.type === 2 || isRefund(l))).toHaveLength(0);
   });
 
   it("a queued submit (code 22) is shown to the client as 1 and billed", async () => {
@@ -137,7 +138,7 @@ describe("Midjourney relay", () => {
     expect(task).toMatchObject({ status: "FAILURE", failReason: "上游任务超时（超过4秒）" });
     await sleep(700);
     expect(await balances(p)).toEqual({ quota: 1_000_000, used: 0, token: 600_000, tokenUsed: 0 });
-    expect((await logsOf(p)).filter((l) => l.type === 4)).toHaveLength(1);
+    expect((await logsOf(p)).filter(isRefund)).toHaveLength(1);
   }, 30_000);
 
   it("duplicate callbacks racing the poller refund once; a forged callback is refused", async () => {
@@ -155,7 +156,7 @@ describe("Midjourney relay", () => {
       expect(mock.notified.filter((n) => ids.includes(n.task)).every((n) => n.reply === 200)).toBe(true);
       await sleep(700);
       expect(await balances(p)).toEqual({ quota: 1_000_000, used: 0, token: 600_000, tokenUsed: 0 });
-      expect((await logsOf(p)).filter((l) => l.type === 4)).toHaveLength(3);
+      expect((await logsOf(p)).filter(isRefund)).toHaveLength(3);
 
       // A callback without the channel's signature changes nothing.
       const forged = await call(server.baseUrl, `/mj/notify?channel=${channelId}&sig=${"0".repeat(32)}`, { method: "POST", body: { id: ids[0], status: "FAILURE", failReason: "x" } });
@@ -225,4 +226,46 @@ describe("Midjourney relay", () => {
       mock.imageBase = undefined;
     }
   });
+});
+
+describe("two processes polling one database", () => {
+  it.skipIf(kind !== "postgres")("refund failed tasks once, whichever process sees the failure first", async () => {
+    const proxy = await startMjProxy({ secret: SECRET, stepMs: 100 });
+    // No Redis: each process polls on its own timer, so both poll the same tasks at once.
+    // One deployment: the processes share the secrets channel keys are sealed with.
+    const shared = { REDIS_URL: "", TASK_POLL_INTERVAL_MS: "100", CRYPTO_SECRET: "two-pollers-crypto-secret", SESSION_SECRET: "two-pollers-session-secret" };
+    const first = await startServer({ kind: "postgres", env: shared });
+    let second: StartedServer | undefined;
+    try {
+      const admin = await signIn(first.baseUrl);
+      await taskChannel(admin, { type: 2, base_url: proxy.url, key: SECRET, models: "mj_imagine" });
+      const p = await payer(admin, 2_000_000, 1_500_000);
+      // Started after the channel exists: without Redis a process learns of channels at start.
+      second = await startServer({ kind: "postgres", env: shared, storage: { dataDir: `${first.dataDir}-second`, databaseUrl: first.databaseUrl } });
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        const base = i % 2 === 0 ? first.baseUrl : second.baseUrl;
+        const reply = await call(base, "/mj/submit/imagine", { method: "POST", headers: { "mj-api-secret": p.key }, body: { prompt: `race ${i} fail` } });
+        expect(reply.json.code, `${base}: ${reply.text}`).toBe(1);
+        ids.push(reply.json.result);
+      }
+      expect(await eventually(async () => {
+        const rows = (await call(first.baseUrl, "/api/mj/self", { headers: p.user.auth })).json.data as { progress: string }[];
+        return rows.length === 6 && rows.every((r) => r.progress === "100%");
+      }, 15_000, 100)).toBe(true);
+      await sleep(600);
+      expect(await balances(p)).toEqual({ quota: 2_000_000, used: 0, token: 1_500_000, tokenUsed: 0 });
+      const refunds = (await logsOf(p)).filter(isRefund);
+      expect(refunds).toHaveLength(6);
+      expect(new Set(refunds.map((l) => l.content.split(" ")[1])).size).toBe(6);
+      // Both processes really polled.
+      const polls = proxy.requests.filter((r) => r.path === "/mj/task/list-by-condition").length;
+      expect(polls).toBeGreaterThan(4);
+    } finally {
+      await second?.stop();
+      rmSync(`${first.dataDir}-second`, { recursive: true, force: true });
+      await first.stop();
+      await proxy.close();
+    }
+  }, 120_000);
 });

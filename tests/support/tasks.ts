@@ -45,3 +45,8 @@ export async function logsOf(p: Payer): Promise<{ type: number; content: string;
   const res = await call(p.user.baseUrl, "/api/log/self?p=1&page_size=100", { headers: p.user.auth });
   return res.json.data.items;
 }
+
+/** A task refund's log row (a system row; registration gifts are system rows too). */
+export function isRefund(log: { type: number; content: string }): boolean {
+  return log.type === 4 && log.content.includes("，补偿 ");
+}
