@@ -1,4 +1,4 @@
-import type { TaskListFilter } from "~/domain/tasks/task-list";
+import { MAX_INT4, withoutNul, type TaskListFilter } from "~/domain/tasks/task-list";
 import { formatTimestamp, parseWallClock } from "~/utils/time-zone";
 import { requestTimeZone } from "~/utils/time-zone.server";
 
@@ -10,9 +10,9 @@ function toDateTimeLocal(seconds: number, timeZone: string): string {
 }
 
 function positiveInt(raw: string): number | undefined {
-  if (!/^\d{1,9}$/.test(raw)) return undefined;
+  if (!/^\d{1,10}$/.test(raw)) return undefined;
   const n = Number(raw);
-  return n > 0 ? n : undefined;
+  return n > 0 && n <= MAX_INT4 ? n : undefined;
 }
 
 /**
@@ -24,7 +24,7 @@ export function pageTaskFilter(request: Request, kind: "mj" | "task", scope: { u
   const q = new URL(request.url).searchParams;
   const timeZone = requestTimeZone(request);
   const now = Math.floor(Date.now() / 1000);
-  const values: Record<string, string> = Object.fromEntries(TASK_FORM_FIELDS.map((k) => [k, (q.get(k) ?? "").trim().slice(0, 100)]));
+  const values: Record<string, string> = Object.fromEntries(TASK_FORM_FIELDS.map((k) => [k, withoutNul((q.get(k) ?? "").trim().slice(0, 100))]));
   if (!q.has("start")) {
     values.start = kind === "mj" ? toDateTimeLocal(now - 30 * 86_400, timeZone) : `${formatTimestamp(now, timeZone).slice(0, 10)}T00:00`;
     if (kind === "mj") values.end = toDateTimeLocal(now + 3_600, timeZone);

@@ -6,7 +6,7 @@ import { TOKEN_CHANGED_CHANNEL } from "~/domain/tokens/tokens.server";
 import { getDb } from "~/utils/db.server";
 import { publish } from "~/utils/redis.server";
 import { refundTaskCharge } from "./task-refund.server";
-import { TASK_PAGE_SIZE, type TaskListFilter } from "./task-list";
+import { TASK_PAGE_SIZE, withoutNul, type TaskListFilter } from "./task-list";
 
 export type MjRow = Selectable<MidjourneysTable>;
 
@@ -34,13 +34,14 @@ export async function insertMjTask(values: {
   state: string; status: string; progress: string; failReason: string; quota: number; imageUrl?: string; finishTime?: number; properties?: string;
 }): Promise<MjRow> {
   const db = await getDb();
+  const clean = (text: string, max: number) => withoutNul(text).slice(0, max);
   return db
     .insertInto("midjourneys")
     .values({
-      user_id: values.userId, token_id: values.tokenId, channel_id: values.channelId, code: values.code, action: values.action, mj_id: values.mjId,
-      prompt: values.prompt.slice(0, 8000), description: values.description.slice(0, 8000), state: values.state.slice(0, 1000), status: values.status,
-      progress: values.progress, fail_reason: values.failReason.slice(0, 2000), quota: values.quota, submit_time: Date.now(),
-      image_url: values.imageUrl ?? "", finish_time: values.finishTime ?? 0, properties: values.properties ?? "",
+      user_id: values.userId, token_id: values.tokenId, channel_id: values.channelId, code: values.code, action: values.action, mj_id: clean(values.mjId, 100),
+      prompt: clean(values.prompt, 8000), description: clean(values.description, 8000), state: clean(values.state, 1000), status: values.status,
+      progress: values.progress, fail_reason: clean(values.failReason, 2000), quota: values.quota, submit_time: Date.now(),
+      image_url: clean(values.imageUrl ?? "", 2000), finish_time: values.finishTime ?? 0, properties: clean(values.properties ?? "", 20_000),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -48,13 +49,15 @@ export async function insertMjTask(values: {
 
 /** The newest task with this proxy id (of this user, when given). */
 export async function findMjTask(mjId: string, userId?: number): Promise<MjRow | undefined> {
+  if (!mjId || mjId.includes("\u0000")) return undefined;
   const db = await getDb();
   let query = db.selectFrom("midjourneys").selectAll().where("mj_id", "=", mjId);
   if (userId !== undefined) query = query.where("user_id", "=", userId);
   return query.orderBy("id", "desc").limit(1).executeTakeFirst();
 }
 
-export async function findMjTasks(mjIds: string[], userId: number): Promise<MjRow[]> {
+export async function findMjTasks(ids: string[], userId: number): Promise<MjRow[]> {
+  const mjIds = ids.filter((id) => !id.includes("\u0000"));
   if (mjIds.length === 0) return [];
   const db = await getDb();
   return db.selectFrom("midjourneys").selectAll().where("mj_id", "in", mjIds).where("user_id", "=", userId).orderBy("id", "desc").execute();

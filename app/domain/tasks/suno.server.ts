@@ -5,7 +5,7 @@ import { TOKEN_CHANGED_CHANNEL } from "~/domain/tokens/tokens.server";
 import { getDb } from "~/utils/db.server";
 import { publish } from "~/utils/redis.server";
 import { refundTaskCharge } from "./task-refund.server";
-import { TASK_PAGE_SIZE, type TaskListFilter } from "./task-list";
+import { jsonWithoutNul, TASK_PAGE_SIZE, withoutNul, type TaskListFilter } from "./task-list";
 
 export type TaskRow = Selectable<TasksTable>;
 
@@ -21,15 +21,16 @@ export async function insertSunoTask(values: { userId: number; tokenId: number; 
   return db
     .insertInto("tasks")
     .values({
-      created_at: now, updated_at: now, task_id: values.taskId.slice(0, 100), platform: SUNO_PLATFORM, user_id: values.userId, token_id: values.tokenId,
+      created_at: now, updated_at: now, task_id: withoutNul(values.taskId).slice(0, 100), platform: SUNO_PLATFORM, user_id: values.userId, token_id: values.tokenId,
       channel_id: values.channelId, quota: values.quota, action: values.action, status: "NOT_START", progress: "0%", submit_time: now,
-      properties: JSON.stringify({ input: values.input }),
+      properties: JSON.stringify(jsonWithoutNul({ input: values.input })),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-export async function findSunoTasks(taskIds: string[], userId: number): Promise<TaskRow[]> {
+export async function findSunoTasks(ids: string[], userId: number): Promise<TaskRow[]> {
+  const taskIds = ids.filter((id) => !id.includes("\u0000"));
   if (taskIds.length === 0) return [];
   const db = await getDb();
   return db.selectFrom("tasks").selectAll().where("platform", "=", SUNO_PLATFORM).where("task_id", "in", taskIds).where("user_id", "=", userId).orderBy("id", "desc").execute();
@@ -57,10 +58,10 @@ export async function applySunoState(row: TaskRow, update: SunoTaskState): Promi
     const changed = await trx
       .updateTable("tasks")
       .set({
-        status: fail ? "FAILURE" : update.status.slice(0, 20), progress, fail_reason: (fail && !update.failReason ? "任务失败" : update.failReason).slice(0, 2000),
+        status: fail ? "FAILURE" : withoutNul(update.status).slice(0, 20), progress, fail_reason: withoutNul(fail && !update.failReason ? "任务失败" : update.failReason).slice(0, 2000),
         start_time: update.startTime, finish_time: done && !update.finishTime ? now : update.finishTime, updated_at: now,
         ...(update.submitTime ? { submit_time: update.submitTime } : undefined),
-        ...(update.data === undefined ? undefined : { data: JSON.stringify(update.data) }),
+        ...(update.data === undefined ? undefined : { data: JSON.stringify(jsonWithoutNul(update.data)) }),
         ...(fail && row.quota > 0 ? { refunded_at: now } : undefined),
       })
       .where("id", "=", row.id)

@@ -7,7 +7,7 @@ import { getDb } from "~/utils/db.server";
 import type { TokenContext } from "../auth/token-auth.server";
 import { BodyTooLargeError, readBody, sendJson } from "../http.server";
 import type { RelayFailure } from "../relay-error";
-import { clearModeFlags, MJ_SUBMIT_ROUTES, mjSubmitKind, mjTaskObject, readReportedMjTask } from "./mj-wire";
+import { clearModeFlags, decodeTaskId, MJ_SUBMIT_ROUTES, mjSubmitKind, mjTaskObject, readReportedMjTask } from "./mj-wire";
 import { chargeTask, holdTask, pickChannel, priceTask, releaseTask, taskChannelKey, taskTiers } from "./task-billing.server";
 import { callTaskUpstream, parseJsonBody, TaskUpstreamError } from "./task-upstream.server";
 
@@ -66,9 +66,9 @@ export async function handleMjAuthenticated(req: IncomingMessage, res: ServerRes
   const { rest } = split;
   const method = req.method ?? "GET";
   const fetch = /^\/task\/([^/]+)\/fetch$/.exec(rest);
-  if (method === "GET" && fetch) return fetchTask(res, decodeURIComponent(fetch[1]!), token);
+  if (method === "GET" && fetch) return fetchTask(res, decodeTaskId(fetch[1]!), token);
   const seed = /^\/task\/([^/]+)\/image-seed$/.exec(rest);
-  if (method === "GET" && seed) return imageSeed(res, decodeURIComponent(seed[1]!), token);
+  if (method === "GET" && seed) return imageSeed(res, decodeTaskId(seed[1]!), token);
   if (method !== "POST") {
     req.resume();
     return mjError(res, 404, 4, `Invalid URL (${method} /mj${rest})`);

@@ -9,8 +9,9 @@ export const MJ_SUBMIT_ROUTES = ["imagine", "change", "simple-change", "describe
 
 export type MjSubmitKind = { action: string; originTaskId?: string } | { error: string };
 
+// NUL characters cannot be stored (PostgreSQL text): dropped wherever text is read from a body.
 function text(value: unknown): string {
-  return typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : "";
+  return typeof value === "string" ? value.replaceAll("\u0000", "") : typeof value === "number" && Number.isFinite(value) ? String(value) : "";
 }
 
 function time(value: unknown): number {
@@ -117,4 +118,14 @@ export function mjTaskObject(row: {
     state: row.state, submitTime: row.submit_time, startTime: row.start_time, finishTime: row.finish_time, imageUrl, failReason: row.fail_reason,
     properties: parsedOr(row.properties, {}), buttons: parsedOr(row.buttons, []),
   };
+}
+
+/** A %-escaped path part (a task id), or "" when its escapes are broken or it holds NUL: such an id names no task. */
+export function decodeTaskId(part: string): string {
+  try {
+    const decoded = decodeURIComponent(part);
+    return decoded.includes("\u0000") ? "" : decoded.slice(0, 100);
+  } catch {
+    return "";
+  }
 }

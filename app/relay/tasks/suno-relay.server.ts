@@ -7,6 +7,7 @@ import type { TokenContext } from "../auth/token-auth.server";
 import { BodyTooLargeError, readBody, sendJson } from "../http.server";
 import type { RelayFailure } from "../relay-error";
 import { chargeTask, holdTask, pickChannel, priceTask, releaseTask, taskTiers } from "./task-billing.server";
+import { decodeTaskId } from "./mj-wire";
 import { callTaskUpstream, parseJsonBody } from "./task-upstream.server";
 
 /**
@@ -48,7 +49,7 @@ export async function handleSuno(req: IncomingMessage, res: ServerResponse, path
   const method = req.method ?? "GET";
   const one = /^\/suno\/fetch\/([^/]+)$/.exec(path);
   if (method === "GET" && one) {
-    const [row] = await findSunoTasks([decodeURIComponent(one[1]!).slice(0, 100)], token.user.id);
+    const [row] = await findSunoTasks([decodeTaskId(one[1]!)], token.user.id);
     if (!row) return sunoError(res, 404, "task_not_exist", "task_not_exist");
     return sendJson(res, 200, { code: "success", message: "", data: sunoTaskObject(row) });
   }

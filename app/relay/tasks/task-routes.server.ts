@@ -5,6 +5,7 @@ import { sendRelayError } from "../errors.server";
 import { relayClientIp } from "../http.server";
 import { serveMjImage } from "./mj-image.server";
 import { handleMjAuthenticated, handleMjNotify, splitMjPath } from "./mj-relay.server";
+import { decodeTaskId } from "./mj-wire";
 import { handleSuno } from "./suno-relay.server";
 
 /**
@@ -18,13 +19,7 @@ export async function handleTaskRelay(req: IncomingMessage, res: ServerResponse,
   if (!mj && !suno) return false;
   if (mj && req.method === "GET" && mj.rest.startsWith("/image/")) {
     req.resume();
-    let id: string;
-    try {
-      id = decodeURIComponent(mj.rest.slice("/image/".length));
-    } catch {
-      id = "";
-    }
-    await serveMjImage(res, id);
+    await serveMjImage(res, decodeTaskId(mj.rest.slice("/image/".length)));
     return true;
   }
   if (mj && req.method === "POST" && mj.rest === "/notify") {
