@@ -1,5 +1,5 @@
 import type { Selectable } from "kysely";
-import type { DB, MidjourneysTable } from "../../../db/schema";
+import type { MidjourneysTable } from "../../../db/schema";
 import { logQuotaText } from "~/domain/logs/quota-text.server";
 import { effectiveServerAddress, options } from "~/domain/options/store.server";
 import { TOKEN_CHANGED_CHANNEL } from "~/domain/tokens/tokens.server";
