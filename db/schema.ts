@@ -168,6 +168,9 @@ export interface MidjourneysTable {
   quota: Int8;
   buttons: Generated<string>;
   properties: Generated<string>;
+  /** Migration 0015: the token that paid, refunded with the user when the task fails. */
+  token_id: Generated<number>;
+  refunded_at: Int8;
 }
 
 export interface TasksTable {
@@ -188,6 +191,9 @@ export interface TasksTable {
   progress: Generated<string>;
   properties: unknown;
   data: unknown;
+  /** Migration 0015: the token that paid, refunded with the user when the task fails. */
+  token_id: Generated<number>;
+  refunded_at: Int8;
 }
 
 /** An online top-up order (migration 0010, docs/decisions/021): money in fen, quota fixed at order time. */

@@ -11,6 +11,8 @@ import { pruneLogsBefore } from "~/domain/logs/retention.server";
 import { options } from "~/domain/options/store.server";
 import { sweepQuotaReminders } from "~/domain/users/quota-reminder.server";
 import { BALANCE_JOB, refreshAllBalances, runScheduledChannelTest } from "~/relay/channel-schedules.server";
+import { pollMidjourneyTasks } from "~/relay/tasks/mj-poll.server";
+import { pollSunoTasks } from "~/relay/tasks/suno-poll.server";
 
 /**
  * Recurring background work. A definition is a name, a period and an idempotent handler; the
@@ -85,6 +87,19 @@ export const JOB_DEFINITIONS: JobDefinition[] = [
     everyMs: 60 * 1000,
     attempts: 2,
     run: runScheduledRollup,
+  },
+  {
+    // Midjourney and Suno tasks until their final state (decision 030); the reference polls every 15 s.
+    name: "tasks.poll-midjourney",
+    everyMs: env.TASK_POLL_INTERVAL_MS,
+    attempts: 1,
+    run: () => pollMidjourneyTasks(),
+  },
+  {
+    name: "tasks.poll-suno",
+    everyMs: env.TASK_POLL_INTERVAL_MS,
+    attempts: 1,
+    run: pollSunoTasks,
   },
   {
     name: "channels.test-all",

@@ -11,9 +11,11 @@ import { relay } from "./pipeline.server";
 import { nodeSink } from "./reply-sink";
 import type { RelayFailure } from "./relay-error";
 import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField, multipartImageFields, parseRelayJson } from "./request-parse";
+import { MJ_PATH_PREFIXES } from "./tasks/mj-relay.server";
+import { handleTaskRelay } from "./tasks/task-routes.server";
 
 /** Path prefixes served by the relay instead of Remix (DESIGN.md §1). */
-export const RELAY_PREFIXES = ["/v1/", "/v1beta/", "/mj/", "/suno/", "/dashboard/billing/"];
+export const RELAY_PREFIXES = ["/v1/", "/v1beta/", ...MJ_PATH_PREFIXES, "/suno/", "/dashboard/billing/"];
 
 export function isRelayPath(url: string): boolean {
   return RELAY_PREFIXES.some((prefix) => url.startsWith(prefix)) || url === "/v1";
@@ -56,6 +58,8 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
   const path = pathOf(req.url ?? "/");
   const native = matchIngress(req.method, path);
   if (native) return serveIngress(req, res, native.surface, native.match, requestId, startedAt);
+  // Only task paths pay the await: the OpenAI surface is the hot path.
+  if (!path.startsWith("/v1") && (await handleTaskRelay(req, res, path, requestId, startedAt))) return;
   const jsonMode = JSON_ENDPOINTS[path];
   if (!jsonMode && NOT_IMPLEMENTED_PREFIXES.some((p) => path.startsWith(p))) {
     req.resume();

@@ -56,6 +56,10 @@ const schema = z.object({
   // Names this node across restarts (quota held by its unfinished requests is refunded when it
   // comes back); defaults to host name + data directory.
   NODE_ID: z.string().optional().transform((v) => (v ? v : undefined)),
+  // Midjourney and Suno task polling (decision 030): how often unfinished tasks are asked about,
+  // and how long a Midjourney task may stay unfinished before it is failed and refunded.
+  TASK_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  MJ_TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(3600),
   // GitHub sign-in endpoints (decision 018): the real ones unless a test points them at a mock.
   GITHUB_OAUTH_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://github.com").transform((v) => v.replace(/\/+$/, "")),
   GITHUB_API_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com").transform((v) => v.replace(/\/+$/, "")),

@@ -11,6 +11,7 @@ import * as verificationCodes from "./20261124_0005_verification_codes";
 import * as redemptionKeyHash from "./20261124_0009_redemption_key_hash";
 import * as logIndexes from "./20261124_0012_log_indexes";
 import * as jobRunsAndQuotaReminders from "./20261124_0014_job_runs_and_quota_reminders";
+import * as taskPayers from "./20261124_0015_task_payers";
 
 // Append-only: a new migration gets a new timestamped file and a new line here. The list is
 // static (not read from disk) so it survives bundling into the server build.
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   "20261124_0009_redemption_key_hash": redemptionKeyHash,
   "20261124_0012_log_indexes": logIndexes,
   "20261124_0014_job_runs_and_quota_reminders": jobRunsAndQuotaReminders,
+  "20261124_0015_task_payers": taskPayers,
 };

@@ -8,6 +8,9 @@ test.describe("application shell @nojs", () => {
     const menu = page.getByTestId("side-menu");
     await expect(menu.getByRole("link", { name: "令牌" })).toBeVisible();
     await expect(menu.getByRole("link", { name: "日志" })).toBeVisible();
+    // Drawing and task logs are on by default (DrawingEnabled, TaskEnabled).
+    await expect(menu.getByRole("link", { name: "绘图" })).toHaveAttribute("href", "/midjourney");
+    await expect(menu.getByRole("link", { name: "异步任务" })).toHaveAttribute("href", "/task");
     await expect(menu.getByRole("link", { name: "渠道" })).toHaveCount(0);
 
     await page.context().clearCookies();

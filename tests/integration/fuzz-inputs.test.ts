@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, loginRoot, newUser, request, type ApiSession } from "../support/api";
 import {
-  discoverRoutes, fillPattern, HOSTILE_FORM_VALUES, HOSTILE_JSON_VALUES, HOSTILE_URL_VALUES, hostileRawBodies, sample, seededRandom, type DiscoveredRoute,
+  discoverRoutes, fillPattern, HOSTILE_FORM_VALUES, TASK_RELAY_BASES, TASK_RELAY_URLS, HOSTILE_JSON_VALUES, HOSTILE_URL_VALUES, hostileRawBodies, sample, seededRandom, type DiscoveredRoute,
 } from "../support/fuzz-corpus";
 import { reportOutcomes, runCases, type FuzzCase, type FuzzOutcome, type PendingCase } from "../support/fuzz-runner";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
+import { startMjProxy } from "../mocks/mj-proxy";
+import { startSunoApi } from "../mocks/suno-api";
 import { createChannel, mergeOption, setOption, uniqueModel, userWithToken } from "../support/relay";
 
 /**
@@ -326,6 +328,31 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
     expect(outcomes.filter((o) => o.status === 200).length).toBeGreaterThan(50);
     // …the native surfaces' too (converted or passed through, not refused at the door).
     expect(outcomes.filter((o) => o.status === 200 && /^\/v1(?:beta\/models|\/messages|\/responses)/.test(o.fuzzCase.path)).length).toBeGreaterThan(50);
+  });
+
+  it("issue 15: the Midjourney and Suno relays' fields get hostile values without a 5xx (upstream 502/503/504 aside)", { timeout: 180_000 }, async () => {
+    const proxy = await startMjProxy({ secret: "fuzz-mj", stepMs: 50 });
+    const suno = await startSunoApi({ key: "fuzz-suno", stepMs: 50 });
+    try {
+      await createChannel(root, { type: 2, key: "fuzz-mj", base_url: proxy.url, models: "mj_imagine,mj_upscale,mj_variation,mj_reroll,mj_describe,mj_blend,mj_modal,swap_face" });
+      await createChannel(root, { type: 36, key: "fuzz-suno", base_url: suno.url, models: "suno_music,suno_lyrics" });
+      const cases: FuzzCase[] = [];
+      for (const base of TASK_RELAY_BASES) {
+        const headers: Record<string, string> = base.auth === "mj" ? { "mj-api-secret": relayKey } : { Authorization: `Bearer ${relayKey}` };
+        cases.push(...jsonBodyCases("POST", base.path, base.body, base.fields, headers).map((c) => ({ ...c, relay: true })));
+        cases.push(...rawBodyCases("POST", base.path, headers, true));
+      }
+      for (const path of TASK_RELAY_URLS) cases.push({ method: "GET", path, headers: { "mj-api-secret": relayKey, Authorization: `Bearer ${relayKey}` }, relay: true });
+      const startedAt = Date.now();
+      const outcomes = await runCases(cases, (i) => ipOf(250_000 + i));
+      expect(report("task relay fields", outcomes, startedAt)).toEqual([]);
+      // The fuzz reaches the upstreams: the harmless mutations are submitted and accepted.
+      expect(proxy.tasks.size).toBeGreaterThan(10);
+      expect(suno.tasks.size).toBeGreaterThan(5);
+    } finally {
+      await proxy.close();
+      await suno.close();
+    }
   });
 
   it("item 11: signing out with hostile input still answers without a 5xx", async () => {

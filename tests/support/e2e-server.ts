@@ -30,6 +30,8 @@ Object.assign(process.env, {
   CRITICAL_RATE_LIMIT: "100000",
   // A known server zone, so the tests of times shown in the browser's zone prove something.
   TZ: "UTC",
+  // Midjourney and Suno tasks reach their final state within a test's time (reference: 15 s).
+  TASK_POLL_INTERVAL_MS: "500",
 });
 
 async function cleanup() {

@@ -104,6 +104,7 @@ export function discoverRoutes(): DiscoveredRoute[] {
       // `url.searchParams.get("x")`, `params.get("x")`, `q.get("x")`: every `.get("…")` that is not a form's or a header's.
       const queryNames = [...source.matchAll(/(\w+)\.get(?:All)?\("([^"]+)"\)/g)].filter((m) => !/^(form|formData|headers)$/i.test(m[1]!)).map((m) => m[2]!);
       if (/readPage\(|readLogPage\(|rememberedListPrefs\(/.test(source)) queryNames.push("p", "page_size", "size");
+      if (/readTaskFilter\(|pageTaskFilter\(/.test(source)) queryNames.push("p", "channel_id", "mj_id", "task_id", "start_timestamp", "end_timestamp", "start", "end");
       if (/readLogFilter\(/.test(source)) queryNames.push("type", "token_name", "model_name", "start_timestamp", "end_timestamp", "username", "channel", "start", "end");
       return {
         file,
@@ -122,3 +123,30 @@ export function discoverRoutes(): DiscoveredRoute[] {
 export function fillPattern(pattern: string, value: string): string {
   return pattern.replace(/\$[A-Za-z_]*/g, value);
 }
+
+/**
+ * The task relay's surfaces (issue 15): path, a valid body, the fields to make hostile. `auth` is
+ * how the client presents its key there (Midjourney clients use `mj-api-secret`).
+ */
+export const TASK_RELAY_BASES: { path: string; auth: "mj" | "bearer"; body: Record<string, unknown>; fields: string[] }[] = [
+  { path: "/mj/submit/imagine", auth: "mj", body: { prompt: "a fuzzy cat", base64Array: [], state: "s" }, fields: ["prompt", "base64Array", "notifyHook", "state", "botType", "accountFilter"] },
+  { path: "/fast/mj/submit/imagine", auth: "bearer", body: { prompt: "a fuzzy cat --fast" }, fields: ["prompt"] },
+  { path: "/mj/submit/change", auth: "mj", body: { taskId: "1", action: "UPSCALE", index: 1 }, fields: ["taskId", "action", "index"] },
+  { path: "/mj/submit/simple-change", auth: "mj", body: { content: "1 U1" }, fields: ["content"] },
+  { path: "/mj/submit/action", auth: "mj", body: { taskId: "1", customId: "MJ::JOB::upsample::1::abc" }, fields: ["taskId", "customId"] },
+  { path: "/mj/submit/modal", auth: "mj", body: { taskId: "1", prompt: "p" }, fields: ["taskId", "prompt", "maskBase64"] },
+  { path: "/mj/submit/describe", auth: "mj", body: { base64: "data:image/png;base64,AAAA" }, fields: ["base64"] },
+  { path: "/mj/submit/blend", auth: "mj", body: { base64Array: ["data:image/png;base64,AAAA", "data:image/png;base64,AAAA"], dimensions: "SQUARE" }, fields: ["base64Array", "dimensions"] },
+  { path: "/mj/insight-face/swap", auth: "mj", body: { sourceBase64: "a", targetBase64: "b" }, fields: ["sourceBase64", "targetBase64"] },
+  { path: "/mj/task/list-by-condition", auth: "mj", body: { ids: ["1"] }, fields: ["ids"] },
+  { path: "/mj/notify?channel=1&sig=00", auth: "mj", body: { id: "1", status: "FAILURE" }, fields: ["id", "status", "progress", "failReason"] },
+  { path: "/suno/submit/music", auth: "bearer", body: { gpt_description_prompt: "rain", mv: "chirp-v3-5" }, fields: ["prompt", "gpt_description_prompt", "mv", "continue_clip_id", "task_id", "make_instrumental"] },
+  { path: "/suno/submit/lyrics", auth: "bearer", body: { prompt: "rain" }, fields: ["prompt"] },
+  { path: "/suno/fetch", auth: "bearer", body: { ids: ["1"] }, fields: ["ids"] },
+];
+
+/** Task relay addresses with broken or hostile path parts (GET). */
+export const TASK_RELAY_URLS = [
+  "/mj/task/%ZZ/fetch", "/mj/task/%00/fetch", "/mj/task/%E0%A4%A/image-seed", "/mj/image/%ZZ", "/mj/image/%00", "/mj/image/" + "x".repeat(4000),
+  "/relax/mj/task/1/fetch", "/turbo/mj/%ZZ", "/suno/fetch/%ZZ", "/suno/fetch/%00", "/suno/fetch/" + "9".repeat(40), "/suno/submit/%ZZ", "/mj/notify?channel=%ZZ",
+];

@@ -16,8 +16,9 @@ type MenuEntry = MenuItem & { visible?: (c: MenuContext) => boolean };
 const isAdmin = (c: MenuContext) => c.role >= ROLE_ADMIN;
 
 // Order and conditions follow the spec's application shell, with only the pages that exist: a
-// link to a page that does not work yet is not offered (绘图 and 异步任务 join at their places
-// when their pages land; a unit test ties every entry here to a route file).
+// link to a page that does not work yet is not offered (a unit test ties every entry here to a
+// route file). 绘图 and 异步任务 show while DrawingEnabled and TaskEnabled are on (spec: "only
+// when enabled in the stored options"), for admins as for users.
 const ENTRIES: MenuEntry[] = [
   { to: "/playground", label: "操练场" },
   { to: "/pricing", label: "模型价格" },
@@ -29,6 +30,8 @@ const ENTRIES: MenuEntry[] = [
   { to: "/user", label: "用户管理", visible: isAdmin },
   { to: "/log", label: "日志" },
   { to: "/detail", label: "数据看板", visible: (c) => c.enableDataExport },
+  { to: "/midjourney", label: "绘图", visible: (c) => c.enableDrawing },
+  { to: "/task", label: "异步任务", visible: (c) => c.enableTask },
   { to: "/setting", label: "设置" },
 ];
 

@@ -18,7 +18,9 @@ export interface ChannelTypeInfo {
   baseUrlPlaceholder?: string;
 }
 
-const MJ_ACTIONS = ["mj_imagine", "mj_variation", "mj_reroll", "mj_blend", "mj_upscale", "mj_describe", "mj_uploads"];
+// "mj_upload", not the reference console's "mj_uploads": the relay prices and routes an upload
+// by the action's model name (ModelPrice has mj_upload), so the reference's list never matched.
+const MJ_ACTIONS = ["mj_imagine", "mj_variation", "mj_reroll", "mj_blend", "mj_upscale", "mj_describe", "mj_upload"];
 const MJ_PLUS_ACTIONS = [
   ...MJ_ACTIONS,
   "swap_face", "mj_zoom", "mj_shorten", "mj_modal", "mj_inpaint", "mj_custom_zoom", "mj_high_variation", "mj_low_variation", "mj_pan",

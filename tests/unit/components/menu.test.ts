@@ -34,12 +34,19 @@ describe("side menu", () => {
   });
 
   it("keeps the spec's order", () => {
-    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "兑换码", "钱包", "用户管理", "日志", "数据看板", "设置"]);
+    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "兑换码", "钱包", "用户管理", "日志", "数据看板", "绘图", "异步任务", "设置"]);
   });
 
   it("offers the dashboard only while data export is enabled", () => {
     expect(labels(base)).toContain("数据看板");
     expect(labels({ ...base, enableDataExport: false })).not.toContain("数据看板");
+  });
+
+  it("offers 绘图 and 异步任务 only while drawing and tasks are enabled", () => {
+    expect(labels(base)).toEqual(expect.arrayContaining(["绘图", "异步任务"]));
+    expect(labels({ ...base, enableDrawing: false })).not.toContain("绘图");
+    expect(labels({ ...base, enableDrawing: false })).toContain("异步任务");
+    expect(labels({ ...base, role: 100, enableTask: false })).not.toContain("异步任务");
   });
 
   it("shows the New Year item on Jan 1 and Feb 9-24 only", () => {

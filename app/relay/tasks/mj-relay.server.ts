@@ -1,0 +1,256 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Channel } from "../../../db/schema";
+import { applyMjState, findMjTask, findMjTasks, insertMjTask, mjImageUrl, mjModelName, MJ_DONE, type MjRow } from "~/domain/tasks/midjourney.server";
+import { effectiveServerAddress, options } from "~/domain/options/store.server";
+import { getDb } from "~/utils/db.server";
+import type { TokenContext } from "../auth/token-auth.server";
+import { BodyTooLargeError, readBody, sendJson } from "../http.server";
+import type { RelayFailure } from "../relay-error";
+import { clearModeFlags, decodeTaskId, MJ_SUBMIT_ROUTES, mjSubmitKind, mjTaskObject, readReportedMjTask } from "./mj-wire";
+import { chargeTask, holdTask, pickChannel, priceTask, releaseTask, taskChannelKey, taskTiers } from "./task-billing.server";
+import { callTaskUpstream, parseJsonBody, TaskUpstreamError } from "./task-upstream.server";
+
+/** `/mj/…` and `/{mode}/mj/…` (wire-formats §7): the mode, when given, and the path from `/mj` on. */
+export const MJ_MODES = ["fast", "relax", "turbo", "mj-fast", "mj-relax", "mj-turbo"] as const;
+export const MJ_PATH_PREFIXES = ["/mj/", ...MJ_MODES.map((mode) => `/${mode}/mj/`)];
+
+export function splitMjPath(path: string): { mode?: string; rest: string } | undefined {
+  if (path.startsWith("/mj/")) return { rest: path.slice(3) };
+  const match = /^\/([a-z-]+)(\/mj\/.*)$/.exec(path);
+  if (!match || !(MJ_MODES as readonly string[]).includes(match[1]!)) return undefined;
+  return { mode: match[1]!.replace(/^mj-/, ""), rest: match[2]!.slice(3) };
+}
+
+/** Errors on this surface keep the proxy's reply shape (code 4: request error, 5: other), as the reference does. */
+function mjError(res: ServerResponse, status: number, code: number, description: string): void {
+  sendJson(res, status, { code, description, result: null, properties: {} });
+}
+
+function mjFailure(res: ServerResponse, failure: RelayFailure): void {
+  mjError(res, failure.status, failure.status >= 500 ? 5 : 4, failure.message);
+}
+
+/** The callback address the proxy is given (MjNotifyEnabled), signed with the channel's key so a forged notify is refused. */
+export function notifySignature(channel: Channel): string {
+  return createHmac("sha256", taskChannelKey(channel)).update(`mj-notify:${channel.id}`).digest("hex").slice(0, 32);
+}
+
+function notifyHookFor(channel: Channel): string {
+  return `${effectiveServerAddress().replace(/\/+$/, "")}/mj/notify?channel=${channel.id}&sig=${notifySignature(channel)}`;
+}
+
+async function readJsonObject(req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown> | undefined> {
+  let raw: Buffer;
+  try {
+    raw = await readBody(req);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      mjError(res, 413, 4, "请求体过大");
+      return undefined;
+    }
+    throw error;
+  }
+  const parsed = parseJsonBody(raw.toString("utf8"));
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    mjError(res, 400, 4, "invalid_request: 请求体必须是 JSON 对象");
+    return undefined;
+  }
+  return parsed as Record<string, unknown>;
+}
+
+export type MjRequestMeta = { requestId: string; startedAt: number };
+
+/** Routes a token-authenticated `/mj` request (everything but the image proxy and notify). */
+export async function handleMjAuthenticated(req: IncomingMessage, res: ServerResponse, split: { mode?: string; rest: string }, token: TokenContext, meta: MjRequestMeta): Promise<void> {
+  const { rest } = split;
+  const method = req.method ?? "GET";
+  const fetch = /^\/task\/([^/]+)\/fetch$/.exec(rest);
+  if (method === "GET" && fetch) return fetchTask(res, decodeTaskId(fetch[1]!), token);
+  const seed = /^\/task\/([^/]+)\/image-seed$/.exec(rest);
+  if (method === "GET" && seed) return imageSeed(res, decodeTaskId(seed[1]!), token);
+  if (method !== "POST") {
+    req.resume();
+    return mjError(res, 404, 4, `Invalid URL (${method} /mj${rest})`);
+  }
+  if (rest === "/task/list-by-condition") return listByCondition(req, res, token);
+  const submit = /^\/submit\/([a-z-]+)$/.exec(rest);
+  const route = submit && (MJ_SUBMIT_ROUTES as readonly string[]).includes(submit[1]!) ? submit[1]! : rest === "/insight-face/swap" ? "insight-face/swap" : undefined;
+  if (!route) {
+    req.resume();
+    return mjError(res, 404, 4, `Invalid URL (${method} /mj${rest})`);
+  }
+  const body = await readJsonObject(req, res);
+  if (!body) return;
+  return submitTask(res, route, split, body, token, meta);
+}
+
+async function fetchTask(res: ServerResponse, mjId: string, token: TokenContext): Promise<void> {
+  const row = await findMjTask(mjId.slice(0, 100), token.user.id);
+  if (!row) return mjError(res, 404, 4, "task_no_found");
+  sendJson(res, 200, mjTaskObject(row, mjImageUrl(row)));
+}
+
+async function listByCondition(req: IncomingMessage, res: ServerResponse, token: TokenContext): Promise<void> {
+  const body = await readJsonObject(req, res);
+  if (!body) return;
+  const ids = Array.isArray(body.ids) ? body.ids.filter((id): id is string => typeof id === "string" && id.length > 0 && id.length <= 100).slice(0, 500) : [];
+  const rows = await findMjTasks(ids, token.user.id);
+  const seen = new Set<string>();
+  const tasks = rows.filter((row) => !seen.has(row.mj_id) && seen.add(row.mj_id)).map((row) => mjTaskObject(row, mjImageUrl(row)));
+  sendJson(res, 200, tasks);
+}
+
+async function channelById(id: number): Promise<Channel | undefined> {
+  const db = await getDb();
+  return db.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+async function imageSeed(res: ServerResponse, mjId: string, token: TokenContext): Promise<void> {
+  const row = await findMjTask(mjId.slice(0, 100), token.user.id);
+  if (!row) return mjError(res, 404, 4, "task_no_found");
+  const channel = await channelById(row.channel_id);
+  if (!channel) return mjError(res, 400, 4, "原任务的渠道已不存在");
+  try {
+    const reply = await callTaskUpstream(channel, { method: "GET", path: `/mj/task/${encodeURIComponent(row.mj_id)}/image-seed`, auth: "mj", timeoutMs: 15_000 });
+    const parsed = parseJsonBody(reply.body);
+    if (parsed === undefined) return mjError(res, 502, 5, `上游返回了无法解析的回复（HTTP ${reply.status}）`);
+    sendJson(res, reply.status === 200 ? 200 : 502, parsed);
+  } catch (error) {
+    mjError(res, 502, 5, error instanceof TaskUpstreamError ? error.message : "上游请求失败");
+  }
+}
+
+type ProxyReply = { code: number; description: string; result: string; properties: Record<string, unknown> };
+
+function readProxyReply(body: string): ProxyReply | undefined {
+  const parsed = parseJsonBody(body);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
+  const o = parsed as Record<string, unknown>;
+  const code = typeof o.code === "number" && Number.isInteger(o.code) ? o.code : undefined;
+  if (code === undefined) return undefined;
+  const result = typeof o.result === "string" || typeof o.result === "number" ? String(o.result) : "";
+  const properties = typeof o.properties === "object" && o.properties !== null && !Array.isArray(o.properties) ? (o.properties as Record<string, unknown>) : {};
+  return { code, description: typeof o.description === "string" ? o.description : "", result, properties };
+}
+
+/** What the proxy's accepted codes mean for the new task row (wire-formats §7: 1, 21 exists, 22 queued). */
+const ACCEPTED = new Set([1, 21, 22]);
+const MODAL_ACTIONS = new Set(["INPAINT", "CUSTOM_ZOOM"]);
+
+async function submitTask(res: ServerResponse, route: string, split: { mode?: string; rest: string }, body: Record<string, unknown>, token: TokenContext, meta: MjRequestMeta): Promise<void> {
+  const kind = mjSubmitKind(route, body);
+  if ("error" in kind) return mjError(res, 400, 4, kind.error);
+  let origin: MjRow | undefined;
+  if (kind.originTaskId) {
+    origin = await findMjTask(kind.originTaskId.slice(0, 100), token.user.id);
+    if (!origin) return mjError(res, 400, 4, "task_not_found");
+    if (options.bool("MjActionCheckSuccessEnabled") && kind.action !== "MODAL" && origin.status !== "SUCCESS") return mjError(res, 400, 4, "task_status_not_success");
+  }
+  const order = priceTask(token, mjModelName(kind.action), kind.action);
+  if ("status" in order) return mjFailure(res, order);
+
+  // Actions on an earlier task go to the proxy that has it; new tasks are routed like any model.
+  let candidates: Channel[] | undefined;
+  let routed: Awaited<ReturnType<typeof taskTiers>> | undefined;
+  if (origin) {
+    const channel = await channelById(origin.channel_id);
+    if (!channel || channel.status !== 1) return mjError(res, 400, 4, "原任务的渠道已被禁用");
+    candidates = [channel];
+  } else {
+    routed = await taskTiers(token, order.group, order.model);
+    if ("status" in routed) return mjFailure(res, routed);
+  }
+
+  // The reference's body edits: no account filter unless allowed, the mode flags cleared on request.
+  if (!options.bool("MjAccountFilterEnabled")) delete body.accountFilter;
+  const modeClear = options.bool("MjModeClearEnabled");
+  if (modeClear && typeof body.prompt === "string") body.prompt = clearModeFlags(body.prompt);
+  const forwardPath = `${split.mode && !modeClear ? `/mj-${split.mode}` : ""}/mj${split.rest}`;
+
+  const hold = await holdTask(order);
+  if ("status" in hold) return mjFailure(res, hold);
+  let settled = false;
+  try {
+    const excluded = new Set<number>();
+    const attempts = candidates ? 1 : options.int("RetryTimes") + 1;
+    let lastError = "无可用渠道";
+    for (let attempt = 0; attempt < attempts; attempt += 1) {
+      let channel: Channel | undefined;
+      if (candidates) channel = candidates[0];
+      else if (routed && !("status" in routed)) {
+        const pick = pickChannel(routed.tiers, attempt, excluded);
+        channel = pick ? routed.channels.get(pick.id) : undefined;
+      }
+      if (!channel) break;
+      excluded.add(channel.id);
+      // The gateway takes the proxy's callbacks itself (signed per channel); a client's own hook is not passed on.
+      if (options.bool("MjNotifyEnabled")) body.notifyHook = notifyHookFor(channel);
+      else delete body.notifyHook;
+      let reply;
+      try {
+        reply = await callTaskUpstream(channel, { method: "POST", path: forwardPath, body: JSON.stringify(body), auth: "mj", timeoutMs: 60_000 });
+      } catch (error) {
+        lastError = error instanceof Error ? error.message : "上游请求失败";
+        continue;
+      }
+      const proxy = reply.status === 200 ? readProxyReply(reply.body) : undefined;
+      if (!proxy) {
+        lastError = `上游返回 HTTP ${reply.status}`;
+        // An upstream that refused the request itself (4xx) would refuse it on every channel.
+        if (reply.status >= 400 && reply.status < 500) break;
+        continue;
+      }
+      const prompt = typeof body.prompt === "string" ? body.prompt : "";
+      if (!ACCEPTED.has(proxy.code) || !proxy.result) {
+        releaseTask(hold);
+        settled = true;
+        await insertMjTask({
+          userId: token.user.id, tokenId: token.token.id, channelId: channel.id, code: proxy.code, action: kind.action, mjId: proxy.result, prompt,
+          description: proxy.description, state: typeof body.state === "string" ? body.state : "", status: "FAILURE", progress: MJ_DONE,
+          failReason: proxy.description || `提交失败（code ${proxy.code}）`, quota: 0, finishTime: Date.now(),
+        });
+        return sendJson(res, 200, { code: proxy.code, description: proxy.description, result: proxy.result, properties: proxy.properties });
+      }
+      await chargeTask(order, hold, channel.id, { ...meta, taskId: proxy.result });
+      settled = true;
+      const waitsForModal = proxy.code === 21 && MODAL_ACTIONS.has(kind.action);
+      const uploaded = kind.action === "UPLOAD";
+      await insertMjTask({
+        userId: token.user.id, tokenId: token.token.id, channelId: channel.id, code: 1, action: kind.action, mjId: proxy.result, prompt,
+        description: proxy.description, state: typeof body.state === "string" ? body.state : "",
+        status: uploaded ? "SUCCESS" : waitsForModal ? "MODAL" : "SUBMITTED", progress: uploaded ? MJ_DONE : "0%", failReason: "", quota: order.quota,
+        finishTime: uploaded ? Date.now() : 0, properties: JSON.stringify(proxy.properties).slice(0, 20_000),
+      });
+      // The reference shows clients 1 for "exists" and "queued", except for tasks waiting in MODAL.
+      return sendJson(res, 200, { code: waitsForModal ? 21 : 1, description: proxy.description, result: proxy.result, properties: proxy.properties });
+    }
+    releaseTask(hold);
+    settled = true;
+    return mjError(res, 502, 5, lastError);
+  } finally {
+    if (!settled) releaseTask(hold);
+  }
+}
+
+/** `POST /mj/notify?channel=&sig=`: the proxy's callback, applied like a poll result (idempotent). */
+export async function handleMjNotify(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://gateway");
+  const channelId = Number(url.searchParams.get("channel"));
+  const sig = url.searchParams.get("sig") ?? "";
+  const channel = Number.isSafeInteger(channelId) && channelId > 0 ? await channelById(channelId) : undefined;
+  const expected = channel ? Buffer.from(notifySignature(channel)) : undefined;
+  if (!channel || !expected || sig.length !== expected.length || !timingSafeEqual(Buffer.from(sig), expected)) {
+    req.resume();
+    return mjError(res, 401, 4, "无效的回调签名");
+  }
+  const body = await readJsonObject(req, res);
+  if (!body) return;
+  const task = readReportedMjTask(body);
+  if (!task) return mjError(res, 400, 4, "invalid_request: 缺少任务 id");
+  const db = await getDb();
+  const rows = await db.selectFrom("midjourneys").selectAll().where("mj_id", "=", task.id).where("channel_id", "=", channel.id).execute();
+  for (const row of rows) await applyMjState(row, task);
+  sendJson(res, 200, { code: 1, description: "success", result: task.id });
+}
+

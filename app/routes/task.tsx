@@ -1,0 +1,93 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { StatusTag, type Tone } from "~/components/StatusTag";
+import { Duration, ProgressBar, TaskPager } from "~/components/tasks/TaskPager";
+import { useTimeZone } from "~/components/useTimeZone";
+import { listSunoTasks, toTaskJson } from "~/domain/tasks/suno.server";
+import { ROLE_ADMIN } from "~/domain/users/roles";
+import { formatTimestamp } from "~/utils/time-zone";
+import { requireUser } from "~/web/guards.server";
+import { pageTaskFilter } from "~/web/task-filters.server";
+
+export const meta: MetaFunction = () => [{ title: "异步任务" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const isAdmin = user.role >= ROLE_ADMIN;
+  const { filter, values, page } = pageTaskFilter(request, "task", isAdmin ? "all" : { userId: user.id });
+  const list = await listSunoTasks(filter, page);
+  return { tasks: list.items.map(toTaskJson), hasMore: list.hasMore, page, filters: values, isAdmin };
+}
+
+const ACTIONS: Record<string, string> = { MUSIC: "生成音乐", LYRICS: "生成歌词" };
+const STATES: Record<string, { label: string; tone: Tone }> = {
+  SUCCESS: { label: "成功", tone: "green" }, NOT_START: { label: "未启动", tone: "gray" }, SUBMITTED: { label: "队列中", tone: "yellow" },
+  IN_PROGRESS: { label: "执行中", tone: "blue" }, FAILURE: { label: "失败", tone: "red" }, QUEUED: { label: "排队中", tone: "yellow" },
+  UNKNOWN: { label: "未知", tone: "gray" }, "": { label: "正在提交", tone: "gray" },
+};
+
+export default function TaskPage() {
+  const page = useLoaderData<typeof loader>();
+  const timeZone = useTimeZone();
+  const f = page.filters;
+  return (
+    <div className="flex flex-col gap-3">
+      <h1 className="text-xl font-bold">异步任务</h1>
+      <Form method="get" className="card grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-5" role="search">
+        {page.isAdmin ? <label className="text-sm">渠道 ID<input name="channel_id" inputMode="numeric" defaultValue={f.channel_id} className="input" /></label> : null}
+        <label className="text-sm">任务 ID<input name="task_id" defaultValue={f.task_id} className="input" /></label>
+        <label className="text-sm">起始时间<input type="datetime-local" name="start" defaultValue={f.start} className="input" /></label>
+        <label className="text-sm">结束时间<input type="datetime-local" name="end" defaultValue={f.end} className="input" /></label>
+        <div className="flex items-end"><button type="submit" className="btn-primary">查询</button></div>
+      </Form>
+      <div className="card overflow-x-auto p-0">
+        <table className="w-full text-left text-sm" data-testid="task-table">
+          <thead className="bg-gray-50 dark:bg-gray-800">
+            <tr>
+              <th className="p-2">提交时间</th>
+              <th className="p-2">结束时间</th>
+              <th className="p-2">进度</th>
+              <th className="p-2">花费时间</th>
+              {page.isAdmin ? <th className="p-2">渠道</th> : null}
+              <th className="p-2">平台</th>
+              <th className="p-2">类型</th>
+              <th className="p-2">任务ID</th>
+              <th className="p-2">任务状态</th>
+              <th className="p-2">失败原因</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.tasks.length === 0 ? (
+              <tr><td colSpan={10} className="p-4 text-center text-gray-500">暂无数据</td></tr>
+            ) : (
+              page.tasks.map((t) => {
+                const state = STATES[t.status] ?? { label: t.status, tone: "gray" as Tone };
+                return (
+                  <tr key={t.id} className="border-t border-gray-100 align-top dark:border-gray-800" data-testid="task-row">
+                    <td className="whitespace-nowrap p-2">{formatTimestamp(t.submit_time, timeZone)}</td>
+                    <td className="whitespace-nowrap p-2">{formatTimestamp(t.finish_time, timeZone)}</td>
+                    <td className="p-2"><ProgressBar progress={t.progress} failed={t.status === "FAILURE"} /></td>
+                    <td className="p-2"><Duration seconds={t.finish_time > 0 && t.submit_time > 0 ? t.finish_time - t.submit_time : undefined} /></td>
+                    {page.isAdmin ? <td className="p-2">{t.channel_id}</td> : null}
+                    <td className="p-2"><StatusTag tone="green">{t.platform === "suno" ? "Suno" : t.platform}</StatusTag></td>
+                    <td className="p-2"><StatusTag tone="blue">{ACTIONS[t.action] ?? t.action}</StatusTag></td>
+                    <td className="p-2 font-mono text-xs">
+                      {/* A click shows the whole record; <details> opens without JavaScript. */}
+                      <details>
+                        <summary className="cursor-pointer text-blue-600">{t.task_id}</summary>
+                        <pre className="mt-1 max-h-64 max-w-md overflow-auto whitespace-pre-wrap rounded bg-gray-50 p-2 dark:bg-gray-900" data-testid="task-record">{JSON.stringify(t.data ?? null, null, 2)}</pre>
+                      </details>
+                    </td>
+                    <td className="p-2"><StatusTag tone={state.tone}>{state.label}</StatusTag></td>
+                    <td className="max-w-xs break-words p-2 text-red-700 dark:text-red-400">{t.fail_reason || "无"}</td>
+                  </tr>
+                );
+              })
+            )}
+          </tbody>
+        </table>
+      </div>
+      <TaskPager page={page.page} hasMore={page.hasMore} filters={f} />
+    </div>
+  );
+}
