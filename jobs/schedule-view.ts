@@ -1,18 +1,8 @@
 import { readJobRuns } from "~/domain/jobs/job-runs.server";
-import { nextRunAt, STALE_RUN_MS } from "~/domain/jobs/schedule";
+import { nextRunAt, STALE_RUN_MS, type ScheduleView } from "~/domain/jobs/schedule";
 import { JOB_DEFINITIONS } from "./definitions";
 
-/** One row of the channel page's schedule panel (times in unix seconds; undefined: never / off). */
-export type ScheduleView = {
-  name: string;
-  label: string;
-  lastRunAt?: number;
-  outcome: string;
-  message: string;
-  running: boolean;
-  nextRunAt?: number;
-  off: boolean;
-};
+export type { ScheduleView };
 
 export type LongRunView = { running: boolean; done: number; total: number; updated: number; finishedAt?: number };
 

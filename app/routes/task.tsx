@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { StatusTag, type Tone } from "~/components/StatusTag";
+import { TaskFilterForm } from "~/components/tasks/TaskFilterForm";
 import { Duration, ProgressBar, TaskPager } from "~/components/tasks/TaskPager";
 import { useTimeZone } from "~/components/useTimeZone";
 import { listSunoTasks, toTaskJson } from "~/domain/tasks/suno.server";
@@ -33,13 +34,7 @@ export default function TaskPage() {
   return (
     <div className="flex flex-col gap-3">
       <h1 className="text-xl font-bold">异步任务</h1>
-      <Form method="get" className="card grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-5" role="search">
-        {page.isAdmin ? <label className="text-sm">渠道 ID<input name="channel_id" inputMode="numeric" defaultValue={f.channel_id} className="input" /></label> : null}
-        <label className="text-sm">任务 ID<input name="task_id" defaultValue={f.task_id} className="input" /></label>
-        <label className="text-sm">起始时间<input type="datetime-local" name="start" defaultValue={f.start} className="input" /></label>
-        <label className="text-sm">结束时间<input type="datetime-local" name="end" defaultValue={f.end} className="input" /></label>
-        <div className="flex items-end"><button type="submit" className="btn-primary">查询</button></div>
-      </Form>
+      <TaskFilterForm isAdmin={page.isAdmin} filters={f} />
       <div className="card overflow-x-auto p-0">
         <table className="w-full text-left text-sm" data-testid="task-table">
           <thead className="bg-gray-50 dark:bg-gray-800">

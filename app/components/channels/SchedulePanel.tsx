@@ -1,18 +1,10 @@
 import { useEffect } from "react";
 import { useRevalidator } from "@remix-run/react";
 import { useTimeZone } from "~/components/useTimeZone";
+import type { ScheduleView } from "~/domain/jobs/schedule";
 import { formatTimestamp } from "~/utils/time-zone";
 
-export type ScheduleRowData = {
-  name: string;
-  label: string;
-  lastRunAt?: number;
-  outcome: string;
-  message: string;
-  running: boolean;
-  nextRunAt?: number;
-  off: boolean;
-};
+export type ScheduleRowData = ScheduleView;
 
 const OUTCOME_TEXT: Record<string, string> = { ok: "成功", failed: "失败", running: "运行中" };
 

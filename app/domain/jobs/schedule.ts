@@ -33,3 +33,15 @@ export function nextRunAt(state: RunState | undefined, periodMs: number, now: nu
   if (!state || state.lastStartedAt === null) return now;
   return Math.max(now, state.lastStartedAt + periodMs);
 }
+
+/** One row of the channel page's schedule panel (times in unix seconds; undefined: never / off). */
+export type ScheduleView = {
+  name: string;
+  label: string;
+  lastRunAt?: number;
+  outcome: string;
+  message: string;
+  running: boolean;
+  nextRunAt?: number;
+  off: boolean;
+};
