@@ -7,6 +7,17 @@ import { createAnthropicStreamTranslator } from "./convert-stream";
 
 const ANTHROPIC_VERSION = "2023-06-01";
 
+/** A Messages reply → the OpenAI chat reply (Claude direct, on Bedrock and on Vertex answer the same body). */
+export const convertAnthropicResponse: Adapter["convertResponse"] = (ctx, raw) => {
+  const text = raw.toString("utf8");
+  try {
+    const converted = toOpenAiResponse(JSON.parse(text) as AnthropicMessage, ctx.requestModel);
+    return { body: JSON.stringify(converted.body), usage: converted.usage, usageNote: converted.usageNote };
+  } catch {
+    return { body: text };
+  }
+};
+
 /** Anthropic Claude (type 14): OpenAI chat in, Messages API upstream, OpenAI chat out. */
 export const anthropicAdapter: Adapter = {
   streamUsage: true,
@@ -16,15 +27,7 @@ export const anthropicAdapter: Adapter = {
     if (ctx.stream) headers.Accept = "text/event-stream";
     return { url: `${base}/v1/messages`, headers, body: JSON.stringify(toAnthropicRequest(ctx.body, ctx.upstreamModel)) };
   },
-  convertResponse(ctx, raw) {
-    const text = raw.toString("utf8");
-    try {
-      const converted = toOpenAiResponse(JSON.parse(text) as AnthropicMessage, ctx.requestModel);
-      return { body: JSON.stringify(converted.body), usage: converted.usage, usageNote: converted.usageNote };
-    } catch {
-      return { body: text };
-    }
-  },
+  convertResponse: convertAnthropicResponse,
   createStreamTranslator: (ctx) => createAnthropicStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),
   parseError: parseAnthropicError,
 };

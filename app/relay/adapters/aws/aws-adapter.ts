@@ -1,5 +1,5 @@
+import { convertAnthropicResponse } from "../anthropic/anthropic-adapter";
 import { toAnthropicRequest } from "../anthropic/convert-request";
-import { toOpenAiResponse, type AnthropicMessage } from "../anthropic/convert-response";
 import { createAnthropicStreamTranslator } from "../anthropic/convert-stream";
 import { clientWantsUsage } from "../openai/openai-adapter";
 import { ChannelConfigError, type Adapter, type UpstreamRequest } from "../types";
@@ -38,15 +38,7 @@ export const awsAdapter: Adapter = {
     return { url, headers, body };
   },
   createStreamDecoder: () => createEventStreamDecoder(),
-  convertResponse(ctx, raw) {
-    const text = raw.toString("utf8");
-    try {
-      const converted = toOpenAiResponse(JSON.parse(text) as AnthropicMessage, ctx.requestModel);
-      return { body: JSON.stringify(converted.body), usage: converted.usage, usageNote: converted.usageNote };
-    } catch {
-      return { body: text };
-    }
-  },
+  convertResponse: convertAnthropicResponse,
   createStreamTranslator: (ctx) => createAnthropicStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),
   parseError: parseBedrockError,
 };

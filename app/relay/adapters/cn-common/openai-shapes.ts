@@ -1,12 +1,17 @@
 import type { Usage } from "../../billing/pricing";
 import type { ParsedUsage } from "../../billing/usage-parse";
+import { encodeEmbedding, textOf, type FinishReason as OpenAiFinish } from "../shared/openai-shapes";
+
+// Shared with the other converting adapters; re-exported so this folder's converters import one module.
+// Providers here take text only: textOf drops image parts, as the reference does.
+export { chunkWriter, encodeEmbedding, textOf } from "../shared/openai-shapes";
 
 /**
  * The OpenAI reply shapes the Chinese providers' converters produce: a chat completion, a
  * stream chunk, an embeddings list. Usage shown to the client is what billing believed (zeros
  * when the upstream's was rejected or absent).
  */
-export type OpenAiFinish = "stop" | "length" | "tool_calls" | "content_filter";
+export type { FinishReason as OpenAiFinish } from "../shared/openai-shapes";
 
 export function shownUsage(usage: Usage | undefined) {
   const prompt = usage?.prompt_tokens ?? 0;
@@ -28,26 +33,6 @@ export function chatCompletion(id: string, model: string, content: string, finis
   };
 }
 
-/** Builds chunks of one stream: the same id and created time on every chunk, as OpenAI sends them. */
-export function chunkWriter(id: string, model: string) {
-  const created = Math.floor(Date.now() / 1000);
-  return {
-    delta: (delta: Record<string, unknown>, finish: OpenAiFinish | null = null) =>
-      JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] }),
-    usage: (usage: Usage) => JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage: shownUsage(usage) }),
-  };
-}
-
-/**
- * A vector as the client asked for it: OpenAI's `encoding_format: "base64"` (the openai SDK's
- * default) is little-endian float32 bytes in base64; these providers only ever answer numbers.
- */
-export function encodeEmbedding(embedding: unknown, format: unknown): unknown {
-  if (format !== "base64" || !Array.isArray(embedding)) return embedding;
-  const floats = Float32Array.from(embedding.map((n) => (typeof n === "number" ? n : 0)));
-  return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString("base64");
-}
-
 export function embeddingList(model: string, vectors: { index: number; embedding: unknown }[], parsed: ParsedUsage, format?: unknown) {
   const usage = shownUsage(parsed.usage);
   const data = vectors.map((v) => ({ object: "embedding", index: v.index, embedding: encodeEmbedding(v.embedding, format) }));
@@ -57,15 +42,7 @@ export function embeddingList(model: string, vectors: { index: number; embedding
   };
 }
 
-type Part = { type?: string; text?: string };
 export type PlainMessage = { role: string; content: string };
-
-/** A message's text (providers here take text only: image parts are dropped, as the reference does). */
-export function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return (content as Part[]).map((p) => (p && p.type === "text" && typeof p.text === "string" ? p.text : "")).join("");
-}
 
 /** The client's messages as role + text; `developer` is read as `system`. */
 export function plainMessages(body: Record<string, unknown>): PlainMessage[] {

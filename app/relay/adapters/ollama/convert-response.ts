@@ -1,3 +1,4 @@
+import { encodeEmbedding } from "../shared/openai-shapes";
 import type { Usage } from "../../billing/pricing";
 import { parseCounts, type ParsedUsage } from "../../billing/usage-parse";
 import { chatCompletion, type FinishReason, type OpenAiToolCall } from "../shared/openai-shapes";
@@ -46,18 +47,10 @@ export function ollamaChatToOpenAi(line: OllamaChatLine, model: string, id: stri
 
 type OllamaEmbedReply = { embeddings?: unknown; prompt_eval_count?: unknown };
 
-/** OpenAI's `encoding_format: "base64"` (the openai SDKs' default): the vector as little-endian float32 bytes. */
-function base64Vector(vector: unknown): string {
-  const numbers = Array.isArray(vector) ? vector.map(Number) : [];
-  const bytes = Buffer.alloc(numbers.length * 4);
-  numbers.forEach((n, i) => bytes.writeFloatLE(n, i * 4));
-  return bytes.toString("base64");
-}
-
 export function ollamaEmbedToOpenAi(reply: OllamaEmbedReply, model: string, encoding?: unknown): { body: string; usage?: Usage; usageNote?: ParsedUsage["usageNote"] } {
   const vectors = Array.isArray(reply.embeddings) ? reply.embeddings : [];
   const parsed = parseCounts({ prompt_tokens: { key: "prompt_eval_count", value: reply.prompt_eval_count }, completion_tokens: { key: "", value: undefined } });
-  const data = vectors.map((embedding, index) => ({ object: "embedding", index, embedding: encoding === "base64" ? base64Vector(embedding) : embedding }));
+  const data = vectors.map((embedding, index) => ({ object: "embedding", index, embedding: encodeEmbedding(embedding, encoding) }));
   const usage = parsed.usage ? { prompt_tokens: parsed.usage.prompt_tokens, total_tokens: parsed.usage.prompt_tokens } : undefined;
   return { body: JSON.stringify({ object: "list", data, model, usage }), ...parsed };
 }

@@ -55,3 +55,14 @@ export function pickFields(body: Record<string, unknown>, names: readonly string
 }
 
 export const randomId = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+
+/**
+ * A vector as the client asked for it: OpenAI's `encoding_format: "base64"` (the openai SDKs'
+ * default) is the little-endian float32 bytes in base64; most providers only answer numbers.
+ * Anything not a number counts as 0.
+ */
+export function encodeEmbedding(embedding: unknown, format: unknown): unknown {
+  if (format !== "base64" || !Array.isArray(embedding)) return embedding;
+  const floats = Float32Array.from(embedding.map((n) => (typeof n === "number" ? n : Number(n) || 0)));
+  return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString("base64");
+}

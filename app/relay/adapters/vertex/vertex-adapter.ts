@@ -1,5 +1,5 @@
+import { convertAnthropicResponse } from "../anthropic/anthropic-adapter";
 import { toAnthropicRequest } from "../anthropic/convert-request";
-import { toOpenAiResponse, type AnthropicMessage } from "../anthropic/convert-response";
 import { createAnthropicStreamTranslator } from "../anthropic/convert-stream";
 import { parseAnthropicError } from "../anthropic/errors";
 import { convertGeminiResponse, geminiBody, geminiMethod, modelSegment } from "../gemini/gemini-adapter";
@@ -71,13 +71,7 @@ export const vertexAdapter: Adapter = {
         return { body: text };
       }
     }
-    if (!isClaudeModel(ctx.upstreamModel)) return convertGeminiResponse(ctx, raw);
-    try {
-      const converted = toOpenAiResponse(JSON.parse(text) as AnthropicMessage, ctx.requestModel);
-      return { body: JSON.stringify(converted.body), usage: converted.usage, usageNote: converted.usageNote };
-    } catch {
-      return { body: text };
-    }
+    return isClaudeModel(ctx.upstreamModel) ? convertAnthropicResponse(ctx, raw) : convertGeminiResponse(ctx, raw);
   },
   createStreamTranslator: (ctx) =>
     isClaudeModel(ctx.upstreamModel) ? createAnthropicStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)) : createGeminiStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),
