@@ -39,3 +39,13 @@ export async function setOption(request: APIRequestContext, key: string, value: 
   const res = await request.put("/api/option/", { headers: { "New-Api-User": "1" }, data: { key, value } });
   expect(((await res.json()) as { success: boolean }).success).toBe(true);
 }
+
+/**
+ * Adds entries to a JSON-map option (ModelPrice, ModelRatio…) as root, keeping what is there:
+ * tests share one server, so replacing a whole map would take prices away from later tests.
+ */
+export async function mergeOption(request: APIRequestContext, key: string, entries: Record<string, number>) {
+  const all = ((await (await request.get("/api/option/", { headers: { "New-Api-User": "1" } })).json()) as { data: { key: string; value: string }[] }).data;
+  const current = JSON.parse(all.find((o) => o.key === key)?.value || "{}") as Record<string, number>;
+  await setOption(request, key, JSON.stringify({ ...current, ...entries }));
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
-import { apiLogin, setOption, uniqueName } from "./helpers";
+import { apiLogin, mergeOption, setOption, uniqueName } from "./helpers";
 
 let upstream: MockUpstream;
 test.beforeAll(async () => {
@@ -16,7 +16,7 @@ test.describe("usage log @nojs", () => {
     await apiLogin(request, "root", "123456");
     const channel = await request.post("/api/channel/", { headers: { "New-Api-User": "1" }, data: { type: 1, name: uniqueName("logch"), key: "sk-x", base_url: upstream.url, models: `${modelA},${modelB}`, group: "default" } });
     expect(((await channel.json()) as { success: boolean }).success).toBe(true);
-    await setOption(request, "ModelPrice", JSON.stringify({ [modelA]: 0.5, [modelB]: 1 }));
+    await mergeOption(request, "ModelPrice", { [modelA]: 0.5, [modelB]: 1 });
     await setOption(request, "QuotaForNewUser", "5000000");
     const username = uniqueName("lu");
     await request.post("/api/user/register", { data: { username, password: "password123", password2: "password123" } });

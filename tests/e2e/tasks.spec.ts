@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { startMjProxy, type MjProxyMock } from "../mocks/mj-proxy";
 import { startSunoApi, type SunoApiMock } from "../mocks/suno-api";
-import { apiLogin, setOption, uniqueName } from "./helpers";
+import { apiLogin, mergeOption, setOption, uniqueName } from "./helpers";
 
 let proxy: MjProxyMock;
 let suno: SunoApiMock;
@@ -17,6 +17,8 @@ test.afterAll(async () => {
 /** As root: a channel of `type` for `models`; then a fresh user with quota and a token; returns the key (the context is left signed in as that user). */
 async function userWithChannel(request: APIRequestContext, channel: { type: number; base_url: string; key: string; models: string }) {
   await apiLogin(request, "root", "123456");
+  // The actions' fixed prices, set here: another file may have replaced the default price list.
+  await mergeOption(request, "ModelPrice", { mj_imagine: 0.1, suno_music: 0.1, suno_lyrics: 0.01 });
   const created = await request.post("/api/channel/", { headers: { "New-Api-User": "1" }, data: { name: uniqueName("task"), group: "default", ...channel } });
   expect(((await created.json()) as { success: boolean }).success).toBe(true);
   await setOption(request, "QuotaForNewUser", "5000000");
