@@ -8,7 +8,7 @@ import { RowPopover } from "~/components/RowPopover";
  */
 export function ConfirmButton(props: { label: string; question: string; intent: string; fields?: Record<string, string | number>; confirmLabel?: string; testId?: string }) {
   return (
-    <RowPopover summary={props.label} summaryClassName="text-red-600 dark:text-red-400" testId={props.testId} panelTestId={props.testId ? `${props.testId}-confirm` : undefined}>
+    <RowPopover summary={props.label} summaryClassName="text-red-600 dark:text-red-400" testId={props.testId} panelTestId={props.testId ? `confirm-${props.testId}` : undefined}>
       <p className="mb-2">{props.question}</p>
       <Form method="post" className="inline-block">
         <input type="hidden" name="intent" value={props.intent} />

@@ -61,7 +61,7 @@ test.describe("narrow screens @nojs", () => {
     await page.setViewportSize(PHONE);
     await userWithToken(page, "gone");
     await page.getByTestId("delete-gone").click();
-    const confirm = page.getByTestId("delete-gone-confirm").getByRole("button", { name: "确定" });
+    const confirm = page.getByTestId("confirm-delete-gone").getByRole("button", { name: "确定" });
     await expect(confirm).toBeVisible();
     await expectFullyInViewport(page, confirm);
     await expectOnTop(confirm);

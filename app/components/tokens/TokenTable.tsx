@@ -59,7 +59,7 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
                 </td>
                 <td className="p-2">
                   <div className="font-medium">{token.name}</div>
-                  <code className="text-xs text-gray-500" data-testid="token-key">{shownKey}</code>
+                  <code className="whitespace-nowrap text-xs text-gray-500" data-testid="token-key">{shownKey}</code>
                 </td>
                 <td className="p-2"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
                 <td className="p-2">{renderQuota(token.used_quota, displayInCurrency, quotaPerUnit)}</td>
