@@ -13,6 +13,7 @@ import { optionalUser } from "~/web/guards.server";
 import { readTheme } from "~/utils/theme.server";
 import { requestTimeZone } from "~/utils/time-zone.server";
 import { BrowserTimeZone } from "~/components/shell/BrowserTimeZone";
+import { CleanIndexParam } from "~/components/shell/CleanIndexParam";
 import { QuarantineNotice } from "~/components/shell/QuarantineNotice";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { quarantineStatus } from "~/relay/billing/journal-quarantine.server";
@@ -113,6 +114,7 @@ export default function App() {
   useLoaderData<typeof loader>();
   return (
     <Shell>
+      <CleanIndexParam />
       <Outlet />
     </Shell>
   );

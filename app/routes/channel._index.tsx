@@ -18,6 +18,7 @@ import { listGroupNames } from "~/domain/groups/groups.server";
 import { options } from "~/domain/options/store.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { listPageUrl } from "~/utils/list-url";
 import { requireRole } from "~/web/guards.server";
 import { rememberedListPrefs } from "~/utils/prefs.server";
 import { readForm, readId } from "~/utils/edge-input";
@@ -58,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "");
   // 0 names no row: an intent given a bad id answers "not found" like a missing one.
   const id = readId(form.get("id")) ?? 0;
-  const back = `/channel${new URL(request.url).search}`;
+  const back = listPageUrl(request, "/channel");
   const done = (message: string) => redirectWithFlash(back, { type: "success", message });
   const fail = (message: string) => data({ error: message }, { status: 400 });
   switch (intent) {
@@ -189,7 +190,7 @@ export default function ChannelPage() {
                 <th className="p-2">已用/剩余</th>
                 <th className="p-2">优先级</th>
                 <th className="p-2">权重</th>
-                <th className="p-2">操作</th>
+                <th className="actions-col p-2">操作</th>
               </tr>
             </thead>
             <tbody>

@@ -11,6 +11,7 @@ import { ROLE_ADMIN } from "~/domain/users/roles";
 import { messages } from "~/messages";
 import { readForm, readId } from "~/utils/edge-input";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { listPageUrl } from "~/utils/list-url";
 import { renderQuota } from "~/utils/format";
 import { readPage } from "~/utils/pagination";
 import { formatTimestamp } from "~/utils/time-zone";
@@ -47,8 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "");
   // 0 names no row: an intent given a bad id answers "not found" like a missing one.
   const id = readId(form.get("id")) ?? 0;
-  const search = new URL(request.url).search;
-  const back = `/redemption${search}`;
+  const back = listPageUrl(request, "/redemption");
   const done = () => redirectWithFlash(back, { type: "success", message: messages.operationDone });
   const refused = (message: string) => data<ActionResult>({ error: message }, { status: 400 });
   switch (intent) {

@@ -8,6 +8,7 @@ import { options } from "~/domain/options/store.server";
 import { TOKEN_STATUS } from "~/domain/tokens/token-constants";
 import { deleteToken, listTokens, revealTokenKey, searchTokens, setTokenStatus, toTokenJson } from "~/domain/tokens/tokens.server";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { listPageUrl } from "~/utils/list-url";
 import { requireUser } from "~/web/guards.server";
 import { rememberedListPrefs } from "~/utils/prefs.server";
 import { readForm, readId } from "~/utils/edge-input";
@@ -48,7 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "");
   // 0 names no row: an intent given a bad id answers "not found" like a missing one.
   const id = readId(form.get("id")) ?? 0;
-  const back = new URL(request.url).search ? `/token${new URL(request.url).search}` : "/token";
+  const back = listPageUrl(request, "/token");
   switch (intent) {
     case "reveal": {
       const key = await revealTokenKey(user.id, id);

@@ -15,6 +15,7 @@ import { ROLE_ADMIN } from "~/domain/users/roles";
 import { messages } from "~/messages";
 import { readForm, readId } from "~/utils/edge-input";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { listPageUrl } from "~/utils/list-url";
 import { readPage } from "~/utils/pagination";
 import { rememberedListPrefs } from "~/utils/prefs.server";
 import { requireRole } from "~/web/guards.server";
@@ -59,10 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** The list the action came from (its query kept, Remix's `index` marker dropped). */
 function listUrl(request: Request): string {
-  const params = new URL(request.url).searchParams;
-  params.delete("index");
-  const query = params.toString();
-  return query ? `/user?${query}` : "/user";
+  return listPageUrl(request, "/user");
 }
 
 const isManageAction = (intent: string): intent is ManageAction => (MANAGE_ACTIONS as readonly string[]).includes(intent);

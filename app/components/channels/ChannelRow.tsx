@@ -78,8 +78,8 @@ export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRow
           <button type="submit" form={routingForm} className="btn-secondary">保存</button>
         </div>
       </td>
-      <td className="p-2">
-        <div className="flex flex-wrap items-center gap-2">
+      <td className="actions-col p-2">
+        <div className="flex max-w-[9rem] flex-wrap items-center gap-x-2 gap-y-1 sm:max-w-none">
           <StatusToggle id={channel.id} enabled={channel.status === 1} />
           <RowActionForm id={channel.id} intent="test" label="测试" />
           <Link to={`/channel/edit/${channel.id}`} className="text-sm text-blue-600 hover:underline dark:text-blue-400">编辑</Link>

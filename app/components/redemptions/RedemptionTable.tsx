@@ -49,7 +49,7 @@ export function RedemptionTable({ rows, redeemers, displayInCurrency, quotaPerUn
             <th className="p-2">额度</th>
             <th className="p-2">创建时间</th>
             <th className="p-2">兑换人ID</th>
-            <th className="p-2">操作</th>
+            <th className="actions-col p-2">操作</th>
           </tr>
         </thead>
         <tbody>
@@ -70,8 +70,8 @@ export function RedemptionTable({ rows, redeemers, displayInCurrency, quotaPerUn
                 <td className="p-2">{renderQuota(row.quota, displayInCurrency, quotaPerUnit)}</td>
                 <td className="p-2 whitespace-nowrap">{formatTimestamp(row.created_time, timeZone)}</td>
                 <td className="p-2" data-testid="redeemer">{redeemerLabel(row, redeemers)}</td>
-                <td className="p-2">
-                  <div className="flex flex-wrap items-center gap-2">
+                <td className="actions-col p-2">
+                  <div className="flex max-w-[9rem] flex-wrap items-center gap-x-2 gap-y-1 sm:max-w-none">
                     <RowActionForm id={row.id} intent="view" label="查看" />
                     <CopyLinesButton id={row.id} intent="copy" label="复制" />
                     <ConfirmButton label="删除" question={`确定是否要删除此兑换码？此修改将不可逆`} intent="delete" fields={{ id: row.id }} testId={`delete-${row.id}`} />

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { ConfirmButton } from "~/components/ConfirmButton";
+import { RowPopover } from "~/components/RowPopover";
 import { RowActionForm, StatusToggle } from "~/components/RowActionForm";
 import { StatusTag } from "~/components/StatusTag";
 import { tokenStatusLabel } from "~/domain/tokens/token-status";
@@ -44,7 +45,7 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
             <th className="p-2">剩余额度</th>
             <th className="p-2">创建时间</th>
             <th className="p-2">过期时间</th>
-            <th className="p-2">操作</th>
+            <th className="actions-col p-2">操作</th>
           </tr>
         </thead>
         <tbody>
@@ -58,28 +59,27 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
                 </td>
                 <td className="p-2">
                   <div className="font-medium">{token.name}</div>
-                  <code className="text-xs text-gray-500" data-testid="token-key">{shownKey}</code>
+                  <code className="whitespace-nowrap text-xs text-gray-500" data-testid="token-key">{shownKey}</code>
                 </td>
                 <td className="p-2"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
                 <td className="p-2">{renderQuota(token.used_quota, displayInCurrency, quotaPerUnit)}</td>
                 <td className="p-2">{token.unlimited_quota ? "无限制" : renderQuota(token.remain_quota, displayInCurrency, quotaPerUnit)}</td>
                 <td className="p-2 whitespace-nowrap">{formatTimestamp(token.created_time, timeZone)}</td>
                 <td className="p-2 whitespace-nowrap">{token.expired_time === -1 ? "永不过期" : formatTimestamp(token.expired_time, timeZone)}</td>
-                <td className="p-2">
-                  <div className="flex flex-wrap items-center gap-2">
+                <td className="actions-col p-2">
+                  <div className="flex max-w-[9rem] flex-wrap items-center gap-x-2 gap-y-1 sm:max-w-none">
                     <RowActionForm id={token.id} intent="reveal" label="查看" />
                     <CopyKeyButton id={token.id} />
                     {chats.length ? (
-                      <details className="relative">
-                        <summary className="cursor-pointer list-none text-sm text-blue-600 hover:underline dark:text-blue-400">聊天</summary>
-                        <ul className="absolute z-20 mt-1 w-44 rounded border border-gray-200 bg-white p-1 shadow dark:border-gray-700 dark:bg-gray-800">
+                      <RowPopover summary="聊天" summaryClassName="text-blue-600 dark:text-blue-400">
+                        <ul>
                           {chats.map((name, index) => (
                             <li key={name}>
                               <a href={`/token/chat?id=${token.id}&chat=${index}`} target="_blank" rel="noreferrer" className="block rounded px-2 py-1 hover:bg-gray-100 dark:hover:bg-gray-700">{name}</a>
                             </li>
                           ))}
                         </ul>
-                      </details>
+                      </RowPopover>
                     ) : null}
                     <ConfirmButton label="删除" question={`确定是否要删除此令牌？此修改将不可逆`} intent="delete" fields={{ id: token.id }} testId={`delete-${token.name}`} />
                     <StatusToggle id={token.id} enabled={token.status === 1} />

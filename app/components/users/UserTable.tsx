@@ -1,5 +1,6 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { ConfirmButton } from "~/components/ConfirmButton";
+import { RowPopover } from "~/components/RowPopover";
 import { StatusTag } from "~/components/StatusTag";
 import type { ManageAction } from "~/domain/users/admin-rules";
 import { userRoleTag, userStatusTag } from "~/domain/users/user-display";
@@ -47,19 +48,16 @@ function question(action: ManageAction, name: string): string {
  */
 function AddQuotaDialog({ user }: { user: UserRow }) {
   return (
-    <details className="relative inline-block">
-      <summary className="cursor-pointer list-none text-sm text-blue-600 hover:underline dark:text-blue-400" data-testid={`add-quota-${user.username}`}>添加额度</summary>
-      <div className="absolute right-0 z-20 mt-1 w-64 rounded border border-gray-200 bg-white p-2 text-sm shadow dark:border-gray-700 dark:bg-gray-800">
-        <Form method="post" className="flex flex-col gap-2">
-          <input type="hidden" name="intent" value="add-quota" />
-          <input type="hidden" name="id" value={user.id} />
-          <label className="label" htmlFor={`quota-delta-${user.id}`}>增加的额度（负数为扣减）</label>
-          <input id={`quota-delta-${user.id}`} name="quota_delta" type="number" step={1} required className="input" placeholder="例如 500000 或 -500000" />
-          <p className="text-xs text-gray-500">额度不会被扣减到 0 以下。</p>
-          <button type="submit" className="btn-primary">确定添加</button>
-        </Form>
-      </div>
-    </details>
+    <RowPopover summary="添加额度" summaryClassName="text-blue-600 dark:text-blue-400" testId={`add-quota-${user.username}`}>
+      <Form method="post" className="flex flex-col gap-2">
+        <input type="hidden" name="intent" value="add-quota" />
+        <input type="hidden" name="id" value={user.id} />
+        <label className="label" htmlFor={`quota-delta-${user.id}`}>增加的额度（负数为扣减）</label>
+        <input id={`quota-delta-${user.id}`} name="quota_delta" type="number" step={1} required className="input" placeholder="例如 500000 或 -500000" />
+        <p className="text-xs text-gray-500">额度不会被扣减到 0 以下。</p>
+        <button type="submit" className="btn-primary">确定添加</button>
+      </Form>
+    </RowPopover>
   );
 }
 
@@ -81,7 +79,7 @@ export function UserTable({ users, displayInCurrency, quotaPerUnit }: Props) {
             <th className="p-2">角色</th>
             <th className="p-2">状态</th>
             <th className="p-2">邀请人</th>
-            <th className="p-2">操作</th>
+            <th className="actions-col p-2">操作</th>
           </tr>
         </thead>
         <tbody key={navigation}>
@@ -106,8 +104,8 @@ export function UserTable({ users, displayInCurrency, quotaPerUnit }: Props) {
                 <td className="p-2" data-testid="user-role"><StatusTag tone={role.tone}>{role.label}</StatusTag></td>
                 <td className="p-2" data-testid="user-status"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
                 <td className="p-2">{user.inviter_id > 0 ? user.inviter_id : "无"}</td>
-                <td className="p-2">
-                  <div className="flex flex-wrap items-center gap-2" data-testid="user-operations">
+                <td className="actions-col p-2">
+                  <div className="flex max-w-[9rem] flex-wrap items-center gap-x-2 gap-y-1 sm:max-w-none" data-testid="user-operations">
                     {user.edit ? <Link to={`/user/edit/${user.id}`} className="text-sm text-blue-600 hover:underline dark:text-blue-400">编辑</Link> : null}
                     {user.edit ? <AddQuotaDialog user={user} /> : null}
                     {user.actions.map((action) => (

@@ -1,0 +1,139 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
+import { apiLogin, setOption, uniqueName } from "./helpers";
+
+let upstream: MockUpstream;
+test.beforeAll(async () => {
+  upstream = await startOpenAiMock();
+});
+test.afterAll(async () => upstream.close());
+
+const PHONE = { width: 390, height: 844 };
+
+/** The element's box lies wholly inside the viewport (not merely "partly visible"). */
+async function expectFullyInViewport(page: Page, locator: Locator) {
+  const box = await locator.boundingBox();
+  const viewport = page.viewportSize()!;
+  expect(box).not.toBeNull();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.y).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height);
+}
+
+/** The element is what the browser hits at its own centre: nothing (a sticky cell, a clipping box) lies over it. */
+async function expectOnTop(locator: Locator) {
+  expect(await locator.evaluate((element) => {
+    const rect = element.getBoundingClientRect();
+    const hit = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+    return hit !== null && (hit === element || element.contains(hit));
+  })).toBe(true);
+}
+
+/** A fresh user signed in (the page shares the request's cookie) with one token, on /token. */
+async function userWithToken(page: Page, tokenName: string) {
+  const username = uniqueName("po");
+  await page.request.post("/api/user/register", { data: { username, password: "password123", password2: "password123" } });
+  const userId = await apiLogin(page.request, username, "password123");
+  const created = await page.request.post("/api/token/", { headers: { "New-Api-User": String(userId) }, data: { name: tokenName, remain_quota: 0, unlimited_quota: true, expired_time: -1 } });
+  expect(((await created.json()) as { success: boolean }).success).toBe(true);
+  await page.goto("/token");
+}
+
+test.describe("narrow screens @nojs", () => {
+  test("at 390 px the token row's actions stay reachable, whichever way the table box is scrolled", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await userWithToken(page, "phone");
+    const row = page.getByTestId("token-row-phone");
+    const box = page.getByTestId("token-table").locator("xpath=..");
+    // The table is wider than the screen: the box scrolls sideways.
+    expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    for (const scrollLeft of [0, 10_000]) {
+      await box.evaluate((el, left) => { el.scrollLeft = left; }, scrollLeft);
+      for (const action of [row.getByRole("link", { name: "编辑" }), row.getByTestId("delete-phone")]) {
+        await expectFullyInViewport(page, action);
+        await expectOnTop(action);
+      }
+    }
+  });
+
+  test("the delete confirmation is not clipped by the table: 确定 is whole, on screen and deletes", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await userWithToken(page, "gone");
+    await page.getByTestId("delete-gone").click();
+    const confirm = page.getByTestId("confirm-delete-gone").getByRole("button", { name: "确定" });
+    await expect(confirm).toBeVisible();
+    await expectFullyInViewport(page, confirm);
+    await expectOnTop(confirm);
+    await confirm.click();
+    await expect(page.getByTestId("token-row-gone")).toHaveCount(0);
+    await expect(page).toHaveURL(/\/token$/);
+  });
+
+  test("the admin's user card in the log keeps each label on one line", async ({ page }) => {
+    const request = page.request;
+    await apiLogin(request, "root", "123456");
+    // A long model name widens the table past its minimum, so the browser shrinks the other
+    // columns to their narrowest: that is where the card's labels used to break per character.
+    const model = `${uniqueName("pm")}-${"long-model-name-".repeat(5)}`;
+    const channel = await request.post("/api/channel/", { headers: { "New-Api-User": "1" }, data: { type: 1, name: uniqueName("pch"), key: "sk-x", base_url: upstream.url, models: model, group: "default" } });
+    expect(((await channel.json()) as { success: boolean }).success).toBe(true);
+    const options = (await (await request.get("/api/option/", { headers: { "New-Api-User": "1" } })).json()) as { data: { key: string; value: string }[] };
+    const prices = options.data.find((o) => o.key === "ModelPrice")?.value ?? "{}";
+    await setOption(request, "ModelPrice", JSON.stringify({ ...(JSON.parse(prices) as object), [model]: 0.01 }));
+    const username = uniqueName("pc");
+    await request.post("/api/user/register", { data: { username, password: "password123", password2: "password123" } });
+    const found = await request.get(`/api/user/search?keyword=${username}`, { headers: { "New-Api-User": "1" } });
+    const userId = ((await found.json()) as { data: { id: number; username: string }[] }).data.find((u) => u.username === username)!.id;
+    await request.put("/api/user/", { headers: { "New-Api-User": "1" }, data: { id: userId, quota: 5_000_000 } });
+    await apiLogin(request, username, "password123");
+    const asUser = { "New-Api-User": String(userId) };
+    await request.post("/api/token/", { headers: asUser, data: { name: "card", remain_quota: 0, unlimited_quota: true, expired_time: -1 } });
+    const tokenId = ((await (await request.get("/api/token/", { headers: asUser })).json()) as { data: { id: number }[] }).data[0]!.id;
+    const key = ((await (await request.get(`/api/token/${tokenId}/key`, { headers: asUser })).json()) as { data: { key: string } }).data.key;
+    const reply = await request.post("/v1/chat/completions", { headers: { Authorization: `Bearer ${key}` }, data: { model, messages: [{ role: "user", content: "hi" }] } });
+    await apiLogin(request, "root", "123456");
+    await setOption(request, "ModelPrice", prices);
+    expect(reply.status()).toBe(200);
+    for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`/log?username=${username}&type=2`);
+      await page.getByTestId("log-row").first().locator("summary", { hasText: username }).click();
+      const card = page.getByTestId("user-card").first();
+      await expect(card).toBeVisible();
+      for (const label of ["用户名", "剩余额度", "已用额度", "请求次数"]) {
+        const term = card.locator("dt", { hasText: label });
+        const lineHeight = await term.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+        const box = (await term.boundingBox())!;
+        // One line tall: squeezed, a label breaks one character per line (three or four lines).
+        expect(box.height).toBeLessThan(lineHeight * 1.5);
+      }
+    }
+  });
+});
+
+test.describe("address bar", () => {
+  test("a form action on an index route leaves no ?index in the address bar", async ({ page }) => {
+    await userWithToken(page, "addr");
+    // 查看 answers with data (the key), not a redirect: the page stays where the form posted.
+    await page.getByTestId("token-row-addr").getByRole("button", { name: "查看" }).click();
+    await expect(page.getByTestId("token-row-addr").getByTestId("token-key")).toHaveText(/^sk-[A-Za-z0-9]{48}$/);
+    await expect(page).toHaveURL(/\/token$/);
+    // 禁用 redirects back to the list: to the plain path as well.
+    await page.getByTestId("token-row-addr").getByRole("button", { name: "禁用" }).click();
+    await expect(page.getByTestId("token-row-addr")).toContainText("已禁用");
+    await expect(page).toHaveURL(/\/token$/);
+    // Filters survive the redirect; only the marker goes.
+    await page.goto("/token?keyword=addr");
+    await page.getByTestId("token-row-addr").getByRole("button", { name: "启用" }).click();
+    await expect(page.getByTestId("token-row-addr")).toContainText("已启用");
+    await expect(page).toHaveURL(/\/token\?keyword=addr$/);
+  });
+
+  test("without JavaScript a redirecting row action lands on the plain path too @nojs", async ({ page }) => {
+    await userWithToken(page, "plain");
+    await page.getByTestId("token-row-plain").getByRole("button", { name: "禁用" }).click();
+    await expect(page.getByTestId("token-row-plain")).toContainText("已禁用");
+    await expect(page).toHaveURL(/\/token$/);
+  });
+});
