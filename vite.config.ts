@@ -1,6 +1,6 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, transformWithEsbuild, type Plugin } from "vite";
 import { fileURLToPath } from "node:url";
 
 declare module "@remix-run/node" {
@@ -9,8 +9,26 @@ declare module "@remix-run/node" {
   }
 }
 
+/**
+ * The enhancement script reaches the build as a `?url` asset, which Vite copies as written (with
+ * its comments). Minified here: half the bytes a light page downloads.
+ */
+function minifyEnhanceScript(): Plugin {
+  return {
+    name: "switchyard:minify-enhance-script",
+    apply: "build",
+    async generateBundle(_options, bundle) {
+      for (const file of Object.values(bundle)) {
+        if (file.type !== "asset" || !/(^|\/)enhance-[\w-]+\.js$/.test(file.fileName)) continue;
+        file.source = (await transformWithEsbuild(String(file.source), "enhance.js", { minify: true, target: "es2020", charset: "utf8" })).code;
+      }
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
+    minifyEnhanceScript(),
     tailwindcss(),
     remix({
       future: {
@@ -26,6 +44,9 @@ export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   server: { port: 5173, host: "127.0.0.1" },
   build: {
+    // The enhancement script is imported `?url`; left to the default, Vite would inline it in
+    // the HTML of every page as a data: URL instead of one file cached for a year.
+    assetsInlineLimit: (file) => (file.endsWith("/enhance/enhance.js") ? false : undefined),
     rollupOptions: {
       // Two warnings that read like failures and are not: resource routes (no component) make
       // empty client chunks by design, and zod ships annotations Rollup drops harmlessly.

@@ -1,5 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { Footer } from "~/components/shell/Footer";
 import { isNewYearSeason, visibleMenuItems } from "~/components/shell/menu";
 import { SideMenu } from "~/components/shell/SideMenu";
@@ -12,8 +12,8 @@ import { clearFlash, readFlash } from "~/utils/flash.server";
 import { optionalUser } from "~/web/guards.server";
 import { readTheme } from "~/utils/theme.server";
 import { requestTimeZone } from "~/utils/time-zone.server";
-import { BrowserTimeZone } from "~/components/shell/BrowserTimeZone";
-import { CleanIndexParam } from "~/components/shell/CleanIndexParam";
+import { TIME_ZONE_COOKIE } from "~/utils/time-zone";
+import { PageScripts } from "~/components/shell/PageScripts";
 import { QuarantineNotice } from "~/components/shell/QuarantineNotice";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { quarantineStatus } from "~/relay/billing/journal-quarantine.server";
@@ -73,7 +73,9 @@ export function useShellData() {
 export function Layout({ children }: { children: React.ReactNode }) {
   const shell = useShellData();
   return (
-    <html lang="zh-CN" className={shell?.theme === "dark" ? "dark" : ""}>
+    // data-tz: the zone this page's times are in; the enhancement script sends the browser's own
+    // as a cookie when it differs (without script the server's zone is used throughout).
+    <html lang="zh-CN" className={shell?.theme === "dark" ? "dark" : ""} data-tz={shell?.timeZone} data-tz-cookie={shell ? TIME_ZONE_COOKIE : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -82,9 +84,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen bg-gray-50 text-gray-900 dark:bg-gray-950 dark:text-gray-100">
         {children}
-        {shell ? <BrowserTimeZone shown={shell.timeZone} /> : null}
-        <ScrollRestoration />
-        <Scripts />
+        <PageScripts />
       </body>
     </html>
   );
@@ -114,7 +114,6 @@ export default function App() {
   useLoaderData<typeof loader>();
   return (
     <Shell>
-      <CleanIndexParam />
       <Outlet />
     </Shell>
   );

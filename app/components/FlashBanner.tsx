@@ -4,9 +4,10 @@ const tone = {
   info: "border-blue-300 bg-blue-50 text-blue-800 dark:border-blue-700 dark:bg-blue-950 dark:text-blue-200",
 };
 
-export function FlashBanner({ type, message }: { type: keyof typeof tone; message: string }) {
+/** `id` + `hidden`: an empty banner the enhancement script fills and shows (data-copied-into). */
+export function FlashBanner({ type, message, id, hidden }: { type: keyof typeof tone; message: string; id?: string; hidden?: boolean }) {
   return (
-    <div role={type === "error" ? "alert" : "status"} className={`mb-3 rounded border px-3 py-2 text-sm ${tone[type]}`}>
+    <div id={id} hidden={hidden} role={type === "error" ? "alert" : "status"} className={`mb-3 rounded border px-3 py-2 text-sm ${tone[type]}`}>
       {message}
     </div>
   );

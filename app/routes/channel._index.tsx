@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelRow } from "~/components/channels/ChannelRow";
-import { SchedulePanel, useRevalidateWhile } from "~/components/channels/SchedulePanel";
+import { SchedulePanel } from "~/components/channels/SchedulePanel";
 import { ConfirmButton } from "~/components/ConfirmButton";
 import { FlashBanner } from "~/components/FlashBanner";
 import { Pagination } from "~/components/Pagination";
@@ -126,7 +126,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ChannelPage() {
   const page = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  useRevalidateWhile(page.testAll.running || page.balances.running);
+  const running = page.testAll.running || page.balances.running;
   return (
     <div className="flex flex-col gap-3">
       <h1 className="text-xl font-bold">管理渠道</h1>
@@ -158,47 +158,52 @@ export default function ChannelPage() {
           {page.idSort ? "按优先级排序" : "按 ID 排序"}
         </Link>
       </div>
-      {page.testAll.running || page.testAll.finishedAt ? (
-        <p className="text-sm text-gray-600 dark:text-gray-300" data-testid="test-all-progress">
-          {page.testAll.waitingForWorker
-            ? "测试所有通道的任务已排队，但还没有后台任务进程接手：请确认 Redis 可用，并且有 Web 进程未设置 WORKERS=off，或已运行 npm run worker。"
-            : page.testAll.running ? `正在测试所有通道：${page.testAll.done} / ${page.testAll.total}` : `上次测试所有通道：共 ${page.testAll.total} 个，失败 ${page.testAll.failed} 个，禁用 ${page.testAll.disabled} 个，启用 ${page.testAll.enabled} 个`}
-        </p>
-      ) : null}
-      {page.balances.running || page.balances.finishedAt ? (
-        <p className="text-sm text-gray-600 dark:text-gray-300" data-testid="balance-progress">
-          {page.balances.running
-            ? `正在更新所有通道余额：${page.balances.done} / ${page.balances.total}`
-            : `上次更新所有通道余额：共 ${page.balances.total} 个，成功 ${page.balances.updated} 个`}
-        </p>
-      ) : null}
       <SchedulePanel schedules={page.schedules} />
-      {page.channels.length === 0 ? (
-        <p className="card text-sm text-gray-500">暂无渠道</p>
-      ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[960px] border-collapse text-sm" data-testid="channel-table">
-            <thead>
-              <tr className="border-b border-gray-200 text-left dark:border-gray-700">
-                <th className="p-2"><span className="sr-only">选择</span></th>
-                <th className="p-2">ID</th>
-                <th className="p-2">名称</th>
-                <th className="p-2">分组</th>
-                <th className="p-2">类型</th>
-                <th className="p-2">状态</th>
-                <th className="p-2">响应时间</th>
-                <th className="p-2">已用/剩余</th>
-                <th className="p-2">优先级</th>
-                <th className="p-2">权重</th>
-                <th className="actions-col p-2">操作</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.channels.map((channel) => <ChannelRow key={channel.id} channel={channel} displayInCurrency={page.displayInCurrency} />)}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {/* While a long run goes, the enhancement script fetches this page again every 2 s and swaps
+          this part in (progress and the rows it changes) until the server no longer marks it
+          running. Without script a reload shows the same persisted progress. */}
+      <div id="channel-live" className="flex flex-col gap-3" data-refresh-ms={running ? "2000" : undefined}>
+        {page.testAll.running || page.testAll.finishedAt ? (
+          <p className="text-sm text-gray-600 dark:text-gray-300" data-testid="test-all-progress">
+            {page.testAll.waitingForWorker
+              ? "测试所有通道的任务已排队，但还没有后台任务进程接手：请确认 Redis 可用，并且有 Web 进程未设置 WORKERS=off，或已运行 npm run worker。"
+              : page.testAll.running ? `正在测试所有通道：${page.testAll.done} / ${page.testAll.total}` : `上次测试所有通道：共 ${page.testAll.total} 个，失败 ${page.testAll.failed} 个，禁用 ${page.testAll.disabled} 个，启用 ${page.testAll.enabled} 个`}
+          </p>
+        ) : null}
+        {page.balances.running || page.balances.finishedAt ? (
+          <p className="text-sm text-gray-600 dark:text-gray-300" data-testid="balance-progress">
+            {page.balances.running
+              ? `正在更新所有通道余额：${page.balances.done} / ${page.balances.total}`
+              : `上次更新所有通道余额：共 ${page.balances.total} 个，成功 ${page.balances.updated} 个`}
+          </p>
+        ) : null}
+        {page.channels.length === 0 ? (
+          <p className="card text-sm text-gray-500">暂无渠道</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full min-w-[960px] border-collapse text-sm" data-testid="channel-table">
+              <thead>
+                <tr className="border-b border-gray-200 text-left dark:border-gray-700">
+                  <th className="p-2"><span className="sr-only">选择</span></th>
+                  <th className="p-2">ID</th>
+                  <th className="p-2">名称</th>
+                  <th className="p-2">分组</th>
+                  <th className="p-2">类型</th>
+                  <th className="p-2">状态</th>
+                  <th className="p-2">响应时间</th>
+                  <th className="p-2">已用/剩余</th>
+                  <th className="p-2">优先级</th>
+                  <th className="p-2">权重</th>
+                  <th className="actions-col p-2">操作</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.channels.map((channel) => <ChannelRow key={channel.id} channel={channel} displayInCurrency={page.displayInCurrency} />)}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
       <Pagination page={page.page} size={page.size} total={page.total} sizeParam="page_size" />
     </div>
   );

@@ -97,7 +97,7 @@ export default function LoginPage() {
               <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder="密码" autoComplete="current-password" />
               {fields.password.errors && !fields.username.errors ? <p className="field-error">{fields.password.errors[0]}</p> : null}
             </div>
-            <TurnstileWidget {...settings.turnstile} resetKey={lastResult} />
+            <TurnstileWidget {...settings.turnstile} />
             <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>登录</button>
           </Form>
         ) : (

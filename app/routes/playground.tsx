@@ -1,3 +1,4 @@
+import type { PageHandle } from "~/components/shell/PageScripts";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -12,6 +13,9 @@ import { useShellData } from "~/root";
 import { readForm } from "~/utils/edge-input";
 
 export const meta: MetaFunction = () => [{ title: "操练场" }];
+
+/** The streaming chat re-renders as tokens arrive: this page keeps the client runtime (decision 032). */
+export const handle: PageHandle = { hydrate: true };
 
 type Message = { role: "user" | "assistant"; content: string; state?: "loading" | "incomplete" | "complete" | "error" };
 const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";

@@ -127,8 +127,9 @@ export default function RedemptionPage() {
           <button type="submit" className="btn-secondary">查询</button>
         </Form>
         <Link to="/redemption/add" className="btn-primary ml-auto">添加新的兑换码</Link>
-        {/* Row checkboxes join this form through their form= attribute, so it works without JS. */}
-        <Form method="post" id="redemption-selection" className="hidden" />
+        {/* Row checkboxes join this form through their form= attribute, so it works without JS;
+            with the enhancement script the lines the answer shows go straight to the clipboard. */}
+        <Form method="post" id="redemption-selection" className="hidden" data-copy-reply="#copied-codes" />
         <button type="submit" form="redemption-selection" name="intent" value="copy-selected" className="btn-secondary">复制所选兑换码到剪贴板</button>
       </div>
       <RedemptionTable rows={page.rows} redeemers={page.redeemers} displayInCurrency={page.displayInCurrency} quotaPerUnit={page.quotaPerUnit} selectionForm="redemption-selection" />

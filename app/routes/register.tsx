@@ -133,7 +133,7 @@ export default function RegisterPage() {
               </>
             ) : null}
             <input {...getInputProps(fields.aff_code, { type: "hidden" })} />
-            <TurnstileWidget {...settings.turnstile} resetKey={actionData} />
+            <TurnstileWidget {...settings.turnstile} />
             <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>注册</button>
           </Form>
         )}

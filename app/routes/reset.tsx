@@ -48,7 +48,7 @@ export default function ResetRequestPage() {
             <label className="label" htmlFor="reset-email">邮箱</label>
             <input id="reset-email" name="email" type="email" className="input" placeholder="输入注册时使用的邮箱地址" required maxLength={254} defaultValue={result?.email ?? ""} autoComplete="email" />
           </div>
-          <TurnstileWidget {...turnstile} resetKey={result} />
+          <TurnstileWidget {...turnstile} />
           <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>发送重置邮件</button>
         </Form>
         <p className="mt-4 text-center text-sm">

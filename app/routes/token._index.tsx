@@ -98,8 +98,9 @@ export default function TokenPage() {
           <button type="submit" className="btn-secondary">查询</button>
         </Form>
         <Link to="/token/add" className="btn-primary ml-auto">添加令牌</Link>
-        {/* Row checkboxes join this form through their form= attribute, so it works without JS. */}
-        <Form method="post" id="token-selection" className="hidden" />
+        {/* Row checkboxes join this form through their form= attribute, so it works without JS;
+            with the enhancement script the keys the answer shows go straight to the clipboard. */}
+        <Form method="post" id="token-selection" className="hidden" data-copy-reply="#copied-keys" />
         <button type="submit" form="token-selection" name="intent" value="copy-selected" className="btn-secondary">复制所选令牌到剪贴板</button>
       </div>
       <TokenTable

@@ -1,5 +1,3 @@
-import { useEffect } from "react";
-import { useRevalidator } from "@remix-run/react";
 import { useTimeZone } from "~/components/useTimeZone";
 import type { ScheduleView } from "~/domain/jobs/schedule";
 import { formatTimestamp } from "~/utils/time-zone";
@@ -37,19 +35,4 @@ export function SchedulePanel({ schedules }: { schedules: readonly ScheduleRowDa
       </table>
     </details>
   );
-}
-
-/**
- * While a long run goes, the page reloads its data every 2 s (with JavaScript; without, a
- * reload shows the same persisted progress). Stops as soon as nothing runs.
- */
-export function useRevalidateWhile(running: boolean, everyMs = 2_000) {
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
-    }, everyMs);
-    return () => clearInterval(timer);
-  }, [running, everyMs, revalidator]);
 }

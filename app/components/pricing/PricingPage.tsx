@@ -1,5 +1,4 @@
 import { Form, Link } from "@remix-run/react";
-import { useState } from "react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { messages } from "~/messages";
 import { COPY_FORM_ID, groupHref, PricingTable, type PricingRow } from "./PricingTable";
@@ -18,26 +17,18 @@ type Props = {
 };
 
 /**
- * With JavaScript the chosen names go straight to the clipboard; without it (or when the
- * clipboard refuses) the form is submitted and the page shows them in a box to copy by hand.
+ * With the enhancement script the chosen names go straight to the clipboard; without it (or when
+ * the clipboard refuses, or nothing is chosen) the form is submitted and the page shows them in a
+ * box to copy by hand, or says that nothing was chosen.
  */
-function CopySelectedButton({ onCopied }: { onCopied: (text: string) => void }) {
+function CopySelectedButton() {
   return (
     <button
       type="submit"
       className="btn-secondary"
-      onClick={(event) => {
-        const form = event.currentTarget.form;
-        if (!form || !navigator.clipboard) return;
-        const names = [...document.querySelectorAll<HTMLInputElement>(`input[form="${COPY_FORM_ID}"][name="model"]:checked`)].map((i) => i.value);
-        if (names.length === 0) return; // the server says what is missing
-        event.preventDefault();
-        const text = names.join(",");
-        navigator.clipboard.writeText(text).then(
-          () => onCopied(text),
-          () => form.requestSubmit(),
-        );
-      }}
+      data-copy-checked={`input[form="${COPY_FORM_ID}"][name="model"]`}
+      data-copied-text={`${messages.copied} {text}`}
+      data-copied-into="#pricing-copied"
     >
       复制选中模型
     </button>
@@ -45,7 +36,6 @@ function CopySelectedButton({ onCopied }: { onCopied: (text: string) => void }) 
 }
 
 export function PricingPage(page: Props) {
-  const [copied, setCopied] = useState("");
   const usable = new Set(page.groups.map((g) => g.name));
   const selected = new Set(page.selection?.names ?? []);
   return (
@@ -95,11 +85,11 @@ export function PricingPage(page: Props) {
           <input type="hidden" name="group" value={page.group} />
           {page.query ? <input type="hidden" name="q" value={page.query} /> : null}
           <input type="hidden" name="copy" value="1" />
-          <CopySelectedButton onCopied={setCopied} />
+          <CopySelectedButton />
         </Form>
       </div>
 
-      {copied ? <FlashBanner type="success" message={`${messages.copied} ${copied}`} /> : null}
+      <FlashBanner type="success" message="" id="pricing-copied" hidden />
       {page.selection?.empty ? <FlashBanner type="error" message={messages.pricingNothingSelected} /> : null}
       {page.selection && !page.selection.empty ? (
         <label className="card text-sm">

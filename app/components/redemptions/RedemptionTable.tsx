@@ -42,7 +42,11 @@ export function RedemptionTable({ rows, redeemers, displayInCurrency, quotaPerUn
       <table className="w-full min-w-[760px] border-collapse text-sm" data-testid="redemption-table">
         <thead>
           <tr className="border-b border-gray-200 text-left dark:border-gray-700">
-            <th className="p-2"><span className="sr-only">选择</span></th>
+            <th className="p-2">
+              {/* Select all: needs the enhancement script, so hidden without it. */}
+              <input type="checkbox" data-select-all="ids" data-js-only="" hidden aria-label="全选" />
+              <span className="sr-only">选择</span>
+            </th>
             <th className="p-2">ID</th>
             <th className="p-2">名称</th>
             <th className="p-2">状态</th>

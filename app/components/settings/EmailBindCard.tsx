@@ -1,28 +1,12 @@
-import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { Form, useActionData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { TurnstileWidget } from "~/components/TurnstileWidget";
 import type { EmailCardResult, loadEmailBinding } from "~/web/settings/personal-email.server";
 
 type Props = { data: ReturnType<typeof loadEmailBinding> };
 
-/** The spec's resend cooldown; the server enforces it, this only counts it down on the button. */
+/** The spec's resend cooldown; the server enforces it, the enhancement script counts it down on the button. */
 const RESEND_SECONDS = 30;
-
-function useCountdown(startWhen: unknown): number {
-  const [left, setLeft] = useState(0);
-  useEffect(() => {
-    if (!startWhen) return;
-    setLeft(RESEND_SECONDS);
-    const timer = window.setInterval(() => setLeft((n) => Math.max(0, n - 1)), 1000);
-    const stop = window.setTimeout(() => window.clearInterval(timer), RESEND_SECONDS * 1000);
-    return () => {
-      window.clearInterval(timer);
-      window.clearTimeout(stop);
-    };
-  }, [startWhen]);
-  return left;
-}
 
 /**
  * 绑定邮箱: one form, two buttons. 获取验证码 (intent email-code) mails a code to the address
@@ -31,8 +15,7 @@ function useCountdown(startWhen: unknown): number {
 export function EmailBindCard({ data }: Props) {
   const actionData = useActionData<EmailCardResult>();
   const result = actionData?.intent === "email-code" || actionData?.intent === "email-bind" ? actionData : undefined;
-  const navigation = useNavigation();
-  const left = useCountdown(result?.intent === "email-code" && result.success ? result : undefined);
+  const codeSent = result?.intent === "email-code" && Boolean(result.success);
   const errors = result?.fieldErrors ?? {};
   return (
     <section className="card">
@@ -47,8 +30,8 @@ export function EmailBindCard({ data }: Props) {
           <label className="label" htmlFor="bind-email">新邮箱</label>
           <div className="flex gap-2">
             <input id="bind-email" name="email" type="email" className="input" placeholder="输入邮箱地址" maxLength={50} defaultValue={result?.email ?? ""} aria-invalid={errors.email ? true : undefined} />
-            <button type="submit" name="intent" value="email-code" className="btn-secondary shrink-0" disabled={left > 0 || navigation.state === "submitting"}>
-              {left > 0 ? `重新发送 (${left})` : "获取验证码"}
+            <button type="submit" name="intent" value="email-code" className="btn-secondary shrink-0" data-countdown={codeSent ? RESEND_SECONDS : undefined} data-countdown-label="重新发送 ({n})">
+              获取验证码
             </button>
           </div>
           {errors.email ? <p className="field-error">{errors.email[0]}</p> : null}
@@ -58,7 +41,7 @@ export function EmailBindCard({ data }: Props) {
           <input id="bind-code" name="code" type="text" inputMode="numeric" className="input" placeholder="输入验证码" maxLength={32} aria-invalid={errors.code ? true : undefined} />
           {errors.code ? <p className="field-error">{errors.code[0]}</p> : null}
         </div>
-        <TurnstileWidget {...data.turnstile} resetKey={result} />
+        <TurnstileWidget {...data.turnstile} />
         <button type="submit" name="intent" value="email-bind" className="btn-primary self-start">绑定</button>
       </Form>
     </section>

@@ -1,5 +1,4 @@
 import { Form, useActionData } from "@remix-run/react";
-import { useEffect, useState } from "react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { OAuthBindCards } from "./OAuthBindCards";
 import { EmailBindCard } from "./EmailBindCard";
@@ -15,24 +14,6 @@ type Props = { data: Me };
 export function useCardResult(intent: string): SettingsActionResult | undefined {
   const result = useActionData<SettingsActionResult>();
   return result?.intent === intent ? result : undefined;
-}
-
-/**
- * Click-to-copy, only once the page runs JavaScript: without it every copyable value is plain
- * selectable text (select-all), and no button that could not work is shown.
- * TODO(light console): move to the shared copy script.
- */
-function useCopy(): { ready: boolean; copied: string | undefined; copy: (text: string) => void } {
-  const [ready, setReady] = useState(false);
-  const [copied, setCopied] = useState<string>();
-  useEffect(() => setReady(true), []);
-  const copy = (text: string) => {
-    navigator.clipboard?.writeText(text).then(
-      () => setCopied(text),
-      () => setCopied(undefined),
-    );
-  };
-  return { ready, copied, copy };
 }
 
 function CardError({ result }: { result: SettingsActionResult | undefined }) {
@@ -64,8 +45,8 @@ function AccountCard({ me }: { me: Me }) {
   );
 }
 
+/** A click on a name selects it (select-all) with or without script; with the enhancement script it is also copied. */
 function ModelsCard({ models }: { models: string[] }) {
-  const { copied, copy } = useCopy();
   return (
     <section className="card" aria-labelledby="models-title">
       <h2 id="models-title" className="mb-1 font-semibold">可用模型</h2>
@@ -76,11 +57,12 @@ function ModelsCard({ models }: { models: string[] }) {
         <ul className="flex flex-wrap gap-2" data-testid="model-tags">
           {models.map((name) => (
             <li key={name}>
-              {/* A click selects the whole name (select-all) with or without JavaScript; with it, it is also copied. */}
               <code
                 className="cursor-pointer select-all rounded bg-gray-100 px-2 py-0.5 text-sm dark:bg-gray-800"
                 title="点击复制"
-                onClick={() => copy(name)}
+                data-copy={name}
+                data-copied-text="已复制：{text}"
+                data-copied-into="#models-copied"
               >
                 {name}
               </code>
@@ -88,24 +70,19 @@ function ModelsCard({ models }: { models: string[] }) {
           ))}
         </ul>
       )}
-      <p className="mt-2 text-sm text-green-700 dark:text-green-300" aria-live="polite">{copied ? `已复制：${copied}` : ""}</p>
+      <p id="models-copied" className="mt-2 text-sm text-green-700 dark:text-green-300" aria-live="polite" />
     </section>
   );
 }
 
-/** A value to copy: a read-only field (selectable without JavaScript) and, with it, a copy button. */
+/** A value to copy: a read-only field (selectable without script) and, with the enhancement script, a copy button. */
 function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
-  const { ready, copied, copy } = useCopy();
   return (
     <div>
       <label className="label" htmlFor={id}>{label}</label>
       <div className="flex gap-2">
-        <input id={id} className="input flex-1 select-all font-mono" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
-        {ready ? (
-          <button type="button" className="btn-secondary" onClick={() => copy(value)}>
-            {copied === value ? "已复制" : "复制"}
-          </button>
-        ) : null}
+        <input id={id} className="input flex-1 select-all font-mono" readOnly value={value} />
+        <button type="button" className="btn-secondary" data-copy-from={`#${id}`} data-copied-text="已复制" data-js-only="" hidden>复制</button>
       </div>
     </div>
   );

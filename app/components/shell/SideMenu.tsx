@@ -1,19 +1,21 @@
-import { NavLink } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
 import type { MenuItem } from "./menu";
 
+/** Plain links: every console page is its own document (docs/decisions/032). */
 function Links({ items }: { items: MenuItem[] }) {
+  const { pathname } = useLocation();
+  const isActive = (to: string) => pathname === to || (to !== "/" && pathname.startsWith(`${to}/`));
   return (
     <ul className="flex flex-col gap-0.5">
       {items.map((item) => (
         <li key={item.to}>
-          <NavLink
-            to={item.to}
-            className={({ isActive }) =>
-              `block rounded px-3 py-1.5 text-sm ${isActive ? "bg-blue-50 text-blue-700 dark:bg-gray-700 dark:text-white" : "hover:bg-gray-100 dark:hover:bg-gray-800"}`
-            }
+          <a
+            href={item.to}
+            aria-current={isActive(item.to) ? "page" : undefined}
+            className={`block rounded px-3 py-1.5 text-sm ${isActive(item.to) ? "bg-blue-50 text-blue-700 dark:bg-gray-700 dark:text-white" : "hover:bg-gray-100 dark:hover:bg-gray-800"}`}
           >
             {item.label}
-          </NavLink>
+          </a>
         </li>
       ))}
     </ul>

@@ -1,6 +1,7 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
 import type { Theme } from "~/utils/theme.server";
 
+/** Plain links and forms throughout: on a page with the client runtime they still load whole pages. */
 export type ShellUser = { id: number; username: string; display_name: string; role: number };
 
 export function TopBar(props: { systemName: string; logo: string; theme: Theme; user?: ShellUser; newYear: boolean }) {
@@ -8,39 +9,42 @@ export function TopBar(props: { systemName: string; logo: string; theme: Theme; 
   const here = location.pathname + location.search;
   return (
     <header className="flex items-center gap-3 border-b border-gray-200 bg-white px-3 py-2 dark:border-gray-700 dark:bg-gray-900">
-      <Link to="/" className="flex items-center gap-2 font-semibold">
+      <a href="/" className="flex items-center gap-2 font-semibold">
         <img src={props.logo || "/logo.svg"} alt="" width={28} height={28} className="h-7 w-7" />
         <span>{props.systemName}</span>
-      </Link>
+      </a>
       <nav className="flex items-center gap-3 text-sm">
-        <Link to="/" className="hover:underline">首页</Link>
-        <Link to="/about" className="hover:underline">关于</Link>
+        <a href="/" className="hover:underline">首页</a>
+        <a href="/about" className="hover:underline">关于</a>
         {props.newYear ? <span title="新年快乐">🧨 新年快乐</span> : null}
       </nav>
       <div className="ml-auto flex items-center gap-2">
-        <Form method="post" action="/theme" replace>
+        {/* A plain form: without script it posts and comes back; with it the switch happens in place. */}
+        <form method="post" action="/theme" data-theme-toggle="">
           <input type="hidden" name="redirectTo" value={here} />
           <input type="hidden" name="theme" value={props.theme === "dark" ? "light" : "dark"} />
           <button type="submit" className="btn-secondary" aria-label={props.theme === "dark" ? "切换到浅色模式" : "切换到深色模式"} data-testid="theme-toggle">
-            {props.theme === "dark" ? <SunIcon /> : <MoonIcon />}
+            {/* Both icons, the page's theme shows one: switched in place, the icon follows. */}
+            <SunIcon />
+            <MoonIcon />
           </button>
-        </Form>
+        </form>
         {props.user ? (
-          <details className="relative">
+          <details className="relative" data-dismiss="">
             <summary className="btn-secondary list-none" data-testid="user-menu">
               {props.user.display_name || props.user.username}
             </summary>
             <div className="absolute right-0 z-20 mt-1 w-32 rounded border border-gray-200 bg-white p-1 shadow dark:border-gray-700 dark:bg-gray-800">
-              <Link to="/setting" className="block rounded px-2 py-1 text-sm hover:bg-gray-100 dark:hover:bg-gray-700">个人设置</Link>
-              <Form method="post" action="/logout">
+              <a href="/setting" className="block rounded px-2 py-1 text-sm hover:bg-gray-100 dark:hover:bg-gray-700">个人设置</a>
+              <form method="post" action="/logout">
                 <button type="submit" className="block w-full rounded px-2 py-1 text-left text-sm hover:bg-gray-100 dark:hover:bg-gray-700">退出</button>
-              </Form>
+              </form>
             </div>
           </details>
         ) : (
           <>
-            <Link to="/login" className="btn-secondary">登录</Link>
-            <Link to="/register" className="btn-primary">注册</Link>
+            <a href="/login" className="btn-secondary">登录</a>
+            <a href="/register" className="btn-primary">注册</a>
           </>
         )}
       </div>
@@ -51,7 +55,7 @@ export function TopBar(props: { systemName: string; logo: string; theme: Theme; 
 // Inline SVG, not an emoji: machines without an emoji font showed an empty box.
 function SunIcon() {
   return (
-    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true" focusable="false">
+    <svg className="hidden dark:inline" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true" focusable="false">
       <circle cx="12" cy="12" r="4" />
       <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
     </svg>
@@ -60,7 +64,7 @@ function SunIcon() {
 
 function MoonIcon() {
   return (
-    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <svg className="dark:hidden" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
       <path d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z" />
     </svg>
   );

@@ -1,27 +1,20 @@
-import { useFetcher } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { Form } from "@remix-run/react";
 
 /**
- * With JavaScript the key goes straight to the clipboard (已复制到剪贴板！); without it the same
- * button posts "reveal" and the key appears in the row to copy by hand.
+ * 复制: without script the button posts "reveal" and the page shows the key in the row to copy
+ * by hand; with the enhancement script the same post goes in the background and the key the
+ * answer shows (`#token-key-<id>`) goes to the clipboard (已复制到剪贴板！).
  */
 export function CopyKeyButton({ id }: { id: number }) {
-  const fetcher = useFetcher<{ revealed?: { key: string } }>();
-  const [copied, setCopied] = useState(false);
-  const key = fetcher.data?.revealed?.key;
-  useEffect(() => {
-    if (!key) return;
-    navigator.clipboard?.writeText(key).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
-  }, [key]);
   return (
-    <fetcher.Form method="post">
+    <Form method="post" data-copy-reply={`#${tokenKeyId(id)}`}>
       <input type="hidden" name="id" value={id} />
-      <button type="submit" name="intent" value="reveal" className="text-sm text-blue-600 hover:underline dark:text-blue-400">
-        {copied ? "已复制到剪贴板！" : "复制"}
-      </button>
-    </fetcher.Form>
+      <button type="submit" name="intent" value="reveal" className="text-sm text-blue-600 hover:underline dark:text-blue-400">复制</button>
+    </Form>
   );
+}
+
+/** The id of the element showing a token's key in its row. */
+export function tokenKeyId(id: number): string {
+  return `token-key-${id}`;
 }

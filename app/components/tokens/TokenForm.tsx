@@ -63,14 +63,15 @@ export function TokenForm(props: Props) {
         <Err errors={fields.remain_quota.errors} />
         <div className="mt-1 flex flex-wrap gap-1">
           {QUOTA_PRESET_DOLLARS.map((dollars) => (
-            <button key={dollars} {...form.update.getButtonProps({ name: fields.remain_quota.name, value: String(dollars * props.quotaPerUnit) })} className="btn-secondary" disabled={unlimited}>
+            <button key={dollars} {...form.update.getButtonProps({ name: fields.remain_quota.name, value: String(dollars * props.quotaPerUnit) })} className="btn-secondary" disabled={unlimited} data-quota-preset="">
               {props.displayInCurrency ? `${dollars}$` : compactNumber(dollars * props.quotaPerUnit)}
             </button>
           ))}
         </div>
         <p className="mt-1 text-xs text-gray-500">注意，令牌的额度仅用于限制令牌本身的最大额度使用量，实际的使用受到账户的剩余额度限制。</p>
         <label className="mt-2 flex items-center gap-2 text-sm">
-          <input {...getInputProps(fields.unlimited_quota, { type: "checkbox" })} /> 设为无限额度
+          {/* Rendered disabled when the page comes with it checked; the enhancement script follows a click. */}
+          <input {...getInputProps(fields.unlimited_quota, { type: "checkbox" })} data-disables={`#${fields.remain_quota.id}, [data-quota-preset]`} /> 设为无限额度
         </label>
       </div>
       {props.mode === "create" ? (

@@ -7,7 +7,7 @@ import { tokenStatusLabel } from "~/domain/tokens/token-status";
 import { renderQuota } from "~/utils/format";
 import { formatTimestamp } from "~/utils/time-zone";
 import { useTimeZone } from "~/components/useTimeZone";
-import { CopyKeyButton } from "./CopyKeyButton";
+import { CopyKeyButton, tokenKeyId } from "./CopyKeyButton";
 
 export type TokenRow = {
   id: number;
@@ -38,7 +38,11 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
       <table className="w-full min-w-[720px] border-collapse text-sm" data-testid="token-table">
         <thead>
           <tr className="border-b border-gray-200 text-left dark:border-gray-700">
-            <th className="p-2"><span className="sr-only">选择</span></th>
+            <th className="p-2">
+              {/* Select all: needs the enhancement script, so hidden without it. */}
+              <input type="checkbox" data-select-all="ids" data-js-only="" hidden aria-label="全选" />
+              <span className="sr-only">选择</span>
+            </th>
             <th className="p-2">名称</th>
             <th className="p-2">状态</th>
             <th className="p-2">已用额度</th>
@@ -59,7 +63,7 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
                 </td>
                 <td className="p-2">
                   <div className="font-medium">{token.name}</div>
-                  <code className="whitespace-nowrap text-xs text-gray-500" data-testid="token-key">{shownKey}</code>
+                  <code id={tokenKeyId(token.id)} className="whitespace-nowrap text-xs text-gray-500" data-testid="token-key">{shownKey}</code>
                 </td>
                 <td className="p-2"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
                 <td className="p-2">{renderQuota(token.used_quota, displayInCurrency, quotaPerUnit)}</td>
