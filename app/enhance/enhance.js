@@ -124,6 +124,8 @@
   });
 
   doc.addEventListener("submit", (event) => {
+    // Taken already (the playground's own React forms).
+    if (event.defaultPrevented) return;
     const form = /** @type {HTMLFormElement} */ (event.target);
     const submitter = /** @type {HTMLElement | null} */ (event.submitter);
     if (form.dataset.copyReply) {
@@ -132,7 +134,18 @@
     } else if (form.dataset.themeToggle !== undefined) {
       event.preventDefault();
       void toggleTheme(form);
+    } else if (form.method === "post" && !form.target) {
+      // A second press while the first post is on its way would post twice: one at a time. The
+      // mark goes after 10 s in case the answer was a download (the page stays) or never came.
+      if (form.dataset.posting) return event.preventDefault();
+      form.dataset.posting = "1";
+      window.setTimeout(() => delete form.dataset.posting, 10_000);
     }
+  });
+
+  // Back to a page kept in the browser's cache: its forms can be posted again.
+  window.addEventListener("pageshow", () => {
+    for (const form of all("form[data-posting]")) delete form.dataset.posting;
   });
 
   /**
