@@ -30,8 +30,19 @@
   const html = doc.documentElement;
   const COPIED = "已复制到剪贴板！";
 
-  /** @param {string} selector @param {ParentNode} [scope] @returns {HTMLElement[]} */
-  const all = (selector, scope = doc) => /** @type {HTMLElement[]} */ ([...scope.querySelectorAll(selector)]);
+  /**
+   * A selector from an attribute that is not valid (a React id with colons, say) finds nothing
+   * instead of stopping every behaviour after it.
+   * @param {string} selector @param {ParentNode} [scope] @returns {HTMLElement[]}
+   */
+  const all = (selector, scope = doc) => {
+    try {
+      return /** @type {HTMLElement[]} */ ([...scope.querySelectorAll(selector)]);
+    } catch {
+      console.warn("enhance: bad selector", selector);
+      return [];
+    }
+  };
 
   /** @param {ParentNode} scope */
   function reveal(scope) {

@@ -71,7 +71,7 @@ export function TokenForm(props: Props) {
         <p className="mt-1 text-xs text-gray-500">注意，令牌的额度仅用于限制令牌本身的最大额度使用量，实际的使用受到账户的剩余额度限制。</p>
         <label className="mt-2 flex items-center gap-2 text-sm">
           {/* Rendered disabled when the page comes with it checked; the enhancement script follows a click. */}
-          <input {...getInputProps(fields.unlimited_quota, { type: "checkbox" })} data-disables={`#${fields.remain_quota.id}, [data-quota-preset]`} /> 设为无限额度
+          <input {...getInputProps(fields.unlimited_quota, { type: "checkbox" })} data-disables={`[name="${fields.remain_quota.name}"], [data-quota-preset]`} /> 设为无限额度
         </label>
       </div>
       {props.mode === "create" ? (
