@@ -3,15 +3,17 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelForm } from "~/components/channels/ChannelForm";
 import { channelFormContext, handleChannelForm, newChannelDefaults } from "~/domain/channels/channel-form.server";
+import { channelConsoleSchema } from "~/domain/channels/channel-console-form";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { formModelLister } from "~/relay/channel-form-models.server";
+import { formConstraint } from "~/web/form-constraint.server";
 import { requireRole } from "~/web/guards.server";
 
 export const meta: MetaFunction = () => [{ title: "创建新的渠道" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
-  return { ...channelFormContext(), defaults: newChannelDefaults() };
+  return { ...channelFormContext(), defaults: newChannelDefaults(), constraint: formConstraint(channelConsoleSchema) };
 }
 
 /** Helper posts (fetching the model list) change nothing on the server: the form keeps its state. */

@@ -3,9 +3,11 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelForm } from "~/components/channels/ChannelForm";
 import { channelDefaults, channelFormContext, handleChannelForm } from "~/domain/channels/channel-form.server";
+import { channelConsoleSchema } from "~/domain/channels/channel-console-form";
 import { getChannel } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { formModelLister } from "~/relay/channel-form-models.server";
+import { formConstraint } from "~/web/form-constraint.server";
 import { requireRole } from "~/web/guards.server";
 import { requirePathId } from "~/utils/edge-input";
 
@@ -15,7 +17,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
   const channel = await getChannel(requirePathId(params.id));
   if (!channel) throw new Response("Not Found", { status: 404 });
-  return { ...channelFormContext(), defaults: channelDefaults(channel) };
+  return { ...channelFormContext(), defaults: channelDefaults(channel), constraint: formConstraint(channelConsoleSchema) };
 }
 
 /** Helper posts (fetching the model list) change nothing on the server: the form keeps its state. */

@@ -1,11 +1,12 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
+import { browserCheckedFormProps } from "~/components/form-props";
 import { ThirdPartySignIn } from "~/components/auth/ThirdPartySignIn";
 import { authenticator, SignInError } from "~/domain/auth/authenticator.server";
-import { loginSchema } from "~/domain/auth/forms";
+import { loginSchema, type LoginInput } from "~/domain/auth/forms";
 import { TURNSTILE_FIELD, turnstileRefusal, turnstileWidgetSettings } from "~/domain/auth/turnstile.server";
 import { TurnstileWidget } from "~/components/TurnstileWidget";
 import { createSession } from "~/domain/auth/sessions.server";
@@ -13,6 +14,7 @@ import { options } from "~/domain/options/store.server";
 import { isDefaultRootPassword } from "~/domain/users/users.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { formConstraint } from "~/web/form-constraint.server";
 import { optionalUser } from "~/web/guards.server";
 import { thirdPartyMethods } from "~/web/oauth.server";
 import { safeRedirectPath } from "~/utils/safe-redirect";
@@ -41,6 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     thirdParty: thirdPartyMethods(),
     registerEnabled: options.bool("RegisterEnabled"),
     turnstile: turnstileWidgetSettings(),
+    constraint: formConstraint(loginSchema),
   };
 }
 
@@ -71,11 +74,8 @@ export default function LoginPage() {
   const lastResult = useActionData<typeof action>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-    shouldValidate: "onSubmit",
-  });
+  // The browser refuses an empty field (the schema's constraints); the server validates again.
+  const [form, fields] = useForm<LoginInput>({ lastResult, constraint: settings.constraint });
   const expired = params.get("expired") === "true";
   return (
     <div className="mx-auto mt-6 max-w-sm">
@@ -85,7 +85,7 @@ export default function LoginPage() {
         {expired && !form.errors && !settings.cookieRejected ? <FlashBanner type="error" message={messages.loginExpired} /> : null}
         {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
         {settings.passwordLogin ? (
-          <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3">
+          <Form method="post" {...browserCheckedFormProps(form)} className="flex flex-col gap-3">
             <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
             <div>
               <label className="label" htmlFor={fields.username.id}>用户名</label>

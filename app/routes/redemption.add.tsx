@@ -9,13 +9,14 @@ import { redemptionConsoleSchema } from "~/domain/redemptions/redemption-form";
 import { createRedemptions } from "~/domain/redemptions/redemptions.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { readForm } from "~/utils/edge-input";
+import { formConstraint } from "~/web/form-constraint.server";
 import { requireRole } from "~/web/guards.server";
 
 export const meta: MetaFunction = () => [{ title: "创建新的兑换码" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
-  return { displayInCurrency: options.bool("DisplayInCurrencyEnabled"), quotaPerUnit: options.float("QuotaPerUnit") };
+  return { displayInCurrency: options.bool("DisplayInCurrencyEnabled"), quotaPerUnit: options.float("QuotaPerUnit"), constraint: formConstraint(redemptionConsoleSchema) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

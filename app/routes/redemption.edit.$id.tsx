@@ -9,6 +9,7 @@ import { getRedemption, updateRedemption } from "~/domain/redemptions/redemption
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { readForm, requirePathId } from "~/utils/edge-input";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { formConstraint } from "~/web/form-constraint.server";
 import { requireRole } from "~/web/guards.server";
 
 export const meta: MetaFunction = () => [{ title: "更新兑换码信息" }];
@@ -21,6 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     row: { id: row.id, name: row.name, quota: row.quota, editable: row.status === REDEMPTION_STATUS.unused },
     displayInCurrency: options.bool("DisplayInCurrencyEnabled"),
     quotaPerUnit: options.float("QuotaPerUnit"),
+    constraint: formConstraint(redemptionConsoleSchema),
   };
 }
 

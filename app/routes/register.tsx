@@ -1,8 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { createCookie, data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
+import { browserCheckedFormProps } from "~/components/form-props";
 import { registerSchema, sendCodeSchema, type RegisterInput } from "~/domain/auth/forms";
 import { TURNSTILE_FIELD, turnstileRefusal, turnstileWidgetSettings } from "~/domain/auth/turnstile.server";
 import { sendVerificationCode } from "~/domain/email/email-flows.server";
@@ -11,6 +12,8 @@ import { options } from "~/domain/options/store.server";
 import { registerWithPassword } from "~/domain/users/registration.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { formConstraint } from "~/web/form-constraint.server";
+import type { FormConstraint } from "~/web/form-constraint";
 import { optionalUser } from "~/web/guards.server";
 import { allowCriticalRequest } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
@@ -21,17 +24,30 @@ export const meta: MetaFunction = () => [{ title: "注册" }];
 // The spec keeps ?aff= "locally" so an invite survives a detour; a cookie does that without JS.
 const affCookie = createCookie("aff", { path: "/", sameSite: "lax", httpOnly: true, maxAge: 30 * 24 * 3600 });
 
+/**
+ * The form's HTML constraints. With email verification on, the schema's refinement also asks for
+ * an address (as 获取验证码 checks it) and a code; the browser is told so too. 获取验证码 posts
+ * with formNoValidate, so an empty code never stops a code being sent.
+ */
+function registerConstraint(emailVerification: boolean): FormConstraint {
+  const constraint = formConstraint(registerSchema(emailVerification));
+  if (!emailVerification) return constraint;
+  return { ...constraint, email: formConstraint(sendCodeSchema).email!, verification_code: { required: true } };
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await optionalUser(request)) throw redirect("/token");
   const fromQuery = new URL(request.url).searchParams.get("aff")?.trim().slice(0, 32);
   const stored: unknown = await affCookie.parse(request.headers.get("Cookie"));
   const aff = fromQuery || (typeof stored === "string" ? stored : "");
+  const emailVerification = options.bool("EmailVerificationEnabled");
   const settings = {
     aff,
     registerEnabled: options.bool("RegisterEnabled"),
     passwordRegister: options.bool("PasswordRegisterEnabled"),
-    emailVerification: options.bool("EmailVerificationEnabled"),
+    emailVerification,
     turnstile: turnstileWidgetSettings(),
+    constraint: registerConstraint(emailVerification),
   };
   return data(settings, fromQuery ? { headers: { "Set-Cookie": await affCookie.serialize(fromQuery) } } : undefined);
 }
@@ -79,14 +95,9 @@ export default function RegisterPage() {
   const lastResult = actionData?.result;
   const notice = actionData && "notice" in actionData ? actionData.notice : undefined;
   const navigation = useNavigation();
-  const schema = registerSchema(settings.emailVerification);
-  const [form, fields] = useForm({
-    lastResult,
-    defaultValue: { aff_code: settings.aff },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: formData.get("intent") === "send-code" ? sendCodeSchema : schema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  // The browser checks the schema's constraints (a too-short password is refused before posting);
+  // the server validates everything again, the passwords' match included.
+  const [form, fields] = useForm<RegisterInput>({ lastResult, defaultValue: { aff_code: settings.aff }, constraint: settings.constraint });
   const open = settings.registerEnabled && settings.passwordRegister;
   return (
     <div className="mx-auto mt-6 max-w-sm">
@@ -97,7 +108,7 @@ export default function RegisterPage() {
         {!open ? (
           <FlashBanner type="info" message={settings.registerEnabled ? messages.passwordRegisterDisabled : messages.registerDisabled} />
         ) : (
-          <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3">
+          <Form method="post" {...browserCheckedFormProps(form)} className="flex flex-col gap-3">
             {/* Enter in a field presses the form's first submit button: this one, so it registers rather than sends a code. */}
             {settings.emailVerification ? <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true">注册</button> : null}
             <div>
@@ -120,7 +131,7 @@ export default function RegisterPage() {
                 <div>
                   <label className="label" htmlFor={fields.email.id}>邮箱</label>
                   <div className="flex gap-2">
-                    <input {...getInputProps(fields.email, { type: "email" })} className="input" placeholder="输入邮箱地址" maxLength={50} />
+                    <input {...getInputProps(fields.email, { type: "email" })} className="input" placeholder="输入邮箱地址" />
                     <button type="submit" name="intent" value="send-code" formNoValidate className="btn-secondary shrink-0" disabled={navigation.state === "submitting"}>获取验证码</button>
                   </div>
                   <FieldError errors={fields.email.errors} />

@@ -7,6 +7,7 @@ import { DEFAULT_TOKEN_QUOTA } from "~/domain/tokens/token-constants";
 import { tokenFormContext } from "~/domain/tokens/token-page.server";
 import { createTokens } from "~/domain/tokens/tokens.server";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { formConstraint } from "~/web/form-constraint.server";
 import { requireUser } from "~/web/guards.server";
 import { requestTimeZone } from "~/utils/time-zone.server";
 import { readForm } from "~/utils/edge-input";
@@ -15,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: "创建新的令牌" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return tokenFormContext(user, requestTimeZone(request));
+  return { ...(await tokenFormContext(user, requestTimeZone(request))), constraint: formConstraint(tokenConsoleSchema) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -6,6 +6,7 @@ import { tokenConsoleSchema, toTokenFields } from "~/domain/tokens/token-console
 import { tokenFormContext } from "~/domain/tokens/token-page.server";
 import { getToken, updateToken } from "~/domain/tokens/tokens.server";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { formConstraint } from "~/web/form-constraint.server";
 import { requireUser } from "~/web/guards.server";
 import { formatTimestamp } from "~/utils/time-zone";
 import { requestTimeZone } from "~/utils/time-zone.server";
@@ -21,6 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const timeZone = requestTimeZone(request);
   return {
     ...(await tokenFormContext(user, timeZone)),
+    constraint: formConstraint(tokenConsoleSchema),
     token: {
       name: token.name,
       expired_at: token.expired_time === -1 ? "" : formatTimestamp(token.expired_time, timeZone),

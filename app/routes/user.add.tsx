@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { AddUserForm } from "~/components/users/UserForm";
 import { addUserConsoleSchema } from "~/domain/users/admin-console-form";
 import { addUser } from "~/domain/users/admin.server";
@@ -8,13 +8,14 @@ import { ROLE_ADMIN } from "~/domain/users/roles";
 import { messages } from "~/messages";
 import { readForm } from "~/utils/edge-input";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { formConstraint } from "~/web/form-constraint.server";
 import { requireRole } from "~/web/guards.server";
 
 export const meta: MetaFunction = () => [{ title: "添加用户" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
-  return null;
+  return { constraint: formConstraint(addUserConsoleSchema) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -29,6 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AddUserPage() {
+  const { constraint } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  return <AddUserForm lastResult={lastResult} />;
+  return <AddUserForm lastResult={lastResult} constraint={constraint} />;
 }

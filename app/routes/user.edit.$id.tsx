@@ -13,6 +13,7 @@ import { ROLE_ADMIN } from "~/domain/users/roles";
 import { messages } from "~/messages";
 import { readForm, requirePathId } from "~/utils/edge-input";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { formConstraint } from "~/web/form-constraint.server";
 import { requireRole } from "~/web/guards.server";
 
 export const meta: MetaFunction = () => [{ title: "更新用户信息" }];
@@ -58,6 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         displayInCurrency: options.bool("DisplayInCurrencyEnabled"),
         quotaPerUnit: options.float("QuotaPerUnit"),
       },
+      constraint: formConstraint(editUserConsoleSchema),
     },
   };
 }
@@ -80,5 +82,5 @@ export default function EditUserPage() {
   const page = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   if (!page.form) return <FlashBanner type="error" message={page.refusal ?? messages.forbidden} />;
-  return <EditUserForm lastResult={lastResult} defaultValue={page.form.defaultValue} context={page.form.context} />;
+  return <EditUserForm lastResult={lastResult} defaultValue={page.form.defaultValue} context={page.form.context} constraint={page.form.constraint} />;
 }

@@ -1,10 +1,12 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useFetcher } from "@remix-run/react";
 import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
+import { browserCheckedFormProps } from "~/components/form-props";
 import { useEffect, useState } from "react";
 import type { channelConsoleSchema } from "~/domain/channels/channel-console-form";
 import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, mergeCustomModels } from "~/domain/channels/channel-form-helpers";
+import type { FormConstraint } from "~/web/form-constraint";
 
 export type ChannelTypeOption = { type: number; name: string; keyHint: string; otherLabel?: string; defaultModels: readonly string[]; baseUrlPlaceholder: string };
 
@@ -16,6 +18,8 @@ type Props = {
   allModels: string[];
   groups: string[];
   notice?: string;
+  /** The schema's HTML constraints, computed by the loader; the helper buttons skip them (formNoValidate). */
+  constraint: FormConstraint;
 };
 
 function Err({ errors }: { errors?: string[] }) {
@@ -49,7 +53,7 @@ export function ChannelForm(props: Props) {
   const [form, fields] = useForm<z.input<typeof channelConsoleSchema>>({
     lastResult: props.lastResult,
     defaultValue: props.defaultValue as never,
-    shouldValidate: "onSubmit",
+    constraint: props.constraint,
   });
   const currentType = Number(fields.type.value ?? props.defaultValue.type ?? 1);
   const typeInfo = props.types.find((t) => t.type === currentType);
@@ -81,7 +85,7 @@ export function ChannelForm(props: Props) {
     setListedModels(undefined);
   }, [listedModels, form, fields.models.name]);
   return (
-    <Form method="post" {...getFormProps(form)} className="card flex max-w-3xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form)} className="card flex max-w-3xl flex-col gap-4">
       <h1 className="text-xl font-bold">{props.mode === "create" ? "创建新的渠道" : "更新渠道信息"}</h1>
       {props.notice ? <FlashBanner type="info" message={props.notice} /> : null}
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
@@ -199,11 +203,12 @@ export function ChannelForm(props: Props) {
         </div>
         <div>
           <label className="label" htmlFor={fields.priority.id}>优先级</label>
-          <input {...getInputProps(fields.priority, { type: "number" })} className="input" min={-999} />
+          <input {...getInputProps(fields.priority, { type: "number" })} className="input" />
           <Err errors={fields.priority.errors} />
         </div>
         <div>
           <label className="label" htmlFor={fields.weight.id}>权重</label>
+          {/* The spec's minimum; the server turns a negative weight into 0 rather than refusing it. */}
           <input {...getInputProps(fields.weight, { type: "number" })} className="input" min={0} />
           <Err errors={fields.weight.errors} />
         </div>

@@ -1,11 +1,13 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
-import { MAX_REDEMPTION_COUNT, MAX_REDEMPTION_NAME_LENGTH } from "~/domain/redemptions/redemption-constants";
+import { browserCheckedFormProps } from "~/components/form-props";
+import { MAX_REDEMPTION_COUNT, MAX_REDEMPTION_NAME_LENGTH, MAX_REDEMPTION_QUOTA } from "~/domain/redemptions/redemption-constants";
 import type { redemptionConsoleSchema } from "~/domain/redemptions/redemption-form";
 import { QUOTA_PRESET_DOLLARS } from "~/domain/tokens/token-constants";
 import { compactNumber } from "~/utils/format";
+import type { FormConstraint } from "~/web/form-constraint";
 
 type Props = {
   mode: "create" | "edit";
@@ -13,6 +15,8 @@ type Props = {
   defaultValue: Record<string, unknown>;
   displayInCurrency: boolean;
   quotaPerUnit: number;
+  /** The schema's HTML constraints, computed by the loader. */
+  constraint: FormConstraint;
 };
 
 function Err({ errors }: { errors?: string[] }) {
@@ -27,20 +31,21 @@ export function RedemptionForm(props: Props) {
   const [form, fields] = useForm<z.input<typeof redemptionConsoleSchema>, z.output<typeof redemptionConsoleSchema>>({
     lastResult: props.lastResult,
     defaultValue: props.defaultValue as never,
+    constraint: props.constraint,
   });
   return (
-    <Form method="post" {...getFormProps(form)} className="card flex max-w-2xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form)} className="card flex max-w-2xl flex-col gap-4">
       <h1 className="text-xl font-bold">{props.mode === "create" ? "创建新的兑换码" : "更新兑换码信息"}</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <div>
         <label className="label" htmlFor={fields.name.id}>名称</label>
-        {/* required: an empty name submits nothing, as the spec's drawer does. */}
-        <input {...getInputProps(fields.name, { type: "text" })} className="input" placeholder="请输入名称" required maxLength={MAX_REDEMPTION_NAME_LENGTH} />
+        {/* required comes from the schema; the ranges here and below are the domain's (the schema leaves them to it). */}
+        <input {...getInputProps(fields.name, { type: "text" })} className="input" placeholder="请输入名称" maxLength={MAX_REDEMPTION_NAME_LENGTH} />
         <Err errors={fields.name.errors} />
       </div>
       <div>
         <label className="label" htmlFor={fields.quota.id}>额度</label>
-        <input {...getInputProps(fields.quota, { type: "number" })} className="input" min={1} step={1} required />
+        <input {...getInputProps(fields.quota, { type: "number" })} className="input" min={1} max={MAX_REDEMPTION_QUOTA} />
         <Err errors={fields.quota.errors} />
         <div className="mt-1 flex flex-wrap gap-1">
           {QUOTA_PRESET_DOLLARS.map((dollars) => (
@@ -53,7 +58,7 @@ export function RedemptionForm(props: Props) {
       {props.mode === "create" ? (
         <div>
           <label className="label" htmlFor={fields.count.id}>生成数量</label>
-          <input {...getInputProps(fields.count, { type: "number" })} className="input" min={1} max={MAX_REDEMPTION_COUNT} step={1} required />
+          <input {...getInputProps(fields.count, { type: "number" })} className="input" min={1} max={MAX_REDEMPTION_COUNT} />
           <Err errors={fields.count.errors} />
         </div>
       ) : null}

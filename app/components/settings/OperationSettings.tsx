@@ -14,7 +14,7 @@ function ClearLogsForm() {
       <input type="hidden" name="intent" value="clear-logs" />
       {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
       <label className="label" htmlFor="clear-logs-before">清除此时间之前的历史日志</label>
-      <input id="clear-logs-before" name="before" type="datetime-local" step="1" className="input" defaultValue={result?.values?.before ?? ""} />
+      <input id="clear-logs-before" name="before" type="datetime-local" step="1" className="input" required defaultValue={result?.values?.before ?? ""} />
       <button type="submit" className="btn-danger self-start">清除历史日志</button>
     </Form>
   );

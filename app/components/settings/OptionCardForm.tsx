@@ -24,7 +24,7 @@ function FieldInput({ intent, field, shown, error }: { intent: string; field: Fi
       );
     case "textarea":
     case "json":
-      return <textarea key={key} id={id} name={field.key} className={`input min-h-24 ${field.kind === "json" ? "font-mono text-xs" : ""}`} rows={field.kind === "json" ? 8 : 5} defaultValue={shown} aria-invalid={invalid} />;
+      return <textarea key={key} id={id} name={field.key} className={`input min-h-24 ${field.kind === "json" ? "font-mono text-xs" : ""}`} rows={field.kind === "json" ? 8 : 5} maxLength={field.maxLength} defaultValue={shown} aria-invalid={invalid} />;
     case "select":
       return (
         <select key={key} id={id} name={field.key} className="input" defaultValue={shown}>
@@ -34,13 +34,13 @@ function FieldInput({ intent, field, shown, error }: { intent: string; field: Fi
         </select>
       );
     case "secret":
-      return <input id={id} name={field.key} type="password" className="input" autoComplete="new-password" placeholder={field.isSet ? "已设置，留空则不修改" : "未设置"} aria-invalid={invalid} />;
+      return <input id={id} name={field.key} type="password" className="input" autoComplete="new-password" maxLength={field.maxLength} placeholder={field.isSet ? "已设置，留空则不修改" : "未设置"} aria-invalid={invalid} />;
     case "number":
-      return <input key={key} id={id} name={field.key} type="number" className="input" min={field.min} step={field.step ?? "1"} required defaultValue={shown} aria-invalid={invalid} />;
+      return <input key={key} id={id} name={field.key} type="number" className="input" min={field.min} max={field.max} step={field.step} required defaultValue={shown} aria-invalid={invalid} />;
     case "url":
-      return <input key={key} id={id} name={field.key} type="url" className="input" defaultValue={shown} aria-invalid={invalid} />;
+      return <input key={key} id={id} name={field.key} type="url" className="input" maxLength={field.maxLength} defaultValue={shown} aria-invalid={invalid} />;
     default:
-      return <input key={key} id={id} name={field.key} type="text" className="input" defaultValue={shown} aria-invalid={invalid} />;
+      return <input key={key} id={id} name={field.key} type="text" className="input" maxLength={field.maxLength} defaultValue={shown} aria-invalid={invalid} />;
   }
 }
 

@@ -4,6 +4,7 @@ import { OAuthBindCards } from "./OAuthBindCards";
 import { EmailBindCard } from "./EmailBindCard";
 import { messages } from "~/messages";
 import { renderQuota } from "~/utils/format";
+import { constraintProps, type FormConstraint } from "~/web/form-constraint";
 import type { loadPersonalTab } from "~/web/settings/personal.server";
 import type { SettingsActionResult } from "~/web/settings/tabs";
 
@@ -180,7 +181,7 @@ function AccessTokenCard() {
   );
 }
 
-function PasswordCard() {
+function PasswordCard({ constraint }: { constraint: FormConstraint }) {
   const result = useCardResult("password");
   const errors = result?.fieldErrors ?? {};
   return (
@@ -196,7 +197,8 @@ function PasswordCard() {
         ] as const).map(([name, label, autoComplete]) => (
           <div key={name}>
             <label className="label" htmlFor={`password-${name}`}>{label}</label>
-            <input id={`password-${name}`} name={name} type="password" className="input" autoComplete={autoComplete} required minLength={name === "original_password" ? 1 : 8} maxLength={name === "original_password" ? undefined : 20} aria-invalid={errors[name] ? true : undefined} />
+            {/* The confirmation must equal the new password, so it is held to the same bounds. */}
+            <input id={`password-${name}`} name={name} type="password" className="input" autoComplete={autoComplete} {...constraintProps(constraint, name)} {...(name === "password2" ? constraintProps(constraint, "password") : {})} aria-invalid={errors[name] ? true : undefined} />
             {errors[name] ? <p className="field-error">{errors[name][0]}</p> : null}
           </div>
         ))}
@@ -243,7 +245,7 @@ export function PersonalSettings({ data: me }: Props) {
       <EmailBindCard data={me.emailBinding} />
       <OAuthBindCards data={me} />
       <AccessTokenCard />
-      <PasswordCard />
+      <PasswordCard constraint={me.passwordConstraint} />
       <DeleteAccountCard me={me} />
     </div>
   );

@@ -1,10 +1,12 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
 import type { tokenConsoleSchema } from "~/domain/tokens/token-console-form";
 import { COUNT_PRESETS, QUOTA_PRESET_DOLLARS } from "~/domain/tokens/token-constants";
 import { compactNumber } from "~/utils/format";
+import type { FormConstraint } from "~/web/form-constraint";
+import { browserCheckedFormProps } from "~/components/form-props";
 
 type Props = {
   mode: "create" | "edit";
@@ -18,6 +20,8 @@ type Props = {
   quotaPerUnit: number;
   /** The zone the expiry is shown in; posted back so it is read in the same one. */
   timeZone: string;
+  /** The schema's HTML constraints, computed by the loader. */
+  constraint: FormConstraint;
 };
 
 function Err({ errors }: { errors?: string[] }) {
@@ -34,11 +38,13 @@ export function TokenForm(props: Props) {
     lastResult: props.lastResult,
     // Loader data is plain JSON; conform only needs the field names to line up with the schema.
     defaultValue: props.defaultValue as never,
-    // Validated on the server only (as with JavaScript off): keeps zod out of the page's bundle.
+    // The browser checks the schema's constraints (required, maxlength, min…); the server
+    // validates everything again. No zod in the page.
+    constraint: props.constraint,
   });
   const unlimited = fields.unlimited_quota.value === "on";
   return (
-    <Form method="post" {...getFormProps(form)} className="card flex max-w-2xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form)} className="card flex max-w-2xl flex-col gap-4">
       <h1 className="text-xl font-bold">{props.mode === "create" ? "创建新的令牌" : "更新令牌信息"}</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <input type="hidden" name="tz" value={props.timeZone} />
@@ -59,7 +65,7 @@ export function TokenForm(props: Props) {
       </div>
       <div>
         <label className="label" htmlFor={fields.remain_quota.id}>额度</label>
-        <input {...getInputProps(fields.remain_quota, { type: "number" })} className="input" disabled={unlimited} min={0} step={1} />
+        <input {...getInputProps(fields.remain_quota, { type: "number" })} className="input" disabled={unlimited} />
         <Err errors={fields.remain_quota.errors} />
         <div className="mt-1 flex flex-wrap gap-1">
           {QUOTA_PRESET_DOLLARS.map((dollars) => (
@@ -77,7 +83,7 @@ export function TokenForm(props: Props) {
       {props.mode === "create" ? (
         <div>
           <label className="label" htmlFor={fields.count.id}>新建数量</label>
-          <input {...getInputProps(fields.count, { type: "number" })} className="input" min={1} max={100} />
+          <input {...getInputProps(fields.count, { type: "number" })} className="input" />
           <Err errors={fields.count.errors} />
           <div className="mt-1 flex flex-wrap gap-1">
             {COUNT_PRESETS.map((n) => (

@@ -1,10 +1,12 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
+import { browserCheckedFormProps } from "~/components/form-props";
 import type { addUserConsoleSchema, editUserConsoleSchema } from "~/domain/users/admin-console-form";
 import { messages } from "~/messages";
 import { renderQuota } from "~/utils/format";
+import type { FormConstraint } from "~/web/form-constraint";
 
 function Err({ errors }: { errors?: string[] }) {
   return errors?.length ? <p className="field-error">{errors[0]}</p> : null;
@@ -13,28 +15,28 @@ function Err({ errors }: { errors?: string[] }) {
 type Result = SubmissionResult<string[]> | null | undefined;
 
 /**
- * The spec's add-user drawer as a page. Validated on the server (as with JavaScript off); the
- * HTML attributes only let the browser stop an empty submit first, as the spec's form does.
+ * The spec's add-user drawer as a page. Validated on the server; the HTML constraints (from the
+ * same schema, computed by the loader) let the browser stop an empty or too-short field first.
  */
-export function AddUserForm({ lastResult }: { lastResult: Result }) {
-  const [form, fields] = useForm<z.input<typeof addUserConsoleSchema>>({ lastResult });
+export function AddUserForm({ lastResult, constraint }: { lastResult: Result; constraint: FormConstraint }) {
+  const [form, fields] = useForm<z.input<typeof addUserConsoleSchema>>({ lastResult, constraint });
   return (
-    <Form method="post" {...getFormProps(form)} className="card flex max-w-xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form)} className="card flex max-w-xl flex-col gap-4">
       <h1 className="text-xl font-bold">添加用户</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <div>
         <label className="label" htmlFor={fields.username.id}>用户名</label>
-        <input {...getInputProps(fields.username, { type: "text" })} className="input" required maxLength={12} placeholder="请输入用户名" autoComplete="off" />
+        <input {...getInputProps(fields.username, { type: "text" })} className="input" placeholder="请输入用户名" autoComplete="off" />
         <Err errors={fields.username.errors} />
       </div>
       <div>
         <label className="label" htmlFor={fields.display_name.id}>显示名称</label>
-        <input {...getInputProps(fields.display_name, { type: "text" })} className="input" maxLength={20} placeholder="请输入显示名称" />
+        <input {...getInputProps(fields.display_name, { type: "text" })} className="input" placeholder="请输入显示名称" />
         <Err errors={fields.display_name.errors} />
       </div>
       <div>
         <label className="label" htmlFor={fields.password.id}>密码</label>
-        <input {...getInputProps(fields.password, { type: "password" })} className="input" required minLength={8} maxLength={20} placeholder="请输入密码" autoComplete="new-password" />
+        <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder="请输入密码" autoComplete="new-password" />
         <Err errors={fields.password.errors} />
       </div>
       <div className="flex gap-2">
@@ -56,25 +58,25 @@ export type EditUserContext = {
 };
 
 /** The spec's edit-user drawer as a page. A blank password keeps the old one. */
-export function EditUserForm({ lastResult, defaultValue, context }: { lastResult: Result; defaultValue: Record<string, unknown>; context: EditUserContext }) {
-  const [form, fields] = useForm<z.input<typeof editUserConsoleSchema>>({ lastResult, defaultValue: defaultValue as never });
+export function EditUserForm({ lastResult, defaultValue, context, constraint }: { lastResult: Result; defaultValue: Record<string, unknown>; context: EditUserContext; constraint: FormConstraint }) {
+  const [form, fields] = useForm<z.input<typeof editUserConsoleSchema>>({ lastResult, defaultValue: defaultValue as never, constraint });
   return (
-    <Form method="post" {...getFormProps(form)} className="card flex max-w-xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form)} className="card flex max-w-xl flex-col gap-4">
       <h1 className="text-xl font-bold">更新用户信息</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <div>
         <label className="label" htmlFor={fields.username.id}>用户名</label>
-        <input {...getInputProps(fields.username, { type: "text" })} className="input" required maxLength={12} autoComplete="off" />
+        <input {...getInputProps(fields.username, { type: "text" })} className="input" autoComplete="off" />
         <Err errors={fields.username.errors} />
       </div>
       <div>
         <label className="label" htmlFor={fields.display_name.id}>显示名称</label>
-        <input {...getInputProps(fields.display_name, { type: "text" })} className="input" maxLength={20} />
+        <input {...getInputProps(fields.display_name, { type: "text" })} className="input" />
         <Err errors={fields.display_name.errors} />
       </div>
       <div>
         <label className="label" htmlFor={fields.password.id}>密码</label>
-        <input {...getInputProps(fields.password, { type: "password" })} className="input" minLength={8} maxLength={20} placeholder="请输入新的密码，留空则不修改" autoComplete="new-password" />
+        <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder="请输入新的密码，留空则不修改" autoComplete="new-password" />
         <p className="mt-1 text-xs text-gray-500">{messages.userPasswordHint}</p>
         <Err errors={fields.password.errors} />
       </div>
@@ -89,7 +91,7 @@ export function EditUserForm({ lastResult, defaultValue, context }: { lastResult
           </div>
           <div>
             <label className="label" htmlFor={fields.quota.id}>剩余额度</label>
-            <input {...getInputProps(fields.quota, { type: "number" })} className="input" min={0} step={1} />
+            <input {...getInputProps(fields.quota, { type: "number" })} className="input" />
             <input {...getInputProps(fields.original_quota, { type: "hidden" })} />
             <p className="mt-1 text-xs text-gray-500">
               打开本页时为 {renderQuota(context.quota, context.displayInCurrency, context.quotaPerUnit)}；不改动则保留实时余额。增减额度请用列表中的“添加额度”。
@@ -100,7 +102,7 @@ export function EditUserForm({ lastResult, defaultValue, context }: { lastResult
       )}
       <div>
         <label className="label" htmlFor={fields.email.id}>邮箱</label>
-        <input {...getInputProps(fields.email, { type: "email" })} className="input" maxLength={50} />
+        <input {...getInputProps(fields.email, { type: "email" })} className="input" />
         <Err errors={fields.email.errors} />
       </div>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm text-gray-600 dark:text-gray-300">

@@ -2,14 +2,16 @@ import { z } from "zod";
 import { messages } from "~/messages";
 
 /**
- * Sign-in and registration forms, shared by the browser (conform's client validation) and the
- * server (the same rules again, since a form can be posted without JavaScript).
+ * Sign-in and registration forms. The server parses with these; the browser gets only the HTML
+ * constraints derived from them (web/form-constraint.server.ts), never zod itself.
  */
 export const loginSchema = z.object({
   username: z.string({ error: messages.loginEmpty }).trim().min(1, messages.loginEmpty),
   password: z.string({ error: messages.loginEmpty }).min(1, messages.loginEmpty),
   redirectTo: z.string().optional(),
 });
+
+export type LoginInput = z.input<typeof loginSchema>;
 
 const baseRegister = z.object({
   username: z.string({ error: messages.usernameRequired }).trim().min(1, messages.usernameRequired).max(12, messages.usernameTooLong),

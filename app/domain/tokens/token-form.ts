@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_TOKEN_QUOTA, EXPIRY_INVALID, TOKEN_NAME_TOO_LONG, tokenNameFits } from "./token-constants";
+import { DEFAULT_TOKEN_QUOTA, EXPIRY_INVALID, MAX_TOKEN_NAME_BYTES, TOKEN_NAME_TOO_LONG, tokenNameFits } from "./token-constants";
 
 /**
  * The token fields of /api (and, mapped, of the console form). Quota arrives as an integer;
@@ -12,8 +12,17 @@ const int = (message: string) => z.coerce.number({ error: message }).int(message
 // JSON booleans only: coercing made the string "false" truthy, i.e. an unlimited token (item 12).
 const bool = (field: string) => z.boolean({ error: `${field} 必须是布尔值 true 或 false` });
 
-/** The console form's name rule (checked in the browser too): required, at most the reference's 30 UTF-8 bytes. */
-export const tokenNameSchema = z.string({ error: "请输入名称" }).trim().min(1, "请输入名称").refine(tokenNameFits, TOKEN_NAME_TOO_LONG);
+/**
+ * The console form's name rule: required, at most the reference's 30 UTF-8 bytes. Thirty bytes
+ * are never more than thirty characters, so the `.max` refuses nothing the byte rule accepts; it
+ * is the part of the rule a browser can check (maxlength) before the form is posted.
+ */
+export const tokenNameSchema = z
+  .string({ error: "请输入名称" })
+  .trim()
+  .min(1, "请输入名称")
+  .max(MAX_TOKEN_NAME_BYTES, TOKEN_NAME_TOO_LONG)
+  .refine(tokenNameFits, TOKEN_NAME_TOO_LONG);
 
 export const tokenFieldsSchema = z.object({
   // Length and expiry range are the domain's checks (tokens.server.ts), so /api answers with the

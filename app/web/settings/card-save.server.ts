@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import { checkOptionPreconditions, getOptionDef, validateOptionValue } from "~/domain/options/registry";
+import { checkOptionPreconditions, getOptionDef, validateOptionValue, type OptionDef } from "~/domain/options/registry";
 import { getOptionValue, saveOption } from "~/domain/options/store.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
@@ -13,7 +13,9 @@ import type { SettingsActionResult } from "./tabs";
  */
 export type CardResult = SettingsActionResult & { values?: Record<string, string>; confirm?: string; info?: string };
 
-export type FieldView = CardField & { value: string; isSet: boolean };
+/** The browser's share of the registry's rules for a field (the server checks them all again). */
+export type FieldBounds = { min?: number; max?: number; step?: string; maxLength?: number };
+export type FieldView = CardField & FieldBounds & { value: string; isSet: boolean };
 export type CardView = { intent: string; title: string; fields: FieldView[] };
 
 function currentValue(key: string): string {
@@ -30,6 +32,23 @@ function displayValue(field: CardField, raw: string): string {
   }
 }
 
+const htmlNumber = (n: number | undefined) => (n === undefined || n >= Number.MAX_SAFE_INTEGER ? undefined : n);
+
+/**
+ * The field's HTML bounds from the option's registry entry: an integer steps by one from its
+ * minimum (an exclusive bound is the next integer), a decimal takes any step, and no number is
+ * negative (validateType); text has its length cap. A decimal's exclusive bound (QuotaPerUnit
+ * above 0) has no HTML form: the server refuses 0 itself.
+ */
+function fieldBounds(def: OptionDef | undefined): FieldBounds {
+  if (!def) return {};
+  if (def.type === "int") return { min: def.min ?? (def.above !== undefined ? def.above + 1 : 0), max: htmlNumber(def.max), step: "1" };
+  if (def.type === "float") return { min: def.min ?? def.above ?? 0, max: htmlNumber(def.max), step: "any" };
+  // JSON is shown indented but measured compact, so its cap is left to the server.
+  if (def.type === "string") return { maxLength: def.maxLength };
+  return {};
+}
+
 /** A secret's registry flag wins over the card's kind: a `*Key` never reaches a page as text. */
 function isSecret(field: CardField): boolean {
   return field.kind === "secret" || Boolean(getOptionDef(field.key)?.secret);
@@ -42,9 +61,10 @@ export function cardView(card: OptionCard): CardView {
     title: card.title,
     fields: card.fields.map((field) => {
       const raw = currentValue(field.key);
+      const bounds = fieldBounds(getOptionDef(field.key));
       return isSecret(field)
-        ? { ...field, kind: "secret" as const, value: "", isSet: raw !== "" }
-        : { ...field, value: displayValue(field, raw), isSet: raw !== "" };
+        ? { ...field, ...bounds, kind: "secret" as const, value: "", isSet: raw !== "" }
+        : { ...field, ...bounds, value: displayValue(field, raw), isSet: raw !== "" };
     }),
   };
 }

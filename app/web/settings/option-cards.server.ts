@@ -9,9 +9,6 @@ export type CardField = {
   key: string;
   label: string;
   kind: FieldKind;
-  /** HTML hints only; the option registry's bounds are what the server enforces. */
-  min?: number;
-  step?: string;
   choices?: readonly { value: string; label: string }[];
   help?: string;
   /** JSON fields: the message for text that does not parse (spec 000 §5). */
@@ -29,7 +26,8 @@ export type OptionCard = {
 const b = (key: string, label: string): CardField => ({ key, label, kind: "bool" });
 const t = (key: string, label: string, help?: string): CardField => ({ key, label, kind: "text", help });
 const u = (key: string, label: string, help?: string): CardField => ({ key, label, kind: "url", help });
-const n = (key: string, label: string, min: number, step = "1", help?: string): CardField => ({ key, label, kind: "number", min, step, help });
+// A number's range and step are the option registry's (cardView puts them on the field).
+const n = (key: string, label: string, help?: string): CardField => ({ key, label, kind: "number", help });
 const s = (key: string, label: string): CardField => ({ key, label, kind: "secret" });
 const j = (key: string, label: string, jsonMessage: string = "不是合法的 JSON 字符串"): CardField => ({ key, label, kind: "json", jsonMessage });
 
@@ -41,8 +39,8 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
       t("TopUpLink", "充值链接", "例如发卡网站的购买链接"),
       t("ChatLink", "默认聊天页面链接", "{key} 替换为令牌，{address} 替换为服务器地址"),
       t("ChatLink2", "聊天页面 2 链接"),
-      n("QuotaPerUnit", "单位美元额度", 0, "any", "一单位货币能兑换的额度"),
-      n("RetryTimes", "失败重试次数", 0),
+      n("QuotaPerUnit", "单位美元额度", "一单位货币能兑换的额度"),
+      n("RetryTimes", "失败重试次数"),
       b("DisplayInCurrencyEnabled", "以货币形式显示额度"),
       b("DisplayTokenStatEnabled", "Billing 相关 API 显示令牌额度而非用户额度"),
       b("DefaultCollapseSidebar", "默认折叠侧边栏"),
@@ -74,7 +72,7 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
     title: "日志设置",
     fields: [
       b("LogConsumeEnabled", "启用额度消费日志记录"),
-      n("LogRetentionDays", "日志保留天数", 0, "1", "超过此天数的日志由后台任务每小时清理一次（整月删除分区，其余分批删除）；0 表示永久保留。数据看板的汇总数据不受影响"),
+      n("LogRetentionDays", "日志保留天数", "超过此天数的日志由后台任务每小时清理一次（整月删除分区，其余分批删除）；0 表示永久保留。数据看板的汇总数据不受影响"),
     ],
   },
   {
@@ -82,7 +80,7 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
     title: "数据看板设置",
     fields: [
       b("DataExportEnabled", "启用数据看板（实验性）"),
-      n("DataExportInterval", "数据看板更新间隔（分钟）", 1, "1", "设置过短会影响数据库性能"),
+      n("DataExportInterval", "数据看板更新间隔（分钟）", "设置过短会影响数据库性能"),
       {
         key: "DataExportDefaultTime",
         label: "数据看板默认时间粒度",
@@ -99,10 +97,10 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
     intent: "monitoring",
     title: "监控设置",
     fields: [
-      n("ChannelDisableThreshold", "最长响应时间（秒）", 0, "any", "当运行通道全部测试时，超过此时间将自动禁用通道"),
-      n("QuotaRemindThreshold", "额度提醒阈值", 0, "1", "低于此额度时将发送邮件提醒用户"),
-      n("ChannelTestFrequency", "自动测试所有通道间隔（分钟）", 0, "any", "0 表示使用环境变量 CHANNEL_TEST_FREQUENCY，未设置则不自动测试"),
-      n("ChannelUpdateFrequency", "自动更新所有通道余额间隔（分钟）", 0, "any", "0 表示使用环境变量 CHANNEL_UPDATE_FREQUENCY，未设置则不自动更新"),
+      n("ChannelDisableThreshold", "最长响应时间（秒）", "当运行通道全部测试时，超过此时间将自动禁用通道"),
+      n("QuotaRemindThreshold", "额度提醒阈值", "低于此额度时将发送邮件提醒用户"),
+      n("ChannelTestFrequency", "自动测试所有通道间隔（分钟）", "0 表示使用环境变量 CHANNEL_TEST_FREQUENCY，未设置则不自动测试"),
+      n("ChannelUpdateFrequency", "自动更新所有通道余额间隔（分钟）", "0 表示使用环境变量 CHANNEL_UPDATE_FREQUENCY，未设置则不自动更新"),
       b("AutomaticDisableChannelEnabled", "失败时自动禁用通道"),
       b("AutomaticEnableChannelEnabled", "成功时自动启用通道"),
     ],
@@ -111,10 +109,10 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
     intent: "quota",
     title: "额度设置",
     fields: [
-      n("QuotaForNewUser", "新用户初始额度", 0),
-      n("PreConsumedQuota", "请求预扣费额度", 0, "1", "请求结束后多退少补"),
-      n("QuotaForInviter", "邀请新用户奖励额度", 0),
-      n("QuotaForInvitee", "新用户使用邀请码奖励额度", 0),
+      n("QuotaForNewUser", "新用户初始额度"),
+      n("PreConsumedQuota", "请求预扣费额度", "请求结束后多退少补"),
+      n("QuotaForInviter", "邀请新用户奖励额度"),
+      n("QuotaForInvitee", "新用户使用邀请码奖励额度"),
     ],
   },
   { intent: "chats", title: "聊天设置", fields: [j("Chats", "聊天配置（JSON 数组，{key} 与 {address} 会被替换）")] },
@@ -147,8 +145,8 @@ export const SYSTEM_CARDS: readonly OptionCard[] = [
       t("EpayId", "易支付商户 ID"),
       s("EpayKey", "易支付商户密钥"),
       u("CustomCallbackAddress", "回调地址", "不填则使用服务器地址"),
-      n("Price", "充值价格（x 元/美金）", 0, "any"),
-      n("MinTopUp", "最低充值美元数量", 1),
+      n("Price", "充值价格（x 元/美金）"),
+      n("MinTopUp", "最低充值美元数量"),
       j("TopupGroupRatio", "充值分组倍率", "充值分组倍率不是合法的 JSON 字符串"),
     ],
   },
@@ -180,7 +178,7 @@ export const SYSTEM_CARDS: readonly OptionCard[] = [
     title: "配置 SMTP",
     fields: [
       t("SMTPServer", "SMTP 服务器地址", "例如 smtp.qq.com"),
-      n("SMTPPort", "SMTP 端口", 1, "1", "默认 587"),
+      n("SMTPPort", "SMTP 端口", "默认 587"),
       t("SMTPAccount", "SMTP 账户", "通常是邮箱地址"),
       t("SMTPFrom", "SMTP 发送者邮箱", "通常和邮箱地址保持一致"),
       s("SMTPToken", "SMTP 访问凭证"),

@@ -10,6 +10,7 @@ import { deleteSelf, updateSelf } from "~/domain/users/self-service.server";
 import { regenerateAccessToken } from "~/domain/users/users.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { formConstraint } from "~/web/form-constraint.server";
 import { EMAIL_CARD_INTENTS, loadEmailBinding, personalEmailAction } from "./personal-email.server";
 import type { SettingsActionResult } from "./tabs";
 import { loadOAuthBindings, oauthBindAction } from "./personal-oauth.server";
@@ -42,6 +43,8 @@ export async function loadPersonalTab(user: User, _request: Request) {
     bindings: { email: user.email, githubId: user.github_id, wechatId: user.wechat_id, telegramId: user.telegram_id },
     ...loadOAuthBindings(user),
     emailBinding: loadEmailBinding(user),
+    // The password card's HTML constraints, from the schema its action parses.
+    passwordConstraint: formConstraint(changePasswordSchema),
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getOptionDef } from "~/domain/options/registry";
+import { cardView } from "~/web/settings/card-save.server";
 import { OPERATION_CARDS, SYSTEM_CARDS } from "~/web/settings/option-cards.server";
 
 describe("settings cards (decision 016)", () => {
@@ -27,5 +28,16 @@ describe("settings cards (decision 016)", () => {
 
   it("intents are unique per tab", () => {
     for (const tab of [OPERATION_CARDS, SYSTEM_CARDS]) expect(new Set(tab.map((c) => c.intent)).size).toBe(tab.length);
+  });
+
+  it("a number box lets the browser refuse what the registry refuses: out of range, a fraction where a whole number is due", () => {
+    const fields = cards.map(cardView).flatMap((c) => c.fields);
+    const field = (key: string) => fields.find((f) => f.key === key)!;
+    expect(field("RetryTimes")).toMatchObject({ min: 0, max: 10, step: "1" });
+    expect(field("SMTPPort")).toMatchObject({ min: 1, max: 65535, step: "1" });
+    // A decimal's "above 0" has no HTML form: 0 is left to the server, fractions are allowed.
+    expect(field("QuotaPerUnit")).toMatchObject({ min: 0, max: 1e12, step: "any" });
+    expect(field("TopUpLink").maxLength).toBe(4096);
+    for (const f of fields.filter((f) => f.kind === "number")) expect(f.min, f.key).toBeGreaterThanOrEqual(0);
   });
 });

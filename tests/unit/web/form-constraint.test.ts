@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { loginSchema, registerSchema } from "~/domain/auth/forms";
+import { tokenConsoleSchema } from "~/domain/tokens/token-console-form";
+import { changePasswordSchema } from "~/domain/users/forms";
+import { editUserConsoleSchema } from "~/domain/users/admin-console-form";
+import { constraintProps } from "~/web/form-constraint";
+import { formConstraint } from "~/web/form-constraint.server";
+
+/** What the browser makes of a field's constraint: the validity flags it would refuse a value with. */
+function refuses(constraint: ReturnType<typeof formConstraint>[string], value: string): boolean {
+  if (constraint.required && value === "") return true;
+  if (value === "") return false;
+  if (constraint.minLength !== undefined && value.length < constraint.minLength) return true;
+  if (constraint.maxLength !== undefined && value.length > constraint.maxLength) return true;
+  const n = Number(value);
+  if (constraint.min !== undefined && n < constraint.min) return true;
+  if (constraint.max !== undefined && n > constraint.max) return true;
+  if (constraint.step === 1 && !Number.isInteger(n)) return true;
+  if (constraint.pattern !== undefined && !new RegExp(`^(?:${constraint.pattern})$`, "v").test(value)) return true;
+  return false;
+}
+
+describe("HTML constraints derived from the server's zod schemas", () => {
+  it("register: the browser refuses a missing or too-short password and a too-long username before posting", () => {
+    const c = formConstraint(registerSchema(false));
+    expect(c.username).toEqual({ required: true, minLength: 1, maxLength: 12 });
+    expect(c.password).toEqual({ required: true, minLength: 8, maxLength: 20 });
+    expect(c.password2).toEqual({ required: true });
+    expect(refuses(c.password!, "abc")).toBe(true);
+    expect(refuses(c.password!, "password123")).toBe(false);
+    expect(refuses(c.username!, "a".repeat(13))).toBe(true);
+    // Optional fields are never required: an empty one posts.
+    expect(c.email?.required).toBe(false);
+    expect(c.aff_code).toEqual({ required: false, maxLength: 32 });
+  });
+
+  it("login asks for both fields", () => {
+    const c = formConstraint(loginSchema);
+    expect(c.username).toEqual({ required: true, minLength: 1 });
+    expect(c.password).toEqual({ required: true, minLength: 1 });
+    expect(c.redirectTo?.required).toBe(false);
+  });
+
+  it("token: the name is required and capped, numbers are whole and in range, defaulted fields are optional", () => {
+    const c = formConstraint(tokenConsoleSchema);
+    // 30 bytes are at most 30 characters: the byte rule itself stays the server's.
+    expect(c.name).toEqual({ required: true, minLength: 1, maxLength: 30 });
+    expect(c.remain_quota).toEqual({ required: false, min: 0, step: 1 });
+    expect(c.count).toEqual({ required: false, min: 1, max: 100, step: 1 });
+    expect(refuses(c.count!, "0")).toBe(true);
+    expect(refuses(c.count!, "101")).toBe(true);
+    expect(refuses(c.count!, "1.5")).toBe(true);
+    expect(refuses(c.count!, "")).toBe(false);
+    // Transformed checkboxes and the optional expiry (checked by a refinement) are never required.
+    expect(c.unlimited_quota?.required).toBe(false);
+    expect(c.expired_at?.required).toBe(false);
+    expect(c.model_limits).toEqual({ required: false, multiple: true });
+  });
+
+  it("a refined object keeps its fields' constraints (password change; an edit whose password may stay blank)", () => {
+    expect(formConstraint(changePasswordSchema).password).toEqual({ required: true, minLength: 8, maxLength: 20 });
+    const edit = formConstraint(editUserConsoleSchema);
+    expect(edit.password).toEqual({ required: false, minLength: 8, maxLength: 20 });
+    expect(edit.quota).toEqual({ required: false, min: 0, step: 1 });
+  });
+
+  it("a regex becomes a pattern that means what zod means: a match anywhere in the value", () => {
+    const c = formConstraint(z.object({ email: z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/), code: z.string().regex(/\d{6}/) }));
+    expect(refuses(c.email!, "a@b.cn")).toBe(false);
+    expect(refuses(c.email!, "a@b")).toBe(true);
+    expect(refuses(c.code!, "code 123456")).toBe(false);
+    expect(refuses(c.code!, "12345")).toBe(true);
+  });
+
+  it("is plain JSON a loader can send, and a plain form's props leave off what is not a constraint", () => {
+    const c = formConstraint(registerSchema(false));
+    expect(JSON.parse(JSON.stringify(c))).toEqual(c);
+    expect(constraintProps(c, "email")).toEqual({});
+    expect(constraintProps(c, "password")).toEqual({ required: true, minLength: 8, maxLength: 20 });
+    expect(constraintProps(c, "missing")).toEqual({});
+  });
+});
