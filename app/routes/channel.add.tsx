@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelForm } from "~/components/channels/ChannelForm";
 import { channelFormContext, handleChannelForm, newChannelDefaults } from "~/domain/channels/channel-form.server";
@@ -15,10 +14,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
   return { ...channelFormContext(), defaults: newChannelDefaults(), constraint: formConstraint(channelConsoleSchema) };
 }
-
-/** Helper posts (fetching the model list) change nothing on the server: the form keeps its state. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
-  formData?.get("intent") === "fetch-models" ? false : defaultShouldRevalidate;
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);

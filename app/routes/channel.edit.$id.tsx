@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelForm } from "~/components/channels/ChannelForm";
 import { channelDefaults, channelFormContext, handleChannelForm } from "~/domain/channels/channel-form.server";
@@ -19,10 +18,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!channel) throw new Response("Not Found", { status: 404 });
   return { ...channelFormContext(), defaults: channelDefaults(channel), constraint: formConstraint(channelConsoleSchema) };
 }
-
-/** Helper posts (fetching the model list) change nothing on the server: the form keeps its state. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
-  formData?.get("intent") === "fetch-models" ? false : defaultShouldRevalidate;
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);

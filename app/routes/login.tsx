@@ -1,7 +1,7 @@
 import { getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { browserCheckedFormProps } from "~/components/form-props";
 import { ThirdPartySignIn } from "~/components/auth/ThirdPartySignIn";
@@ -73,7 +73,6 @@ export default function LoginPage() {
   const settings = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const navigation = useNavigation();
   // The browser refuses an empty field (the schema's constraints); the server validates again.
   const [form, fields] = useForm<LoginInput>({ lastResult, constraint: settings.constraint });
   const expired = params.get("expired") === "true";
@@ -98,7 +97,7 @@ export default function LoginPage() {
               {fields.password.errors && !fields.username.errors ? <p className="field-error">{fields.password.errors[0]}</p> : null}
             </div>
             <TurnstileWidget {...settings.turnstile} />
-            <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>登录</button>
+            <button type="submit" className="btn-primary">登录</button>
           </Form>
         ) : (
           <FlashBanner type="info" message={messages.passwordLoginDisabled} />

@@ -1,7 +1,7 @@
 import { getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { createCookie, data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { browserCheckedFormProps } from "~/components/form-props";
 import { registerSchema, sendCodeSchema, type RegisterInput } from "~/domain/auth/forms";
@@ -94,7 +94,6 @@ export default function RegisterPage() {
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.result;
   const notice = actionData && "notice" in actionData ? actionData.notice : undefined;
-  const navigation = useNavigation();
   // The browser checks the schema's constraints (a too-short password is refused before posting);
   // the server validates everything again, the passwords' match included.
   const [form, fields] = useForm<RegisterInput>({ lastResult, defaultValue: { aff_code: settings.aff }, constraint: settings.constraint });
@@ -132,7 +131,7 @@ export default function RegisterPage() {
                   <label className="label" htmlFor={fields.email.id}>邮箱</label>
                   <div className="flex gap-2">
                     <input {...getInputProps(fields.email, { type: "email" })} className="input" placeholder="输入邮箱地址" />
-                    <button type="submit" name="intent" value="send-code" formNoValidate className="btn-secondary shrink-0" disabled={navigation.state === "submitting"}>获取验证码</button>
+                    <button type="submit" name="intent" value="send-code" formNoValidate className="btn-secondary shrink-0">获取验证码</button>
                   </div>
                   <FieldError errors={fields.email.errors} />
                 </div>
@@ -145,7 +144,7 @@ export default function RegisterPage() {
             ) : null}
             <input {...getInputProps(fields.aff_code, { type: "hidden" })} />
             <TurnstileWidget {...settings.turnstile} />
-            <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>注册</button>
+            <button type="submit" className="btn-primary">注册</button>
           </Form>
         )}
         <p className="mt-4 text-center text-sm">

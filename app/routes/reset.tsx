@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { TurnstileWidget } from "~/components/TurnstileWidget";
 import { TURNSTILE_FIELD, turnstileRefusal, turnstileWidgetSettings } from "~/domain/auth/turnstile.server";
@@ -36,7 +36,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ResetRequestPage() {
   const { turnstile } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
   return (
     <div className="mx-auto mt-6 max-w-sm">
       <div className="card">
@@ -49,7 +48,7 @@ export default function ResetRequestPage() {
             <input id="reset-email" name="email" type="email" className="input" placeholder="输入注册时使用的邮箱地址" required maxLength={254} defaultValue={result?.email ?? ""} autoComplete="email" />
           </div>
           <TurnstileWidget {...turnstile} />
-          <button type="submit" className="btn-primary" disabled={navigation.state === "submitting"}>发送重置邮件</button>
+          <button type="submit" className="btn-primary">发送重置邮件</button>
         </Form>
         <p className="mt-4 text-center text-sm">
           想起来了？<Link to="/login" className="text-blue-600 hover:underline dark:text-blue-400">点击登录</Link>

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { resetPasswordWithToken } from "~/domain/email/email-flows.server";
 import { messages } from "~/messages";
@@ -53,7 +53,6 @@ function NewPassword({ password }: { password: string }) {
 export default function ResetConfirmPage() {
   const { email, token } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
   const linkComplete = Boolean(email && token);
   return (
     <div className="mx-auto mt-6 max-w-sm">
@@ -71,7 +70,7 @@ export default function ResetConfirmPage() {
                 <input id="reset-confirm-email" name="email" type="email" className="input" readOnly value={email} />
               </div>
               <input type="hidden" name="token" value={token} />
-              <button type="submit" className="btn-primary" disabled={!linkComplete || navigation.state === "submitting"}>确认重置密码</button>
+              <button type="submit" className="btn-primary" disabled={!linkComplete}>确认重置密码</button>
             </Form>
             <p className="mt-4 text-center text-sm">
               <Link to="/reset" className="text-blue-600 hover:underline dark:text-blue-400">重新发送重置邮件</Link>

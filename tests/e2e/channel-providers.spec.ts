@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startOllamaNativeMock } from "../mocks/ollama-native-upstream";
 import type { ProviderMock } from "../mocks/provider-mock";
-import { signIn, uniqueName } from "./helpers";
+import { pickChannelType, signIn, uniqueName } from "./helpers";
 
 let ollama: ProviderMock;
 test.beforeAll(async () => {
@@ -16,21 +16,21 @@ async function asRoot(page: Page) {
   await expect(page).toHaveURL(/\/token$/);
 }
 
-/** Picks a type; without JavaScript a helper post re-renders the form for it (the same click with JS is handled in place). */
-async function pickType(page: Page, label: string) {
-  await page.getByLabel("类型").selectOption({ label });
+/** Picks a type (the form is re-rendered for it) and fills in its default models. */
+async function pickType(page: Page, label: string, javaScriptEnabled: boolean) {
+  await pickChannelType(page, label, javaScriptEnabled);
   await page.getByRole("button", { name: "填入该类型的默认模型" }).click();
 }
 
 test.describe("channel form per provider @nojs", () => {
-  test("hints per type, the upstream's model list fetched into the form, then saved", async ({ page }) => {
+  test("hints per type, the upstream's model list fetched into the form, then saved", async ({ page, javaScriptEnabled }) => {
     await asRoot(page);
     await page.goto("/channel/add");
-    await pickType(page, "Cloudflare");
+    await pickType(page, "Cloudflare", javaScriptEnabled);
     await expect(page.getByLabel("Account ID（必填）")).toBeVisible();
     await expect(page.getByText("格式：Workers AI API Token")).toBeVisible();
 
-    await pickType(page, "Ollama");
+    await pickType(page, "Ollama", javaScriptEnabled);
     await expect(page.getByLabel("代理地址（Base URL）")).toHaveAttribute("placeholder", "http://localhost:11434");
     await expect(page.locator('select[name="models"] option:checked', { hasText: "nomic-embed-text" })).toHaveCount(1);
     const name = uniqueName("ol");
@@ -45,10 +45,10 @@ test.describe("channel form per provider @nojs", () => {
     await expect(page.getByText("渠道创建成功！")).toBeVisible();
   });
 
-  test("a type without a default host cannot be saved without a base URL; a failed model fetch says why", async ({ page }) => {
+  test("a type without a default host cannot be saved without a base URL; a failed model fetch says why", async ({ page, javaScriptEnabled }) => {
     await asRoot(page);
     await page.goto("/channel/add");
-    await pickType(page, "Xinference");
+    await pickType(page, "Xinference", javaScriptEnabled);
     await expect(page.getByLabel("代理地址（Base URL）")).toHaveAttribute("placeholder", "必填，如 http://localhost:9997");
     await page.getByLabel("名称").fill(uniqueName("xi"));
     await page.getByLabel("密钥").fill("k");

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { registerUser, signIn, uniqueName } from "./helpers";
+import { pickChannelType, registerUser, signIn, uniqueName } from "./helpers";
 
 async function asRoot(page: Page) {
   await signIn(page, "root", "123456");
@@ -51,7 +51,7 @@ test.describe("channels @nojs", () => {
     await expect(page.getByTestId(`channel-row-${name}x_复制`)).toHaveCount(0);
   });
 
-  test("form validation and helpers: required fields, JSON mapping, default models, custom models", async ({ page }) => {
+  test("form validation and helpers: required fields, JSON mapping, default models, custom models", async ({ page, javaScriptEnabled }) => {
     await asRoot(page);
     await page.goto("/channel/add");
     await page.getByRole("button", { name: "提交" }).click();
@@ -65,7 +65,10 @@ test.describe("channels @nojs", () => {
 
     await page.getByRole("button", { name: "清除所有模型" }).click();
     await expect(page.locator('select[name="models"] option:checked')).toHaveCount(0);
-    await page.getByLabel("类型").selectOption({ label: "Anthropic Claude" });
+    // A new type with no models chosen comes back with its defaults.
+    await pickChannelType(page, "Anthropic Claude", javaScriptEnabled);
+    await expect(page.locator('select[name="models"] option:checked').first()).toHaveText(/^claude-/);
+    await page.getByRole("button", { name: "清除所有模型" }).click();
     await page.getByRole("button", { name: "填入该类型的默认模型" }).click();
     await expect(page.locator('select[name="models"] option:checked').first()).toHaveText(/^claude-/);
 

@@ -63,3 +63,18 @@ export async function mergeOption(request: APIRequestContext, key: string, entri
   const current = JSON.parse(all.find((o) => o.key === key)?.value || "{}") as Record<string, number>;
   await setOption(request, key, JSON.stringify({ ...current, ...entries }));
 }
+
+/**
+ * Picks a channel type on the channel form and waits for the form to be re-rendered for it:
+ * with script the choice posts by itself (切换类型 is pressed for you); without, press it.
+ */
+export async function pickChannelType(page: Page, label: string, javaScriptEnabled: boolean) {
+  // A choice made before the enhancement script is listening would not post by itself.
+  if (javaScriptEnabled) await page.locator("html[data-enhanced]").waitFor({ state: "attached" });
+  const switched = page.waitForResponse((r) => r.request().method() === "POST" && (r.request().postData() ?? "").includes("intent=switch-type"));
+  await page.getByLabel("类型").selectOption({ label });
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "切换类型" }).click();
+  await switched;
+  await page.waitForLoadState();
+  await expect(page.getByLabel("类型").locator("option:checked")).toHaveText(label);
+}

@@ -1,11 +1,10 @@
 import { getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link, useFetcher } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
 import { browserCheckedFormProps } from "~/components/form-props";
-import { useEffect, useState } from "react";
 import type { channelConsoleSchema } from "~/domain/channels/channel-console-form";
-import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, mergeCustomModels } from "~/domain/channels/channel-form-helpers";
+import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from "~/domain/channels/channel-form-helpers";
 import type { FormConstraint } from "~/web/form-constraint";
 
 export type ChannelTypeOption = { type: number; name: string; keyHint: string; otherLabel?: string; defaultModels: readonly string[]; baseUrlPlaceholder: string };
@@ -26,23 +25,10 @@ function Err({ errors }: { errors?: string[] }) {
   return errors?.length ? <p className="field-error">{errors[0]}</p> : null;
 }
 
-/**
- * Without JS a helper posts its intent and the server re-renders the form; with JS the click is
- * handled in place (conform's form.update) and nothing is sent.
- */
-function HelperButton({ intent, onApply, children }: { intent: string; onApply: () => void; children: React.ReactNode }) {
+/** A helper is a real post: the server applies it and re-renders the form (decision 032). */
+function HelperButton({ intent, children }: { intent: string; children: React.ReactNode }) {
   return (
-    <button
-      type="submit"
-      name="intent"
-      value={intent}
-      formNoValidate
-      className="btn-secondary"
-      onClick={(event) => {
-        event.preventDefault();
-        onApply();
-      }}
-    >
+    <button type="submit" name="intent" value={intent} formNoValidate className="btn-secondary">
       {children}
     </button>
   );
@@ -60,49 +46,24 @@ export function ChannelForm(props: Props) {
   // conform reports a one-item multi-select as a plain string.
   const rawModels = fields.models.value as string[] | string | undefined;
   const selected = new Set(Array.isArray(rawModels) ? rawModels : rawModels ? [rawModels] : []);
-  const [customOptions, setCustomOptions] = useState<string[]>([]);
-  const modelOptions = [...new Set([...props.allModels, ...selected, ...customOptions])];
-  const [localError, setLocalError] = useState<string>();
-  const setModels = (value: string[]) => form.update({ name: fields.models.name, value });
-  // With JS, "获取模型列表" posts the form through a fetcher and applies the listed models in place:
-  // their <option>s are rendered first, and selected once that render is committed.
-  const modelFetch = useFetcher<{ initialValue?: { models?: unknown }; error?: Record<string, string[] | null> }>();
-  const [listedModels, setListedModels] = useState<string[]>();
-  useEffect(() => {
-    const reply = modelFetch.data;
-    if (!reply || modelFetch.state !== "idle") return;
-    const failure = reply.error?.[""]?.[0];
-    if (failure) return setLocalError(failure);
-    const listed = reply.initialValue?.models;
-    const models = Array.isArray(listed) ? listed.map(String) : typeof listed === "string" ? [listed] : [];
-    setLocalError(undefined);
-    setCustomOptions((previous) => [...previous, ...models]);
-    setListedModels(models);
-  }, [modelFetch.data, modelFetch.state]);
-  useEffect(() => {
-    if (!listedModels) return;
-    form.update({ name: fields.models.name, value: listedModels });
-    setListedModels(undefined);
-  }, [listedModels, form, fields.models.name]);
+  // Listed models (获取模型列表) and custom ones come back selected: each needs its <option>.
+  const modelOptions = [...new Set([...props.allModels, ...selected])];
   return (
     <Form method="post" {...browserCheckedFormProps(form)} className="card flex max-w-3xl flex-col gap-4">
       <h1 className="text-xl font-bold">{props.mode === "create" ? "创建新的渠道" : "更新渠道信息"}</h1>
       {props.notice ? <FlashBanner type="info" message={props.notice} /> : null}
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
-      {localError ? <FlashBanner type="error" message={localError} /> : null}
       <div>
         <label className="label" htmlFor={fields.type.id}>类型</label>
-        <select
-          {...getSelectProps(fields.type)}
-          className="input"
-          onChange={(event) => {
-            // With JS: picking a type fills its default models when none are chosen yet.
-            const info = props.types.find((t) => t.type === Number(event.currentTarget.value));
-            if (info && selected.size === 0) form.update({ name: fields.models.name, value: [...info.defaultModels] });
-          }}
-        >
-          {props.types.map((t) => <option key={t.type} value={t.type}>{t.name}</option>)}
-        </select>
+        {/* The form below follows the type (key format, base URL, the `other` field, default
+            models): 切换类型 re-renders it for the chosen one. The enhancement script presses
+            that button as soon as the choice changes, and hides it. */}
+        <div className="flex gap-2">
+          <select {...getSelectProps(fields.type)} className="input" data-submit-on-change="#channel-switch-type">
+            {props.types.map((t) => <option key={t.type} value={t.type}>{t.name}</option>)}
+          </select>
+          <button type="submit" id="channel-switch-type" name="intent" value="switch-type" formNoValidate className="btn-secondary shrink-0" data-js-hidden="">切换类型</button>
+        </div>
       </div>
       <div>
         <label className="label" htmlFor={fields.name.id}>名称</label>
@@ -142,40 +103,12 @@ export function ChannelForm(props: Props) {
         </select>
         <Err errors={fields.models.errors} />
         <div className="mt-1 flex flex-wrap items-center gap-1">
-          <HelperButton intent="fill-defaults" onApply={() => setModels([...(typeInfo?.defaultModels ?? [])])}>填入该类型的默认模型</HelperButton>
-          <HelperButton intent="clear-models" onApply={() => setModels([])}>清除所有模型</HelperButton>
-          {/* Asks the upstream, so it is a real post with or without JS; the reply re-renders the form with the list. */}
-          <button
-            type="submit"
-            name="intent"
-            value="fetch-models"
-            formNoValidate
-            className="btn-secondary"
-            disabled={modelFetch.state !== "idle"}
-            onClick={(event) => {
-              event.preventDefault();
-              const data = new FormData(event.currentTarget.form ?? undefined);
-              data.set("intent", "fetch-models");
-              modelFetch.submit(data, { method: "post" });
-            }}
-          >
-            获取模型列表
-          </button>
+          <HelperButton intent="fill-defaults">填入该类型的默认模型</HelperButton>
+          <HelperButton intent="clear-models">清除所有模型</HelperButton>
+          {/* Asks the upstream (its own key and base URL as typed); the answer re-renders the form with the list selected. */}
+          <HelperButton intent="fetch-models">获取模型列表</HelperButton>
           <input {...getInputProps(fields.custom_models, { type: "text" })} className="input w-56" placeholder="输入自定义模型名称，逗号分隔" aria-label="自定义模型" />
-          <HelperButton
-            intent="add-custom"
-            onApply={() => {
-              const input = document.getElementById(fields.custom_models.id) as HTMLInputElement | null;
-              const merged = mergeCustomModels([...selected], input?.value ?? "");
-              // The new models need <option>s before the select can hold them: render first, then select.
-              setCustomOptions((previous) => [...previous, ...merged.models]);
-              setTimeout(() => setModels(merged.models), 0);
-              form.update({ name: fields.custom_models.name, value: "" });
-              setLocalError(merged.duplicate ? "某些模型已存在！" : undefined);
-            }}
-          >
-            填入
-          </HelperButton>
+          <HelperButton intent="add-custom">填入</HelperButton>
         </div>
       </div>
       <div>
@@ -188,13 +121,13 @@ export function ChannelForm(props: Props) {
         <label className="label" htmlFor={fields.model_mapping.id}>模型重定向</label>
         <textarea {...getTextareaProps(fields.model_mapping)} className="input font-mono" rows={4} placeholder={`此项可选，用于修改请求体中的模型名称，为一个 JSON 字符串，例如：\n${MODEL_MAPPING_TEMPLATE}`} />
         <Err errors={fields.model_mapping.errors} />
-        <div className="mt-1"><HelperButton intent="template-model-mapping" onApply={() => form.update({ name: fields.model_mapping.name, value: MODEL_MAPPING_TEMPLATE })}>填入模板</HelperButton></div>
+        <div className="mt-1"><HelperButton intent="template-model-mapping">填入模板</HelperButton></div>
       </div>
       <div>
         <label className="label" htmlFor={fields.status_code_mapping.id}>状态码复写</label>
         <textarea {...getTextareaProps(fields.status_code_mapping)} className="input font-mono" rows={3} placeholder={`此项可选，用于复写返回的状态码，例如：\n${STATUS_CODE_MAPPING_TEMPLATE}`} />
         <Err errors={fields.status_code_mapping.errors} />
-        <div className="mt-1"><HelperButton intent="template-status-code-mapping" onApply={() => form.update({ name: fields.status_code_mapping.name, value: STATUS_CODE_MAPPING_TEMPLATE })}>填入模板</HelperButton></div>
+        <div className="mt-1"><HelperButton intent="template-status-code-mapping">填入模板</HelperButton></div>
       </div>
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         <div>

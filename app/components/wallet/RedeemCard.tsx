@@ -1,15 +1,13 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { messages } from "~/messages";
 
 /**
  * Redeem a code (spec 001 §2 Wallet): a plain POST (intent=redeem), so it works without
- * JavaScript; with it the button reads 兑换中... while the request runs. The get-codes button
+ * JavaScript; with the enhancement script the button reads 兑换中... while the request runs. The get-codes button
  * opens the operator's TopUpLink, or says none is set.
  */
 export function RedeemCard({ error, topUpLink, linkMissing }: { error?: string; topUpLink?: string; linkMissing: boolean }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "redeem";
   return (
     <div className="card flex flex-col gap-3">
       <h2 className="font-semibold">兑换余额</h2>
@@ -21,7 +19,7 @@ export function RedeemCard({ error, topUpLink, linkMissing }: { error?: string; 
           <label className="label" htmlFor="redeem-key">兑换码</label>
           <input id="redeem-key" name="key" className="input font-mono" placeholder="请输入兑换码" required maxLength={64} autoComplete="off" />
         </div>
-        <button type="submit" className="btn-primary" disabled={busy}>{busy ? "兑换中..." : "兑换"}</button>
+        <button type="submit" className="btn-primary" data-busy-label="兑换中...">兑换</button>
         {topUpLink ? (
           <a href={topUpLink} target="_blank" rel="noopener noreferrer" className="btn-secondary">获取兑换码</a>
         ) : (

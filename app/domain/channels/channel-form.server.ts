@@ -96,6 +96,10 @@ export async function handleChannelForm(request: Request, mode: "create" | "edit
     for (const v of values) formData.append(name, v);
   };
   switch (intent) {
+    case "switch-type":
+      // A new type starts with its default models, unless some are chosen already.
+      if (formData.getAll("models").length === 0) setList("models", [...(getChannelType(Number(formData.get("type")))?.defaultModels ?? [])]);
+      return rerender(formData);
     case "fill-defaults":
       setList("models", [...(getChannelType(Number(formData.get("type")))?.defaultModels ?? [])]);
       return rerender(formData);
