@@ -78,7 +78,7 @@ function ModelsCard({ models }: { models: string[] }) {
             <li key={name}>
               {/* A click selects the whole name (select-all) with or without JavaScript; with it, it is also copied. */}
               <code
-                className="cursor-pointer select-all rounded bg-gray-100 px-2 py-0.5 text-sm dark:bg-gray-800"
+                className="cursor-pointer select-all rounded bg-gray-100 px-2 py-0.5 text-sm dark:bg-gray-700"
                 title="点击复制"
                 onClick={() => copy(name)}
               >
