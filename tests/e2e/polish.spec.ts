@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { apiLogin, mergeOption, setOption, uniqueName } from "./helpers";
@@ -236,3 +237,21 @@ async function rootTokenId(page: Page): Promise<number> {
   await page.request.post("/api/token/", { headers: root, data: { name: "polish-axis", remain_quota: 0, unlimited_quota: true, expired_time: -1 } });
   return (await find())!;
 }
+
+test.describe("plain page loads", () => {
+  test("HTML comes compressed, the stylesheet is cached a year and under 10 KB gzipped, and no web font is loaded", async ({ request }) => {
+    const res = await request.get("/login", { headers: { "Accept-Encoding": "gzip, deflate, br" } });
+    expect(res.headers()["content-encoding"]).toMatch(/^(gzip|br)$/);
+    const html = await res.text();
+    const sheets = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sheets).toHaveLength(1);
+    const css = await request.get(sheets[0]!);
+    // A hashed name never changes content: the browser keeps it without asking again.
+    expect(css.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const body = await css.body();
+    expect(gzipSync(body).length).toBeLessThan(10 * 1024);
+    // System fonts only: nothing for the first paint to wait for.
+    expect(body.toString()).not.toContain("@font-face");
+    expect(html).not.toMatch(/\.woff2?\b|fonts\.googleapis/);
+  });
+});
