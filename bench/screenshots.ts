@@ -106,6 +106,34 @@ async function seed(request: APIRequestContext) {
   }
 }
 
+/**
+ * What a person would notice without looking closely, found in the page: a page wider than the
+ * screen, a wide screen's table that still scrolls sideways, and short unspaced labels (渠道, 保存, 首页) broken over several lines by a squeezed box.
+ * Printed under the screenshot's name; the screenshots are still to be looked at.
+ */
+function findLayoutIssues(): string[] {
+  const issues: string[] = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth) issues.push(`the page scrolls sideways: ${root.scrollWidth} px wide on a ${root.clientWidth} px screen`);
+  for (const element of document.body.querySelectorAll<HTMLElement>("*")) {
+    // What a closed <details> holds is not on the page.
+    if (!element.checkVisibility()) continue;
+    // A box that scrolls sideways is expected on a phone; on a wide screen its far columns go unseen.
+    if (root.clientWidth > 600 && element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX === "auto") {
+      issues.push(`a box scrolls sideways: ${element.scrollWidth} px of content in ${element.clientWidth} px`);
+    }
+    if (element.children.length > 0 || element.closest("select, textarea, script, style, template, pre")) continue;
+    const text = (element.textContent ?? "").trim();
+    if (text === "" || text.length > 12 || /\s/.test(text)) continue;
+    // One rectangle per line the text occupies (a table cell's own box is as tall as its row).
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+    if (lines.size > 1) issues.push(`"${text}" breaks over ${lines.size} lines (${Math.round(element.getBoundingClientRect().width)} px wide)`);
+  }
+  return issues;
+}
+
 /** The theme cookie as app/utils/theme.server.ts writes it (an unsigned Remix cookie: base64 JSON). */
 async function setTheme(context: BrowserContext, theme: (typeof THEMES)[number]) {
   const url = new URL(server.baseUrl);
@@ -128,8 +156,8 @@ try {
         await page.locator("[data-testid=default-password-dialog] button").click({ timeout: 500 }).catch(() => undefined);
         const file = join(outDir, `${fileStem(path)}-${width}-${theme}.png`);
         await page.screenshot({ path: file, fullPage: true });
-        if (process.env.SHOTS_PROBE) console.log(await page.evaluate(process.env.SHOTS_PROBE));
         console.log(`${response?.status() ?? "?"} ${file}`);
+        for (const issue of await page.evaluate(findLayoutIssues)) console.log(`  ! ${issue}`);
         await page.close();
       }
     }
