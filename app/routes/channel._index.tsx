@@ -131,13 +131,13 @@ export default function ChannelPage() {
     <div className="flex flex-col gap-3">
       <h1 className="text-xl font-bold">管理渠道</h1>
       {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
-      <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
-        <input name="keyword" defaultValue={page.filters.keyword} placeholder="搜索渠道的 ID，名称和代理地址 ..." className="input w-56" aria-label="关键字" />
+      <Form method="get" role="search" className="flex w-full flex-wrap items-end gap-2 sm:w-auto">
+        <input name="keyword" defaultValue={page.filters.keyword} placeholder="搜索渠道的 ID，名称和代理地址 ..." className="input w-full sm:w-56" aria-label="关键字" />
         <select name="group" defaultValue={page.filters.group} className="input w-36" aria-label="分组">
           <option value="">全部分组</option>
           {page.groups.map((g) => <option key={g} value={g}>{g}</option>)}
         </select>
-        <input name="model" defaultValue={page.filters.model} placeholder="模型关键字" className="input w-40" aria-label="模型" />
+        <input name="model" defaultValue={page.filters.model} placeholder="模型关键字" className="input min-w-0 flex-1 sm:w-40 sm:flex-none" aria-label="模型" />
         <button type="submit" className="btn-secondary">查询</button>
       </Form>
       <div className="flex flex-wrap items-center gap-2">

@@ -99,9 +99,9 @@ export default function DetailPage() {
   return (
     <div className="flex flex-col gap-3">
       <h1 className="text-xl font-bold">数据看板</h1>
-      <Form method="get" className="card flex flex-wrap items-end gap-2" role="search">
-        <label className="text-sm">起始时间<input type="datetime-local" name="start" defaultValue={page.start} className="input" /></label>
-        <label className="text-sm">结束时间<input type="datetime-local" name="end" defaultValue={page.end} className="input" /></label>
+      <Form method="get" className="card grid grid-cols-2 items-end gap-2 sm:flex sm:flex-wrap" role="search">
+        <label className="col-span-2 text-sm">起始时间<input type="datetime-local" name="start" defaultValue={page.start} className="input" /></label>
+        <label className="col-span-2 text-sm">结束时间<input type="datetime-local" name="end" defaultValue={page.end} className="input" /></label>
         <label className="text-sm">
           时间粒度
           <select name="granularity" defaultValue={page.granularity} className="input">
@@ -110,7 +110,7 @@ export default function DetailPage() {
         </label>
         {page.isAdmin ? <label className="text-sm">用户名称<input name="username" defaultValue={page.username} className="input" placeholder="全部用户" /></label> : null}
         <button type="submit" className="btn-primary">查询</button>
-        <span className="flex gap-2 text-sm">
+        <span className="flex flex-wrap gap-2 self-center text-sm sm:self-end sm:pb-2">
           {Object.entries(PRESETS).map(([name, p]) => (
             <Link key={name} to={`?preset=${name}${page.username ? `&username=${encodeURIComponent(page.username)}` : ""}`} className="text-blue-600 hover:underline dark:text-blue-400">{p.label}</Link>
           ))}
@@ -140,7 +140,7 @@ export default function DetailPage() {
             ))}
             <section className="card overflow-x-auto">
               <h2 className="mb-2 font-semibold">模型用量</h2>
-              <table className="w-full text-sm" data-testid="detail-models">
+              <table className="w-full text-sm [&_:is(th,td)]:py-0.5 [&_:is(th,td)]:pr-3" data-testid="detail-models">
                 <thead><tr className="text-left"><th className="whitespace-nowrap">模型</th><th className="whitespace-nowrap">请求次数</th><th className="whitespace-nowrap">Token</th><th className="whitespace-nowrap">消耗额度</th><th className="whitespace-nowrap">占比</th></tr></thead>
                 <tbody>
                   {colored.map((m) => (
@@ -156,7 +156,7 @@ export default function DetailPage() {
           <details className="card">
             <summary className="cursor-pointer font-semibold">按时间段的明细（表格）</summary>
             <div className="mt-2 overflow-x-auto">
-              <table className="w-full text-sm" data-testid="detail-buckets">
+              <table className="w-full text-sm [&_:is(th,td)]:py-0.5 [&_:is(th,td)]:pr-3" data-testid="detail-buckets">
                 <thead><tr className="text-left"><th className="whitespace-nowrap">时间</th><th className="whitespace-nowrap">模型</th><th className="whitespace-nowrap">请求次数</th><th className="whitespace-nowrap">Token</th><th className="whitespace-nowrap">消耗额度</th></tr></thead>
                 <tbody>
                   {series.buckets.flatMap((bucket, i) =>

@@ -88,7 +88,7 @@ export default function MidjourneyPage() {
                     <td className="p-2">
                       {t.image_url ? (
                         <details>
-                          <summary className="cursor-pointer text-blue-600">查看图片</summary>
+                          <summary className="cursor-pointer whitespace-nowrap text-blue-600 dark:text-blue-400">查看图片</summary>
                           <a href={t.image_url} target="_blank" rel="noreferrer">
                             <img src={t.image_url} alt={`任务 ${t.mj_id} 的图片`} className="mt-1 max-h-64 max-w-xs rounded" loading="lazy" />
                           </a>
@@ -99,7 +99,7 @@ export default function MidjourneyPage() {
                     </td>
                     <td className="max-w-xs break-words p-2">{t.prompt}</td>
                     <td className="max-w-xs break-words p-2">{t.prompt_en}</td>
-                    <td className="max-w-xs break-words p-2 text-red-700 dark:text-red-400">{t.fail_reason || "无"}</td>
+                    <td className={`min-w-24 max-w-xs break-words p-2 ${t.fail_reason ? "text-red-700 dark:text-red-400" : "text-gray-500 dark:text-gray-400"}`}>{t.fail_reason || "无"}</td>
                   </tr>
                 );
               })

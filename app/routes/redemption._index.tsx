@@ -122,8 +122,8 @@ export default function RedemptionPage() {
         </div>
       ) : null}
       <div className="flex flex-wrap items-end gap-2">
-        <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
-          <input name="keyword" defaultValue={page.keyword} placeholder="搜索兑换码的 ID 和名称 ..." className="input w-64" aria-label="兑换码 ID 或名称" />
+        <Form method="get" className="flex w-full flex-wrap items-end gap-2 sm:w-auto" role="search">
+          <input name="keyword" defaultValue={page.keyword} placeholder="搜索兑换码的 ID 和名称 ..." className="input min-w-0 flex-1 sm:w-64 sm:flex-none" aria-label="兑换码 ID 或名称" />
           <button type="submit" className="btn-secondary">查询</button>
         </Form>
         <Link to="/redemption/add" className="btn-primary ml-auto">添加新的兑换码</Link>

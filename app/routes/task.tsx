@@ -69,12 +69,12 @@ export default function TaskPage() {
                     <td className="p-2 font-mono text-xs">
                       {/* A click shows the whole record; <details> opens without JavaScript. */}
                       <details>
-                        <summary className="cursor-pointer text-blue-600">{t.task_id}</summary>
+                        <summary className="cursor-pointer text-blue-600 dark:text-blue-400">{t.task_id}</summary>
                         <pre className="mt-1 max-h-64 max-w-md overflow-auto whitespace-pre-wrap rounded bg-gray-50 p-2 dark:bg-gray-900" data-testid="task-record">{JSON.stringify(t.data ?? null, null, 2)}</pre>
                       </details>
                     </td>
                     <td className="p-2"><StatusTag tone={state.tone}>{state.label}</StatusTag></td>
-                    <td className="max-w-xs break-words p-2 text-red-700 dark:text-red-400">{t.fail_reason || "无"}</td>
+                    <td className={`min-w-24 max-w-xs break-words p-2 ${t.fail_reason ? "text-red-700 dark:text-red-400" : "text-gray-500 dark:text-gray-400"}`}>{t.fail_reason || "无"}</td>
                   </tr>
                 );
               })

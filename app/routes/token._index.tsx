@@ -92,9 +92,9 @@ export default function TokenPage() {
         </div>
       ) : null}
       <div className="flex flex-wrap items-end gap-2">
-        <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
-          <input name="keyword" defaultValue={page.keyword} placeholder="搜索令牌的名称 ..." className="input w-48" aria-label="令牌名称" />
-          <input name="token" defaultValue={page.key} placeholder="搜索令牌的密钥 ..." className="input w-56" aria-label="令牌密钥" />
+        <Form method="get" className="flex w-full flex-wrap items-end gap-2 sm:w-auto" role="search">
+          <input name="keyword" defaultValue={page.keyword} placeholder="搜索令牌的名称 ..." className="input w-full sm:w-48" aria-label="令牌名称" />
+          <input name="token" defaultValue={page.key} placeholder="搜索令牌的密钥 ..." className="input min-w-0 flex-1 sm:w-56 sm:flex-none" aria-label="令牌密钥" />
           <button type="submit" className="btn-secondary">查询</button>
         </Form>
         <Link to="/token/add" className="btn-primary ml-auto">添加令牌</Link>

@@ -94,8 +94,8 @@ export default function UserPage() {
       <h1 className="text-xl font-bold">管理用户</h1>
       {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
       <div className="flex flex-wrap items-end gap-2">
-        <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
-          <input name="keyword" defaultValue={page.filters.keyword} placeholder="搜索用户的 ID，用户名，显示名称，以及邮箱地址 ..." className="input w-72" aria-label="关键字" />
+        <Form method="get" role="search" className="flex w-full flex-wrap items-end gap-2 sm:w-auto">
+          <input name="keyword" defaultValue={page.filters.keyword} placeholder="搜索用户的 ID，用户名，显示名称，以及邮箱地址 ..." className="input w-full sm:w-72" aria-label="关键字" />
           <select name="group" defaultValue={page.filters.group} className="input w-36" aria-label="分组">
             <option value="">全部分组</option>
             {page.groups.map((g) => <option key={g} value={g}>{g}</option>)}

@@ -82,7 +82,7 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
                   <td className="p-2">
                     {card ? (
                       <details>
-                        <summary className="cursor-pointer text-blue-700 dark:text-blue-300">{log.username}</summary>
+                        <summary className="cursor-pointer whitespace-nowrap text-blue-700 dark:text-blue-300">{log.username}</summary>
                         <dl className="mt-1 grid w-max grid-cols-[auto_auto] gap-x-3 whitespace-nowrap text-xs" data-testid="user-card">
                           <dt>用户名</dt>
                           <dd>{card.username}</dd>

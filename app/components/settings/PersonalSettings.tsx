@@ -59,7 +59,7 @@ function ModelsCard({ models }: { models: string[] }) {
           {models.map((name) => (
             <li key={name}>
               <code
-                className="cursor-pointer select-all rounded bg-gray-100 px-2 py-0.5 text-sm dark:bg-gray-800"
+                className="cursor-pointer select-all rounded bg-gray-100 px-2 py-0.5 text-sm dark:bg-gray-700"
                 title="点击复制"
                 data-copy={name}
                 data-copied-text="已复制：{text}"

@@ -8,22 +8,22 @@ export function TopBar(props: { systemName: string; logo: string; theme: Theme; 
   const location = useLocation();
   const here = location.pathname + location.search;
   return (
-    <header className="flex items-center gap-3 border-b border-gray-200 bg-white px-3 py-2 dark:border-gray-700 dark:bg-gray-900">
-      <a href="/" className="flex items-center gap-2 font-semibold">
+    <header className="flex items-center gap-2 border-b sm:gap-3 border-gray-200 bg-white px-3 py-2 dark:border-gray-700 dark:bg-gray-900">
+      <a href="/" className="flex min-w-0 items-center gap-2 font-semibold">
         <img src={props.logo || "/logo.svg"} alt="" width={28} height={28} className="h-7 w-7" />
-        <span>{props.systemName}</span>
+        <span className="truncate">{props.systemName}</span>
       </a>
-      <nav className="flex items-center gap-3 text-sm">
+      <nav className="flex shrink-0 items-center gap-2 whitespace-nowrap text-sm sm:gap-3">
         <a href="/" className="hover:underline">首页</a>
         <a href="/about" className="hover:underline">关于</a>
         {props.newYear ? <span title="新年快乐">🧨 新年快乐</span> : null}
       </nav>
-      <div className="ml-auto flex items-center gap-2">
+      <div className="ml-auto flex shrink-0 items-center gap-2">
         {/* A plain form: without script it posts and comes back; with it the switch happens in place. */}
         <form method="post" action="/theme" data-theme-toggle="">
           <input type="hidden" name="redirectTo" value={here} />
           <input type="hidden" name="theme" value={props.theme === "dark" ? "light" : "dark"} />
-          <button type="submit" className="btn-secondary" aria-label={props.theme === "dark" ? "切换到浅色模式" : "切换到深色模式"} data-testid="theme-toggle">
+          <button type="submit" className="btn-secondary px-2 sm:px-3" aria-label={props.theme === "dark" ? "切换到浅色模式" : "切换到深色模式"} data-testid="theme-toggle">
             {/* Both icons, the page's theme shows one: switched in place, the icon follows. */}
             <SunIcon />
             <MoonIcon />

@@ -20,8 +20,8 @@ export function TaskPager({ page, hasMore, filters }: { page: number; hasMore: b
 export function ProgressBar({ progress, failed }: { progress: string; failed?: boolean }) {
   const value = Math.max(0, Math.min(100, Number.parseInt(progress, 10) || 0));
   return (
-    <div className="flex min-w-24 items-center gap-1" title={progress || "0%"}>
-      <div className="h-2 w-20 overflow-hidden rounded bg-gray-200 dark:bg-gray-700" role="progressbar" aria-valuenow={value} aria-valuemin={0} aria-valuemax={100} aria-label="进度">
+    <div className="flex min-w-20 items-center gap-1" title={progress || "0%"}>
+      <div className="h-2 w-12 overflow-hidden rounded bg-gray-200 dark:bg-gray-700" role="progressbar" aria-valuenow={value} aria-valuemin={0} aria-valuemax={100} aria-label="进度">
         <div className={`h-full ${failed ? "bg-red-500" : value >= 100 ? "bg-green-500" : "bg-blue-500"}`} style={{ width: `${value}%` }} />
       </div>
       <span className="text-xs">{progress || "0%"}</span>
