@@ -13,26 +13,29 @@ export function SchedulePanel({ schedules }: { schedules: readonly ScheduleRowDa
   return (
     <details className="card text-sm" data-testid="schedule-panel">
       <summary className="cursor-pointer font-semibold">定时任务</summary>
-      <table className="mt-2 w-full border-collapse">
-        <thead>
-          <tr className="border-b border-gray-200 text-left dark:border-gray-700">
-            <th className="p-1">任务</th>
-            <th className="p-1">上次运行</th>
-            <th className="p-1">结果</th>
-            <th className="p-1">下次运行</th>
-          </tr>
-        </thead>
-        <tbody>
-          {schedules.map((s) => (
-            <tr key={s.name} data-testid={`schedule-${s.name}`} className="border-b border-gray-100 dark:border-gray-800">
-              <td className="p-1">{s.label}</td>
-              <td className="p-1">{at(s.lastRunAt)}</td>
-              <td className="p-1" title={s.message}>{s.outcome ? (OUTCOME_TEXT[s.outcome] ?? s.outcome) : "-"}</td>
-              <td className="p-1">{s.off ? "未启用" : at(s.nextRunAt)}</td>
+      {/* A narrow screen scrolls the table sideways rather than breaking a job's name over lines. */}
+      <div className="mt-2 overflow-x-auto">
+        <table className="w-full border-collapse whitespace-nowrap">
+          <thead>
+            <tr className="border-b border-gray-200 text-left dark:border-gray-700">
+              <th className="p-1">任务</th>
+              <th className="p-1">上次运行</th>
+              <th className="p-1">结果</th>
+              <th className="p-1">下次运行</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {schedules.map((s) => (
+              <tr key={s.name} data-testid={`schedule-${s.name}`} className="border-b border-gray-100 dark:border-gray-800">
+                <td className="p-1">{s.label}</td>
+                <td className="p-1">{at(s.lastRunAt)}</td>
+                <td className="p-1" title={s.message}>{s.outcome ? (OUTCOME_TEXT[s.outcome] ?? s.outcome) : "-"}</td>
+                <td className="p-1">{s.off ? "未启用" : at(s.nextRunAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </details>
   );
 }

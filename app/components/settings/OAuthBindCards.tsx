@@ -28,6 +28,8 @@ export function OAuthBindCards({ data: b }: { data: { oauth: Bindings } }) {
   const o = b.oauth;
   const wechatResult = useResult("bind-wechat");
   const telegramResult = useResult("bind-telegram");
+  // Once bound the code field is gone, so a refused code is said above the bound id instead.
+  const wechatProblem = wechatResult?.error ?? (o.wechatId ? wechatResult?.fieldErrors?.code?.[0] : undefined);
   const showGitHub = o.githubEnabled || o.githubId;
   const showWeChat = o.wechatEnabled || o.wechatId;
   const showTelegram = (o.telegramEnabled && o.telegramBotName) || o.telegramId;
@@ -42,6 +44,8 @@ export function OAuthBindCards({ data: b }: { data: { oauth: Bindings } }) {
       ) : null}
       {showWeChat ? (
         <div className="flex flex-col gap-2">
+          {/* Shown bound or not: a post after binding (a second tab, a resent form) still gets its answer. */}
+          {wechatProblem ? <FlashBanner type="error" message={wechatProblem} /> : null}
           {o.wechatId ? (
             <Bound provider="wechat" label="微信" value={o.wechatId} />
           ) : (
@@ -55,19 +59,18 @@ export function OAuthBindCards({ data: b }: { data: { oauth: Bindings } }) {
                 <button type="submit" className="btn-secondary whitespace-nowrap">绑定微信账号</button>
               </div>
               {wechatResult?.fieldErrors?.code ? <p className="field-error">{wechatResult.fieldErrors.code[0]}</p> : null}
-              {wechatResult?.error ? <FlashBanner type="error" message={wechatResult.error} /> : null}
             </Form>
           )}
         </div>
       ) : null}
       {showTelegram ? (
         <div className="flex flex-col gap-2">
+          {telegramResult?.error ? <FlashBanner type="error" message={telegramResult.error} /> : null}
           {o.telegramId ? (
             <Bound provider="telegram" label="Telegram ID" value={o.telegramId} />
           ) : (
             <>
               <p className="text-sm">绑定 Telegram 账号</p>
-              {telegramResult?.error ? <FlashBanner type="error" message={telegramResult.error} /> : null}
               <TelegramLoginWidget botName={o.telegramBotName} action="/setting" fields={{ intent: "bind-telegram" }} />
             </>
           )}
