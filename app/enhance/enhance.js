@@ -97,11 +97,17 @@
     window.setTimeout(() => (control.textContent = label), 2000);
   }
 
-  /** @param {string} selector */
-  function textOf(selector) {
-    const el = doc.querySelector(selector);
-    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
-    return el?.textContent ?? "";
+  /** What a field holds, or an element's text. @param {Element | null} el */
+  const valueOf = (el) => (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : el?.textContent ?? "");
+
+  /**
+   * A page of this site fetched and parsed; null when it answered with an error. Bounded: a
+   * request that hangs is given up after 10 s like a failed one.
+   * @param {string} url @param {RequestInit} [init] @returns {Promise<Document | null>}
+   */
+  async function fetchPage(url, init) {
+    const reply = await fetch(url, { credentials: "same-origin", signal: AbortSignal.timeout(10_000), ...init });
+    return reply.ok ? new DOMParser().parseFromString(await reply.text(), "text/html") : null;
   }
 
   /** @param {HTMLElement} control @param {string} text @param {() => void} [orElse] */
@@ -127,7 +133,7 @@
         return;
       }
       event.preventDefault();
-      void copyAndSay(copy, text ?? textOf(copyFrom ?? ""));
+      void copyAndSay(copy, text ?? valueOf(doc.querySelector(copyFrom ?? "")));
       return;
     }
     const closer = target.closest("[data-close-details]");
@@ -184,12 +190,8 @@
       form.requestSubmit(/** @type {HTMLButtonElement | null} */ (submitter));
     };
     try {
-      const body = new FormData(form, submitter);
-      const reply = await fetch(form.action, { method: "POST", body, credentials: "same-origin" });
-      if (!reply.ok) return fallBack();
-      const page = new DOMParser().parseFromString(await reply.text(), "text/html");
-      const el = page.querySelector(selector);
-      const text = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : el?.textContent;
+      const page = await fetchPage(form.action, { method: "POST", body: new FormData(form, submitter) });
+      const text = page ? valueOf(page.querySelector(selector)) : "";
       if (!text) return fallBack();
       await copyAndSay(submitter ?? form, text, fallBack);
     } catch {
@@ -205,7 +207,7 @@
     const body = new URLSearchParams(/** @type {any} */ (new FormData(form)));
     try {
       // The answer is a redirect back here; its Set-Cookie is all that is needed.
-      await fetch(form.action, { method: "POST", body, redirect: "manual", credentials: "same-origin" });
+      await fetch(form.action, { method: "POST", body, redirect: "manual", credentials: "same-origin", signal: AbortSignal.timeout(10_000) });
     } catch {
       return form.submit();
     }
@@ -265,9 +267,8 @@
         if (!current?.hasAttribute("data-refresh-ms")) return;
         if (doc.visibilityState === "visible") {
           try {
-            const reply = await fetch(location.href, { credentials: "same-origin" });
-            const fresh = new DOMParser().parseFromString(await reply.text(), "text/html").getElementById(id);
-            if (reply.ok && fresh) {
+            const fresh = (await fetchPage(location.href))?.getElementById(id);
+            if (fresh) {
               // Whatever the person had opened stays open across the swap.
               for (const open of all("details[open][id]", current)) fresh.querySelector(`#${CSS.escape(open.id)}`)?.setAttribute("open", "");
               current.replaceWith(doc.importNode(fresh, true));

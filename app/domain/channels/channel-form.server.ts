@@ -95,13 +95,14 @@ export async function handleChannelForm(request: Request, mode: "create" | "edit
     formData.delete(name);
     for (const v of values) formData.append(name, v);
   };
+  const defaultModelsOfType = () => [...(getChannelType(Number(formData.get("type")))?.defaultModels ?? [])];
   switch (intent) {
     case "switch-type":
       // A new type starts with its default models, unless some are chosen already.
-      if (formData.getAll("models").length === 0) setList("models", [...(getChannelType(Number(formData.get("type")))?.defaultModels ?? [])]);
+      if (formData.getAll("models").length === 0) setList("models", defaultModelsOfType());
       return rerender(formData);
     case "fill-defaults":
-      setList("models", [...(getChannelType(Number(formData.get("type")))?.defaultModels ?? [])]);
+      setList("models", defaultModelsOfType());
       return rerender(formData);
     case "clear-models":
       setList("models", []);
