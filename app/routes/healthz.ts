@@ -2,6 +2,7 @@ import { bootApp } from "~/web/boot.server";
 import { checkDatabase, checkJournal, checkRedis } from "~/utils/health.server";
 import { journalDir } from "~/relay/billing/settle-journal.server";
 import { quarantineStatus } from "~/relay/billing/journal-quarantine.server";
+import { settlementBacklog } from "~/relay/billing/settlement-writer.server";
 
 /**
  * Readiness and what each dependency is doing: `{ok, db, redis, journal}`. 503 when the database
@@ -11,7 +12,7 @@ import { quarantineStatus } from "~/relay/billing/journal-quarantine.server";
 export async function loader() {
   const db = await checkDatabase(bootApp());
   const redis = checkRedis();
-  const journal = checkJournal(journalDir(), quarantineStatus().lines);
+  const journal = checkJournal(journalDir(), quarantineStatus().lines, settlementBacklog());
   const ok = db.ok && redis.status !== "degraded" && journal.ok;
   return Response.json({ ok, db, redis, journal }, { status: db.ok ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 }

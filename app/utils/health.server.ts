@@ -11,7 +11,9 @@ const DB_CHECK_TIMEOUT_MS = 3_000;
 
 export type DbHealth = { ok: boolean; ms?: number; error?: string };
 export type RedisHealth = { status: "ok" | "degraded" | "off" };
-export type JournalHealth = { ok: boolean; writable: boolean; quarantined: number; error?: string };
+/** Charges journaled and not yet in the database, and whether the writer is waiting for the database. */
+export type JournalBacklog = { queued: number; oldestMs: number; waitingMs?: number; lastError?: string; longestWaitMs: number };
+export type JournalHealth = { ok: boolean; writable: boolean; quarantined: number; backlog: JournalBacklog; error?: string };
 
 function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -40,13 +42,17 @@ export function checkRedis(): RedisHealth {
   return { status: redisStatus() };
 }
 
-/** The settlement journal's directory must take writes, or charges go unprotected against a crash. */
-export function checkJournal(dir: string, quarantined: number): JournalHealth {
+/**
+ * The settlement journal's directory must take writes, or charges go unprotected against a
+ * crash; nothing may sit in the quarantine; and the writer must not be waiting for the database
+ * (its charges are safe in the journal meanwhile, but not yet on anyone's balance).
+ */
+export function checkJournal(dir: string, quarantined: number, backlog: JournalBacklog): JournalHealth {
   try {
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);
-    return { ok: quarantined === 0, writable: true, quarantined };
+    return { ok: quarantined === 0 && backlog.waitingMs === undefined, writable: true, quarantined, backlog };
   } catch (error) {
-    return { ok: false, writable: false, quarantined, error: (error as Error).message };
+    return { ok: false, writable: false, quarantined, backlog, error: (error as Error).message };
   }
 }

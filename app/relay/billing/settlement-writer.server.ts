@@ -25,7 +25,7 @@ import { quarantine } from "./journal-quarantine.server";
  * charge is on disk, and fifty replies ready in one turn cost one write system call, not fifty.
  */
 
-type QueueItem = { kind: "settle"; settlement: Settlement; line: string; keyHash: string } | { kind: "lease"; run: () => Promise<void> };
+type QueueItem = { kind: "settle"; settlement: Settlement; line: string; keyHash: string; queuedAt: number } | { kind: "lease"; run: () => Promise<void> };
 
 const MAX_BATCH = 512;
 
@@ -45,6 +45,14 @@ let refusals = 0;
 /** How many settlements are still to be written one at a time after a refused batch. */
 let isolating = 0;
 let onLeaseMissing: (leaseId: number) => void = () => undefined;
+/** Since when the database has been refusing the writer (unreachable, restarting, refusing connections). */
+let waitingSince: number | undefined;
+let lastWaitError: string | undefined;
+let lastWaitComplaint = 0;
+/** The longest any settlement waited between its journal line and its database write, since start. */
+let longestWaitMs = 0;
+/** How often the server log repeats that charges are waiting for the database. */
+const WAIT_COMPLAINT_MS = 30_000;
 
 function journal(): SettleJournal {
   settleJournal ??= new SettleJournal(NODE_ID);
@@ -68,7 +76,7 @@ export function journalRegistered(): Promise<void> {
 /** Appends a charge to the journal and queues its database write; deliver its reply after chargesJournaled(). */
 export function journalCharge(entry: Omit<Settlement, "seq">, keyHash: string): void {
   const { settlement, line } = journal().append(entry);
-  enqueue({ kind: "settle", settlement, line, keyHash });
+  enqueue({ kind: "settle", settlement, line, keyHash, queuedAt: Date.now() });
 }
 
 /**
@@ -160,6 +168,8 @@ async function drain(): Promise<void> {
       failures = 0;
       refusals = 0;
       if (isolating > 0) isolating -= 1;
+      longestWaitMs = Math.max(longestWaitMs, Date.now() - batch[0]!.queuedAt);
+      if (waitingSince !== undefined) databaseBack();
       for (const item of batch) {
         if (result.missingLeases.has(item.settlement.leaseId)) onLeaseMissing(item.settlement.leaseId);
       }
@@ -167,8 +177,9 @@ async function drain(): Promise<void> {
       for (const hash of exhausted) if (hash) void publish(TOKEN_CHANGED_CHANNEL, hash).catch(() => undefined);
     } catch (error) {
       failures += 1;
-      console.error(`[billing] writing ${batch.length} settlements failed (attempt ${failures}), retrying:`, (error as Error).message);
       refusals = isDataRefusal(error) ? refusals + 1 : 0;
+      if (refusals === 0) waitForDatabase(error as Error);
+      else console.error(`[billing] the database refused ${batch.length} settlements (attempt ${failures}):`, (error as Error).message);
       if (refusals > 0) {
         // The database refused the data itself: write this batch one settlement at a time, and a
         // settlement it keeps refusing is set aside whole — charge and usage log together — in
@@ -184,6 +195,67 @@ async function drain(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** Math.min(failures, 6))));
     }
   }
+}
+
+/**
+ * The database cannot be reached or refuses connections (a restart, a failover, a blink): the
+ * charges are safe in the journal, so the writer waits it out with a bounded backoff for as long
+ * as it takes, and says so in the server log (at once, then every WAIT_COMPLAINT_MS) and on
+ * /healthz. Nothing is quarantined for it: only data the database refuses is set aside.
+ */
+function waitForDatabase(error: Error): void {
+  const now = Date.now();
+  waitingSince ??= now;
+  lastWaitError = error.message;
+  if (now - lastWaitComplaint < WAIT_COMPLAINT_MS) return;
+  lastWaitComplaint = now;
+  const oldest = oldestQueuedAt();
+  console.error(
+    `[billing] the database is unavailable (${error.message}); ${queuedSettlements()} charges wait in the journal` +
+      `${oldest === undefined ? "" : `, the oldest for ${Math.round((now - oldest) / 1000)} s`}; writing them as soon as it answers`,
+  );
+}
+
+function databaseBack(): void {
+  console.log(`[billing] the database answers again after ${Math.round((Date.now() - waitingSince!) / 1000)} s; the waiting charges are being written`);
+  waitingSince = undefined;
+  lastWaitError = undefined;
+  lastWaitComplaint = 0;
+}
+
+function queuedSettlements(): number {
+  let count = 0;
+  for (const item of queue) if (item.kind === "settle") count += 1;
+  return count;
+}
+
+function oldestQueuedAt(): number | undefined {
+  for (const item of queue) if (item.kind === "settle") return item.queuedAt;
+  return undefined;
+}
+
+export type SettlementBacklog = {
+  /** Charges journaled and not yet in the database. */
+  queued: number;
+  /** How long the oldest of them has waited. */
+  oldestMs: number;
+  /** How long the writer has been waiting for the database, when it is. */
+  waitingMs?: number;
+  lastError?: string;
+  /** The longest any settlement waited for its database write since this process started. */
+  longestWaitMs: number;
+};
+
+/** What the writer holds and whether it waits for the database (for /healthz and the admission's backlog bound). */
+export function settlementBacklog(): SettlementBacklog {
+  const now = Date.now();
+  const oldest = oldestQueuedAt();
+  return {
+    queued: queuedSettlements(),
+    oldestMs: oldest === undefined ? 0 : now - oldest,
+    ...(waitingSince === undefined ? {} : { waitingMs: now - waitingSince, lastError: lastWaitError }),
+    longestWaitMs: Math.max(longestWaitMs, oldest === undefined ? 0 : now - oldest),
+  };
 }
 
 function setAside(item: Extract<QueueItem, { kind: "settle" }>, error: Error): void {
