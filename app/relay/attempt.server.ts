@@ -1,6 +1,7 @@
 import type { Channel } from "../../db/schema";
+import type { FailedAttempt } from "./admission/attempt-loop.server";
 import { decryptSecret } from "~/utils/secrets.server";
-import { ChannelConfigError, type Adapter, type AdapterContext, type RelayMode, type UpstreamError, type UpstreamReply } from "./adapters/types";
+import { ChannelConfigError, type Adapter, type AdapterContext, type RelayMode, type UpstreamReply } from "./adapters/types";
 import type { Usage } from "./billing/pricing";
 import type { UsageNote } from "./billing/usage-parse";
 import { isRetryableStatus, mapStatusCode } from "./failure-policy";
@@ -34,7 +35,7 @@ export type AttemptResult =
   // `deliver` finishes the client's reply; the pipeline calls it once the charge is journaled,
   // with the usage billed (a stream reports it in its closing usage chunk when asked to).
   | { ok: true; usage?: Usage; usageNote?: UsageNote; countedCompletion: number; frtMs: number; deliver: (billed: Usage) => void }
-  | { ok: false; status: number; error: UpstreamError; retryable: boolean; responded: boolean; upstreamStatus: number };
+  | FailedAttempt;
 
 // A channel's model_mapping, parsed once per loaded channel row (a changed channel is a new row).
 const parsedMappings = new WeakMap<Channel, Record<string, unknown>>();
@@ -113,7 +114,7 @@ export async function attemptChannel(input: AttemptInput, sink: ReplySink): Prom
   }
 }
 
-function failedCall(input: AttemptInput, call: UpstreamCall, error: Error): Extract<AttemptResult, { ok: false }> {
+function failedCall(input: AttemptInput, call: UpstreamCall, error: Error): FailedAttempt {
   if (error instanceof ChannelConfigError) {
     // The channel cannot be called as configured: another channel may serve; this one is not disabled (upstreamStatus 0).
     console.warn(`[relay] ${input.requestId} channel #${input.channel.id} misconfigured: ${error.message}`);

@@ -1,0 +1,72 @@
+import type { Channel } from "../../../db/schema";
+import { CHANNEL_STATUS, setChannelStatus } from "~/domain/channels/channels.server";
+import { options } from "~/domain/options/store.server";
+import type { UpstreamError } from "../adapters/types";
+import { shouldDisableChannel } from "../failure-policy";
+import type { RelayFailure } from "../relay-error";
+import { routingTable } from "../routing/channel-cache.server";
+import { pickChannel } from "../routing/pick-channel";
+import type { Admission } from "./admit.server";
+import { refusals } from "./refusals";
+
+/** One channel's try that did not serve the call, as every surface reports it. */
+export type FailedAttempt = {
+  ok: false;
+  /** The status the client gets if this is the last try (after the channel's status_code_mapping). */
+  status: number;
+  error: UpstreamError;
+  /** Another channel may succeed where this one failed. */
+  retryable: boolean;
+  /** Something already reached the client: no other channel can be tried. */
+  responded: boolean;
+  /** The upstream's own HTTP status; 0 when it never answered (auto-disable looks only at answers). */
+  upstreamStatus: number;
+};
+
+export type AttemptsOutcome<T> =
+  | { ok: true; value: T; channel: Channel; chain: number[] }
+  | { ok: false; failure: RelayFailure; chain: number[] };
+
+export type TryChannel<T> = (channel: Channel, chain: readonly number[]) => Promise<({ ok: true } & T) | FailedAttempt>;
+
+/**
+ * The attempt loop: a channel picked from the highest tier not yet exhausted (by weight), tried,
+ * and on a retryable failure the next one, up to RetryTimes more (one try for a pinned channel),
+ * never the same channel twice; a channel whose upstream says its key will not work again is
+ * disabled on the way (AutomaticDisableChannelEnabled and the channel's auto_ban).
+ */
+export async function runAttempts<T>(admission: Admission, tryChannel: TryChannel<T>, clientGone: () => boolean): Promise<AttemptsOutcome<T>> {
+  const excluded = new Set<number>();
+  const chain: number[] = [];
+  let last: FailedAttempt | undefined;
+  const attempts = admission.pinned ? 1 : options.int("RetryTimes") + 1;
+  for (let attempt = 0; attempt < attempts && !clientGone(); attempt += 1) {
+    const routed = pickChannel(admission.tiers, attempt, excluded);
+    if (!routed) break;
+    // Read afresh per attempt: an auto-disable on another node may have reloaded the table.
+    const channel = attempt === 0 ? admission.routing.channels.get(routed.id) : (await routingTable()).channels.get(routed.id);
+    if (!channel) break;
+    chain.push(channel.id);
+    const result = await tryChannel(channel, chain);
+    if (result.ok) return { ok: true, value: result, channel, chain };
+    last = result;
+    excluded.add(channel.id);
+    await disableIfDead(channel, result);
+    if (!result.retryable || result.responded) break;
+  }
+  return { ok: false, failure: lastFailure(admission, last), chain };
+}
+
+async function disableIfDead(channel: Channel, failed: FailedAttempt): Promise<void> {
+  if (!options.bool("AutomaticDisableChannelEnabled") || !channel.auto_ban || failed.upstreamStatus === 0) return;
+  if (!shouldDisableChannel(failed.upstreamStatus, failed.error, channel.type)) return;
+  await setChannelStatus(channel.id, CHANNEL_STATUS.autoDisabled, `${failed.upstreamStatus} ${failed.error.message}`.slice(0, 500));
+}
+
+/** What the client is told when no channel served the call. */
+function lastFailure(admission: Admission, last: FailedAttempt | undefined): RelayFailure {
+  if (!last) return refusals.noChannel(admission.group, admission.model);
+  // The reference hides an upstream's 429 behind its own wording: the group is saturated, not the key.
+  const message = last.upstreamStatus === 429 ? "当前分组上游负载已饱和，请稍后再试" : last.error.message;
+  return { status: last.status, message, type: last.error.type, code: last.error.code };
+}

@@ -1,0 +1,26 @@
+import type { ReserveResult } from "../billing/quota.server";
+import { localFailure, type RelayFailure } from "../relay-error";
+
+/**
+ * Every refusal the admission of a relayed call can give, written once. Each surface answers
+ * them in its own wire shape (OpenAI, Anthropic, Gemini, Midjourney, Suno, a refused WebSocket
+ * upgrade) but with the same status and code for the same cause: the table is in
+ * docs/decisions/033-one-admission-path.md.
+ */
+export const refusals = {
+  modelRequired: (): RelayFailure => localFailure(400, "model is required", "invalid_request", "invalid_request_error"),
+  /** The token names a channel (an admin's pinned channel) that is disabled or gone. */
+  pinnedChannelDisabled: (): RelayFailure => localFailure(403, "该渠道已被禁用", "channel_disabled"),
+  noChannel: (group: string, model: string): RelayFailure => localFailure(503, `当前分组 ${group} 下对于模型 ${model} 无可用渠道`, "model_not_available"),
+  priceMissing: (model: string): RelayFailure => localFailure(400, `模型 ${model} 倍率或价格未配置，请联系管理员设置`, "model_price_error"),
+  userQuota: (): RelayFailure => localFailure(403, "用户额度不足", "insufficient_user_quota"),
+  tokenQuota: (): RelayFailure => localFailure(403, "该令牌额度已用尽", "token_quota_exhausted"),
+  /** The quota ledger could not answer in time (its database slow or away): try again soon. */
+  billingBusy: (): RelayFailure => localFailure(503, "计费服务繁忙，请稍后再试", "billing_busy"),
+};
+
+/** Why a reservation was refused, as the refusal the client gets. */
+export function reservationRefusal(result: Extract<ReserveResult, { ok: false }>): RelayFailure {
+  if (result.reason === "busy") return refusals.billingBusy();
+  return result.reason === "user" ? refusals.userQuota() : refusals.tokenQuota();
+}

@@ -1,0 +1,108 @@
+import { options } from "~/domain/options/store.server";
+import { adjustCachedTokenQuota } from "../auth/token-cache.server";
+import { billingWritten, chargesJournaled, refundQuota, settleQuota, type ConsumeLog, type Reservation } from "../billing/quota.server";
+import type { Admission } from "./admit.server";
+
+/** What a served call is billed: its quota and the usage its log row records. */
+export type Bill = {
+  quota: number;
+  promptTokens: number;
+  completionTokens: number;
+  isStream: boolean;
+  /** The log's content line; the price's own description when absent. */
+  content?: string;
+  /** Surface-specific fields of the log's `other`, after the price's ratios. */
+  other?: Record<string, unknown>;
+  /** Notes about the usage (a count not believed, a side clamped, a cut stream), last in `other`. */
+  note?: Record<string, unknown>;
+};
+
+/** Calls of this process between admission and settlement (a settle alone need not wait for company). */
+let inFlight = 0;
+
+export function callStarted(): void {
+  inFlight += 1;
+}
+
+export function callEnded(): void {
+  inFlight -= 1;
+}
+
+/**
+ * The money side of one served call, settled or refunded exactly once: the hold taken at
+ * admission becomes the charge with its usage log (one journal line, charge and log together),
+ * or goes back. A second settle or refund is ignored, so a surface's error path can always
+ * refund without knowing whether its happy path got that far.
+ */
+export class CallSettlement {
+  private state: "open" | "settled" | "refunded" = "open";
+
+  constructor(
+    private readonly admission: Admission,
+    private readonly reservation: Reservation | undefined,
+    readonly channelId: number,
+    private readonly chain: readonly number[],
+    private readonly requestId: string,
+    private readonly startedAt: number,
+  ) {}
+
+  /** The call's price (admission's), for the surface to work out the bill. */
+  get priced(): Admission["priced"] {
+    return this.admission.priced;
+  }
+
+  get done(): boolean {
+    return this.state !== "open";
+  }
+
+  /** Swaps the hold for the bill's quota and journals it with its log row; returns what was charged. */
+  settle(bill: Bill): number | Promise<number> {
+    if (this.state !== "open" || !this.reservation) {
+      this.state = this.state === "open" ? "settled" : this.state;
+      return 0;
+    }
+    this.state = "settled";
+    const settling = settleQuota(this.reservation, bill.quota, this.channelId, this.logRow(bill));
+    if (settling instanceof Promise) return settling.then((charged) => this.charged(charged));
+    return this.charged(settling);
+  }
+
+  refund(): void {
+    if (this.state !== "open") return;
+    this.state = "refunded";
+    if (this.reservation) refundQuota(this.reservation);
+  }
+
+  /**
+   * Resolves once the charge is safe: in the local journal ("journal": a reply may go out, the
+   * database write follows behind it), or written to the database ("database": a row that
+   * refers to the charge, like a task's, is written next). Undefined when already so.
+   */
+  durable(level: "journal" | "database"): Promise<void> | undefined {
+    if (level === "database") return billingWritten(10_000);
+    return chargesJournaled(inFlight <= 1);
+  }
+
+  private charged(charged: number): number {
+    if (charged) adjustCachedTokenQuota(this.admission.token.keyHash, charged);
+    return charged;
+  }
+
+  private logRow(bill: Bill): ConsumeLog | undefined {
+    if (!options.bool("LogConsumeEnabled")) return undefined;
+    const { token, model, group, priced } = this.admission;
+    return {
+      username: token.user.username,
+      tokenName: token.token.name,
+      modelName: model,
+      promptTokens: bill.promptTokens,
+      completionTokens: bill.completionTokens,
+      useTimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
+      isStream: bill.isStream,
+      channelId: this.channelId,
+      group,
+      content: bill.content ?? priced.logContent,
+      other: { ...priced.logRatios, ...bill.other, admin_info: { use_channel: this.chain.map(String) }, request_id: this.requestId, ...bill.note },
+    };
+  }
+}
