@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { createServer as createHttpServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
 import { baseUrl, loginRoot, type ApiSession } from "../support/api";
@@ -123,6 +124,49 @@ describe("Realtime GET /v1/realtime", () => {
     await session.next("response.done");
     session.ws.close();
     await waitFor(async () => (await quotaOf(user)).used_quota === 240);
+  });
+
+  it("an upstream that answers the upgrade with a plain 200 is a 502 with an OpenAI error body, and nothing is billed", async () => {
+    const plain = createHttpServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((r) => plain.listen(0, "127.0.0.1", r));
+    try {
+      const odd = uniqueModel("rt200");
+      await mergeOption(root, "ModelRatio", { [odd]: 1 });
+      await createChannel(root, { type: 1, key: "sk-upstream", base_url: `http://127.0.0.1:${(plain.address() as { port: number }).port}`, models: odd });
+      const { user, key } = await userWithToken(100_000);
+      const refused = (await open(wsUrl(odd), { headers: { Authorization: `Bearer ${key}` } }).catch((e: { status: number; body: string }) => e)) as { status: number; body: string };
+      expect(refused.status).toBe(502);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: { type: "upstream_error", code: "upstream_refused" } });
+      const after = await quotaOf(user);
+      expect(after.used_quota).toBe(0);
+      expect(after.quota).toBe(100_000);
+    } finally {
+      await new Promise<void>((r) => plain.close(() => r()));
+    }
+  });
+
+  it("a key pinned to a disabled channel is refused 403 channel_disabled, the same answer as on chat", async () => {
+    const node = await signIn(baseUrl());
+    const pinnedModel = uniqueModel("rtpin");
+    await mergeOption(root, "ModelRatio", { [pinnedModel]: 1 });
+    const channelId = await createChannel(root, { type: 1, key: "sk-upstream", base_url: upstream.url, models: pinnedModel });
+    const disabled = await root.call("PUT", "/api/channel/", { id: channelId, status: 2 });
+    expect(disabled.json.success).toBe(true);
+    const key = await channelAndKey(node, upstream.url, pinnedModel);
+    const pinnedKey = `${key}-${channelId}`;
+    const onChat = await fetch(`${baseUrl()}/v1/chat/completions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${pinnedKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ model: pinnedModel, messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(onChat.status).toBe(403);
+    expect(((await onChat.json()) as { error: { code: string } }).error.code).toBe("channel_disabled");
+    const refused = (await open(wsUrl(pinnedModel), { headers: { Authorization: `Bearer ${pinnedKey}` } }).catch((e: { status: number; body: string }) => e)) as { status: number; body: string };
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body)).toMatchObject({ error: { code: "channel_disabled" } });
   });
 
   it("closes a session idle for STREAMING_TIMEOUT seconds (1001) and bills what it used", { timeout: 60_000 }, async () => {

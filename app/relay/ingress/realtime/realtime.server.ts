@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import WebSocket, { WebSocketServer, type RawData } from "ws";
 import type { Channel } from "../../../../db/schema";
@@ -7,18 +7,18 @@ import { options } from "~/domain/options/store.server";
 import { env } from "~/utils/env.server";
 import { guardedLookup, upstreamUrlRefusal } from "~/utils/upstream-address";
 import { isBooted, bootApp } from "~/web/boot.server";
+import { relayAdmitted } from "../../admission/run.server";
+import type { FailedAttempt } from "../../admission/attempt-loop.server";
+import type { CallSettlement } from "../../admission/settlement.server";
+import type { UpstreamError } from "../../adapters/types";
 import { channelKeyOf, mapModel } from "../../attempt.server";
-import { authenticateToken, checkModelAllowed, isFailure, resolveGroup, type TokenContext } from "../../auth/token-auth.server";
-import { adjustCachedTokenQuota } from "../../auth/token-cache.server";
-import { pricedModel } from "../../billing/price-tables.server";
+import { authenticateToken, isFailure } from "../../auth/token-auth.server";
 import { holdFor, quotaFor, reservationFor } from "../../billing/pricing";
-import { chargesJournaled, refundQuota, reserveQuota, settleQuota, type Reservation } from "../../billing/quota.server";
 import { clampUsage } from "../../billing/usage-parse";
 import { newRequestId } from "../../errors.server";
+import { isRetryableStatus, mapStatusCode } from "../../failure-policy";
 import { relayClientIp } from "../../http.server";
 import { localFailure, type RelayFailure } from "../../relay-error";
-import { routingTable, tiersIn } from "../../routing/channel-cache.server";
-import { pickChannel } from "../../routing/pick-channel";
 import { forwardedProtocols, RealtimeMeter, realtimeCredential, realtimeUrl } from "./realtime-terms";
 
 /** Frames bigger than this are refused (an audio chunk is a few hundred KB at most). */
@@ -29,18 +29,21 @@ const clients = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTE
 /** A refusal before the upgrade: a plain HTTP answer in the OpenAI error shape, then the socket closes. */
 function refuse(socket: Duplex, failure: RelayFailure, requestId: string): void {
   const body = JSON.stringify({ error: { message: `${failure.message} (request id: ${requestId})`, type: failure.type, param: null, code: failure.code } });
-  const reason = failure.status === 401 ? "Unauthorized" : failure.status === 403 ? "Forbidden" : failure.status === 404 ? "Not Found" : "Error";
+  const reason = STATUS_CODES[failure.status] ?? "Error";
   socket.end(`HTTP/1.1 ${failure.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 type Frame = { data: RawData; isBinary: boolean };
-type Upstream = { socket: WebSocket; channel: Channel; early: Frame[] } | { failure: RelayFailure; status: number };
+
+function failedConnect(status: number, error: UpstreamError, upstreamStatus: number, retryable: boolean): FailedAttempt {
+  return { ok: false, status, error, retryable, responded: false, upstreamStatus };
+}
 
 /** Opens the channel's Realtime socket; settles on open, refusal (its status) or error, bounded by the connect timeout. */
-function connectUpstream(channel: Channel, model: string, req: IncomingMessage): Promise<Upstream> {
+function connectUpstream(channel: Channel, model: string, req: IncomingMessage): Promise<({ ok: true } & Connected) | FailedAttempt> {
   const base = channel.base_url || (getChannelType(channel.type)?.defaultBaseUrl ?? "");
   const url = realtimeUrl(base, mapModel(channel, model));
-  if (!url || upstreamUrlRefusal(url)) return Promise.resolve({ failure: localFailure(500, `渠道 #${channel.id} 未设置可用的 Base URL`, "channel_misconfigured"), status: 0 });
+  if (!url || upstreamUrlRefusal(url)) return Promise.resolve(failedConnect(500, { message: `渠道 #${channel.id} 未设置可用的 Base URL`, type: "new_api_error", code: "channel_misconfigured" }, 0, true));
   const headers: Record<string, string> = { Authorization: `Bearer ${channelKeyOf(channel)}` };
   const beta = req.headers["openai-beta"];
   if (typeof beta === "string") headers["OpenAI-Beta"] = beta;
@@ -51,25 +54,28 @@ function connectUpstream(channel: Channel, model: string, req: IncomingMessage):
     const early: Frame[] = [];
     const keep = (data: RawData, isBinary: boolean) => void early.push({ data, isBinary });
     socket.on("message", keep);
-    socket.once("open", () => resolve({ socket, channel, early }));
+    socket.once("open", () => resolve({ ok: true, socket, early }));
     socket.once("close", () => socket.off("message", keep));
     socket.once("unexpected-response", (_request, response) => {
       response.resume();
       const status = response.statusCode ?? 502;
       socket.terminate();
-      resolve({ failure: localFailure(status >= 500 ? 502 : status, `上游拒绝实时连接（${status}）`, "upstream_refused", "upstream_error"), status });
+      // Anything but a 101 is a refused upgrade; a 2xx or 3xx there is no answer a client can use (a 502).
+      const answered = status >= 400 && status < 500 ? status : 502;
+      resolve(failedConnect(mapStatusCode(channel.status_code_mapping, answered), { message: `上游拒绝实时连接（${status}）`, type: "upstream_error", code: "upstream_refused" }, status, isRetryableStatus(status, channel.type)));
     });
-    socket.once("error", () => resolve({ failure: localFailure(502, "请求上游地址失败", "do_request_failed", "upstream_error"), status: 0 }));
+    socket.once("error", () => resolve(failedConnect(502, { message: "请求上游地址失败", type: "upstream_error", code: "do_request_failed" }, 0, true)));
   });
 }
 
-type Session = { token: TokenContext; model: string; group: string; reservation: Reservation; requestId: string; startedAt: number; chain: number[] };
+type Connected = { socket: WebSocket; early: Frame[] };
 
 /**
- * `GET /v1/realtime?model=…` upgraded to a WebSocket: the token checked, a hold reserved, the
- * channel's Realtime socket opened (the next channel tried on failure), then frames relayed both
- * ways; usage added up from `response.done` and billed when either side closes. A session with
- * no traffic either way for STREAMING_TIMEOUT seconds is closed.
+ * `GET /v1/realtime?model=…` upgraded to a WebSocket, through the admission module like every
+ * relayed call: the token checked, a hold reserved, the channel's Realtime socket opened (the
+ * next channel tried on failure), then frames relayed both ways; usage added up from
+ * `response.done` and billed when either side closes. A session with no traffic either way for
+ * STREAMING_TIMEOUT seconds is closed.
  */
 export async function handleRealtimeUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
   const requestId = newRequestId();
@@ -82,59 +88,34 @@ export async function handleRealtimeUpgrade(req: IncomingMessage, socket: Duplex
   const token = authenticated instanceof Promise ? await authenticated : authenticated;
   if (isFailure(token)) return refuse(socket, token, requestId);
   const model = url.searchParams.get("model")?.trim() ?? "";
-  if (!model || model.length > 256 || model.includes("\u0000")) return refuse(socket, localFailure(400, "model is required", "invalid_request", "invalid_request_error"), requestId);
-  const refusal = checkModelAllowed(token, model);
-  if (refusal) return refuse(socket, refusal, requestId);
-  const group = resolveGroup(token);
-  if (typeof group !== "string") return refuse(socket, group, requestId);
-  const routing = await routingTable();
-  let tiers = tiersIn(routing, group, model);
-  if (token.pinnedChannelId) {
-    const pinned = routing.channels.get(token.pinnedChannelId);
-    tiers = pinned && pinned.status === 1 ? [{ priority: pinned.priority, channels: [{ id: pinned.id, weight: pinned.weight, priority: pinned.priority }] }] : [];
-  }
-  if (tiers.length === 0) return refuse(socket, localFailure(503, `当前分组 ${group} 下对于模型 ${model} 无可用渠道`, "model_not_available"), requestId);
-  const priced = pricedModel(model, group);
-  if (!priced) return refuse(socket, localFailure(400, `模型 ${model} 倍率或价格未配置，请联系管理员设置`, "model_price_error"), requestId);
-  // A session's length is unknown at connect: it holds what one call without max_tokens holds, and settles at close.
-  const preConsumed = options.int("PreConsumedQuota");
-  const estimate = Math.ceil(reservationFor(priced.pricing, 0, undefined, preConsumed, priced.quotaPerUnit));
-  const hold = Math.max(estimate, Math.ceil(holdFor(priced.pricing, 0, undefined, preConsumed, priced.quotaPerUnit)));
-  const payer = { userId: token.user.id, tokenId: token.token.id, tokenUnlimited: token.token.unlimited_quota, tokenKeyHash: token.keyHash };
-  const reserved = await reserveQuota(payer, hold, estimate);
-  if (!reserved.ok) {
-    const failure = reserved.reason === "busy" ? localFailure(503, "计费服务繁忙，请稍后再试", "billing_busy") : reserved.reason === "user" ? localFailure(403, "用户额度不足", "insufficient_user_quota") : localFailure(403, "该令牌额度已用尽", "token_quota_exhausted");
-    return refuse(socket, failure, requestId);
-  }
-  const excluded = new Set<number>();
-  const chain: number[] = [];
-  let last: RelayFailure | undefined;
-  const attempts = token.pinnedChannelId ? 1 : options.int("RetryTimes") + 1;
-  for (let attempt = 0; attempt < attempts && !socket.destroyed; attempt += 1) {
-    const routed = pickChannel(tiers, attempt, excluded);
-    const channel = routed ? routing.channels.get(routed.id) : undefined;
-    if (!channel) break;
-    chain.push(channel.id);
-    const upstream = await connectUpstream(channel, model, req);
-    if ("socket" in upstream) {
-      const session: Session = { token, model, group, reservation: reserved.reservation, requestId, startedAt, chain };
+  if (model.length > 256 || model.includes("\u0000")) return refuse(socket, localFailure(400, "model is required", "invalid_request", "invalid_request_error"), requestId);
+  const failure = await relayAdmitted<Connected>({
+    token,
+    model,
+    requestId,
+    startedAt,
+    // A session's length is unknown at connect: it holds what one call without max_tokens holds, and settles at close.
+    hold({ pricing, quotaPerUnit }) {
+      const preConsumed = options.int("PreConsumedQuota");
+      const estimate = Math.ceil(reservationFor(pricing, 0, undefined, preConsumed, quotaPerUnit));
+      return { estimate, hold: Math.max(estimate, Math.ceil(holdFor(pricing, 0, undefined, preConsumed, quotaPerUnit))) };
+    },
+    attempt: (channel) => connectUpstream(channel, model, req),
+    clientGone: () => socket.destroyed,
+    served(upstream, settlement, channel) {
       if (socket.destroyed) {
         upstream.socket.terminate();
-        break;
+        settlement.refund();
+        return;
       }
-      clients.handleUpgrade(req, socket, head, (client) => relayFrames(client, upstream.socket, upstream.early, channel, session));
-      return;
-    }
-    last = upstream.failure;
-    excluded.add(channel.id);
-    if (upstream.status === 400 || upstream.status === 408) break;
-  }
-  refundQuota(reserved.reservation);
-  refuse(socket, last ?? localFailure(503, `当前分组 ${group} 下对于模型 ${model} 无可用渠道`, "model_not_available"), requestId);
+      clients.handleUpgrade(req, socket, head, (client) => relayFrames(client, upstream.socket, upstream.early, channel, settlement));
+    },
+  });
+  if (failure) refuse(socket, failure, requestId);
 }
 
 /** Both directions relayed frame by frame; the first close (or idle bound) ends both sides and bills once. */
-function relayFrames(client: WebSocket, upstream: WebSocket, early: Frame[], channel: Channel, session: Session): void {
+function relayFrames(client: WebSocket, upstream: WebSocket, early: Frame[], channel: Channel, settlement: CallSettlement): void {
   const meter = new RealtimeMeter();
   upstream.removeAllListeners("message");
   const idleMs = env.STREAMING_TIMEOUT * 1000;
@@ -147,7 +128,7 @@ function relayFrames(client: WebSocket, upstream: WebSocket, early: Frame[], cha
       if (side.readyState === WebSocket.OPEN) side.close(code, reason);
       else side.terminate();
     }
-    void settleSession(session, channel, meter);
+    void settleSession(settlement, channel, meter);
   };
   const idle = setTimeout(() => end(1001, "idle timeout"), idleMs);
   client.on("message", (data: RawData, isBinary: boolean) => {
@@ -169,27 +150,22 @@ function relayFrames(client: WebSocket, upstream: WebSocket, early: Frame[], cha
   upstream.on("error", () => end(1011, "upstream error"));
 }
 
-async function settleSession(session: Session, channel: Channel, meter: RealtimeMeter): Promise<void> {
+async function settleSession(settlement: CallSettlement, channel: Channel, meter: RealtimeMeter): Promise<void> {
   const { usage, usageNote } = clampUsage(meter.usage, env.RELAY_USAGE_CEILING);
   if (usage.prompt_tokens + usage.completion_tokens === 0) {
-    refundQuota(session.reservation);
+    settlement.refund();
     return;
   }
-  const priced = pricedModel(session.model, session.group);
-  const quota = priced ? Math.round(quotaFor(priced.pricing, usage, priced.quotaPerUnit)) : 0;
-  const { token } = session;
-  const log = options.bool("LogConsumeEnabled")
-    ? {
-        username: token.user.username, tokenName: token.token.name, modelName: session.model, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens,
-        useTimeSeconds: Math.round((Date.now() - session.startedAt) / 1000), isStream: true, channelId: channel.id, group: session.group, content: priced?.logContent ?? "",
-        other: { ...priced?.logRatios, realtime: { responses: meter.responses }, admin_info: { use_channel: session.chain.map(String) }, request_id: session.requestId, ...usageNote, ...(meter.warning ? { usage_warning: meter.warning } : {}) },
-      }
-    : undefined;
+  const { pricing, quotaPerUnit } = settlement.priced;
   try {
-    const charged = await settleQuota(session.reservation, quota, channel.id, log);
-    if (charged) adjustCachedTokenQuota(token.keyHash, charged);
-    await chargesJournaled(false);
+    const charged = settlement.settle({
+      quota: Math.round(quotaFor(pricing, usage, quotaPerUnit)), promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, isStream: true,
+      other: { realtime: { responses: meter.responses } },
+      note: { ...usageNote, ...(meter.warning ? { usage_warning: meter.warning } : {}) },
+    });
+    if (charged instanceof Promise) await charged;
+    await settlement.durable("journal");
   } catch (error) {
-    console.error(`[relay] ${session.requestId} realtime settlement failed`, error);
+    console.error(`[relay] realtime settlement on channel #${channel.id} failed`, error);
   }
 }
