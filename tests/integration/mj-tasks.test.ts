@@ -161,6 +161,12 @@ describe("Midjourney relay", () => {
       // A callback without the channel's signature changes nothing.
       const forged = await call(server.baseUrl, `/mj/notify?channel=${channelId}&sig=${"0".repeat(32)}`, { method: "POST", body: { id: ids[0], status: "FAILURE", failReason: "x" } });
       expect(forged.status).toBe(401);
+      // As many characters as a real signature but more bytes (é is two in UTF-8): refused, not a 500.
+      for (const sig of [`%C3%A9${"a".repeat(31)}`, `%E2%82%AC${"a".repeat(31)}`]) {
+        const multibyte = await call(server.baseUrl, `/mj/notify?channel=${channelId}&sig=${sig}`, { method: "POST", body: { id: ids[0], status: "FAILURE", failReason: "x" } });
+        expect(multibyte.status).toBe(401);
+        expect(multibyte.json).toMatchObject({ code: 4 });
+      }
     } finally {
       mock.notifyRepeat = 1;
       await setOptionOn(root, "MjNotifyEnabled", "false");

@@ -1,14 +1,16 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Channel } from "../../../db/schema";
-import { applyMjState, findMjTask, findMjTasks, insertMjTask, mjImageUrl, mjModelName, MJ_DONE, type MjRow } from "~/domain/tasks/midjourney.server";
+import { applyMjState, findMjTask, findMjTasks, insertMjTask, mjImageUrl, mjModelName, MJ_DONE } from "~/domain/tasks/midjourney.server";
 import { effectiveServerAddress, options } from "~/domain/options/store.server";
 import { getDb } from "~/utils/db.server";
 import type { TokenContext } from "../auth/token-auth.server";
 import { BodyTooLargeError, readBody, sendJson } from "../http.server";
 import type { RelayFailure } from "../relay-error";
 import { clearModeFlags, decodeTaskId, MJ_SUBMIT_ROUTES, mjSubmitKind, mjTaskObject, readReportedMjTask } from "./mj-wire";
-import { chargeTask, holdTask, pickChannel, priceTask, releaseTask, taskChannelKey, taskTiers } from "./task-billing.server";
+import { failedTaskAttempt, taskBill, taskChannelKey, taskHold } from "./task-billing.server";
+import { relayAdmitted } from "../admission/run.server";
+import { CHANNEL_STATUS } from "~/domain/channels/channels.server";
 import { callTaskUpstream, parseJsonBody, TaskUpstreamError } from "./task-upstream.server";
 
 /** `/mj/…` and `/{mode}/mj/…` (wire-formats §7): the mode, when given, and the path from `/mj` on. */
@@ -138,28 +140,19 @@ function readProxyReply(body: string): ProxyReply | undefined {
 const ACCEPTED = new Set([1, 21, 22]);
 const MODAL_ACTIONS = new Set(["INPAINT", "CUSTOM_ZOOM"]);
 
+type Submitted = { channel: Channel; proxy: ProxyReply };
+
 async function submitTask(res: ServerResponse, route: string, split: { mode?: string; rest: string }, body: Record<string, unknown>, token: TokenContext, meta: MjRequestMeta): Promise<void> {
   const kind = mjSubmitKind(route, body);
   if ("error" in kind) return mjError(res, 400, 4, kind.error);
-  let origin: MjRow | undefined;
+  // Actions on an earlier task go to the proxy that has it; new tasks are routed like any model.
+  let originChannel: Channel | undefined;
   if (kind.originTaskId) {
-    origin = await findMjTask(kind.originTaskId.slice(0, 100), token.user.id);
+    const origin = await findMjTask(kind.originTaskId.slice(0, 100), token.user.id);
     if (!origin) return mjError(res, 400, 4, "task_not_found");
     if (options.bool("MjActionCheckSuccessEnabled") && kind.action !== "MODAL" && origin.status !== "SUCCESS") return mjError(res, 400, 4, "task_status_not_success");
-  }
-  const order = priceTask(token, mjModelName(kind.action), kind.action);
-  if ("status" in order) return mjFailure(res, order);
-
-  // Actions on an earlier task go to the proxy that has it; new tasks are routed like any model.
-  let candidates: Channel[] | undefined;
-  let routed: Awaited<ReturnType<typeof taskTiers>> | undefined;
-  if (origin) {
-    const channel = await channelById(origin.channel_id);
-    if (!channel || channel.status !== 1) return mjError(res, 400, 4, "原任务的渠道已被禁用");
-    candidates = [channel];
-  } else {
-    routed = await taskTiers(token, order.group, order.model);
-    if ("status" in routed) return mjFailure(res, routed);
+    originChannel = await channelById(origin.channel_id);
+    if (!originChannel || originChannel.status !== CHANNEL_STATUS.enabled) return mjError(res, 400, 4, "原任务的渠道已被禁用");
   }
 
   // The reference's body edits: no account filter unless allowed, the mode flags cleared on request.
@@ -167,23 +160,18 @@ async function submitTask(res: ServerResponse, route: string, split: { mode?: st
   const modeClear = options.bool("MjModeClearEnabled");
   if (modeClear && typeof body.prompt === "string") body.prompt = clearModeFlags(body.prompt);
   const forwardPath = `${split.mode && !modeClear ? `/mj-${split.mode}` : ""}/mj${split.rest}`;
+  const prompt = typeof body.prompt === "string" ? body.prompt : "";
+  const state = typeof body.state === "string" ? body.state : "";
+  const model = mjModelName(kind.action);
 
-  const hold = await holdTask(order);
-  if ("status" in hold) return mjFailure(res, hold);
-  let settled = false;
-  try {
-    const excluded = new Set<number>();
-    const attempts = candidates ? 1 : options.int("RetryTimes") + 1;
-    let lastError = "无可用渠道";
-    for (let attempt = 0; attempt < attempts; attempt += 1) {
-      let channel: Channel | undefined;
-      if (candidates) channel = candidates[0];
-      else if (routed && !("status" in routed)) {
-        const pick = pickChannel(routed.tiers, attempt, excluded);
-        channel = pick ? routed.channels.get(pick.id) : undefined;
-      }
-      if (!channel) break;
-      excluded.add(channel.id);
+  const failure = await relayAdmitted<Submitted>({
+    token,
+    model,
+    requestId: meta.requestId,
+    startedAt: meta.startedAt,
+    channel: originChannel,
+    hold: (priced) => taskHold(model, priced),
+    async attempt(channel) {
       // The gateway takes the proxy's callbacks itself (signed per channel); a client's own hook is not passed on.
       if (options.bool("MjNotifyEnabled")) body.notifyHook = notifyHookFor(channel);
       else delete body.notifyHook;
@@ -191,46 +179,41 @@ async function submitTask(res: ServerResponse, route: string, split: { mode?: st
       try {
         reply = await callTaskUpstream(channel, { method: "POST", path: forwardPath, body: JSON.stringify(body), auth: "mj", timeoutMs: 60_000 });
       } catch (error) {
-        lastError = error instanceof Error ? error.message : "上游请求失败";
-        continue;
+        return failedTaskAttempt(channel, 0, error instanceof Error ? error.message : "上游请求失败");
       }
       const proxy = reply.status === 200 ? readProxyReply(reply.body) : undefined;
-      if (!proxy) {
-        lastError = `上游返回 HTTP ${reply.status}`;
-        // An upstream that refused the request itself (4xx) would refuse it on every channel.
-        if (reply.status >= 400 && reply.status < 500) break;
-        continue;
-      }
-      const prompt = typeof body.prompt === "string" ? body.prompt : "";
+      if (!proxy) return failedTaskAttempt(channel, reply.status, `上游返回 HTTP ${reply.status}`);
+      return { ok: true, channel, proxy };
+    },
+    async served({ channel, proxy }, settlement) {
       if (!ACCEPTED.has(proxy.code) || !proxy.result) {
-        releaseTask(hold);
-        settled = true;
+        // The proxy answered, and refused the task: nothing is charged, the refusal is kept as a failed task.
+        settlement.refund();
         await insertMjTask({
           userId: token.user.id, tokenId: token.token.id, channelId: channel.id, code: proxy.code, action: kind.action, mjId: proxy.result, prompt,
-          description: proxy.description, state: typeof body.state === "string" ? body.state : "", status: "FAILURE", progress: MJ_DONE,
+          description: proxy.description, state, status: "FAILURE", progress: MJ_DONE,
           failReason: proxy.description || `提交失败（code ${proxy.code}）`, quota: 0, finishTime: Date.now(),
         });
         return sendJson(res, 200, { code: proxy.code, description: proxy.description, result: proxy.result, properties: proxy.properties });
       }
-      await chargeTask(order, hold, channel.id, { ...meta, taskId: proxy.result });
-      settled = true;
+      // The task row is written after its charge is in the database, so a refund can never reach the ledger first.
+      const bill = taskBill(settlement.priced, kind.action, proxy.result);
+      const settling = settlement.settle(bill);
+      if (settling instanceof Promise) await settling;
+      await settlement.durable("database");
       const waitsForModal = proxy.code === 21 && MODAL_ACTIONS.has(kind.action);
       const uploaded = kind.action === "UPLOAD";
       await insertMjTask({
         userId: token.user.id, tokenId: token.token.id, channelId: channel.id, code: 1, action: kind.action, mjId: proxy.result, prompt,
-        description: proxy.description, state: typeof body.state === "string" ? body.state : "",
-        status: uploaded ? "SUCCESS" : waitsForModal ? "MODAL" : "SUBMITTED", progress: uploaded ? MJ_DONE : "0%", failReason: "", quota: order.quota,
+        description: proxy.description, state,
+        status: uploaded ? "SUCCESS" : waitsForModal ? "MODAL" : "SUBMITTED", progress: uploaded ? MJ_DONE : "0%", failReason: "", quota: bill.quota,
         finishTime: uploaded ? Date.now() : 0, properties: JSON.stringify(proxy.properties).slice(0, 20_000),
       });
       // The reference shows clients 1 for "exists" and "queued", except for tasks waiting in MODAL.
       return sendJson(res, 200, { code: waitsForModal ? 21 : 1, description: proxy.description, result: proxy.result, properties: proxy.properties });
-    }
-    releaseTask(hold);
-    settled = true;
-    return mjError(res, 502, 5, lastError);
-  } finally {
-    if (!settled) releaseTask(hold);
-  }
+    },
+  });
+  if (failure) mjFailure(res, failure);
 }
 
 /** `POST /mj/notify?channel=&sig=`: the proxy's callback, applied like a poll result (idempotent). */
@@ -240,7 +223,9 @@ export async function handleMjNotify(req: IncomingMessage, res: ServerResponse):
   const sig = url.searchParams.get("sig") ?? "";
   const channel = Number.isSafeInteger(channelId) && channelId > 0 ? await channelById(channelId) : undefined;
   const expected = channel ? Buffer.from(notifySignature(channel)) : undefined;
-  if (!channel || !expected || sig.length !== expected.length || !timingSafeEqual(Buffer.from(sig), expected)) {
+  // Compared as bytes: a signature of as many characters as the expected one can still be longer in UTF-8.
+  const given = Buffer.from(sig);
+  if (!channel || !expected || given.length !== expected.length || !timingSafeEqual(given, expected)) {
     req.resume();
     return mjError(res, 401, 4, "无效的回调签名");
   }

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Channel } from "../../../db/schema";
 import { findSunoTasks, insertSunoTask, sunoTaskObject } from "~/domain/tasks/suno.server";
-import { options } from "~/domain/options/store.server";
 import { getDb } from "~/utils/db.server";
 import type { TokenContext } from "../auth/token-auth.server";
 import { BodyTooLargeError, readBody, sendJson } from "../http.server";
 import type { RelayFailure } from "../relay-error";
-import { chargeTask, holdTask, pickChannel, priceTask, releaseTask, taskTiers } from "./task-billing.server";
+import { failedTaskAttempt, taskBill, taskHold } from "./task-billing.server";
+import { relayAdmitted } from "../admission/run.server";
+import { CHANNEL_STATUS } from "~/domain/channels/channels.server";
 import { decodeTaskId } from "./mj-wire";
 import { callTaskUpstream, parseJsonBody } from "./task-upstream.server";
 
@@ -80,64 +81,52 @@ async function channelById(id: number): Promise<Channel | undefined> {
   return db.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
+type Submitted = { taskId: string; message: string };
+
 async function submitSuno(res: ServerResponse, action: string, body: Record<string, unknown>, token: TokenContext, meta: SunoRequestMeta): Promise<void> {
   const prompt = typeof body.prompt === "string" ? body.prompt : "";
   if (action === "LYRICS" && !prompt.trim()) return sunoError(res, 400, "prompt_empty", "prompt is empty");
-  let pinned: Channel | undefined;
+  let originChannel: Channel | undefined;
   if (action === "MUSIC") {
     if (body.mv === undefined || body.mv === "") body.mv = "chirp-v3-0";
     // A continuation runs on the channel that made the original task.
     if (typeof body.continue_clip_id === "string" && body.continue_clip_id) {
       const original = typeof body.task_id === "string" ? (await findSunoTasks([body.task_id.slice(0, 100)], token.user.id))[0] : undefined;
       if (!original) return sunoError(res, 400, "task_id_required", "continue_clip_id 需要有效的 task_id");
-      pinned = await channelById(original.channel_id);
-      if (!pinned || pinned.status !== 1) return sunoError(res, 400, "channel_disabled", "原任务的渠道已被禁用");
+      originChannel = await channelById(original.channel_id);
+      if (!originChannel || originChannel.status !== CHANNEL_STATUS.enabled) return sunoError(res, 400, "channel_disabled", "原任务的渠道已被禁用");
     }
   }
-  const order = priceTask(token, `suno_${action.toLowerCase()}`, action);
-  if ("status" in order) return sunoFailure(res, order);
-  const routed = pinned ? undefined : await taskTiers(token, order.group, order.model);
-  if (routed && "status" in routed) return sunoFailure(res, routed);
-  const hold = await holdTask(order);
-  if ("status" in hold) return sunoFailure(res, hold);
-  let settled = false;
-  try {
-    const excluded = new Set<number>();
-    const attempts = pinned ? 1 : options.int("RetryTimes") + 1;
-    let last = { status: 503, code: "model_not_available", message: "无可用渠道" };
-    for (let attempt = 0; attempt < attempts; attempt += 1) {
-      let channel = pinned;
-      if (!channel && routed) {
-        const pick = pickChannel(routed.tiers, attempt, excluded);
-        channel = pick ? routed.channels.get(pick.id) : undefined;
-      }
-      if (!channel) break;
-      excluded.add(channel.id);
+  const model = `suno_${action.toLowerCase()}`;
+  const failure = await relayAdmitted<Submitted>({
+    token,
+    model,
+    requestId: meta.requestId,
+    startedAt: meta.startedAt,
+    channel: originChannel,
+    hold: (priced) => taskHold(model, priced),
+    async attempt(channel) {
       let reply;
       try {
         reply = await callTaskUpstream(channel, { method: "POST", path: `/suno/submit/${action}`, body: JSON.stringify(body), auth: "bearer", timeoutMs: 60_000 });
       } catch (error) {
-        last = { status: 502, code: "do_request_failed", message: error instanceof Error ? error.message : "上游请求失败" };
-        continue;
+        return failedTaskAttempt(channel, 0, error instanceof Error ? error.message : "上游请求失败");
       }
       const parsed = parseJsonBody(reply.body) as { code?: unknown; message?: unknown; data?: unknown } | undefined;
       const taskId = reply.status === 200 && parsed?.code === "success" && (typeof parsed.data === "string" || typeof parsed.data === "number") ? String(parsed.data) : "";
-      if (!taskId) {
-        const message = typeof parsed?.message === "string" && parsed.message ? parsed.message : `上游返回 HTTP ${reply.status}`;
-        last = { status: reply.status >= 400 ? reply.status : 502, code: typeof parsed?.code === "string" ? parsed.code : "upstream_error", message };
-        // The reference never retries a 400: the request itself was refused.
-        if (reply.status === 400) break;
-        continue;
-      }
-      await chargeTask(order, hold, channel.id, { ...meta, taskId });
-      settled = true;
-      await insertSunoTask({ userId: token.user.id, tokenId: token.token.id, channelId: channel.id, taskId, action, quota: order.quota, input: prompt || body.gpt_description_prompt || "" });
-      return sendJson(res, 200, { code: "success", message: typeof parsed?.message === "string" ? parsed.message : "", data: taskId });
-    }
-    releaseTask(hold);
-    settled = true;
-    return sunoError(res, last.status, last.code, last.message);
-  } finally {
-    if (!settled) releaseTask(hold);
-  }
+      const message = typeof parsed?.message === "string" ? parsed.message : "";
+      if (!taskId) return failedTaskAttempt(channel, reply.status, message || `上游返回 HTTP ${reply.status}`, typeof parsed?.code === "string" ? parsed.code : null);
+      return { ok: true, taskId, message };
+    },
+    async served({ taskId, message }, settlement, channel) {
+      // The task row is written after its charge is in the database, so a refund can never reach the ledger first.
+      const bill = taskBill(settlement.priced, action, taskId);
+      const settling = settlement.settle(bill);
+      if (settling instanceof Promise) await settling;
+      await settlement.durable("database");
+      await insertSunoTask({ userId: token.user.id, tokenId: token.token.id, channelId: channel.id, taskId, action, quota: bill.quota, input: prompt || body.gpt_description_prompt || "" });
+      sendJson(res, 200, { code: "success", message, data: taskId });
+    },
+  });
+  if (failure) sunoFailure(res, failure);
 }

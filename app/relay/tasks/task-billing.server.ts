@@ -1,85 +1,58 @@
 import type { Channel } from "../../../db/schema";
-import { options } from "~/domain/options/store.server";
 import { decryptSecret } from "~/utils/secrets.server";
-import { checkModelAllowed, resolveGroup, type TokenContext } from "../auth/token-auth.server";
-import { adjustCachedTokenQuota } from "../auth/token-cache.server";
-import { pricedModel } from "../billing/price-tables.server";
-import { billingWritten, refundQuota, reserveQuota, settleQuota, type Reservation } from "../billing/quota.server";
-import { localFailure, type RelayFailure } from "../relay-error";
-import { routingTable, tiersIn } from "../routing/channel-cache.server";
-import { pickChannel, type Tier } from "../routing/pick-channel";
+import type { FailedAttempt } from "../admission/attempt-loop.server";
+import type { Hold } from "../admission/run.server";
+import { refusals } from "../admission/refusals";
+import type { Bill } from "../admission/settlement.server";
+import type { PricedModel } from "../billing/price-tables.server";
+import { isRetryableStatus, mapStatusCode } from "../failure-policy";
+import type { RelayFailure } from "../relay-error";
 
 /**
- * Fixed-price task actions (Midjourney, Suno): the action's ModelPrice × group ratio, held before
- * the upstream submit and charged once the upstream accepts the task (the reference charges after
- * a 200 without holding first, so a burst could overspend). A failed submit gives the hold back;
- * a task that fails later is refunded by the poller (domain/tasks).
+ * Fixed-price task actions (Midjourney, Suno) through the admission module: the action's
+ * ModelPrice × group ratio, held before the upstream submit and charged once the upstream
+ * accepts the task (the reference charges after a 200 without holding first, so a burst could
+ * overspend). A failed submit gives the hold back; a task that fails later is refunded by the
+ * poller (domain/tasks).
  */
-export type TaskOrder = { token: TokenContext; model: string; group: string; quota: number; logContent: string; logRatios: Record<string, number> };
-
-export function priceTask(token: TokenContext, model: string, action: string): TaskOrder | RelayFailure {
-  const refusal = checkModelAllowed(token, model);
-  if (refusal) return refusal;
-  const group = resolveGroup(token);
-  if (typeof group !== "string") return group;
-  const priced = pricedModel(model, group);
-  if (!priced || priced.pricing.kind !== "price") return localFailure(400, `模型 ${model} 倍率或价格未配置，请联系管理员设置`, "model_price_error");
+export function taskQuota(priced: PricedModel): number | undefined {
+  if (priced.pricing.kind !== "price") return undefined;
   const { modelPrice, groupRatio } = priced.pricing;
+  return Math.round(modelPrice * groupRatio * priced.quotaPerUnit);
+}
+
+/** The hold of a task action: its whole price (nothing for a free action); a model priced by ratio cannot be sold as a task. */
+export function taskHold(model: string, priced: PricedModel): Hold | RelayFailure {
+  const quota = taskQuota(priced);
+  if (quota === undefined) return refusals.priceMissing(model);
+  return { hold: quota, estimate: quota };
+}
+
+/** The bill of an accepted task: its price, with the action and the task id in its log row. */
+export function taskBill(priced: PricedModel, action: string, taskId: string): Bill {
+  const quota = taskQuota(priced) ?? 0;
+  const { modelPrice, groupRatio } = priced.pricing.kind === "price" ? priced.pricing : { modelPrice: 0, groupRatio: 0 };
   return {
-    token, model, group, quota: Math.round(modelPrice * groupRatio * priced.quotaPerUnit),
-    logContent: `模型固定价格 ${modelPrice.toFixed(2)}，分组倍率 ${groupRatio.toFixed(2)}，操作 ${action}`,
-    logRatios: { model_price: modelPrice, group_ratio: groupRatio },
+    quota, promptTokens: 0, completionTokens: 0, isStream: false,
+    content: `模型固定价格 ${modelPrice.toFixed(2)}，分组倍率 ${groupRatio.toFixed(2)}，操作 ${action}`,
+    other: { model_price: modelPrice, group_ratio: groupRatio },
+    note: { task_id: taskId },
   };
 }
 
-/** Holds the order's price (nothing for a free action). */
-export async function holdTask(order: TaskOrder): Promise<{ reservation: Reservation | undefined } | RelayFailure> {
-  if (order.quota <= 0) return { reservation: undefined };
-  const { token } = order;
-  const reserved = await reserveQuota({ userId: token.user.id, tokenId: token.token.id, tokenUnlimited: token.token.unlimited_quota, tokenKeyHash: token.keyHash }, order.quota);
-  if (reserved.ok) return { reservation: reserved.reservation };
-  if (reserved.reason === "busy") return localFailure(503, "计费服务繁忙，请稍后再试", "billing_busy");
-  return reserved.reason === "user" ? localFailure(403, "用户额度不足", "insufficient_user_quota") : localFailure(403, "该令牌额度已用尽", "token_quota_exhausted");
-}
-
-export function releaseTask(hold: { reservation: Reservation | undefined }): void {
-  if (hold.reservation) refundQuota(hold.reservation);
-}
-
 /**
- * Charges an accepted task with its usage log, and waits until the charge is in the database:
- * the task row is written after it, so a refund can never reach the ledger before its charge.
+ * A task upstream's answer that is not an accepted task, as an attempt the loop can judge: its
+ * status (mapped like any channel's), retried on another channel by the policy every surface
+ * keeps. `upstreamStatus` 0 when nothing answered.
  */
-export async function chargeTask(order: TaskOrder, hold: { reservation: Reservation | undefined }, channelId: number, meta: { requestId: string; startedAt: number; taskId: string }): Promise<number> {
-  if (!hold.reservation) return 0;
-  const { token } = order;
-  const log = options.bool("LogConsumeEnabled")
-    ? {
-        username: token.user.username, tokenName: token.token.name, modelName: order.model, promptTokens: 0, completionTokens: 0,
-        useTimeSeconds: Math.round((Date.now() - meta.startedAt) / 1000), isStream: false, channelId, group: order.group, content: order.logContent,
-        other: { ...order.logRatios, request_id: meta.requestId, task_id: meta.taskId, admin_info: { use_channel: [String(channelId)] } },
-      }
-    : undefined;
-  const charged = await settleQuota(hold.reservation, order.quota, channelId, log);
-  if (charged) adjustCachedTokenQuota(token.keyHash, charged);
-  await billingWritten(10_000);
-  return charged;
+export function failedTaskAttempt(channel: Channel, upstreamStatus: number, message: string, code: string | null = null): FailedAttempt {
+  const status = upstreamStatus >= 400 ? mapStatusCode(channel.status_code_mapping, upstreamStatus) : 502;
+  return {
+    ok: false, status, error: { message, type: "upstream_error", code: code ?? (upstreamStatus ? "upstream_error" : "do_request_failed") },
+    // Nothing answered, or an answer that is no task (a 2xx without one): another channel may do better.
+    retryable: upstreamStatus < 400 || isRetryableStatus(upstreamStatus, channel.type), responded: false, upstreamStatus,
+  };
 }
-
-/** Candidate channels for a task model in the token's group (or the admin's pinned channel). */
-export async function taskTiers(token: TokenContext, group: string, model: string): Promise<{ tiers: Tier[]; channels: Map<number, Channel> } | RelayFailure> {
-  const routing = await routingTable();
-  if (token.pinnedChannelId) {
-    const pinned = routing.channels.get(token.pinnedChannelId);
-    if (!pinned || pinned.status !== 1) return localFailure(403, "该渠道已被禁用", "channel_disabled");
-    return { tiers: [{ priority: pinned.priority, channels: [{ id: pinned.id, weight: pinned.weight, priority: pinned.priority }] }], channels: routing.channels };
-  }
-  const tiers = tiersIn(routing, group, model);
-  if (tiers.length === 0) return localFailure(503, `当前分组 ${group} 下对于模型 ${model} 无可用渠道`, "model_not_available");
-  return { tiers, channels: routing.channels };
-}
-
-export { pickChannel };
 
 /** The channel's base URL without trailing slashes, or undefined when it has none (never another host). */
 export function channelBase(channel: Channel): string | undefined {
