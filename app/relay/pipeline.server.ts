@@ -7,6 +7,7 @@ import { attemptChannel, type AttemptResult, type ClientWatch, type RelayTimeout
 import type { TokenContext } from "./auth/token-auth.server";
 import { holdFor, imagePriceFactor, quotaFor, reservationFor, type Usage } from "./billing/pricing";
 import { clampUsage, type UsageNote } from "./billing/usage-parse";
+import { usageBounds } from "./billing/usage-bounds.server";
 import type { RelayFailure } from "./relay-error";
 import type { ReplySink } from "./reply-sink";
 import type { Ingress } from "./ingress/types";
@@ -42,11 +43,13 @@ type AttemptSuccess = Omit<Extract<AttemptResult, { ok: true }>, "ok">;
 
 /**
  * The usage to bill: the upstream's when given (and believed: usage-parse), else counted (prompt
- * from the request, completion from what passed); either way no side above the ceiling. The
+ * from the request, completion from what passed); either way no side above what the model can
+ * take or the request allowed (usage-bounds). The
  * note says what the log's `other` must record about it (a usage ignored, a count clamped).
  */
-function billableUsage(result: AttemptSuccess, request: RelayRequest, images: number): { usage: Usage; usageNote?: UsageNote } {
-  const clamped = clampUsage(measuredUsage(result, request, images), env.RELAY_USAGE_CEILING);
+function billableUsage(result: AttemptSuccess, request: RelayRequest, model: string, images: number): { usage: Usage; usageNote?: UsageNote } {
+  const choices = request.mode === "chat" || request.mode === "completions" ? Number(request.body.n) || 1 : 1;
+  const clamped = clampUsage(measuredUsage(result, request, images), usageBounds(model, maxTokensOf(request.body), Math.min(128, choices)));
   if (!result.usageNote) return clamped;
   return { usage: clamped.usage, usageNote: { ...result.usageNote, ...clamped.usageNote } };
 }
@@ -104,8 +107,9 @@ export function relay(request: RelayRequest, sink: ReplySink): Promise<RelayFail
       ),
     clientGone: () => watch.gone,
     async served(result, settlement, channel) {
-      const { usage, usageNote } = billableUsage(result, request, images);
+      const { usage, usageNote } = billableUsage(result, request, model, images);
       if (usageNote?.usage_warning) console.warn(`[relay] ${request.requestId} channel #${channel.id}: ${usageNote.usage_warning}`);
+      if (usageNote?.usage_clamped) console.warn(`[relay] ${request.requestId} channel #${channel.id}: reported usage past what ${model} can take was clamped ${JSON.stringify(usageNote.usage_clamped)}`);
       const priced = settlement.priced;
       const quota = Math.round(calls * quotaFor(priced.pricing, usage, priced.quotaPerUnit));
       // The reply goes out once its charge is in the local journal (written with the other

@@ -118,9 +118,34 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
     expect([billed.log.prompt_tokens, billed.log.completion_tokens, billed.log.quota]).toEqual([CEILING, 5, CEILING + 5]);
     expect(billed.balance.used_quota).toBe(CEILING + 5);
     expect(billed.balance.quota).toBe(10_000_000 - CEILING - 5);
-    expect(billed.other.usage_clamped).toEqual({ prompt_tokens: 3e9 });
+    expect(billed.other.usage_clamped).toEqual({ prompt_tokens: 3e9, bound: { prompt_tokens: CEILING, completion_tokens: 50 } });
     expect(billed.readMs).toBeLessThan(1_000);
     await expectBillingFlowing();
+  });
+
+  it("a reply is never billed past the request's max_tokens: a trillion total tokens bills 50", async () => {
+    const billed = await billedCall('{"total_tokens":999999999999}', stream);
+    expect([billed.log.prompt_tokens, billed.log.completion_tokens, billed.log.quota]).toEqual([0, 50, 50]);
+    expect(billed.balance.used_quota).toBe(50);
+    expect(billed.other.usage_clamped).toEqual({ completion_tokens: 999999999999, bound: { prompt_tokens: CEILING, completion_tokens: 50 } });
+  });
+
+  it("a prompt is never billed past the model's context window (ModelContextLength, a dated snapshot by its family)", async () => {
+    const family = uniqueModel("ctx");
+    const snapshot = `${family}-2024-07-18`;
+    await mergeOption(root, "ModelContextLength", { [family]: 1_000 });
+    await mergeOption(root, "ModelRatio", { [snapshot]: 1 });
+    await mergeOption(root, "CompletionRatio", { [snapshot]: 1 });
+    await createChannel(root, { base_url: upstream.url, models: snapshot });
+    const previous = model;
+    model = snapshot;
+    try {
+      const billed = await billedCall('{"prompt_tokens":3e9,"completion_tokens":5,"total_tokens":3000000005}', stream);
+      expect([billed.log.prompt_tokens, billed.log.completion_tokens, billed.log.quota]).toEqual([1_000, 5, 1_005]);
+      expect(billed.other.usage_clamped).toEqual({ prompt_tokens: 3e9, bound: { prompt_tokens: 1_000, completion_tokens: 50 } });
+    } finally {
+      model = previous;
+    }
   });
 });
 
@@ -155,7 +180,7 @@ describe("untrusted usage from Anthropic", () => {
       expect(bad.log.quota).toBe(bad.log.prompt_tokens + bad.log.completion_tokens);
       const huge = await billed({ input_tokens: 3e9, output_tokens: 5 });
       expect([huge.log.prompt_tokens, huge.log.completion_tokens, huge.log.quota]).toEqual([CEILING, 5, CEILING + 5]);
-      expect(huge.other.usage_clamped).toEqual({ prompt_tokens: 3e9 });
+      expect(huge.other.usage_clamped).toEqual({ prompt_tokens: 3e9, bound: { prompt_tokens: CEILING, completion_tokens: 50 } });
     } finally {
       await claude.close();
     }

@@ -18,8 +18,8 @@ import type { Usage } from "./pricing";
 export type UsageNote = {
   /** Why the upstream's usage was not believed (the tokens were counted instead). */
   usage_warning?: string;
-  /** What the upstream reported for a side that was cut to the ceiling. */
-  usage_clamped?: { prompt_tokens?: number; completion_tokens?: number };
+  /** What the upstream reported for a side that was cut to its bound, and the bounds (the model's context window, the request's max_tokens). */
+  usage_clamped?: { prompt_tokens?: number; completion_tokens?: number; bound?: { prompt_tokens: number; completion_tokens: number } };
 };
 
 export type ParsedUsage = { usage?: Usage; usageNote?: UsageNote };
@@ -136,18 +136,25 @@ export function parseCounts(fields: Record<"prompt_tokens" | "completion_tokens"
 export const DEFAULT_USAGE_CEILING = 2_000_000;
 export const MAX_USAGE_CEILING = 2_000_000_000;
 
+/** The most tokens one call can be billed for, per side. */
+export type UsageBounds = { prompt_tokens: number; completion_tokens: number };
+
 /**
- * A usage with each side cut to `ceiling`, and what was cut recorded for the log: an upstream
- * reporting 3e9 prompt tokens would otherwise charge a payer's whole balance.
+ * A usage with each side cut to its bound (a number: the same for both sides), and what was cut
+ * recorded for the log with the bound it was cut to: an upstream reporting 3e9 prompt tokens, or
+ * a trillion for a small model, would otherwise charge a payer's whole balance.
  */
-export function clampUsage(usage: Usage, ceiling: number): { usage: Usage; usageNote?: UsageNote } {
-  const limit = Math.min(Math.max(0, Math.floor(ceiling)), MAX_USAGE_CEILING);
-  if (usage.prompt_tokens <= limit && usage.completion_tokens <= limit) return { usage };
+export function clampUsage(usage: Usage, bounds: number | UsageBounds): { usage: Usage; usageNote?: UsageNote } {
+  const both = typeof bounds === "number" ? { prompt_tokens: bounds, completion_tokens: bounds } : bounds;
+  const prompt = Math.min(Math.max(0, Math.floor(both.prompt_tokens)), MAX_USAGE_CEILING);
+  const completion = Math.min(Math.max(0, Math.floor(both.completion_tokens)), MAX_USAGE_CEILING);
+  if (usage.prompt_tokens <= prompt && usage.completion_tokens <= completion) return { usage };
   const clamped: NonNullable<UsageNote["usage_clamped"]> = {};
-  if (usage.prompt_tokens > limit) clamped.prompt_tokens = usage.prompt_tokens;
-  if (usage.completion_tokens > limit) clamped.completion_tokens = usage.completion_tokens;
+  if (usage.prompt_tokens > prompt) clamped.prompt_tokens = usage.prompt_tokens;
+  if (usage.completion_tokens > completion) clamped.completion_tokens = usage.completion_tokens;
+  if (typeof bounds !== "number") clamped.bound = { prompt_tokens: prompt, completion_tokens: completion };
   return {
-    usage: { prompt_tokens: Math.min(usage.prompt_tokens, limit), completion_tokens: Math.min(usage.completion_tokens, limit) },
+    usage: { prompt_tokens: Math.min(usage.prompt_tokens, prompt), completion_tokens: Math.min(usage.completion_tokens, completion) },
     usageNote: { usage_clamped: clamped },
   };
 }

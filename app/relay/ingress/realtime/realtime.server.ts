@@ -15,6 +15,7 @@ import { channelKeyOf, mapModel } from "../../attempt.server";
 import { authenticateToken, isFailure } from "../../auth/token-auth.server";
 import { holdFor, quotaFor, reservationFor } from "../../billing/pricing";
 import { clampUsage } from "../../billing/usage-parse";
+import { usageBounds } from "../../billing/usage-bounds.server";
 import { newRequestId } from "../../errors.server";
 import { isRetryableStatus, mapStatusCode } from "../../failure-policy";
 import { relayClientIp } from "../../http.server";
@@ -108,14 +109,14 @@ export async function handleRealtimeUpgrade(req: IncomingMessage, socket: Duplex
         settlement.refund();
         return;
       }
-      clients.handleUpgrade(req, socket, head, (client) => relayFrames(client, upstream.socket, upstream.early, channel, settlement));
+      clients.handleUpgrade(req, socket, head, (client) => relayFrames(client, upstream.socket, upstream.early, channel, model, settlement));
     },
   });
   if (failure) refuse(socket, failure, requestId);
 }
 
 /** Both directions relayed frame by frame; the first close (or idle bound) ends both sides and bills once. */
-function relayFrames(client: WebSocket, upstream: WebSocket, early: Frame[], channel: Channel, settlement: CallSettlement): void {
+function relayFrames(client: WebSocket, upstream: WebSocket, early: Frame[], channel: Channel, model: string, settlement: CallSettlement): void {
   const meter = new RealtimeMeter();
   upstream.removeAllListeners("message");
   const idleMs = env.STREAMING_TIMEOUT * 1000;
@@ -128,7 +129,7 @@ function relayFrames(client: WebSocket, upstream: WebSocket, early: Frame[], cha
       if (side.readyState === WebSocket.OPEN) side.close(code, reason);
       else side.terminate();
     }
-    void settleSession(settlement, channel, meter);
+    void settleSession(settlement, channel, meter, model);
   };
   const idle = setTimeout(() => end(1001, "idle timeout"), idleMs);
   client.on("message", (data: RawData, isBinary: boolean) => {
@@ -150,8 +151,11 @@ function relayFrames(client: WebSocket, upstream: WebSocket, early: Frame[], cha
   upstream.on("error", () => end(1011, "upstream error"));
 }
 
-async function settleSession(settlement: CallSettlement, channel: Channel, meter: RealtimeMeter): Promise<void> {
-  const { usage, usageNote } = clampUsage(meter.usage, env.RELAY_USAGE_CEILING);
+async function settleSession(settlement: CallSettlement, channel: Channel, meter: RealtimeMeter, model: string): Promise<void> {
+  // A session is many responses: each may fill the model's window, so the bound is per response.
+  const window = usageBounds(model, undefined);
+  const responses = Math.max(1, meter.responses);
+  const { usage, usageNote } = clampUsage(meter.usage, { prompt_tokens: window.prompt_tokens * responses, completion_tokens: window.completion_tokens * responses });
   if (usage.prompt_tokens + usage.completion_tokens === 0) {
     settlement.refund();
     return;
