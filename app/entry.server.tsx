@@ -20,6 +20,8 @@ export { handleRealtimeUpgrade } from "./relay/ingress/realtime/realtime.server"
 export { refuseCrossSiteMutation } from "./utils/cross-site.server";
 export { startBullWorker } from "../jobs/bullmq";
 export { bootApp, billingWritten };
+// Client mistakes (405, 404) are not logged; faults of ours are, with their stack.
+export { logRequestError as handleError } from "./web/request-error-log.server";
 
 /** The /api body limit, for the server entry to refuse a declared oversize body before Remix reads it. */
 export const apiBodyLimit = (): number => env.MAX_JSON_BODY_BYTES;

@@ -12,6 +12,7 @@ import ipaddr from "ipaddr.js";
  * connected to (after DNS resolution: a hostname can resolve anywhere, and change).
  */
 export const FORBIDDEN_UPSTREAM_MESSAGE = "代理地址不能是链路本地或云元数据地址（169.254.0.0/16、fe80::/10、fd00:ec2::254、100.100.100.200）";
+export const ZONED_UPSTREAM_MESSAGE = "代理地址不能是带区域标识（%）的 IPv6 地址（如 fe80::1%eth0）";
 
 // Cloud metadata services outside the link-local ranges: AWS's IPv6 endpoint (Nitro) and
 // Alibaba Cloud's ECS endpoint.
@@ -48,11 +49,33 @@ function isForbiddenParsed(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   return false;
 }
 
+/**
+ * Whether the text is an IPv6 address with a zone id (`fe80::1%eth0`). A zone id names the
+ * interface a link-local address is reached through; it has no use with any other scope, so an
+ * address carrying one is refused whatever its scope rather than reasoned about.
+ */
+function hasZoneId(bare: string): boolean {
+  const zone = bare.indexOf("%");
+  return zone > 0 && ipaddr.IPv6.isValid(bare.slice(0, zone));
+}
+
 /** Whether an IP address (any textual form ipaddr.js reads) may not be an upstream. Not an IP: false. */
 export function isForbiddenUpstreamIp(ip: string): boolean {
   const bare = ip.replace(/^\[|\]$/g, "");
+  if (hasZoneId(bare)) return true;
   if (!ipaddr.isValid(bare)) return false;
   return isForbiddenParsed(ipaddr.parse(bare));
+}
+
+/**
+ * The bracketed IPv6 host of a URL when it carries a zone id (`[fe80::1%25eth0]`), read from the
+ * text: the URL parser refuses zone ids outright, so it cannot be asked.
+ */
+function zonedHostOf(url: string): string | undefined {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#\\]*)/i.exec(url.trim())?.[1] ?? "";
+  // Up to the closing bracket, or to the end when there is none (the parser refuses both alike).
+  const host = /\[([^\]]*)/.exec(authority)?.[1];
+  return host !== undefined && host.includes("%") ? `[${host}]` : undefined;
 }
 
 /**
@@ -60,6 +83,8 @@ export function isForbiddenUpstreamIp(ip: string): boolean {
  * host is read as the URL parser reads it (so 0xA9FEA9FE or 2852039166 are 169.254.169.254).
  */
 export function upstreamUrlRefusal(url: string): string | undefined {
+  const zoned = zonedHostOf(url);
+  if (zoned) return `${ZONED_UPSTREAM_MESSAGE}：${zoned}`;
   let hostname: string;
   try {
     hostname = new URL(url).hostname;

@@ -122,7 +122,7 @@ export type ThirdPartyMethods = {
 export function thirdPartyMethods(): ThirdPartyMethods {
   return {
     github: options.bool("GitHubOAuthEnabled"),
-    wechat: options.bool("WeChatAuthEnabled") ? { qrCode: options.string("WeChatAccountQRCodeImageURL") } : null,
+    wechat: options.bool("WeChatAuthEnabled") ? { qrCode: options.link("WeChatAccountQRCodeImageURL") } : null,
     telegram: options.bool("TelegramOAuthEnabled") && options.string("TelegramBotName") ? { botName: options.string("TelegramBotName") } : null,
   };
 }

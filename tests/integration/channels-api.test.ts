@@ -95,6 +95,21 @@ describe("channel CRUD and the abilities index", () => {
     expect((await admin.call("PUT", "/api/channel/", { id: channel.id, base_url: "http://192.168.10.5:8000" })).json.success).toBe(true);
   });
 
+  it("an IPv6 base URL with a zone id (link-local or any other scope) is refused at create and at update", async () => {
+    for (const base_url of ["http://[fe80::1%25eth0]", "http://[fe80::a9fe:a9fe%25en0]:8080/v1", "http://[fd00::1%25eth0]", "http://[::1%25lo]:11434"]) {
+      const name = unique();
+      const refused = await create({ name, base_url });
+      expect(refused.json, base_url).toMatchObject({ success: false, message: expect.stringContaining("区域标识") });
+      expect(await findByName(name)).toHaveLength(0);
+    }
+    const name = unique();
+    expect((await create({ name, base_url: "http://[::1]:11434" })).json.success).toBe(true);
+    const [channel] = await findByName(name);
+    const update = await admin.call("PUT", "/api/channel/", { id: channel.id, base_url: "http://[fe80::1%25eth0]" });
+    expect(update.json).toMatchObject({ success: false, message: expect.stringContaining("区域标识") });
+    expect((await admin.call("GET", `/api/channel/${channel.id}`)).json.data.base_url).toBe("http://[::1]:11434");
+  });
+
   it("abilities follow updates of models, groups, priority and status", async () => {
     const name = unique();
     await create({ name });

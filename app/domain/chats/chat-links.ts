@@ -65,3 +65,12 @@ export function chatLinkKind(url: string): ChatLinkKind {
   if (scheme === "http:" || scheme === "https:") return "frame";
   return SCRIPT_SCHEMES.has(scheme) ? "refused" : "app";
 }
+
+/**
+ * Whether a Chats template may be stored: filled as a real token's would be, it is a link
+ * chatLinkKind lets open. Refusing at save what every page refuses anyway tells the operator
+ * at once, rather than a user later.
+ */
+export function chatTemplateAllowed(template: string): boolean {
+  return chatLinkKind(fillChatLink(template, "sk-placeholder", "http://localhost:3000")) !== "refused";
+}

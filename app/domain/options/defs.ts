@@ -9,8 +9,8 @@ export interface OptionDef {
   default: string;
   /** Write-only: never returned by GET /api/option/ nor sent to a browser. */
   secret?: boolean;
-  /** For json options: the top-level shape the value must have. */
-  jsonShape?: "array" | "number-map" | "string-map";
+  /** For json options: the top-level shape the value must have (`chat-presets`: an array whose links may be opened). */
+  jsonShape?: "chat-presets" | "number-map" | "string-map";
   /** Numbers: inclusive range; `above` is an exclusive lower bound (a divisor must not be 0). */
   min?: number;
   max?: number;
@@ -18,13 +18,15 @@ export interface OptionDef {
   /** Strings: the only values allowed, or `url` (empty, or an http(s) address). */
   values?: readonly string[];
   url?: boolean;
+  /** With `url`: a path of this site (one leading `/`) is accepted too, as for an image the server itself serves. */
+  sitePath?: boolean;
   /** An address this server itself calls, with a secret: link-local and cloud-metadata hosts are refused (decision 018). */
   fetched?: boolean;
   /** Strings and JSON: longest accepted text. */
   maxLength?: number;
 }
 
-export type OptionBounds = Pick<OptionDef, "min" | "max" | "above" | "values" | "url" | "fetched" | "maxLength">;
+export type OptionBounds = Pick<OptionDef, "min" | "max" | "above" | "values" | "url" | "sitePath" | "fetched" | "maxLength">;
 
 const bool = (key: string, value: boolean): OptionDef => ({ key, type: "bool", default: String(value) });
 const int = (key: string, value: number): OptionDef => ({ key, type: "int", default: String(value) });
@@ -60,6 +62,13 @@ const OPTION_BOUNDS: Record<string, OptionBounds> = {
   CustomCallbackAddress: { url: true },
   // The WeChat login server gets WeChatServerToken with every call (reference fault OA #2409).
   WeChatServerAddress: { url: true, fetched: true },
+  // Links the console renders as an href or an image: a `javascript:` one would run script on
+  // its origin. Images may be served by this site itself (/logo.svg).
+  Logo: { url: true, sitePath: true },
+  WeChatAccountQRCodeImageURL: { url: true, sitePath: true },
+  TopUpLink: { url: true },
+  ChatLink: { url: true },
+  ChatLink2: { url: true },
   // Spec 000 §5: "the minimum top-up input has min 1 and Price has min 0".
   Price: { min: 0, max: 1_000_000 },
   MinTopUp: { min: 1, max: 1_000_000 },
@@ -159,7 +168,7 @@ export const OPTION_DEFS: readonly OptionDef[] = [
   bool("DisplayInCurrencyEnabled", true),
   bool("DisplayTokenStatEnabled", true),
   bool("DefaultCollapseSidebar", false),
-  json("Chats", DEFAULT_CHATS, "array"),
+  json("Chats", DEFAULT_CHATS, "chat-presets"),
   // Drawing and tasks
   bool("DrawingEnabled", true),
   bool("TaskEnabled", true),

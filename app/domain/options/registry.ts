@@ -1,3 +1,5 @@
+import { chatTemplateAllowed } from "~/domain/chats/chat-links";
+import { isAllowedLink } from "~/utils/safe-link";
 import { upstreamUrlRefusal } from "~/utils/upstream-address";
 import { OPTION_DEFS, type OptionDef } from "./defs";
 
@@ -14,8 +16,8 @@ export type ValidatedOption = { ok: true; value: string } | { ok: false; message
 function checkJsonShape(def: OptionDef, parsed: unknown): string | undefined {
   const isObject = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);
   switch (def.jsonShape) {
-    case "array":
-      return Array.isArray(parsed) ? undefined : `${def.key} 必须是 JSON 数组`;
+    case "chat-presets":
+      return Array.isArray(parsed) ? chatPresetLinkProblem(parsed) : `${def.key} 必须是 JSON 数组`;
     case "number-map":
       if (!isObject) return `${def.key} 必须是 JSON 对象`;
       for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
@@ -33,6 +35,17 @@ function checkJsonShape(def: OptionDef, parsed: unknown): string | undefined {
   }
 }
 
+/** The first preset whose link would run script (entries of another shape are the chat pages' to refuse). */
+function chatPresetLinkProblem(presets: unknown[]): string | undefined {
+  for (const entry of presets) {
+    if (!entry || typeof entry !== "object") continue;
+    for (const [name, template] of Object.entries(entry as Record<string, unknown>)) {
+      if (typeof template === "string" && !chatTemplateAllowed(template)) return `聊天配置中「${name}」的链接必须是 http(s) 地址或聊天应用的链接（如 ama://）`;
+    }
+  }
+  return undefined;
+}
+
 function checkNumberBounds(def: OptionDef, n: number): string | undefined {
   if (def.above !== undefined && !(n > def.above)) return `配置项 ${def.key} 的值必须大于 ${def.above}`;
   if ((def.min !== undefined && n < def.min) || (def.max !== undefined && n > def.max)) {
@@ -45,13 +58,7 @@ function checkStringBounds(def: OptionDef, value: string): string | undefined {
   if (def.maxLength !== undefined && value.length > def.maxLength) return `配置项 ${def.key} 的值过长（最多 ${def.maxLength} 个字符）`;
   if (def.values && !def.values.includes(value)) return `配置项 ${def.key} 的值必须是以下之一：${def.values.join("、")}`;
   if (def.url && value !== "") {
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return `配置项 ${def.key} 必须是 http:// 或 https:// 开头的地址`;
+    if (!isAllowedLink(value, def.sitePath)) return def.sitePath ? `配置项 ${def.key} 必须是 http(s) 地址或以 / 开头的站内路径` : `配置项 ${def.key} 必须是 http(s) 地址`;
     if (def.fetched) {
       const refusal = upstreamUrlRefusal(value);
       if (refusal) return refusal;

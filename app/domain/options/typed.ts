@@ -1,3 +1,4 @@
+import { isAllowedLink } from "~/utils/safe-link";
 import { getOptionDef } from "./registry";
 
 /**
@@ -20,6 +21,15 @@ export function createOptionReader(get: (key: string) => string | undefined) {
       return Number.isFinite(n) ? n : fallbackNumber(key);
     },
     string: (key: string): string => raw(key),
+    /**
+     * A link option as it may be rendered (an href, an image source): "" unless it is what the
+     * option accepts today. A value saved before the rule, or broadcast by a node running older
+     * code, never reaches a page as `javascript:`.
+     */
+    link: (key: string): string => {
+      const value = raw(key).trim();
+      return value && isAllowedLink(value, getOptionDef(key)?.sitePath) ? value : "";
+    },
     json: <T>(key: string): T => {
       const text = raw(key);
       const cached = parsedJson.get(key);

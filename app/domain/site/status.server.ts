@@ -1,3 +1,4 @@
+import { chatTemplateAllowed } from "~/domain/chats/chat-links";
 import { effectiveServerAddress, options } from "~/domain/options/store.server";
 
 const startTime = Math.floor(Date.now() / 1000);
@@ -5,10 +6,17 @@ export const APP_VERSION = process.env.npm_package_version ?? "0.1.0";
 
 type ChatPreset = Record<string, string>;
 
-/** `Chats` is stored as an array of `{name: url}`; tolerate an operator's malformed edit. */
+/**
+ * `Chats` is stored as an array of `{name: url}`; tolerate an operator's malformed edit. Front-ends
+ * open these links as they are, so one that would run script is left out.
+ */
 function chatPresets(): ChatPreset[] {
   const value = options.json<unknown>("Chats");
-  return Array.isArray(value) ? (value.filter((v) => v && typeof v === "object") as ChatPreset[]) : [];
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((v): v is Record<string, unknown> => Boolean(v) && typeof v === "object")
+    .map((entry) => Object.fromEntries(Object.entries(entry).filter((pair): pair is [string, string] => typeof pair[1] === "string" && chatTemplateAllowed(pair[1]))))
+    .filter((entry) => Object.keys(entry).length > 0);
 }
 
 /**
@@ -26,18 +34,19 @@ export function buildPublicStatus() {
     telegram_oauth: options.bool("TelegramOAuthEnabled"),
     telegram_bot_name: options.string("TelegramBotName"),
     system_name: options.string("SystemName"),
-    logo: options.string("Logo"),
+    // Links go out only as the options accept them today (see options.link).
+    logo: options.link("Logo"),
     footer_html: options.string("Footer"),
-    wechat_qrcode: options.string("WeChatAccountQRCodeImageURL"),
+    wechat_qrcode: options.link("WeChatAccountQRCodeImageURL"),
     wechat_login: options.bool("WeChatAuthEnabled"),
     server_address: serverAddress,
     price: options.float("Price"),
     min_topup: options.int("MinTopUp"),
     turnstile_check: options.bool("TurnstileCheckEnabled"),
     turnstile_site_key: options.string("TurnstileSiteKey"),
-    top_up_link: options.string("TopUpLink"),
-    chat_link: options.string("ChatLink"),
-    chat_link2: options.string("ChatLink2"),
+    top_up_link: options.link("TopUpLink"),
+    chat_link: options.link("ChatLink"),
+    chat_link2: options.link("ChatLink2"),
     quota_per_unit: options.float("QuotaPerUnit"),
     display_in_currency: options.bool("DisplayInCurrencyEnabled"),
     enable_batch_update: true,

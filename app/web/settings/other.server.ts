@@ -18,7 +18,7 @@ const card = (intent: string, title: string, key: string, kind: "text" | "textar
 export const SITE_TEXT_CARDS: readonly SiteTextCard[] = [
   card("notice", "公告", "Notice", "textarea", messages.noticeUpdated, messages.noticeUpdateFailed, "在首页顶部展示给所有人，支持 Markdown（不执行 HTML）"),
   card("system-name", "系统名称", "SystemName", "text", messages.systemNameUpdated, messages.systemNameUpdateFailed, "显示在顶栏与页面标题"),
-  card("logo", "Logo", "Logo", "text", messages.logoUpdated, messages.logoUpdateFailed, "图片地址，留空使用默认图标"),
+  card("logo", "Logo", "Logo", "text", messages.logoUpdated, messages.logoUpdateFailed, "图片的 http(s) 地址或以 / 开头的站内路径，留空使用默认图标"),
   card("home", "首页内容", "HomePageContent", "textarea", messages.homePageUpdated, messages.homePageUpdateFailed, "支持 Markdown；填入一个 https:// 链接则以 iframe 展示该页面"),
   card("about", "关于", "About", "textarea", messages.aboutUpdated, messages.aboutUpdateFailed, "支持 Markdown；填入一个 https:// 链接则以 iframe 展示该页面"),
   card("footer", "页脚", "Footer", "textarea", messages.footerUpdated, messages.footerUpdateFailed, "HTML，显示在每个页面底部；留空使用默认页脚"),

@@ -19,7 +19,7 @@ export function loadOAuthBindings(user: User) {
       telegramId: user.telegram_id,
       githubEnabled: options.bool("GitHubOAuthEnabled"),
       wechatEnabled: options.bool("WeChatAuthEnabled"),
-      wechatQrCode: options.string("WeChatAccountQRCodeImageURL"),
+      wechatQrCode: options.link("WeChatAccountQRCodeImageURL"),
       telegramEnabled: options.bool("TelegramOAuthEnabled"),
       telegramBotName: options.string("TelegramBotName"),
     },

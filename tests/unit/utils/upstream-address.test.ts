@@ -32,4 +32,24 @@ describe("item 21: upstream address guard", () => {
       expect(upstreamUrlRefusal(url), url).toBeUndefined();
     }
   });
+
+  // A zone id (%eth0) names the interface a link-local address is reached through: it has no
+  // other use, so an address carrying one is refused whatever its scope. The URL parser cannot
+  // read one at all, which once made the save check call it "not a URL" and let it through.
+  it("refuses every IPv6 address with a zone id, bare or in a URL, whatever its scope", () => {
+    for (const ip of ["fe80::1%eth0", "fe80::1%25eth0", "[fe80::1%eth0]", "FE80::A9FE:A9FE%en0", "fd00::1%eth0", "::1%lo", "2606:4700::1111%1", "::ffff:127.0.0.1%lo"]) {
+      expect(isForbiddenUpstreamIp(ip), ip).toBe(true);
+    }
+    for (const url of [
+      "http://[fe80::1%25eth0]", "http://[fe80::1%25eth0]:8080/v1", "http://[fe80::1%eth0]/", "HTTPS://[FE80::1%25EN0]",
+      "http://[fd00::1%25eth0]", "http://[::1%25lo]:11434", "https://[2606:4700::1111%251]/v1", "http://user@[fe80::1%25eth0]/", "http://[fe80::1%25eth0",
+    ]) {
+      const refusal = upstreamUrlRefusal(url);
+      expect(refusal, url).toBeDefined();
+      expect(refusal, url).toContain("区域标识");
+    }
+    // A percent sign elsewhere in the URL is not a zone id.
+    expect(upstreamUrlRefusal("http://[::1]:8000/v1?q=%25")).toBeUndefined();
+    expect(upstreamUrlRefusal("http://127.0.0.1:8000/a%25b")).toBeUndefined();
+  });
 });
