@@ -8,6 +8,7 @@ import { isRetryableStatus, mapStatusCode } from "./failure-policy";
 import type { ReplySink } from "./reply-sink";
 import { endNativeStream, endStream, pipeStream } from "./stream/pipe-stream.server";
 import { replyUsage } from "./billing/reply-usage";
+import { replyWithBilledUsage } from "./billing/billed-usage-body";
 import { speechCharacters } from "./request-parse";
 import { readAll, sendUpstream, UpstreamCall } from "./upstream-client.server";
 
@@ -176,10 +177,14 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Ups
   // Transcripts may be plain text, SRT or VTT (response_format): keep the upstream's type.
   const textReply = input.mode === "transcriptions" || input.mode === "translations";
   const contentType = textReply ? String(upstream.headers["content-type"] ?? "application/json") : "application/json; charset=utf-8";
-  const deliver = () => {
+  const billing = replyUsage(input.mode, converted.body, converted);
+  // The usage a chat, completion or embedding reply reports is the usage billed (the upstream's bytes when it was billed as it came).
+  const reportsUsage = input.mode === "chat" || input.mode === "completions" || input.mode === "embeddings";
+  const deliver = (billed: Usage) => {
     if (!sink.open) return;
-    sink.start(200, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(converted.body), "X-Oneapi-Request-Id": input.requestId });
-    sink.end(converted.body);
+    const body = reportsUsage ? replyWithBilledUsage(converted.body, billing.usage, billed) : converted.body;
+    sink.start(200, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(body), "X-Oneapi-Request-Id": input.requestId });
+    sink.end(body);
   };
-  return { ok: true, ...replyUsage(input.mode, converted.body, converted), frtMs, deliver };
+  return { ok: true, ...billing, frtMs, deliver };
 }

@@ -30,22 +30,23 @@ afterAll(async () => {
 
 type LogRow = { quota: number; prompt_tokens: number; completion_tokens: number; other: string };
 
-async function chat(key: string, stream: boolean): Promise<void> {
+async function chat(key: string, stream: boolean): Promise<string> {
   const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
     method: "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
     body: JSON.stringify({ model, stream, max_tokens: 50, messages: [{ role: "user", content: "say hello to the gateway" }] }),
   });
   expect(res.status).toBe(200);
-  await res.text();
+  return res.text();
 }
 
 /** One call by a fresh payer with the upstream's usage set to `usage` (literal JSON; undefined: none at all). */
 async function billedCall(usage: string | undefined, stream: boolean) {
   upstream.fault = usage === undefined ? { kind: "no-usage" } : { kind: "usage", json: usage };
   const payer = await userWithToken(10_000_000);
+  let reply: string;
   try {
-    await chat(payer.key, stream);
+    reply = await chat(payer.key, stream);
   } finally {
     upstream.fault = undefined;
   }
@@ -55,7 +56,14 @@ async function billedCall(usage: string | undefined, stream: boolean) {
   const logs = (await payer.user.call("GET", "/api/log/self?type=2")).json.data.items as LogRow[];
   expect(logs).toHaveLength(1);
   const log = logs[0]!;
-  return { balance, readMs, log, other: JSON.parse(log.other) as Record<string, any> };
+  return { balance, readMs, log, other: JSON.parse(log.other) as Record<string, any>, reported: reportedUsage(reply, stream) };
+}
+
+/** The usage the client was shown: the whole reply's, or the last usage chunk of a stream. */
+function reportedUsage(reply: string, stream: boolean): Record<string, unknown> | undefined {
+  if (!stream) return (JSON.parse(reply) as { usage?: Record<string, unknown> }).usage;
+  const chunks = reply.split("\n").filter((line) => line.startsWith("data: {")).map((line) => JSON.parse(line.slice(6)) as { usage?: Record<string, unknown> });
+  return chunks.reverse().find((chunk) => chunk.usage)?.usage;
 }
 
 /** Nothing waits behind that call: the next call and a balance read answer at once. */
@@ -121,6 +129,15 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
     expect(billed.other.usage_clamped).toEqual({ prompt_tokens: 3e9, bound: { prompt_tokens: CEILING, completion_tokens: 50 } });
     expect(billed.readMs).toBeLessThan(1_000);
     await expectBillingFlowing();
+  });
+
+  it.skipIf(stream)("the reply shows the client the usage billed: a count that was no number, a side past its bound", async () => {
+    const bad = await billedCall('{"prompt_tokens":"abc","completion_tokens":3e9}', stream);
+    expect(bad.reported).toMatchObject({ prompt_tokens: bad.log.prompt_tokens, completion_tokens: bad.log.completion_tokens, total_tokens: bad.log.prompt_tokens + bad.log.completion_tokens });
+    const huge = await billedCall('{"prompt_tokens":3e9,"completion_tokens":5,"total_tokens":3000000005}', stream);
+    expect(huge.reported).toEqual({ prompt_tokens: CEILING, completion_tokens: 5, total_tokens: CEILING + 5 });
+    const fine = await billedCall('{"prompt_tokens":12,"completion_tokens":7,"total_tokens":19}', stream);
+    expect(fine.reported).toEqual({ prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 });
   });
 
   it("a reply is never billed past the request's max_tokens: a trillion total tokens bills 50", async () => {
