@@ -5,6 +5,9 @@
  * any relay pays here. Prints the issue's table and the ratios.
  *
  *   npm run bench:relay     (DATABASE_URL defaults to the local postgres server)
+ *   BENCH_BASELINE=../other-checkout npm run bench:relay
+ *                           also runs that checkout's build (npm run build there first) beside this
+ *                           one, interleaved in the same rounds, and prints the two side by side
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -19,6 +22,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SOAK_REQUESTS = Number(process.env.BENCH_SOAK ?? 100_000);
 const { upstream, server, key, api, close } = await startBenchGateway();
+// Another checkout's build on the same mock and database server, for a before/after in one run.
+const baseline = process.env.BENCH_BASELINE ? await startBenchGateway({ cwd: process.env.BENCH_BASELINE, upstream }) : undefined;
 // A converted provider beside the pass-through: Claude through the OpenAI surface (request,
 // reply and stream converted by the anthropic adapter) against a loopback Messages API.
 const claude = await startAnthropicMock("sk-ant-bench");
@@ -38,27 +43,41 @@ try {
   const claudeDirectUrl = `${claude.url}/v1/messages`;
   const directUrl = `${upstream.url}/v1/chat/completions`;
   const gatewayUrl = `${server.baseUrl}/v1/chat/completions`;
+  const baselineUrl = baseline ? `${baseline.server.baseUrl}/v1/chat/completions` : "";
+  const viaBaseline = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: `Bearer ${baseline?.key}` }, body: payload(stream) });
   const bareUrl = `http://127.0.0.1:${barePort}/v1/chat/completions`;
 
   // Warm caches, pools and the JIT on both paths first, as a gateway in service is: the figures
   // are a running gateway's, not its first seconds'.
   for (const stream of [false, true]) {
     await runLoad(gatewayUrl, viaGateway(stream), 50, 3);
+    if (baseline) await runLoad(baselineUrl, viaBaseline(stream), 50, 3);
     await runLoad(bareUrl, direct(stream), 50, 1);
     await runLoad(gatewayUrl, claudeViaGateway(stream), 50, 2);
   }
   const rows: [string, LoadResult, LoadResult, LoadResult, number][] = [];
   // Per row: Claude direct, Claude through the gateway, and the gateway's CPU per Claude request.
   const claudeRows: [LoadResult, LoadResult, number][] = [];
+  // Per row: the baseline build and its CPU per request (when BENCH_BASELINE is set).
+  const baselineRows: [LoadResult, number][] = [];
   let gatewayRequests = 0;
   const cpuBefore = cpuMs(server.pid);
   for (const [label, stream, connections] of [["non-stream c=50", false, 50], ["stream c=50", true, 50], ["non-stream c=1", false, 1], ["stream c=1", true, 1]] as const) {
     const runs: Record<"direct" | "bare" | "gateway" | "claudeDirect" | "claudeGateway", LoadResult[]> = { direct: [], bare: [], gateway: [], claudeDirect: [], claudeGateway: [] };
     let gatewayCpu = 0;
     let claudeCpu = 0;
+    const baselineRuns: LoadResult[] = [];
+    let baselineCpu = 0;
     for (let round = 0; round < ROUNDS; round += 1) {
       // Alternate the order, so a drift within the round does not always favour the same target.
       const order = round % 2 === 0 ? (["direct", "bare", "gateway", "claudeDirect", "claudeGateway"] as const) : (["claudeGateway", "claudeDirect", "gateway", "bare", "direct"] as const);
+      if (baseline) {
+        // Before and after the gateway's own run, alternately, so neither build always goes first.
+        const cpuRun = cpuMs(baseline.server.pid);
+        const b = await runLoad(baselineUrl, viaBaseline(stream), connections, seconds / ROUNDS);
+        baselineCpu += cpuMs(baseline.server.pid) - cpuRun;
+        baselineRuns.push(b);
+      }
       for (const target of order) {
         if (target === "claudeDirect") {
           runs.claudeDirect.push(await runLoad(claudeDirectUrl, claudeDirect(stream), connections, seconds / ROUNDS));
@@ -83,6 +102,10 @@ try {
       }
     }
     claudeRows.push([combineRuns(runs.claudeDirect), combineRuns(runs.claudeGateway), claudeCpu / ROUNDS]);
+    if (baseline) {
+      const b = combineRuns(baselineRuns);
+      baselineRows.push([b, baselineCpu / Math.max(1, b.requests + b.errors)]);
+    }
     const g = combineRuns(runs.gateway);
     rows.push([label, combineRuns(runs.direct), combineRuns(runs.bare), g, gatewayCpu / Math.max(1, g.requests + g.errors)]);
   }
@@ -126,11 +149,21 @@ try {
     console.log(`| ${label} | ${f(passAdded)} | ${f(convAdded)} | ${f(convAdded - passAdded)} | ${f(cpu, 3)} | ${f(ccpu, 3)} | ${f(ccpu - cpu, 3)} | ${cg.errors} |`);
   });
   console.log("(added = gateway minus the same mock called directly; the stream rows differ in kind: the OpenAI mock paces its chunks, the Anthropic mock sends its whole stream at once — the non-stream rows are the like-for-like conversion cost)");
+  if (baseline) {
+    console.log(`\nthis build beside the baseline build (${process.env.BENCH_BASELINE}), same mock, same rounds:\n`);
+    console.log("| run | this req/s | baseline req/s | this/baseline | this added p50 ms | baseline added p50 ms | this CPU ms/req | baseline CPU ms/req | baseline errors |");
+    console.log("|---|---|---|---|---|---|---|---|---|");
+    rows.forEach(([label, d, , g, cpu], i) => {
+      const [b, bcpu] = baselineRows[i]!;
+      console.log(`| ${label} | ${f(g.rps, 0)} | ${f(b.rps, 0)} | ${f(g.rps / b.rps)} | ${f(g.p50 - d.p50)} | ${f(b.p50 - d.p50)} | ${f(cpu, 3)} | ${f(bcpu, 3)} | ${b.errors} |`);
+    });
+  }
   console.log(`\ngateway CPU per request over the four runs: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB; soak errors: ${soakErrors}`);
   for (const sample of errorSamples.slice(0, 10)) console.log(`error: ${sample}`);
   console.log(`consistency: user quota decreased by ${quotaBefore - quotaAfter}, usage logs sum to ${logged} over ${logRows} rows -> ${quotaBefore - quotaAfter === logged ? "exact" : "MISMATCH"}`);
 } finally {
   bare.kill();
+  await baseline?.close();
   await claude.close();
   await close();
 }
