@@ -1,3 +1,5 @@
+import { failedWhileConnecting } from "../../db/connect-errors";
+
 /**
  * Whether the database refused the data itself (a constraint, a cast, a value out of range)
  * rather than being unreachable or busy: only then does trying the same write again never help.
@@ -12,12 +14,28 @@ export function isDataRefusal(error: unknown): boolean {
 const CONNECTION_LOST = /connection terminated|connection ended unexpectedly|connection error|timeout exceeded when trying to connect|ECONNREFUSED|ECONNRESET|EPIPE/i;
 
 /**
+ * Whether the database refused a connection rather than a statement: the error was raised while
+ * a connection was being acquired, or the server sent it as FATAL, which ends the session (the
+ * database not accepting connections, still starting up, the login refused, the database gone).
+ * Such errors carry SQLSTATEs outside the connection class (55000, 28P01, 3D000), and 55000 on a
+ * statement means the data is not in a state for it, so the code alone cannot tell.
+ */
+export function isConnectionRefusal(error: unknown): boolean {
+  if (failedWhileConnecting(error)) return true;
+  const severity = (error as { severity?: unknown } | null | undefined)?.severity;
+  return severity === "FATAL" || severity === "PANIC";
+}
+
+/**
  * Whether an error means the database could not be reached or dropped the connection (a
- * terminated backend, a shutdown, no connection to be had): the request may succeed if tried
- * again, so it is answered 503, not 500.
+ * terminated backend, a shutdown, a refused connection, no connection to be had): the request
+ * may succeed if tried again, so it is answered 503, not 500.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const code = String((error as { code?: string }).code ?? "");
+  if (isConnectionRefusal(error)) return true;
+  // Anything may be thrown (a page's loader can throw undefined); only errors have these fields.
+  const fields = (error ?? {}) as { code?: string; message?: string };
+  const code = String(fields.code ?? "");
   if (code.startsWith("08") || code.startsWith("57P") || code.startsWith("53")) return true;
-  return CONNECTION_LOST.test(String((error as { message?: string }).message ?? ""));
+  return CONNECTION_LOST.test(String(fields.message ?? ""));
 }
