@@ -5,6 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { bootApp } from "./web/boot.server";
 import { dropRenderPadding } from "./web/html-stream.server";
+import { answerDatabaseOutages, RETRY_AFTER_SECONDS } from "./web/database-outage.server";
 import { closeDatabase } from "./utils/db.server";
 import { env } from "./utils/env.server";
 import { closeRedis } from "./utils/redis.server";
@@ -19,7 +20,7 @@ export { handleRelay, isRelayPath } from "./relay/handler.server";
 export { handleRealtimeUpgrade } from "./relay/ingress/realtime/realtime.server";
 export { refuseCrossSiteMutation } from "./utils/cross-site.server";
 export { startBullWorker } from "../jobs/bullmq";
-export { bootApp, billingWritten };
+export { bootApp, billingWritten, answerDatabaseOutages };
 // Client mistakes (405, 404) are not logged; faults of ours are, with their stack.
 export { logRequestError as handleError } from "./web/request-error-log.server";
 
@@ -57,6 +58,8 @@ export default function handleRequest(
           const body = dropRenderPadding();
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          // A page answered 503 (the database away) tells the browser and any proxy when to try again.
+          if (responseStatusCode === 503) responseHeaders.set("Retry-After", RETRY_AFTER_SECONDS);
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },

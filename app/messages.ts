@@ -29,6 +29,10 @@ export const messages = {
   turnstileWaiting: "请稍后几秒重试，Turnstile 正在检查用户环境！",
   tooManyRequests: "错误：请求次数过多，请稍后再试！",
   serverError: "错误：服务器内部错误，请联系管理员！",
+  // Not in the spec: the database is unreachable or refusing connections (a 503, to try again).
+  databaseUnavailable: "数据库暂时不可用，请稍后重试",
+  databaseUnavailablePage: "数据库暂时不可用",
+  retryLater: "请稍后刷新重试",
   badRequest: "无效的请求",
   notFound: "页面不存在",
   notFoundHint: "请检查你的浏览器地址是否正确",

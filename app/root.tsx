@@ -131,6 +131,10 @@ export function ErrorBoundary() {
       title = messages.forbidden;
     } else if (error.status === 429) {
       title = messages.tooManyRequests;
+    } else if (error.status === 503) {
+      // Something this page needs is away for now (the database): say what, and to try again.
+      title = typeof error.data === "string" && error.data ? error.data.slice(0, 200) : messages.databaseUnavailablePage;
+      detail = messages.retryLater;
     } else if (error.status === 400) {
       // A refusal at the edge (a NUL in a field, a form that cannot be read) says what was wrong.
       title = typeof error.data === "string" && error.data ? error.data.slice(0, 200) : messages.badRequest;

@@ -3,6 +3,7 @@ import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from "
 import pg from "pg";
 import type { DB } from "./schema";
 import { PGliteDialect } from "./pglite-dialect";
+import { markConnectFailure } from "./connect-errors";
 import { migrations } from "./migrations/index";
 
 export type Database = {
@@ -65,7 +66,12 @@ export async function connectDatabase(options: { url?: string; pgliteDir: string
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20, Client: NamedStatementClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle client's error is re-emitted by the pool (which has already dropped the client).
     pool.on("error", (error) => reportDroppedConnection(error));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    // Whatever fails while a connection is being had is about the connection, never the data.
+    const connections = {
+      connect: () => pool.connect().catch((error: unknown) => Promise.reject(markConnectFailure(error))),
+      end: () => pool.end(),
+    };
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: connections }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }
   const { PGlite, types } = await import("@electric-sql/pglite");

@@ -16,6 +16,7 @@ export type EntryExports = {
   isRelayPath: (url: string) => boolean;
   refuseCrossSiteMutation: (req: IncomingMessage, res: ServerResponse) => boolean;
   apiBodyLimit: () => number;
+  answerDatabaseOutages: (build: ServerBuild) => ServerBuild;
 };
 
 export function entryOf(build: ServerBuild): EntryExports {
@@ -39,7 +40,12 @@ export function createAppServer(options: {
   // Streams must reach the client as they are written: never compress text/event-stream.
   app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res) }));
   options.mountStatic?.(app);
-  app.all("*", createRequestHandler({ build: options.getBuild, mode: options.mode }));
+  // Loaders and actions answer a database outage with a 503, not Remix's 500 (app/web/database-outage.server.ts).
+  const getBuild = async () => {
+    const build = await options.getBuild();
+    return entryOf(build).answerDatabaseOutages(build);
+  };
+  app.all("*", createRequestHandler({ build: getBuild, mode: options.mode }));
 
   const dispatch = (entry: EntryExports, req: IncomingMessage, res: ServerResponse) => {
     if (entry.isRelayPath(req.url ?? "/")) {

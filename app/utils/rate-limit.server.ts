@@ -17,14 +17,15 @@ function sweep(now: number) {
   for (const [key, entry] of local) if (entry.resetAt <= now) local.delete(key);
 }
 
-export async function allowRequest(bucket: string, ip: string, limit: number, windowSeconds: number): Promise<boolean> {
+/** Counts one hit in the bucket's current window and returns the window's count so far. */
+export async function countRequest(bucket: string, ip: string, windowSeconds: number): Promise<number> {
   const key = `ratelimit:${bucket}:${ip}`;
   if (isRedisEnabled()) {
     const redis = getRedis();
     try {
       const count = await redis.incr(redisNamespace() + key);
       if (count === 1) await redis.expire(redisNamespace() + key, windowSeconds);
-      return count <= limit;
+      return count;
     } catch {
       // Redis away (the command connection fails at once or within a second): count locally.
     }
@@ -34,10 +35,28 @@ export async function allowRequest(bucket: string, ip: string, limit: number, wi
   const entry = local.get(key);
   if (!entry || entry.resetAt <= now) {
     local.set(key, { count: 1, resetAt: now + windowSeconds * 1000 });
-    return true;
+    return 1;
   }
   entry.count += 1;
-  return entry.count <= limit;
+  return entry.count;
+}
+
+export async function allowRequest(bucket: string, ip: string, limit: number, windowSeconds: number): Promise<boolean> {
+  return (await countRequest(bucket, ip, windowSeconds)) <= limit;
+}
+
+/** The bucket's count in its current window, without counting a hit (0 when none). */
+export async function requestCount(bucket: string, ip: string): Promise<number> {
+  const key = `ratelimit:${bucket}:${ip}`;
+  if (isRedisEnabled()) {
+    try {
+      return Number((await getRedis().get(redisNamespace() + key)) ?? 0);
+    } catch {
+      // Redis away: hits were counted locally meanwhile (see countRequest).
+    }
+  }
+  const entry = local.get(key);
+  return entry && entry.resetAt > Date.now() ? entry.count : 0;
 }
 
 // Gives back one counted hit, never below zero: a hit taken in a window that has since ended must

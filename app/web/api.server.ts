@@ -6,6 +6,7 @@ import { USER_STATUS_BANNED } from "~/domain/users/roles";
 import { findJsonProblem, messagesOf, readId } from "~/utils/edge-input";
 import { env } from "~/utils/env.server";
 import { isDatabaseUnavailable } from "~/utils/db-errors";
+import { apiOutageResponse, reportDatabaseUnavailable } from "./database-outage.server";
 
 /** Thrown inside /api handlers for expected refusals; apiRoute turns it into the envelope. */
 export class ApiError extends Error {
@@ -36,8 +37,8 @@ export async function apiRoute(run: () => Promise<Response>): Promise<Response> 
     if (error instanceof Response) return error;
     if (error instanceof ApiError) return apiFail(error.message, error.status);
     if (isDatabaseUnavailable(error)) {
-      console.error("[api] database unavailable:", (error as Error).message);
-      return apiFail("数据库暂时不可用，请稍后重试", 503);
+      reportDatabaseUnavailable("api", error);
+      return apiOutageResponse();
     }
     console.error("[api] unexpected error", error);
     return apiFail("服务器内部错误，请联系管理员", 500);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { fakeIp, loginRoot, newAdmin, newUser, request, type ApiSession } from "../support/api";
+import { baseUrl, fakeIp, loginRoot, newAdmin, newUser, request, type ApiSession } from "../support/api";
 import { quotaOf } from "../support/relay";
 
 /** Issue 13, redemption codes and the wallet's redeem: /api/redemption/* and POST /api/user/topup, on both databases. */
@@ -267,16 +267,57 @@ describe("issue 13 redemption: guessing is limited", () => {
     }
   });
 
-  it("after 30 unknown keys from one address, every user there is refused; other addresses are not", async () => {
+  it("one account's 60 wrong guesses limit that account; another account at the same address redeems a valid code at once", async () => {
+    const from = { "X-Forwarded-For": fakeIp() };
+    const guesser = await newUser();
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await guesser.call("POST", "/api/user/topup", { key: `${i}`.padStart(32, "d") }, from)).status);
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(10).every((s) => s === 429)).toBe(true);
+    const [key] = await makeCodes(1, 1000);
+    allowed(await (await newUser()).call("POST", "/api/user/topup", { key }, from));
+  });
+
+  it("an address whose budget guessing accounts used up still serves accounts that did not guess wrong (by /api and by the console form); accounts that did are held to it", async () => {
     const address = fakeIp();
     const from = { "X-Forwarded-For": address };
+    // Three accounts, ten wrong guesses each: the address's 30 are spent.
     for (let n = 0; n < 3; n++) {
       const guesser = await newUser();
       for (let i = 0; i < 10; i++) refusedWith(await guesser.call("POST", "/api/user/topup", { key: "e".repeat(32) }, from), "无效的兑换码");
     }
-    const [key] = await makeCodes(1, 1000);
-    const fresh = await newUser();
-    refusedWith(await fresh.call("POST", "/api/user/topup", { key }, from), "兑换码错误次数过多，请 10 分钟后再试", 429);
-    allowed(await fresh.call("POST", "/api/user/topup", { key }));
+    const [apiKey, formKey] = await makeCodes(2, 1000);
+    allowed(await (await newUser()).call("POST", "/api/user/topup", { key: apiKey }, from));
+    const viaForm = await newUser();
+    const before = (await quotaOf(viaForm)).quota;
+    const res = await fetch(`${baseUrl()}/topup`, {
+      method: "POST",
+      headers: { Cookie: viaForm.cookie, "Content-Type": "application/x-www-form-urlencoded", ...from },
+      body: new URLSearchParams({ intent: "redeem", key: formKey! }).toString(),
+      redirect: "manual",
+    });
+    expect([302, 303]).toContain(res.status);
+    expect((await quotaOf(viaForm)).quota).toBe(before + 1000);
+    // Another account guessing from there gets its first few wrong guesses answered, then the
+    // address's spent budget holds it, long before its own ten.
+    const late = await newUser();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await late.call("POST", "/api/user/topup", { key: "c".repeat(32) }, from)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+    // Elsewhere that account is held only to its own budget.
+    refusedWith(await late.call("POST", "/api/user/topup", { key: "c".repeat(32) }), "无效的兑换码");
+  });
+
+  it("answers that are not wrong guesses never count: 40 redeems of used and disabled codes, then a fresh code redeems", async () => {
+    const [used, disabled, fresh] = await makeCodes(3, 10);
+    allowed(await (await newUser()).call("POST", "/api/user/topup", { key: used }));
+    allowed(await root.call("PUT", "/api/redemption/?status_only=true", { id: await idOf(disabled!), status: 2 }));
+    const user = await newUser();
+    const from = { "X-Forwarded-For": fakeIp() };
+    for (let i = 0; i < 20; i++) {
+      refusedWith(await user.call("POST", "/api/user/topup", { key: used }, from), "该兑换码已被使用");
+      refusedWith(await user.call("POST", "/api/user/topup", { key: disabled }, from), "该兑换码已被禁用");
+    }
+    allowed(await user.call("POST", "/api/user/topup", { key: fresh }, from));
   });
 });

@@ -6,18 +6,36 @@ import { USER_CHANGED_CHANNEL } from "~/domain/users/manage.server";
 import { messages } from "~/messages";
 import { getDb } from "~/utils/db.server";
 import { renderQuota } from "~/utils/format";
-import { allowRequest, releaseRequest } from "~/utils/rate-limit.server";
+import { allowRequest, countRequest, releaseRequest, requestCount } from "~/utils/rate-limit.server";
 import { publish } from "~/utils/redis.server";
 import { redemptionKeyHash } from "./redemption-keys.server";
 import { REDEMPTION_STATUS, redemptionMessages as m } from "./redemption-constants";
 
 /**
- * Guessing keys is limited per user and per client address: at most this many failed (or still
- * running) attempts in a window. With 128 random bits a guess cannot succeed anyway; the limit
- * keeps anyone from hammering the redeem lookup (the reference slept 0–3 s per call instead).
+ * Guessing keys is limited per account, with a per-address backstop.
+ *
+ * Per account: at most REDEEM_FAILURES_PER_USER wrong guesses (keys that name no live code) in a
+ * window. Every attempt holds a slot while it runs, so a burst of parallel guesses cannot slip
+ * under the limit, and only wrong guesses keep theirs: a good code, one already used or one
+ * disabled is an answer, not a guess. Once the budget is spent even a good code is refused until
+ * the window ends (else the limit would not limit guessing at all).
+ *
+ * Per address, only as a backstop that never refuses an account which did nothing wrong. What
+ * the account limit misses is one person guessing with many accounts from one address; but one
+ * address is very often many people (an office or campus NAT, a mobile carrier's shared
+ * address, every client at once behind a proxy TRUST_PROXY does not name), and a plain lock per
+ * address let a few guessing accounts shut out everyone behind it, people who only came to
+ * redeem the code they had bought. So a spent address budget refuses only accounts with
+ * REDEEM_OWN_FAILURES_BEFORE_ADDRESS_LIMIT wrong guesses of their own in the window: a clean
+ * account, or one with a typo or two, is always answered, while a many-account guesser at a
+ * spent address gets that many guesses per account instead of ten, each new account costing a
+ * registration (itself limited per address). Keying the backstop by account and address would
+ * only repeat the account limit. With 128 random bits no guess succeeds anyway: these limits
+ * keep the lookup from being hammered; they are not what keeps the keys safe.
  */
 export const REDEEM_FAILURES_PER_USER = 10;
 export const REDEEM_FAILURES_PER_ADDRESS = 30;
+export const REDEEM_OWN_FAILURES_BEFORE_ADDRESS_LIMIT = 3;
 export const REDEEM_FAILURE_WINDOW_SECONDS = 600;
 
 export type RedeemResult =
@@ -79,18 +97,27 @@ async function refusalFor(keyHash: string): Promise<RedeemResult & { ok: false }
   return { ok: false, message: m.keyInvalid, reason: "invalid" };
 }
 
+/** Only a key that names no live code is a wrong guess; every other answer is not counted. */
+function isWrongGuess(result: RedeemResult): boolean {
+  return !result.ok && result.reason === "invalid";
+}
+
 /** `POST /api/user/topup` and the wallet's redeem form. `address` is the caller's client address. */
 export async function redeemCode(user: User, presentedKey: string, address: string): Promise<RedeemResult> {
   if (!presentedKey.trim()) return { ok: false, message: m.keyRequired, reason: "empty" };
   const userBucket = ["redeem-user", String(user.id)] as const;
   const addressBucket = ["redeem-address", address] as const;
-  // Each attempt holds a slot of both budgets while it runs; only unknown keys keep theirs.
+  // The account's wrong guesses alone (the user bucket also holds its attempts still running).
+  const ownFailures = ["redeem-user-failures", String(user.id)] as const;
+  const releaseSlots = () => Promise.all([releaseRequest(...userBucket), releaseRequest(...addressBucket)]);
+  // Each attempt holds a slot of both budgets while it runs; only wrong guesses keep theirs.
   if (!(await allowRequest(...userBucket, REDEEM_FAILURES_PER_USER, REDEEM_FAILURE_WINDOW_SECONDS))) {
     await releaseRequest(...userBucket);
     return { ok: false, message: m.tooManyFailures, reason: "limited" };
   }
-  if (!(await allowRequest(...addressBucket, REDEEM_FAILURES_PER_ADDRESS, REDEEM_FAILURE_WINDOW_SECONDS))) {
-    await Promise.all([releaseRequest(...userBucket), releaseRequest(...addressBucket)]);
+  const addressSpent = !(await allowRequest(...addressBucket, REDEEM_FAILURES_PER_ADDRESS, REDEEM_FAILURE_WINDOW_SECONDS));
+  if (addressSpent && (await requestCount(...ownFailures)) >= REDEEM_OWN_FAILURES_BEFORE_ADDRESS_LIMIT) {
+    await releaseSlots();
     return { ok: false, message: m.tooManyFailures, reason: "limited" };
   }
   let result: RedeemResult;
@@ -99,11 +126,12 @@ export async function redeemCode(user: User, presentedKey: string, address: stri
     const spent = await spend(user, keyHash);
     result = spent ? { ok: true, ...spent } : await refusalFor(keyHash);
   } catch (error) {
-    await Promise.all([releaseRequest(...userBucket), releaseRequest(...addressBucket)]);
+    await releaseSlots();
     if (error instanceof UserGone) return { ok: false, message: messages.userDeregistered, reason: "invalid" };
     throw error;
   }
-  if (result.ok || result.reason !== "invalid") await Promise.all([releaseRequest(...userBucket), releaseRequest(...addressBucket)]);
+  if (isWrongGuess(result)) await countRequest(...ownFailures, REDEEM_FAILURE_WINDOW_SECONDS);
+  else await releaseSlots();
   // Relay nodes drop their cached balance and quota slices for this user (decision 006).
   if (result.ok) await publish(USER_CHANGED_CHANNEL, String(user.id));
   return result;

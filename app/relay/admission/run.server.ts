@@ -91,7 +91,7 @@ async function admitted<T>(call: AdmittedCall<T>): Promise<RelayFailure | undefi
 function reserve(token: TokenContext, hold: Hold): ReserveResult | { ok: false; failure: RelayFailure } | Promise<ReserveResult | { ok: false; failure: RelayFailure }> {
   const payer: Payer = { userId: token.user.id, tokenId: token.token.id, tokenUnlimited: token.token.unlimited_quota, tokenKeyHash: token.keyHash };
   const unavailable = (error: unknown) => {
-    if (!isDatabaseUnavailable(error) && !isConnectionRefused(error)) throw error;
+    if (!isDatabaseUnavailable(error)) throw error;
     return { ok: false as const, failure: refusals.billingBusy() };
   };
   try {
@@ -100,9 +100,4 @@ function reserve(token: TokenContext, hold: Hold): ReserveResult | { ok: false; 
   } catch (error) {
     return unavailable(error);
   }
-}
-
-/** A connection the database refused (pg marks every connect-time refusal FATAL: not accepting connections, starting up…). */
-function isConnectionRefused(error: unknown): boolean {
-  return (error as { severity?: unknown }).severity === "FATAL";
 }

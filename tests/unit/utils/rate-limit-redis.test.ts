@@ -35,4 +35,13 @@ describe("failure budgets in Redis", () => {
     expect(await limiter.allowRequest("test-budget", who, 2, 600)).toBe(true);
     expect(await limiter.allowRequest("test-budget", who, 2, 600)).toBe(false);
   });
+
+  it("a count can be read without counting a hit", async () => {
+    const who = `u${Math.random()}`;
+    expect(await limiter.requestCount("test-count", who)).toBe(0);
+    expect(await limiter.countRequest("test-count", who, 600)).toBe(1);
+    expect(await limiter.countRequest("test-count", who, 600)).toBe(2);
+    expect(await limiter.requestCount("test-count", who)).toBe(2);
+    expect(await limiter.requestCount("test-count", who)).toBe(2);
+  });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { allowRequest, releaseRequest } from "~/utils/rate-limit.server";
+import { allowRequest, countRequest, releaseRequest, requestCount } from "~/utils/rate-limit.server";
 
 // Without REDIS_URL the limiter counts in the process: the path every single-node install takes.
 describe("failure budgets (allowRequest + releaseRequest)", () => {
@@ -14,6 +14,18 @@ describe("failure budgets (allowRequest + releaseRequest)", () => {
     await releaseRequest("test-budget", who);
     expect(await allowRequest("test-budget", who, 3, 600)).toBe(true);
     expect(await allowRequest("test-budget", who, 3, 600)).toBe(false);
+  });
+
+  it("a count can be read without counting a hit, and is 0 again once the window ended", async () => {
+    vi.useFakeTimers();
+    const who = `u${Math.random()}`;
+    expect(await requestCount("test-count", who)).toBe(0);
+    expect(await countRequest("test-count", who, 10)).toBe(1);
+    expect(await countRequest("test-count", who, 10)).toBe(2);
+    expect(await requestCount("test-count", who)).toBe(2);
+    expect(await requestCount("test-count", who)).toBe(2);
+    vi.advanceTimersByTime(11_000);
+    expect(await requestCount("test-count", who)).toBe(0);
   });
 
   it("a release after the window ended does not carry credit into the next window", async () => {
