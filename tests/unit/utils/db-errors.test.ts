@@ -71,6 +71,20 @@ describe("database errors", () => {
     for (const thrown of [undefined, null, "text", 42]) expect(isDatabaseUnavailable(thrown)).toBe(false);
   });
 
+  it("only what the database judged about the data is a data refusal (a settlement set aside); everything else is waited out", () => {
+    // A database refusing connections for a restart or failover: the settlement writer waits.
+    expect(isDataRefusal(serverError("55000", "FATAL", 'database "x" is not currently accepting connections'))).toBe(false);
+    expect(isDataRefusal(serverError("57P03", "FATAL", "the database system is starting up"))).toBe(false);
+    expect(isDataRefusal(serverError("28P01", "FATAL", "password authentication failed"))).toBe(false);
+    expect(isDataRefusal(serverError("40001", "ERROR", "could not serialize access"))).toBe(false);
+    expect(isDataRefusal(serverError("42P01", "ERROR", 'relation "logs" does not exist'))).toBe(false);
+    expect(isDataRefusal(serverError("55P03", "ERROR", "lock not available"))).toBe(false);
+    // The data itself: out of range, a bad value, a constraint, a program limit.
+    expect(isDataRefusal(serverError("22003", "ERROR", "value out of range for type integer"))).toBe(true);
+    expect(isDataRefusal(serverError("22P02", "ERROR", "invalid input syntax"))).toBe(true);
+    expect(isDataRefusal(serverError("54000", "ERROR", "index row size exceeds maximum"))).toBe(true);
+  });
+
   it("data refusals are judged by SQLSTATE class as before", () => {
     expect(isDataRefusal(serverError("23505", "ERROR", "duplicate key"))).toBe(true);
     expect(isDataRefusal(serverError("08006", "FATAL", "connection failure"))).toBe(false);
