@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { bootApp, isBooted } from "~/web/boot.server";
 import { env } from "~/utils/env.server";
+import { isDatabaseUnavailable } from "~/utils/db-errors";
+import { refusals } from "./admission/refusals";
 import { authenticateToken, isFailure } from "./auth/token-auth.server";
 import { sendBilling } from "./billing-endpoint.server";
 import { newRequestId, sendRelayError } from "./errors.server";
@@ -49,9 +51,22 @@ function fail(res: ServerResponse, failure: RelayFailure, requestId: string) {
   sendRelayError(res, failure.status, { message: failure.message, type: failure.type, code: failure.code }, requestId);
 }
 
-/** Entry of the relay surface: authenticate, dispatch by path, answer every failure in the OpenAI shape. */
+/**
+ * Entry of the relay surface: authenticate, dispatch by path, answer every failure in the OpenAI
+ * shape — a database that cannot be reached for what the call needs included (a 503, try again).
+ */
 export async function handleRelay(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = newRequestId();
+  try {
+    await dispatchRelay(req, res, requestId);
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    req.resume();
+    fail(res, refusals.databaseAway(), requestId);
+  }
+}
+
+async function dispatchRelay(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
   const startedAt = Date.now();
   if (answerPreflight(req, res)) return;
   if (!isBooted()) await bootApp();

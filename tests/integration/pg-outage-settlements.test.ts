@@ -122,7 +122,8 @@ describe.skipIf(kind !== "postgres")("a 20 s PostgreSQL outage under relay load"
     await admin.end();
 
     expect(caughtUp).toBe(true);
-    expect(statuses.get(0) ?? 0).toBe(0);
+    // Calls that could not be served were refused with a 503 (try again), never a 500 or a dropped connection.
+    expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
     // The outage was felt: the writer said it waits, with charges in hand, while answers went on.
     expect(servedDuring).toBeGreaterThan(0);
     expect(healthDuring?.journal?.backlog?.waitingMs).toBeGreaterThan(0);

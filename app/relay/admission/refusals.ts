@@ -17,6 +17,8 @@ export const refusals = {
   tokenQuota: (): RelayFailure => localFailure(403, "该令牌额度已用尽", "token_quota_exhausted"),
   /** The quota ledger could not answer in time (its database slow or away): try again soon. */
   billingBusy: (): RelayFailure => localFailure(503, "计费服务繁忙，请稍后再试", "billing_busy"),
+  /** The database could not be reached for something the call needed (a key not yet cached, the routing table): try again soon. */
+  databaseAway: (): RelayFailure => localFailure(503, "数据库暂时不可用，请稍后重试", "database_unavailable"),
 };
 
 /** Why a reservation was refused, as the refusal the client gets. */
