@@ -1,3 +1,5 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -178,6 +180,135 @@ describe("the OpenAI surface", () => {
     expect(data).not.toContain("[DONE]");
     expect(JSON.parse(data.at(-1)!)).toEqual(INTERRUPTED);
     expect(data.slice(0, -1).map(deltaText).join("")).toBe("The sky is blue");
+    expect((await usageRow(user)).other.stream_cut).toBe("ended_early");
+  });
+});
+
+const anthropicHeaders = (key: string) => ({ "x-api-key": key, "anthropic-version": "2023-06-01" });
+const messagesBody = (model: string) => ({ model, max_tokens: 100, stream: true as const, messages: [{ role: "user" as const, content: "Hi" }] });
+const anthropicClient = (key: string) => new Anthropic({ apiKey: key, baseURL: baseUrl(), maxRetries: 0, timeout: 20_000 });
+
+describe("the Anthropic surface (/v1/messages)", () => {
+  it("pass-through: a reset mid-reply ends in Anthropic's error event (api_error), no message_stop; logged as cut", async () => {
+    upstream.cut = { after: 4, how: "reset" }; // message_start, content_block_start, ping, "Hello"
+    const { user, key } = await userWithToken(100_000);
+    const res = await post("/v1/messages", anthropicHeaders(key), messagesBody(claudeModel));
+    expect(res.status).toBe(200);
+    const got = frames(await res.text());
+    expect(got.map((f) => f.event)).toEqual(["message_start", "content_block_start", "ping", "content_block_delta", "error"]);
+    expect(JSON.parse(got.at(-1)!.data)).toEqual({ type: "error", error: { type: "api_error", message: expect.stringContaining("上游") } });
+    const { row, other } = await usageRow(user);
+    expect(other.stream_cut).toBe("connection_lost");
+    expect(row.completion_tokens).toBe(1); // "Hello"
+  });
+
+  it("pass-through: the Anthropic SDK raises on a stream whose body ended before message_stop", async () => {
+    upstream.cut = { after: 7, how: "end" }; // everything up to message_delta's stop, but no message_stop
+    const { user, key } = await userWithToken(100_000);
+    const stream = await anthropicClient(key).messages.create(messagesBody(claudeModel));
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const event of stream) seen.push(event.type);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    expect(seen).toContain("message_delta");
+    expect(seen).not.toContain("message_stop");
+    const { row, other } = await usageRow(user);
+    expect(other.stream_cut).toBe("ended_early");
+    expect([row.prompt_tokens, row.completion_tokens]).toEqual([14, 5]); // message_delta's usage came, and is billed
+  });
+
+  it("converted from an OpenAI channel: a reset ends in the error event, no message_delta or message_stop; the SDK raises", async () => {
+    upstream.cut = { after: 2, how: "reset" };
+    const { user, key } = await userWithToken(100_000);
+    const raw = frames(await (await post("/v1/messages", anthropicHeaders(key), messagesBody(gptModel))).text());
+    expect(raw.at(-1)!.event).toBe("error");
+    expect(JSON.parse(raw.at(-1)!.data)).toEqual({ type: "error", error: { type: "api_error", message: expect.stringContaining("上游") } });
+    expect(raw.map((f) => f.event)).not.toContain("message_stop");
+    expect(raw.map((f) => f.event)).not.toContain("message_delta");
+    expect((await usageRow(user)).other.stream_cut).toBe("connection_lost");
+
+    const stream = await anthropicClient(key).messages.create(messagesBody(gptModel));
+    const error = await (async () => {
+      for await (const event of stream) void event;
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+  });
+
+  it("pass-through: an upstream gone quiet is cut at STREAMING_TIMEOUT with a timeout_error event; logged as idle_timeout", async () => {
+    upstream.cut = { after: 4, how: "stall" };
+    const { user, key } = await userWithToken(100_000);
+    const got = frames(await (await post("/v1/messages", anthropicHeaders(key), messagesBody(claudeModel))).text());
+    expect(got.at(-1)!.event).toBe("error");
+    expect(JSON.parse(got.at(-1)!.data)).toMatchObject({ type: "error", error: { type: "timeout_error" } });
+    expect(got.map((f) => f.event)).not.toContain("message_stop");
+    expect((await usageRow(user)).other.stream_cut).toBe("idle_timeout");
+  });
+});
+
+const geminiStreamPath = (model: string) => `/v1beta/models/${model}:streamGenerateContent?alt=sse`;
+const geminiBody = { contents: [{ role: "user", parts: [{ text: "Why is the sky blue?" }] }] };
+
+describe("the Gemini surface (:streamGenerateContent)", () => {
+  it("pass-through: a body ended before any finishReason ends in Google's error object as the last event; logged as cut", async () => {
+    upstream.cut = { after: 2, how: "end" };
+    const { user, key } = await userWithToken(100_000);
+    const res = await post(geminiStreamPath(geminiModel), { "x-goog-api-key": key }, geminiBody);
+    expect(res.status).toBe(200);
+    const got = frames(await res.text());
+    expect(got).toHaveLength(3);
+    expect(JSON.parse(got.at(-1)!.data)).toEqual({ error: { code: 500, message: expect.stringContaining("上游"), status: "INTERNAL" } });
+    const { row, other } = await usageRow(user);
+    expect(other.stream_cut).toBe("ended_early");
+    expect(row.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it("pass-through: the genai SDK raises on a stream whose connection was reset", async () => {
+    upstream.cut = { after: 1, how: "reset" };
+    const { user, key } = await userWithToken(100_000);
+    const client = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: baseUrl(), retryOptions: { attempts: 1 } } });
+    let text = "";
+    const error = await (async () => {
+      for await (const chunk of await client.models.generateContentStream({ model: geminiModel, contents: "Why is the sky blue?" })) text += chunk.text ?? "";
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as { status?: number }).status).toBe(500);
+    expect(text).toBe("The");
+    expect((await usageRow(user)).other.stream_cut).toBe("connection_lost");
+  });
+
+  it("converted from an OpenAI channel: a reset ends in Google's error object, not a last chunk with a finishReason", async () => {
+    upstream.cut = { after: 2, how: "reset" };
+    const { user, key } = await userWithToken(100_000);
+    const got = frames(await (await post(geminiStreamPath(gptModel), { "x-goog-api-key": key }, geminiBody)).text());
+    expect(JSON.parse(got.at(-1)!.data)).toEqual({ error: { code: 500, message: expect.stringContaining("上游"), status: "INTERNAL" } });
+    expect(got.some((f) => f.data.includes("finishReason"))).toBe(false);
+    expect((await usageRow(user)).other.stream_cut).toBe("connection_lost");
+  });
+});
+
+describe("the Responses surface (/v1/responses)", () => {
+  it("pass-through: a reset mid-reply ends in an error event, never response.completed; logged as cut", async () => {
+    upstream.cut = { after: 5, how: "reset" }; // through the "Hi" delta
+    const { user, client } = await userWithToken(100_000);
+    const stream = await client.responses.create({ model: gptModel, input: "Hi", stream: true });
+    const events: { type: string; [field: string]: unknown }[] = [];
+    for await (const event of stream) events.push(event as unknown as (typeof events)[number]);
+    expect(events.map((e) => e.type)).not.toContain("response.completed");
+    expect(events.at(-1)).toEqual({ type: "error", code: "stream_interrupted", message: expect.stringContaining("上游"), param: null, sequence_number: 5 });
+    const { row, other } = await usageRow(user);
+    expect(other.stream_cut).toBe("connection_lost");
+    expect(row.completion_tokens).toBe(1); // "Hi"
+  });
+
+  it("converted for a chat-only channel: a body ended early ends in an error event, never response.completed", async () => {
+    upstream.cut = { after: 3, how: "end" };
+    const { user, key } = await userWithToken(100_000);
+    const got = frames(await (await post("/v1/responses", { Authorization: `Bearer ${key}` }, { model: chatOnlyModel, input: "Hi", stream: true })).text());
+    const names = got.map((f) => f.event);
+    expect(names).not.toContain("response.completed");
+    expect(names.at(-1)).toBe("error");
+    expect(JSON.parse(got.at(-1)!.data)).toMatchObject({ type: "error", code: "stream_interrupted", message: expect.stringContaining("上游") });
     expect((await usageRow(user)).other.stream_cut).toBe("ended_early");
   });
 });
