@@ -316,7 +316,7 @@ describe("streams and money under pressure", () => {
     expect(self.quota + self.used_quota).toBe(100_000);
   });
 
-  it("an upstream that goes quiet mid-stream is cut after STREAMING_TIMEOUT (2 s in tests) with an error event", async () => {
+  it("an upstream that goes quiet mid-stream is cut after STREAMING_TIMEOUT (2 s in tests) with an error event and no [DONE], logged as cut", async () => {
     const { m, user, key, model } = await slowStreamSetup(6000);
     const started = Date.now();
     const res = await streamChat(key, model);
@@ -326,12 +326,17 @@ describe("streams and money under pressure", () => {
     expect(elapsed).toBeGreaterThanOrEqual(1900);
     expect(elapsed).toBeLessThan(5000);
     expect(text).toContain('"role":"assistant"');
-    expect(text).toContain('"code":"stream_idle_timeout"');
-    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    // The error event ends the stream: a [DONE] after it would pass the reply off as whole.
+    expect(text).not.toContain("[DONE]");
+    expect(text).toMatch(/data: \{"error":\{"message":"[^"]+","type":"upstream_error","code":"stream_idle_timeout","param":null\}\}\n\n$/);
     await new Promise((r) => setTimeout(r, 200));
     expect(m.aborted).toBe(1);
     const self = await quotaOf(user);
     expect(self.quota + self.used_quota).toBe(100_000);
+    const logs = (await user.call("GET", "/api/log/self?type=2")).json.data.items as { quota: number; other: string }[];
+    expect(logs).toHaveLength(1);
+    expect(logs[0]!.quota).toBe(self.used_quota);
+    expect(JSON.parse(logs[0]!.other).stream_cut).toBe("idle_timeout");
   });
 
   it("with quota for k calls, 5k parallel calls: at most k succeed and nothing goes negative", async () => {

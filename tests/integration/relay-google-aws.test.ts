@@ -245,7 +245,9 @@ describe("AWS Claude (type 33)", () => {
       const res = await fetch(`${baseUrl()}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ model: models.bedrock, stream: true, messages: [{ role: "user", content: "hi" }] }) });
       const body = await res.text();
       expect(body).toContain('"message":"Model stream failed."');
-      expect(body.trim().endsWith("data: [DONE]")).toBe(true);
+      // The error event ends the stream: a [DONE] after it would pass the reply off as whole.
+      expect(body).not.toContain("[DONE]");
+      expect(body.endsWith("}}\n\n")).toBe(true);
     } finally {
       bedrock.streamException = undefined;
     }

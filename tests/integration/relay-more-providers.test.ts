@@ -167,7 +167,9 @@ describe("Dify (37)", () => {
     const body = await res.text();
     expect(body).toContain("Par");
     expect(body).toContain('"message":"Model quota exceeded"');
-    expect(body.trim().endsWith("data: [DONE]")).toBe(true);
+    // The error event ends the stream: a [DONE] after it would pass the reply off as whole.
+    expect(body).not.toContain("[DONE]");
+    expect(body.endsWith("}}\n\n")).toBe(true);
   });
 
   it("a bad app key is a 401 with Dify's message", async () => {

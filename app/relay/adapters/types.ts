@@ -51,6 +51,13 @@ export class ChannelConfigError extends Error {}
 export type UpstreamError = { message: string; type: string; code: string | null };
 
 /**
+ * The codes of the errors the gateway itself ends a stream with when the upstream's stopped
+ * short: it went quiet past the idle timeout, or its connection or body ended mid-reply.
+ */
+export const STREAM_IDLE_TIMEOUT = "stream_idle_timeout";
+export const STREAM_INTERRUPTED = "stream_interrupted";
+
+/**
  * A failure reported inside a 200 reply (MiniMax's `base_resp`, an Ollama `{"error"}` body): the
  * status it stands for, so retry, status mapping and auto-disable treat it like an HTTP error.
  */
@@ -65,6 +72,14 @@ export type StreamStep = { chunks: string[]; usage?: Usage; usageNote?: UsageNot
 
 export interface StreamTranslator {
   push(event: string | undefined, data: string): StreamStep;
+  /**
+   * Whether the reply is whole: its protocol's last event came, or every choice or candidate has
+   * its finish reason (only trailing usage may follow). Set by translators whose protocol marks
+   * its end: a body that closes, or a connection that drops, before then has cut the reply short,
+   * and the client is told so. Without it a closing body ends the reply as it is, and only a
+   * dropped connection or the idle timeout cuts it.
+   */
+  finished?(): boolean;
   /**
    * Set by translators that speak a client's native stream (the Anthropic, Gemini and Responses
    * ingress, decision 026): their chunks are whole frames written as they are (not wrapped in

@@ -20,6 +20,8 @@ export type UsageNote = {
   usage_warning?: string;
   /** What the upstream reported for a side that was cut to its bound, and the bounds (the model's context window, the request's max_tokens). */
   usage_clamped?: { prompt_tokens?: number; completion_tokens?: number; bound?: { prompt_tokens: number; completion_tokens: number } };
+  /** Why a stream stopped short of its end (the client was told, and billed for what it got). */
+  stream_cut?: string;
 };
 
 export type ParsedUsage = { usage?: Usage; usageNote?: UsageNote };

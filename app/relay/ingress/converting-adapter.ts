@@ -32,6 +32,8 @@ export function convertingAdapter(inner: Adapter, codec: ReplyCodec): Adapter {
       const translator = inner.createStreamTranslator(ctx);
       const writer = codec.createStreamWriter(ctx.requestModel);
       return {
+        // The reply is whole when the channel's own protocol says so.
+        ...(translator.finished ? { finished: () => translator.finished!() } : {}),
         push(event, data): StreamStep {
           const step = translator.push(event, data);
           let frames = "";

@@ -3,12 +3,15 @@ import type { Usage } from "../billing/pricing";
 import type { UsageNote } from "../billing/usage-parse";
 import type { StreamDecoder, StreamTranslator, UpstreamError, UpstreamReply } from "../adapters/types";
 import type { ReplySink } from "../reply-sink";
+import { idleTimeoutError, interruptedError, type StreamCut } from "./stream-cut";
 import { createTokenCounter } from "./token-counter";
 
 export type StreamOutcome = {
   usage?: Usage;
+  /** Carries `stream_cut` when the reply stopped short of its end (the log row says so). */
   usageNote?: UsageNote;
   countedCompletion: number;
+  /** Why the stream stops short, for the client: the upstream's error, or the gateway's for a cut. */
   error?: UpstreamError;
   ended: "done" | "idle-timeout" | "client-abort" | "upstream-closed";
   /** A chunk carrying usage reached the client. */
@@ -24,16 +27,17 @@ export type StreamOutcome = {
 export type ClosingUsage = { usage: Usage; model: string; object: string };
 
 /**
- * Ends the client's stream: the error event if the upstream failed mid-way, the usage chunk the
- * client asked for (stream_options.include_usage) when the upstream sent none, then [DONE].
+ * Ends the client's stream: the usage chunk the client asked for (stream_options.include_usage)
+ * when the upstream sent none, then [DONE] — or, for a stream that stopped short, the error event
+ * in [DONE]'s place: the SDKs raise on it, where a [DONE] would pass the reply off as whole.
  * Called after billing has committed, so a stream never finishes with its charge still
  * unrecorded, and the usage it reports is the one billed.
  */
 export function endStream(sink: ReplySink, outcome: StreamOutcome, closing?: ClosingUsage): void {
   if (!sink.open) return;
-  if (outcome.error) sink.write(`data: ${JSON.stringify({ error: { ...outcome.error, param: null } })}\n\n`);
   if (closing && !outcome.usageSent) sink.write(`data: ${usageChunk(outcome, closing)}\n\n`);
-  sink.end("data: [DONE]\n\n");
+  if (outcome.error) sink.end(`data: ${JSON.stringify({ error: { ...outcome.error, param: null } })}\n\n`);
+  else sink.end("data: [DONE]\n\n");
 }
 
 /** Ends a native stream (decision 026): the translator frames its own end, given the usage billed and any error. */
@@ -65,6 +69,10 @@ function firstChunkIdentity(chunk: string): StreamOutcome["first"] {
  * incrementally, translated to OpenAI chunks and written at once. Keeps only what billing needs
  * (the usage chunk, or a running token count). An idle upstream or a departed client aborts the
  * upstream call through `abort`. The client's response is left open for `endStream`.
+ *
+ * A reply that stops short of its end — the connection broke, the body closed before the
+ * protocol's last event (translator.finished), the upstream went quiet or reported an error —
+ * comes back with the error to end the client's stream on and `stream_cut` in its usage note.
  */
 export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator: StreamTranslator, idleTimeoutMs: number, abort: () => void, decoder?: StreamDecoder): Promise<StreamOutcome> {
   return new Promise((resolve) => {
@@ -74,6 +82,7 @@ export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator:
     let first: StreamOutcome["first"];
     let usageNote: UsageNote | undefined;
     let error: UpstreamError | undefined;
+    let cut: StreamCut | undefined;
     let settled = false;
     let upstreamEnded = false;
     // The events of one upstream read reach the client in one write (one syscall, one TCP
@@ -85,20 +94,29 @@ export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator:
       // Ended by the reply's last event, the upstream body still has its close to come: the idle
       // timer keeps watching it, so an upstream that never closes is let go, not kept forever.
       if (upstreamEnded || ended !== "done") clearTimeout(idleTimer);
-      resolve({ usage, usageNote, countedCompletion: usage ? 0 : counter.total, error, ended, usageSent, first });
+      const note = cut ? { ...usageNote, stream_cut: cut } : usageNote;
+      resolve({ usage, usageNote: note, countedCompletion: usage ? 0 : counter.total, error, ended, usageSent, first });
     };
-    const idleTimer = setTimeout(() => onIdle(), idleTimeoutMs);
-    const onIdle = () => {
-      if (settled) {
-        abort();
-        return;
-      }
-      // The client is told why its stream stops short (before [DONE]); it pays for what it got.
-      error = { message: `上游流式响应超时（${Math.round(idleTimeoutMs / 1000)} 秒无数据）`, type: "upstream_error", code: "stream_idle_timeout" };
-      abort();
-      finish("idle-timeout");
+    // The client is told why its stream stops short; it pays for what it got.
+    const cutShort = (why: StreamCut, reason: UpstreamError) => {
+      cut = why;
+      error = reason;
     };
     let completed = false;
+    const whole = () => completed || translator.finished?.() === true;
+    const idleTimer = setTimeout(() => onIdle(), idleTimeoutMs);
+    const onIdle = () => {
+      // Settled first: the abort's own events on the body must not read as a broken connection.
+      if (!settled) {
+        // A whole reply whose upstream holds its body open is let go without an error.
+        if (whole()) finish("done");
+        else {
+          cutShort("idle_timeout", idleTimeoutError(idleTimeoutMs));
+          finish("idle-timeout");
+        }
+      }
+      abort();
+    };
     // A native-stream translator (decision 026) writes whole frames of its own.
     const framed = translator.close !== undefined;
     const onEvent = (event: { event?: string; data: string }) => {
@@ -119,9 +137,9 @@ export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator:
       }
       if (step.done) completed = true;
       if (step.error) {
-        error = step.error;
-        abort();
+        cutShort("upstream_error", step.error);
         finish("upstream-closed");
+        abort();
       }
     };
     // SSE unless the adapter frames its stream otherwise (NDJSON, AWS event stream).
@@ -130,28 +148,39 @@ export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator:
       upstreamEnded = true;
       clearTimeout(idleTimer);
     };
+    const flush = () => {
+      if (pending && sink.open) sink.write(pending);
+      pending = "";
+    };
     if (parser) upstream.setEncoding("utf8");
     upstream.on("data", (chunk: string | Buffer) => {
       if (settled) return; // the rest of a completed reply's body: read to its close, not parsed
       idleTimer.refresh(); // re-arms the same timer: no new timer object per chunk
       if (parser) parser.feed(chunk as string);
       else for (const event of decoder!.feed(chunk as Buffer)) onEvent(event);
-      if (pending && sink.open) sink.write(pending);
-      pending = "";
+      flush();
       if (completed) finish("done");
     });
     upstream.on("end", () => {
       ended();
-      finish("done");
+      if (settled) return;
+      // A last event whose closing blank line never came is still an event, not a cut.
+      if (parser) {
+        parser.feed("\n\n");
+        flush();
+        if (settled) return;
+      }
+      // Only a protocol that marks its end can tell a body closed early from a whole reply.
+      if (translator.finished && !whole()) cutShort("ended_early", interruptedError("ended_early"));
+      finish(cut ? "upstream-closed" : "done");
     });
-    upstream.on("error", () => {
+    const broken = () => {
       ended();
+      if (!settled && !whole()) cutShort("connection_lost", interruptedError("connection_lost"));
       finish("upstream-closed");
-    });
-    upstream.on("aborted", () => {
-      ended();
-      finish("upstream-closed");
-    });
+    };
+    upstream.on("error", broken);
+    upstream.on("aborted", broken);
     sink.onClientGone(() => {
       abort();
       finish("client-abort");

@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createOpenAiStreamTranslator } from "~/relay/adapters/openai/openai-stream";
+import type { StreamTranslator } from "~/relay/adapters/types";
 import type { ReplySink } from "~/relay/reply-sink";
 import { endStream, pipeStream } from "~/relay/stream/pipe-stream.server";
 
@@ -119,5 +120,115 @@ describe("endStream (item 17)", () => {
       expect(writes.join("").match(/"usage":\{/g) ?? []).toHaveLength(forward ? 1 : 0);
       expect(writes.at(-1)).toBe("data: [DONE]\n\n");
     }
+  });
+});
+
+/** A stub protocol: each event's data is forwarded as a chunk of text; an event named `end` is its last. */
+function stubTranslator(options: { marksEnd: boolean }): StreamTranslator {
+  let ended = false;
+  return {
+    push(event, data) {
+      if (event === "end") {
+        ended = true;
+        return { chunks: [], done: true };
+      }
+      return { chunks: [JSON.stringify({ text: data })], text: data };
+    },
+    ...(options.marksEnd ? { finished: () => ended } : {}),
+  };
+}
+
+describe("pipeStream when the upstream stops short", () => {
+  const firstEvents = (n: number) => streamFixture.split("\n\n").filter((e) => e.trim()).slice(0, n).map((e) => `${e}\n\n`).join("");
+
+  it("a body that closes before [DONE] and before any finish_reason is cut: the error to end on, and stream_cut in the usage note", async () => {
+    const upstream = new PassThrough();
+    const { sink } = recordingSink();
+    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(false), 5_000, () => undefined);
+    upstream.end(firstEvents(3));
+    const result = await outcome;
+    expect(result.error).toMatchObject({ type: "upstream_error", code: "stream_interrupted" });
+    expect(result.usageNote).toEqual({ stream_cut: "ended_early" });
+    expect(result.countedCompletion).toBeGreaterThan(0);
+  });
+
+  it("a connection that breaks mid-reply is cut (connection_lost), and a usage note already there is kept", async () => {
+    const upstream = new PassThrough();
+    const { sink } = recordingSink();
+    const translator: StreamTranslator = { push: (_e, data) => ({ chunks: [data], usageNote: { usage_warning: "w" } }) };
+    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, translator, 5_000, () => undefined);
+    upstream.write("data: {}\n\n");
+    await new Promise((r) => setImmediate(r));
+    upstream.destroy(new Error("aborted"));
+    const result = await outcome;
+    expect(result.error?.code).toBe("stream_interrupted");
+    expect(result.usageNote).toEqual({ usage_warning: "w", stream_cut: "connection_lost" });
+  });
+
+  it("a reply whose every choice finished is whole even when the upstream closes without [DONE]", async () => {
+    const upstream = new PassThrough();
+    const { sink } = recordingSink();
+    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(false), 5_000, () => undefined);
+    upstream.end(firstEvents(4)); // through finish_reason "stop"
+    const result = await outcome;
+    expect(result.error).toBeUndefined();
+    expect(result.usageNote).toBeUndefined();
+  });
+
+  it("a last event whose closing blank line never came still counts when the body closes", async () => {
+    const upstream = new PassThrough();
+    const { sink, writes } = recordingSink();
+    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, stubTranslator({ marksEnd: true }), 5_000, () => undefined);
+    upstream.end("data: a\n\nevent: end\ndata: {}");
+    const result = await outcome;
+    expect(result.error).toBeUndefined();
+    expect(writes.join("")).toBe('data: {"text":"a"}\n\n');
+  });
+
+  it("a protocol with no end of its own (no finished()): a closing body ends the reply, a broken connection cuts it", async () => {
+    const closed = new PassThrough();
+    const whole = pipeStream(closed as unknown as IncomingMessage, recordingSink().sink, stubTranslator({ marksEnd: false }), 5_000, () => undefined);
+    closed.end("data: a\n\n");
+    expect((await whole).error).toBeUndefined();
+
+    const broken = new PassThrough();
+    const cut = pipeStream(broken as unknown as IncomingMessage, recordingSink().sink, stubTranslator({ marksEnd: false }), 5_000, () => undefined);
+    broken.write("data: a\n\n");
+    await new Promise((r) => setImmediate(r));
+    broken.destroy(new Error("socket hang up"));
+    expect((await cut).usageNote).toEqual({ stream_cut: "connection_lost" });
+  });
+
+  it("an upstream gone quiet mid-reply is cut at the idle timeout; one gone quiet after a whole reply is let go without an error", async () => {
+    const midway = new PassThrough();
+    let aborted = 0;
+    const cut = pipeStream(midway as unknown as IncomingMessage, recordingSink().sink, createOpenAiStreamTranslator(false), 100, () => (aborted += 1));
+    midway.write(firstEvents(2));
+    const cutResult = await cut;
+    expect(cutResult.error?.code).toBe("stream_idle_timeout");
+    expect(cutResult.usageNote).toEqual({ stream_cut: "idle_timeout" });
+    expect(aborted).toBe(1);
+
+    const finished = new PassThrough();
+    const whole = pipeStream(finished as unknown as IncomingMessage, recordingSink().sink, createOpenAiStreamTranslator(false), 100, () => (aborted += 1));
+    finished.write(firstEvents(5)); // finish_reason and usage, but no [DONE] and no end of body
+    const wholeResult = await whole;
+    expect(wholeResult.error).toBeUndefined();
+    expect(wholeResult.usageNote).toBeUndefined();
+    expect(aborted).toBe(2);
+  });
+});
+
+describe("endStream after a cut", () => {
+  it("writes the usage chunk the client asked for, then the error event, and no [DONE]", async () => {
+    const upstream = new PassThrough();
+    const { sink, writes } = recordingSink();
+    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(true), 5_000, () => undefined);
+    upstream.end(streamFixture.split("\n\n").slice(0, 2).map((e) => `${e}\n\n`).join(""));
+    const result = await outcome;
+    endStream(sink, result, { usage: { prompt_tokens: 7, completion_tokens: 1 }, model: "m", object: "chat.completion.chunk" });
+    expect(JSON.parse(writes.at(-2)!.replace(/^data: /, ""))).toMatchObject({ id: "chatcmpl-Q7", choices: [], usage: { prompt_tokens: 7, completion_tokens: 1, total_tokens: 8 } });
+    expect(writes.at(-1)).toMatch(/^data: \{"error":\{"message":"[^"]+","type":"upstream_error","code":"stream_interrupted","param":null\}\}\n\n$/);
+    expect(writes.join("")).not.toContain("[DONE]");
   });
 });

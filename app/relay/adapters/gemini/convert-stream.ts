@@ -69,5 +69,7 @@ export function createGeminiStreamTranslator(requestModel: string, forwardUsage:
       if (finishing) finished = true;
       return { chunks, text };
     },
+    // There is no closing event: a body that closes before any candidate finished was cut short.
+    finished: () => finished,
   };
 }

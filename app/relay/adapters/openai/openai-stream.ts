@@ -4,7 +4,7 @@ import type { StreamStep, StreamTranslator } from "../types";
 type Chunk = {
   id?: string;
   object?: string;
-  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: { function?: { arguments?: string } }[] }; text?: string }[];
+  choices?: { index?: unknown; finish_reason?: unknown; delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: { function?: { arguments?: string } }[] }; text?: string }[];
   usage?: unknown;
   error?: unknown;
 };
@@ -13,14 +13,23 @@ type Chunk = {
  * OpenAI-compatible streams pass through unchanged, except: the usage-only chunk is kept back
  * unless the client asked for it, and Azure's leading empty-identity chunk (no id, no
  * choices) is dropped. The text seen is reported so billing can count tokens when no usage comes.
+ * The reply is whole at [DONE], or once every choice begun has its finish_reason: some
+ * compatible upstreams close the body without [DONE], and only their usage chunk could be missing.
  */
 const DONE: StreamStep = Object.freeze({ chunks: [], done: true });
 const NO_USAGE: ParsedUsage = Object.freeze({});
 
 export function createOpenAiStreamTranslator(forwardUsage: boolean): StreamTranslator {
+  let sawDone = false;
+  // The choices begun and not yet finished, by their index (untrusted: any value is a key).
+  const unfinished = new Set<unknown>();
+  let finishedAny = false;
   return {
     push(_event, data): StreamStep {
-      if (data === "[DONE]") return DONE;
+      if (data === "[DONE]") {
+        sawDone = true;
+        return DONE;
+      }
       let chunk: Chunk;
       try {
         chunk = JSON.parse(data) as Chunk;
@@ -40,10 +49,15 @@ export function createOpenAiStreamTranslator(forwardUsage: boolean): StreamTrans
       }
       let text = "";
       for (const choice of choices) {
+        if (choice.finish_reason) {
+          unfinished.delete(choice.index);
+          finishedAny = true;
+        } else unfinished.add(choice.index);
         text += choice.delta?.content ?? choice.delta?.reasoning_content ?? choice.text ?? "";
         for (const call of choice.delta?.tool_calls ?? []) text += call.function?.arguments ?? "";
       }
       return { chunks: [data], ...parsed, text };
     },
+    finished: () => sawDone || (finishedAny && unfinished.size === 0),
   };
 }

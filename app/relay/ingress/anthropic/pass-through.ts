@@ -1,5 +1,5 @@
 import { parseAnthropicError } from "../../adapters/anthropic/errors";
-import { ChannelConfigError, type Adapter, type StreamStep, type StreamTranslator } from "../../adapters/types";
+import { ChannelConfigError, STREAM_IDLE_TIMEOUT, type Adapter, type StreamStep, type StreamTranslator } from "../../adapters/types";
 import { parseAnthropicUsage, type ParsedUsage } from "../../billing/usage-parse";
 import { isObject, sseFrame, type Json } from "../json-shape";
 import { anthropicErrorType } from "./errors";
@@ -19,10 +19,12 @@ function usageOfMessage(raw: Buffer): ParsedUsage {
 /**
  * Forwards Anthropic events as they are, reading what billing needs on the way: input counts
  * from message_start, the cumulative output from message_delta, text for a count if no usage.
+ * The reply is whole at message_stop: the client's SDK waits for it.
  */
 function forwardingTranslator(): StreamTranslator {
   let usage: Json = {};
   let errorForwarded = false;
+  let stopped = false;
   return {
     push(event, data): StreamStep {
       let payload: Json = {};
@@ -41,7 +43,10 @@ function forwardingTranslator(): StreamTranslator {
         const text = payload.delta.text ?? payload.delta.partial_json ?? payload.delta.thinking;
         return { chunks, text: typeof text === "string" ? text : undefined };
       }
-      if (name === "message_stop") return { chunks, done: true };
+      if (name === "message_stop") {
+        stopped = true;
+        return { chunks, done: true };
+      }
       if (name === "error") {
         errorForwarded = true;
         const error = isObject(payload.error) ? payload.error : {};
@@ -49,10 +54,13 @@ function forwardingTranslator(): StreamTranslator {
       }
       return { chunks };
     },
+    finished: () => stopped,
     close(_billed, error) {
-      // An error the upstream sent was forwarded as it came; one of the gateway's own (idle timeout) is framed here.
+      // An error the upstream sent was forwarded as it came; the gateway's own (the upstream went
+      // quiet, or broke off mid-reply) is framed here, in message_stop's place.
       if (!error || errorForwarded) return "";
-      return sseFrame({ type: "error", error: { type: anthropicErrorType(504), message: error.message } }, "error");
+      const status = error.code === STREAM_IDLE_TIMEOUT ? 504 : 500;
+      return sseFrame({ type: "error", error: { type: anthropicErrorType(status), message: error.message } }, "error");
     },
   };
 }

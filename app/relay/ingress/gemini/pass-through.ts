@@ -1,5 +1,5 @@
 import { getChannelType } from "~/domain/channels/catalog";
-import { ChannelConfigError, type Adapter, type StreamStep, type StreamTranslator } from "../../adapters/types";
+import { ChannelConfigError, STREAM_IDLE_TIMEOUT, type Adapter, type StreamStep, type StreamTranslator } from "../../adapters/types";
 import type { ParsedUsage } from "../../billing/usage-parse";
 import { asArray, isObject, sseFrame, type Json } from "../json-shape";
 import { googleErrorBody, parseGeminiError } from "./errors";
@@ -23,9 +23,20 @@ function textOf(reply: Json): string {
   return text;
 }
 
-/** Forwards Gemini's SSE chunks as they are; the last usageMetadata seen is the one billed. */
+/** Whether a chunk ends the reply: a candidate's finishReason, or the prompt blocked. */
+function endsReply(reply: Json): boolean {
+  if (isObject(reply.promptFeedback) && reply.promptFeedback.blockReason) return true;
+  return asArray(reply.candidates).some((candidate) => isObject(candidate) && typeof candidate.finishReason === "string" && candidate.finishReason !== "");
+}
+
+/**
+ * Forwards Gemini's SSE chunks as they are; the last usageMetadata seen once the reply finished
+ * is the one billed. Gemini has no closing event: the reply is whole once a chunk carries a
+ * finishReason.
+ */
 function forwardingTranslator(): StreamTranslator {
   let errorForwarded = false;
+  let ended = false;
   return {
     push(_event, data): StreamStep {
       const chunks = [sseFrame(data)];
@@ -35,12 +46,18 @@ function forwardingTranslator(): StreamTranslator {
         errorForwarded = true;
         return { chunks, error: parseGeminiError(500, data) };
       }
-      const usage: ParsedUsage = reply.usageMetadata === undefined ? {} : parseGeminiUsage(reply.usageMetadata);
+      if (endsReply(reply)) ended = true;
+      // Before the reply finishes, usageMetadata is a running count (often without the
+      // candidates' tokens): it is billed from the finishing chunk on, so a reply cut short is
+      // billed for the text that passed, counted.
+      const usage: ParsedUsage = !ended || reply.usageMetadata === undefined ? {} : parseGeminiUsage(reply.usageMetadata);
       return { chunks, ...usage, text: textOf(reply) };
     },
+    finished: () => ended,
     close(_billed, error) {
+      // The gateway's own error (the upstream went quiet, or broke off mid-reply) as the last chunk.
       if (!error || errorForwarded) return "";
-      return sseFrame(googleErrorBody(504, error.message));
+      return sseFrame(googleErrorBody(error.code === STREAM_IDLE_TIMEOUT ? 504 : 500, error.message));
     },
   };
 }

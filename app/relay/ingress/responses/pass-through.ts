@@ -6,9 +6,14 @@ import { isObject, sseFrame, type Json } from "../json-shape";
 
 const TERMINAL = new Set(["response.completed", "response.incomplete", "response.failed"]);
 
-/** Forwards Responses events as they are; usage comes from the terminal event's response. */
+/**
+ * Forwards Responses events as they are; usage comes from the terminal event's response, and the
+ * reply is whole at that event. An error of the gateway's own is numbered after the last event.
+ */
 function forwardingTranslator(): StreamTranslator {
   let errorForwarded = false;
+  let terminal = false;
+  let nextSequence = 0;
   return {
     push(event, data): StreamStep {
       let payload: Json = {};
@@ -18,17 +23,24 @@ function forwardingTranslator(): StreamTranslator {
       } catch {}
       const name = event ?? (typeof payload.type === "string" ? payload.type : "message");
       const chunks = [sseFrame(data, name)];
+      const sequence = payload.sequence_number;
+      if (typeof sequence === "number" && Number.isSafeInteger(sequence) && sequence >= 0) nextSequence = sequence + 1;
       if (name === "response.output_text.delta" || name === "response.function_call_arguments.delta") return { chunks, text: typeof payload.delta === "string" ? payload.delta : undefined };
-      if (TERMINAL.has(name)) return { chunks, ...(isObject(payload.response) ? parseOpenAiUsage(payload.response.usage) : {}), done: true };
+      if (TERMINAL.has(name)) {
+        terminal = true;
+        return { chunks, ...(isObject(payload.response) ? parseOpenAiUsage(payload.response.usage) : {}), done: true };
+      }
       if (name === "error") {
         errorForwarded = true;
         return { chunks, error: { message: typeof payload.message === "string" ? payload.message : "upstream stream error", type: "upstream_error", code: typeof payload.code === "string" ? payload.code : null } };
       }
       return { chunks };
     },
+    finished: () => terminal,
     close(_billed, error) {
+      // The gateway's own error (the upstream went quiet, or broke off mid-reply), in place of a terminal event.
       if (!error || errorForwarded) return "";
-      return sseFrame({ type: "error", code: error.code ?? "server_error", message: error.message, param: null }, "error");
+      return sseFrame({ type: "error", code: error.code ?? "server_error", message: error.message, param: null, sequence_number: nextSequence }, "error");
     },
   };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { AdapterContext, StreamTranslator } from "~/relay/adapters/types";
+import { STREAM_IDLE_TIMEOUT, STREAM_INTERRUPTED, type AdapterContext, type StreamTranslator } from "~/relay/adapters/types";
 import { anthropicPassThrough } from "~/relay/ingress/anthropic/pass-through";
 import { geminiPassThrough } from "~/relay/ingress/gemini/pass-through";
 import { responsesPassThrough } from "~/relay/ingress/responses/pass-through";
@@ -50,7 +50,19 @@ describe("pass-through adapters", () => {
     expect(step.chunks.join("")).toContain("event: error");
     expect(translator.close!({ prompt_tokens: 0, completion_tokens: 0 }, step.error)).toBe("");
     const idle = anthropicPassThrough({}, {}).createStreamTranslator(ctx(14, true));
-    expect(idle.close!({ prompt_tokens: 0, completion_tokens: 0 }, { message: "idle", type: "upstream_error", code: null })).toContain('"type":"timeout_error"');
+    expect(idle.close!({ prompt_tokens: 0, completion_tokens: 0 }, { message: "idle", type: "upstream_error", code: STREAM_IDLE_TIMEOUT })).toContain('"type":"timeout_error"');
+  });
+
+  it("Anthropic: the reply is whole only at message_stop; one broken off before it ends in an api_error event", () => {
+    const translator = anthropicPassThrough({}, {}).createStreamTranslator(ctx(14, true));
+    const frames = fixture("anthropic/stream-text.sse").split("\n\n").filter((f) => f.trim());
+    run(translator, frames.slice(0, -1).join("\n\n")); // message_delta with its stop_reason, no message_stop
+    expect(translator.finished!()).toBe(false);
+    expect(translator.close!({ prompt_tokens: 14, completion_tokens: 5 }, { message: "上游连接在回复中途断开", type: "upstream_error", code: STREAM_INTERRUPTED })).toBe(
+      'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"上游连接在回复中途断开"}}\n\n',
+    );
+    run(translator, frames.at(-1)!);
+    expect(translator.finished!()).toBe(true);
   });
 
   it("Gemini: the mapped model's URL and method, the key in x-goog-api-key, the last usageMetadata billed", async () => {
@@ -64,6 +76,20 @@ describe("pass-through adapters", () => {
     expect(usage).toEqual({ prompt_tokens: 7, completion_tokens: 12 });
   });
 
+  it("Gemini: whole once a chunk carries a finishReason; before it the running usageMetadata is not billed (the text is counted)", () => {
+    const translator = geminiPassThrough({ contents: [] }).createStreamTranslator(ctx(24, true));
+    const frames = fixture("gemini-native/stream.sse").split("\n\n").filter((f) => f.trim());
+    const early = run(translator, frames.slice(0, 2).join("\n\n"));
+    expect(early.usage).toBeUndefined(); // the chunks carry promptTokenCount only
+    expect(translator.finished!()).toBe(false);
+    expect(translator.close!({ prompt_tokens: 7, completion_tokens: 4 }, { message: "cut", type: "upstream_error", code: STREAM_INTERRUPTED })).toBe('data: {"error":{"code":500,"message":"cut","status":"INTERNAL"}}\n\n');
+    expect(run(translator, frames[2]!).usage).toEqual({ prompt_tokens: 7, completion_tokens: 12 });
+    expect(translator.finished!()).toBe(true);
+    const blocked = geminiPassThrough({ contents: [] }).createStreamTranslator(ctx(24, true));
+    blocked.push(undefined, '{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":3,"totalTokenCount":3}}');
+    expect(blocked.finished!()).toBe(true);
+  });
+
   it("Responses: {base}/v1/responses with Bearer; usage from the terminal event, which ends the stream", async () => {
     const adapter = responsesPassThrough({ model: "asked", input: "hi" }, "https://api.openai.com");
     const built = await adapter.buildRequest(ctx(1, true));
@@ -75,5 +101,17 @@ describe("pass-through adapters", () => {
     expect(done).toBe(true);
     expect(forwarded.match(/^event: /gm)).toHaveLength(10);
     expect(adapter.convertResponse(ctx(1), Buffer.from(fixture("openai/responses.json"))).usage).toEqual({ prompt_tokens: 20, completion_tokens: 12 });
+  });
+
+  it("Responses: whole only at a terminal event; one broken off before it ends in an error event numbered after the last", () => {
+    const translator = responsesPassThrough({ model: "asked", input: "hi" }, "https://api.openai.com").createStreamTranslator(ctx(1, true));
+    const frames = fixture("openai/responses-stream.sse").split("\n\n").filter((f) => f.trim());
+    run(translator, frames.slice(0, 5).join("\n\n")); // sequence numbers 0-4
+    expect(translator.finished!()).toBe(false);
+    expect(JSON.parse(translator.close!({ prompt_tokens: 8, completion_tokens: 1 }, { message: "cut", type: "upstream_error", code: STREAM_INTERRUPTED }).split("data: ")[1]!)).toEqual({
+      type: "error", code: STREAM_INTERRUPTED, message: "cut", param: null, sequence_number: 5,
+    });
+    run(translator, frames.slice(5).join("\n\n"));
+    expect(translator.finished!()).toBe(true);
   });
 });
