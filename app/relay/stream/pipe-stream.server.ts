@@ -1,5 +1,6 @@
 import { createParser } from "eventsource-parser";
 import type { Usage } from "../billing/pricing";
+import { replyWithBilledUsage } from "../billing/billed-usage-body";
 import type { UsageNote } from "../billing/usage-parse";
 import type { StreamDecoder, StreamTranslator, UpstreamError, UpstreamReply } from "../adapters/types";
 import type { ReplySink } from "../reply-sink";
@@ -16,6 +17,8 @@ export type StreamOutcome = {
   ended: "done" | "idle-timeout" | "client-abort" | "upstream-closed";
   /** A chunk carrying usage reached the client. */
   usageSent: boolean;
+  /** The upstream's usage-only chunk, kept back for the end of the stream (the client asked for usage). */
+  usageFrame?: string;
   /** The id and created time of the stream's first chunk, for a chunk the gateway adds. */
   first?: { id?: unknown; created?: unknown };
 };
@@ -27,15 +30,16 @@ export type StreamOutcome = {
 export type ClosingUsage = { usage: Usage; model: string; object: string };
 
 /**
- * Ends the client's stream: the usage chunk the client asked for (stream_options.include_usage)
- * when the upstream sent none, then [DONE] — or, for a stream that stopped short, the error event
+ * Ends the client's stream: the usage chunk the client asked for (stream_options.include_usage) —
+ * the upstream's own, reporting the usage billed, or one of ours when it sent none — then [DONE] — or, for a stream that stopped short, the error event
  * in [DONE]'s place: the SDKs raise on it, where a [DONE] would pass the reply off as whole.
  * Called after billing has committed, so a stream never finishes with its charge still
  * unrecorded, and the usage it reports is the one billed.
  */
 export function endStream(sink: ReplySink, outcome: StreamOutcome, closing?: ClosingUsage): void {
   if (!sink.open) return;
-  if (closing && !outcome.usageSent) sink.write(`data: ${usageChunk(outcome, closing)}\n\n`);
+  if (closing && outcome.usageFrame) sink.write(`data: ${replyWithBilledUsage(outcome.usageFrame, outcome.usage, closing.usage)}\n\n`);
+  else if (closing && !outcome.usageSent) sink.write(`data: ${usageChunk(outcome, closing)}\n\n`);
   if (outcome.error) sink.end(`data: ${JSON.stringify({ error: { ...outcome.error, param: null } })}\n\n`);
   else sink.end("data: [DONE]\n\n");
 }
@@ -52,6 +56,17 @@ function usageChunk(outcome: StreamOutcome, { usage, model, object }: ClosingUsa
   const created = typeof outcome.first?.created === "number" ? outcome.first.created : Math.floor(Date.now() / 1000);
   const { prompt_tokens, completion_tokens } = usage;
   return JSON.stringify({ id, object, created, model, choices: [], usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens } });
+}
+
+/** A chunk with no choices and a usage: the stream's closing usage report. Parsed only when a step reported usage. */
+function isUsageOnlyChunk(chunk: string): boolean {
+  if (!chunk.includes('"usage"')) return false;
+  try {
+    const parsed = JSON.parse(chunk) as { choices?: unknown; usage?: unknown };
+    return parsed.usage != null && (!Array.isArray(parsed.choices) || parsed.choices.length === 0);
+  } catch {
+    return false;
+  }
 }
 
 /** The id and created time of a stream's first chunk (read once per stream). */
@@ -79,6 +94,7 @@ export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator:
     const counter = createTokenCounter();
     let usage: Usage | undefined;
     let usageSent = false;
+    let usageFrame: string | undefined;
     let first: StreamOutcome["first"];
     let usageNote: UsageNote | undefined;
     let error: UpstreamError | undefined;
@@ -95,7 +111,7 @@ export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator:
       // timer keeps watching it, so an upstream that never closes is let go, not kept forever.
       if (upstreamEnded || ended !== "done") clearTimeout(idleTimer);
       const note = cut ? { ...usageNote, stream_cut: cut } : usageNote;
-      resolve({ usage, usageNote: note, countedCompletion: usage ? 0 : counter.total, error, ended, usageSent, first });
+      resolve({ usage, usageNote: note, countedCompletion: usage ? 0 : counter.total, error, ended, usageSent, usageFrame, first });
     };
     // The client is told why its stream stops short; it pays for what it got.
     const cutShort = (why: StreamCut, reason: UpstreamError) => {
@@ -126,14 +142,21 @@ export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator:
       if (step.usage) ({ usage, usageNote } = step);
       else if (step.usageNote && !usage) usageNote = step.usageNote;
       if (!usage) counter.add(step.text);
-      // A step with usage that forwards chunks forwards its usage with them (a usage-only chunk
-      // kept back forwards none).
-      if (step.usage && step.chunks.length > 0) usageSent = true;
       if (framed) {
         for (const chunk of step.chunks) pending += chunk;
+        if (step.usage && step.chunks.length > 0) usageSent = true;
       } else {
         if (first === undefined && step.chunks.length > 0) first = firstChunkIdentity(step.chunks[0]!);
-        for (const chunk of step.chunks) pending += `data: ${chunk}\n\n`;
+        const reportsUsage = step.usage !== undefined || step.usageNote !== undefined;
+        for (const chunk of step.chunks) {
+          // The usage-only chunk the client asked for waits for the end, where it reports the
+          // usage billed (endStream); a content chunk that carries usage goes out as it came.
+          if (reportsUsage && isUsageOnlyChunk(chunk)) usageFrame = chunk;
+          else {
+            pending += `data: ${chunk}\n\n`;
+            if (step.usage) usageSent = true;
+          }
+        }
       }
       if (step.done) completed = true;
       if (step.error) {
