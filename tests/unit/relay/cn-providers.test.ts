@@ -48,6 +48,8 @@ async function pipeInPieces(body: Buffer, translator: StreamTranslator, size: nu
   }
   upstream.end();
   const result = await outcome;
+  // The usage-only chunk waits for the end of the stream (endStream sends it with the usage billed).
+  if (result.usageFrame) writes.push(`data: ${result.usageFrame}\n\n`);
   const chunks = writes.join("").split("\n\n").filter(Boolean).map((e) => JSON.parse(e.slice(6)) as { choices: { delta: { content?: string }; finish_reason: string | null }[]; usage?: unknown });
   const text = chunks.map((c) => c.choices[0]?.delta.content ?? "").join("");
   const finish = chunks.map((c) => c.choices[0]?.finish_reason).filter(Boolean);

@@ -53,10 +53,14 @@ describe("pipeStream", () => {
       seen.push(writes.length);
     }
     upstream.end();
-    await outcome;
-    const dataEvents = events.filter((e) => e.startsWith("data: {"));
+    const result = await outcome;
+    // Every event as it arrives, but the usage-only chunk: it waits for the end of the stream,
+    // where endStream sends it with the usage billed.
+    const usageOnly = (e: string) => e.includes('"choices":[]') && e.includes('"usage":{');
+    const dataEvents = events.filter((e) => e.startsWith("data: {") && !usageOnly(e));
     expect(writes).toEqual(dataEvents);
     expect(seen.slice(0, dataEvents.length)).toEqual(dataEvents.map((_, i) => i + 1));
+    expect(`data: ${result.usageFrame}\n\n`).toBe(events.find(usageOnly));
   });
 });
 
