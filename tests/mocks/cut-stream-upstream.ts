@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { readBody } from "./http-helpers";
 import type { RecordedRequest } from "./openai-upstream";
+import { listen } from "./loopback";
 
 /**
  * A loopback upstream that streams each protocol's recorded reply (OpenAI chat and legacy
@@ -59,13 +60,8 @@ export async function startCutStreamMock(): Promise<CutStreamMock> {
       else if (cut.how === "reset") res.socket?.resetAndDestroy();
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  mock.url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  mock.close = () =>
-    new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listen(server);
+  mock.url = listening.url;
+  mock.close = listening.close;
   return mock;
 }

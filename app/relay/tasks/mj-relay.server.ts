@@ -8,7 +8,7 @@ import type { TokenContext } from "../auth/token-auth.server";
 import { BodyTooLargeError, readBody, sendJson } from "../http.server";
 import type { RelayFailure } from "../relay-error";
 import { clearModeFlags, decodeTaskId, MJ_SUBMIT_ROUTES, mjSubmitKind, mjTaskObject, readReportedMjTask } from "./mj-wire";
-import { failedTaskAttempt, taskBill, taskChannelKey, taskHold } from "./task-billing.server";
+import { failedTaskAttempt, taskBill, taskCall, taskChannelKey } from "./task-billing.server";
 import { relayAdmitted } from "../admission/run.server";
 import { CHANNEL_STATUS } from "~/domain/channels/channels.server";
 import { callTaskUpstream, parseJsonBody, TaskUpstreamError } from "./task-upstream.server";
@@ -165,12 +165,7 @@ async function submitTask(res: ServerResponse, route: string, split: { mode?: st
   const model = mjModelName(kind.action);
 
   const failure = await relayAdmitted<Submitted>({
-    token,
-    model,
-    requestId: meta.requestId,
-    startedAt: meta.startedAt,
-    channel: originChannel,
-    hold: (priced) => taskHold(model, priced),
+    ...taskCall(token, model, meta, originChannel),
     async attempt(channel) {
       // The gateway takes the proxy's callbacks itself (signed per channel); a client's own hook is not passed on.
       if (options.bool("MjNotifyEnabled")) body.notifyHook = notifyHookFor(channel);

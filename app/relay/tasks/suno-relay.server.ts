@@ -5,7 +5,7 @@ import { getDb } from "~/utils/db.server";
 import type { TokenContext } from "../auth/token-auth.server";
 import { BodyTooLargeError, readBody, sendJson } from "../http.server";
 import type { RelayFailure } from "../relay-error";
-import { failedTaskAttempt, taskBill, taskHold } from "./task-billing.server";
+import { failedTaskAttempt, taskBill, taskCall } from "./task-billing.server";
 import { relayAdmitted } from "../admission/run.server";
 import { CHANNEL_STATUS } from "~/domain/channels/channels.server";
 import { decodeTaskId } from "./mj-wire";
@@ -99,12 +99,7 @@ async function submitSuno(res: ServerResponse, action: string, body: Record<stri
   }
   const model = `suno_${action.toLowerCase()}`;
   const failure = await relayAdmitted<Submitted>({
-    token,
-    model,
-    requestId: meta.requestId,
-    startedAt: meta.startedAt,
-    channel: originChannel,
-    hold: (priced) => taskHold(model, priced),
+    ...taskCall(token, model, meta, originChannel),
     async attempt(channel) {
       let reply;
       try {

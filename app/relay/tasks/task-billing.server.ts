@@ -1,7 +1,8 @@
 import type { Channel } from "../../../db/schema";
 import { decryptSecret } from "~/utils/secrets.server";
 import type { FailedAttempt } from "../admission/attempt-loop.server";
-import type { Hold } from "../admission/run.server";
+import type { AdmittedCall, Hold } from "../admission/run.server";
+import type { TokenContext } from "../auth/token-auth.server";
 import { refusals } from "../admission/refusals";
 import type { Bill } from "../admission/settlement.server";
 import type { PricedModel } from "../billing/price-tables.server";
@@ -26,6 +27,11 @@ export function taskHold(model: string, priced: PricedModel): Hold | RelayFailur
   const quota = taskQuota(priced);
   if (quota === undefined) return refusals.priceMissing(model);
   return { hold: quota, estimate: quota };
+}
+
+/** What every task submit tells the admission module: who pays, the action's model, its price as the hold, and the channel an action on an earlier task must go to. */
+export function taskCall(token: TokenContext, model: string, meta: { requestId: string; startedAt: number }, channel: Channel | undefined): Pick<AdmittedCall<unknown>, "token" | "model" | "requestId" | "startedAt" | "channel" | "hold"> {
+  return { token, model, requestId: meta.requestId, startedAt: meta.startedAt, channel, hold: (priced) => taskHold(model, priced) };
 }
 
 /** The bill of an accepted task: its price, with the action and the task id in its log row. */
