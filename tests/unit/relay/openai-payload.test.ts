@@ -25,11 +25,16 @@ describe("openAiPayload", () => {
     expect(payload.endsWith(raw.slice(1))).toBe(true);
   });
 
-  it("rebuilds the body when the model is mapped or the client set stream_options itself", () => {
-    const raw = '{"model":"gpt-4o-mini","stream":true,"stream_options":{"include_usage":false},"messages":[]}';
-    expect(JSON.parse(openAiPayload(ctx(raw), true).toString())).toMatchObject({ stream_options: { include_usage: true } });
-    const mapped = openAiPayload(ctx('{"model":"alias","messages":[]}', { upstreamModel: "gpt-4o" }), true);
-    expect(JSON.parse(mapped.toString())).toEqual({ model: "gpt-4o", messages: [] });
+  it("edits the mapped model and the client's own stream_options in place, every other byte as sent", () => {
+    const raw = '{"model":"gpt-4o-mini","stream":true,"stream_options":{"x":1.0,"include_usage":false},"seed":9223372036854775807,"messages":[]}';
+    expect(openAiPayload(ctx(raw), true).toString()).toBe(raw.replace("false", "true"));
+    const mapped = openAiPayload(ctx('{"model":"alias","top_p":0.10,"messages":[]}', { upstreamModel: "gpt-4o" }), true);
+    expect(mapped.toString()).toBe('{"model":"gpt-4o","top_p":0.10,"messages":[]}');
+  });
+
+  it("builds the body from the parse when there are no client bytes", () => {
+    const built = openAiPayload(ctx('{"model":"alias","stream":true,"messages":[]}', { upstreamModel: "gpt-4o", rawJson: undefined }), true);
+    expect(JSON.parse(built.toString())).toEqual({ model: "gpt-4o", stream: true, messages: [], stream_options: { include_usage: true } });
   });
 
   it("leaves a stream alone when the channel type does not take stream_options", () => {
