@@ -2,6 +2,7 @@ import { parseAnthropicError } from "../../adapters/anthropic/errors";
 import { ChannelConfigError, STREAM_IDLE_TIMEOUT, type Adapter, type StreamStep, type StreamTranslator } from "../../adapters/types";
 import { parseAnthropicUsage, type ParsedUsage } from "../../billing/usage-parse";
 import { isObject, sseFrame, type Json } from "../json-shape";
+import { nativeBodyFor } from "../native-json";
 import { anthropicErrorType } from "./errors";
 
 /** The Anthropic headers a client sends that the upstream must see too (version, beta features). */
@@ -66,10 +67,10 @@ function forwardingTranslator(): StreamTranslator {
 }
 
 /**
- * A Claude channel (type 14) serving an Anthropic client: the client's Messages body goes up as
- * it came, with the channel's model mapping applied; the reply's bytes come back unchanged.
+ * A Claude channel (type 14) serving an Anthropic client: the client's Messages bytes go up as
+ * they came, with the channel's model mapping applied; the reply's bytes come back unchanged.
  */
-export function anthropicPassThrough(native: Json, client: AnthropicClientHeaders): Adapter {
+export function anthropicPassThrough(native: Json, raw: Buffer, client: AnthropicClientHeaders): Adapter {
   return {
     streamUsage: true,
     buildRequest(ctx) {
@@ -78,7 +79,7 @@ export function anthropicPassThrough(native: Json, client: AnthropicClientHeader
       const headers: Record<string, string> = { "Content-Type": "application/json", "x-api-key": ctx.key, "anthropic-version": client.version || "2023-06-01" };
       if (client.beta) headers["anthropic-beta"] = client.beta;
       if (ctx.stream) headers.Accept = "text/event-stream";
-      return { url: `${base}/v1/messages`, headers, body: JSON.stringify({ ...native, model: ctx.upstreamModel }) };
+      return { url: `${base}/v1/messages`, headers, body: nativeBodyFor(raw, native, ctx.upstreamModel) };
     },
     convertResponse: (_ctx, raw) => ({ body: raw, ...usageOfMessage(raw) }),
     createStreamTranslator: () => forwardingTranslator(),

@@ -46,7 +46,7 @@ export const anthropicSurface: IngressSurface = {
     return {
       body,
       ingress: {
-        adapterFor: (type) => (MESSAGES_NATIVE_TYPES.has(type) ? anthropicPassThrough(parsed.body, client) : convertingAdapter(adapterFor(type), anthropicReplyCodec)),
+        adapterFor: (type) => (MESSAGES_NATIVE_TYPES.has(type) ? anthropicPassThrough(parsed.body, raw, client) : convertingAdapter(adapterFor(type), anthropicReplyCodec)),
       },
     };
   },

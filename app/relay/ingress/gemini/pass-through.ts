@@ -63,11 +63,11 @@ function forwardingTranslator(): StreamTranslator {
 }
 
 /**
- * A Gemini channel (type 24) serving a Gemini client: the client's body goes to
+ * A Gemini channel (type 24) serving a Gemini client: the client's bytes go, as they came, to
  * `{base}/v1beta/models/{mapped model}:{method}` with the channel's key in `x-goog-api-key`,
  * and the reply's bytes come back unchanged.
  */
-export function geminiPassThrough(native: Json): Adapter {
+export function geminiPassThrough(raw: Buffer): Adapter {
   return {
     streamUsage: true,
     buildRequest(ctx) {
@@ -76,7 +76,7 @@ export function geminiPassThrough(native: Json): Adapter {
       const method = ctx.stream ? "streamGenerateContent?alt=sse" : "generateContent";
       const headers: Record<string, string> = { "Content-Type": "application/json", "x-goog-api-key": ctx.key };
       if (ctx.stream) headers.Accept = "text/event-stream";
-      return { url: `${base}/v1beta/models/${encodeURIComponent(ctx.upstreamModel)}:${method}`, headers, body: JSON.stringify(native) };
+      return { url: `${base}/v1beta/models/${encodeURIComponent(ctx.upstreamModel)}:${method}`, headers, body: raw.length > 0 ? raw : "{}" };
     },
     convertResponse(_ctx, raw) {
       const reply = parse(raw.toString("utf8"));

@@ -40,7 +40,7 @@ export const geminiSurface: IngressSurface = {
     return {
       body,
       ingress: {
-        adapterFor: (type) => (GEMINI_NATIVE_TYPES.has(type) ? geminiPassThrough(parsed.body) : convertingAdapter(adapterFor(type), geminiReplyCodec)),
+        adapterFor: (type) => (GEMINI_NATIVE_TYPES.has(type) ? geminiPassThrough(raw) : convertingAdapter(adapterFor(type), geminiReplyCodec)),
       },
     };
   },

@@ -3,6 +3,7 @@ import { parseOpenAiError } from "../../adapters/openai/openai-errors";
 import type { Adapter, StreamStep, StreamTranslator } from "../../adapters/types";
 import { parseOpenAiUsage } from "../../billing/usage-parse";
 import { isObject, sseFrame, type Json } from "../json-shape";
+import { nativeBodyFor } from "../native-json";
 
 const TERMINAL = new Set(["response.completed", "response.incomplete", "response.failed"]);
 
@@ -50,14 +51,14 @@ function forwardingTranslator(): StreamTranslator {
  * with the channel's model mapping applied and its key as a Bearer token; the reply comes back
  * as it is, billed from `usage.input_tokens` / `output_tokens`.
  */
-export function responsesPassThrough(native: Json, defaultBase: string): Adapter {
+export function responsesPassThrough(native: Json, raw: Buffer, defaultBase: string): Adapter {
   return {
     streamUsage: true,
     buildRequest(ctx) {
       const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${ctx.key}` };
       if (ctx.channel.openai_organization) headers["OpenAI-Organization"] = ctx.channel.openai_organization;
       if (ctx.stream) headers.Accept = "text/event-stream";
-      return { url: upstreamUrl({ ...ctx, path: "/v1/responses" }, defaultBase), headers, body: JSON.stringify({ ...native, model: ctx.upstreamModel }) };
+      return { url: upstreamUrl({ ...ctx, path: "/v1/responses" }, defaultBase), headers, body: nativeBodyFor(raw, native, ctx.upstreamModel) };
     },
     convertResponse: (_ctx, raw) => ({ body: raw, ...usageOfReply(raw) }),
     createStreamTranslator: () => forwardingTranslator(),

@@ -33,7 +33,7 @@ export const responsesSurface: IngressSurface = {
     return {
       body,
       ingress: {
-        adapterFor: (type) => (RESPONSES_NATIVE_TYPES.has(type) ? responsesPassThrough(native, getChannelType(type)?.defaultBaseUrl ?? "") : convertingAdapter(adapterFor(type), responsesReplyCodec)),
+        adapterFor: (type) => (RESPONSES_NATIVE_TYPES.has(type) ? responsesPassThrough(native, raw, getChannelType(type)?.defaultBaseUrl ?? "") : convertingAdapter(adapterFor(type), responsesReplyCodec)),
       },
     };
   },
