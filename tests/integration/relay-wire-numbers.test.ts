@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, loginRoot, type ApiSession } from "../support/api";
 import { startAnthropicMock, type AnthropicMock } from "../mocks/anthropic-upstream";
 import { startGeminiNativeMock, type GeminiNativeMock } from "../mocks/gemini-native-mock";
+import { startMinimaxMock } from "../mocks/minimax-upstream";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
+import type { ProviderMock } from "../mocks/provider-mock";
 import { createChannel, mergeOption, uniqueModel, userWithToken } from "../support/relay";
 
 /**
@@ -19,24 +21,28 @@ let root: ApiSession;
 let openai: MockUpstream;
 let claude: AnthropicMock;
 let gemini: GeminiNativeMock;
+let minimax: ProviderMock;
 let key = "";
 const gptModel = uniqueModel("gpt-wire");
 const mappedModel = uniqueModel("gpt-wire-mapped");
 const claudeModel = uniqueModel("claude-wire");
 const geminiModel = uniqueModel("gemini-wire");
+const minimaxModel = uniqueModel("mm-wire");
 
 beforeAll(async () => {
   root = await loginRoot();
   openai = await startOpenAiMock({ apiKey: "sk-upstream" });
   claude = await startAnthropicMock("sk-ant-wire");
   gemini = await startGeminiNativeMock("g-wire");
-  const models = [gptModel, mappedModel, claudeModel, geminiModel];
+  minimax = await startMinimaxMock("mm-wire");
+  const models = [gptModel, mappedModel, claudeModel, geminiModel, minimaxModel];
   await mergeOption(root, "ModelRatio", Object.fromEntries(models.map((m) => [m, 1])));
   await mergeOption(root, "CompletionRatio", Object.fromEntries(models.map((m) => [m, 1])));
   await createChannel(root, { type: 1, key: "sk-upstream", base_url: openai.url, models: gptModel });
   await createChannel(root, { type: 1, key: "sk-upstream", base_url: openai.url, models: mappedModel, model_mapping: JSON.stringify({ [mappedModel]: "gpt-4o-upstream" }) });
   await createChannel(root, { type: 14, key: "sk-ant-wire", base_url: claude.url, models: claudeModel, model_mapping: JSON.stringify({ [claudeModel]: "claude-3-5-sonnet-20241022" }) });
   await createChannel(root, { type: 24, key: "g-wire", base_url: gemini.url, models: geminiModel, model_mapping: JSON.stringify({ [geminiModel]: "gemini-2.0-flash" }) });
+  await createChannel(root, { type: 35, key: "mm-wire", base_url: minimax.url, models: minimaxModel, model_mapping: JSON.stringify({ [minimaxModel]: "abab6.5s-chat" }) });
   key = (await userWithToken(1_000_000)).key;
 }, 60_000);
 
@@ -44,6 +50,7 @@ afterAll(async () => {
   await openai?.close();
   await claude?.close();
   await gemini?.close();
+  await minimax?.close();
 });
 
 /** Posts the client's exact bytes and reads the whole reply (a stream to its end). */
@@ -84,6 +91,12 @@ describe("OpenAI chat completions", () => {
     const body = `{${MESSAGES}, "model" : "${mappedModel}" ,${NUMBERS}}`;
     expect(await post("/v1/chat/completions", body)).toBe(200);
     expect(openai.requests.at(-1)!.body).toBe(body.replace(`"${mappedModel}"`, `"gpt-4o-upstream"`));
+  });
+
+  it("MiniMax, which speaks the OpenAI body: only the mapped model changes", async () => {
+    const body = `{"model":"${minimaxModel}",${MESSAGES},${NUMBERS}}`;
+    expect(await post("/v1/chat/completions", body)).toBe(200);
+    expect(minimax.requests.at(-1)!.body).toBe(body.replace(`"${minimaxModel}"`, `"abab6.5s-chat"`));
   });
 });
 

@@ -1,5 +1,5 @@
 import { parseOpenAiUsage, type ParsedUsage } from "../../billing/usage-parse";
-import { clientWantsUsage, openAiBody } from "../openai/openai-adapter";
+import { clientWantsUsage, openAiPayload } from "../openai/openai-adapter";
 import { channelBase, requireMode } from "../shared/channel-base";
 import type { Adapter, StreamStep, StreamTranslator } from "../types";
 import { minimaxFailure, parseMinimaxError } from "./minimax-errors";
@@ -58,7 +58,7 @@ export const minimaxAdapter: Adapter = {
     requireMode(ctx, ["chat"], "MiniMax");
     const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${ctx.key}` };
     if (ctx.stream) headers.Accept = "text/event-stream";
-    return { url: `${channelBase(ctx.channel, "https://api.minimax.chat")}/v1/text/chatcompletion_v2`, headers, body: JSON.stringify(openAiBody(ctx, false)) };
+    return { url: `${channelBase(ctx.channel, "https://api.minimax.chat")}/v1/text/chatcompletion_v2`, headers, body: openAiPayload(ctx, false) };
   },
   convertResponse(ctx, raw) {
     let reply: MiniMaxReply;

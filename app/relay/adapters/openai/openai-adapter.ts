@@ -7,7 +7,7 @@ import { channelBase } from "../shared/channel-base";
 import { insertMember, setMember } from "../../json-edit";
 
 /** The body sent upstream: the client's JSON with the mapped model and, for streams, usage asked for. */
-export function openAiBody(ctx: AdapterContext, askUsage: boolean): Record<string, unknown> {
+function openAiBody(ctx: AdapterContext, askUsage: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = { ...ctx.body };
   if ("model" in body || ctx.mode !== "images") body.model = ctx.upstreamModel;
   if (ctx.stream && askUsage && (ctx.mode === "chat" || ctx.mode === "completions")) {
