@@ -14,6 +14,7 @@ import { nodeSink } from "./reply-sink";
 import type { RelayFailure } from "./relay-error";
 import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField, multipartImageFields, parseRelayJson } from "./request-parse";
 import { MJ_PATH_PREFIXES } from "./tasks/mj-relay.server";
+import { setMember } from "./json-edit";
 import { handleTaskRelay } from "./tasks/task-routes.server";
 
 /** Path prefixes served by the relay instead of Remix (DESIGN.md §1). */
@@ -121,6 +122,7 @@ async function dispatchRelay(req: IncomingMessage, res: ServerResponse, requestI
     throw error;
   }
   let body: Record<string, unknown>;
+  let rawBody: Buffer | undefined = raw;
   let contentType: string | undefined;
   if (MULTIPART_ENDPOINTS[path]) {
     contentType = String(req.headers["content-type"] ?? "");
@@ -129,8 +131,12 @@ async function dispatchRelay(req: IncomingMessage, res: ServerResponse, requestI
     const parsed = parseRelayJson(raw, mode);
     if ("failure" in parsed) return fail(res, parsed.failure, requestId);
     body = parsed.body;
-    if (engine) body.model = engineModel;
+    if (engine) {
+      // The path names the model: the client's bytes get it too, so they still read as `body`.
+      body.model = engineModel;
+      rawBody = setMember(raw, ["model"], JSON.stringify(engineModel));
+    }
   }
-  const failure = await relay({ token, mode, path: engine ? "/v1/embeddings" : path, body, rawBody: engine ? undefined : raw, contentType, requestId, startedAt }, nodeSink(res));
+  const failure = await relay({ token, mode, path: engine ? "/v1/embeddings" : path, body, rawBody, contentType, requestId, startedAt }, nodeSink(res));
   if (failure) fail(res, failure, requestId);
 }

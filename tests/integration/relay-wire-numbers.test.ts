@@ -93,6 +93,14 @@ describe("OpenAI chat completions", () => {
     expect(openai.requests.at(-1)!.body).toBe(body.replace(`"${mappedModel}"`, `"gpt-4o-upstream"`));
   });
 
+  it("an embeddings call under /v1/engines/{model}: the path's model is added, the rest as sent", async () => {
+    const body = `{"input":"hello","dimensions":256,${NUMBERS}}`;
+    expect(await post(`/v1/engines/${gptModel}/embeddings`, body)).toBe(200);
+    const sent = openai.requests.at(-1)!;
+    expect(sent.path).toBe("/v1/embeddings");
+    expect(sent.body).toBe(`{"model":"${gptModel}",${body.slice(1)}`);
+  });
+
   it("MiniMax, which speaks the OpenAI body: only the mapped model changes", async () => {
     const body = `{"model":"${minimaxModel}",${MESSAGES},${NUMBERS}}`;
     expect(await post("/v1/chat/completions", body)).toBe(200);

@@ -24,7 +24,8 @@ function openAiBody(ctx: AdapterContext, askUsage: boolean): Record<string, unkn
  * Built from the parsed body only when there are no client bytes to edit.
  */
 export function openAiPayload(ctx: AdapterContext, askUsage: boolean): string | Buffer {
-  let raw = ctx.rawJson;
+  // An empty body parsed as {}: that is what goes up.
+  let raw = ctx.rawJson?.length ? ctx.rawJson : undefined;
   if (raw && ctx.body.model !== ctx.upstreamModel && ("model" in ctx.body || ctx.mode !== "images")) raw = setMember(raw, ["model"], JSON.stringify(ctx.upstreamModel));
   if (raw && ctx.stream && askUsage && (ctx.mode === "chat" || ctx.mode === "completions") && !clientWantsUsage(ctx)) {
     // Absent from the parse, the member is added without scanning a long body for it.
