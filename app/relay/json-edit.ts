@@ -69,10 +69,15 @@ function valueEnd(raw: Buffer, at: number): number {
   return i > at ? i : -1;
 }
 
-/** A member's key as JSON.parse reads it (escapes decoded, so `"mod\u0065l"` is `model`). */
-function keyOf(raw: Buffer, start: number, end: number): string {
+/** A member's key as JSON.parse reads it (escapes decoded, so `"mod\u0065l"` is `model`); undefined if an escape is broken. */
+function keyOf(raw: Buffer, start: number, end: number): string | undefined {
   const inner = raw.toString("utf8", start + 1, end - 1);
-  return inner.includes("\\") ? (JSON.parse(raw.toString("utf8", start, end)) as string) : inner;
+  if (!inner.includes("\\")) return inner;
+  try {
+    return JSON.parse(raw.toString("utf8", start, end)) as string;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The members of the object whose `{` is at `open`, in order, or undefined when it does not read as one. */
@@ -89,7 +94,9 @@ function objectAt(raw: Buffer, open: number): ObjectSpan | undefined {
     const valueStart = skipSpace(raw, colon + 1);
     const end = valueEnd(raw, valueStart);
     if (end < 0) return undefined;
-    members.push({ key: keyOf(raw, at, keyEnd), keyStart: at, valueStart, valueEnd: end });
+    const key = keyOf(raw, at, keyEnd);
+    if (key === undefined) return undefined;
+    members.push({ key, keyStart: at, valueStart, valueEnd: end });
     const next = skipSpace(raw, end);
     if (raw[next] === CLOSE_OBJECT) return { open, close: next, members };
     if (raw[next] !== COMMA) return undefined;

@@ -39,7 +39,7 @@ describe("setMember", () => {
   });
 
   it("declines anything that is not one JSON object", () => {
-    for (const raw of ["", "  ", "[]", '"model"', "1.0", "null", `{"a":1}{"b":2}`, `{"a":1`, `{"a" 1}`, `{"a":"x}`]) {
+    for (const raw of ["", "  ", "[]", '"model"', "1.0", "null", `{"a":1}{"b":2}`, `{"a":1`, `{"a" 1}`, `{"a":"x}`, `{"a\\x":1}`]) {
       expect(set(raw, ["model"], '"m"'), raw).toBeUndefined();
     }
   });
