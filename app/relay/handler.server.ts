@@ -13,6 +13,7 @@ import { relay } from "./pipeline.server";
 import { nodeSink } from "./reply-sink";
 import type { RelayFailure } from "./relay-error";
 import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField, multipartImageFields, parseRelayJson } from "./request-parse";
+import { requestHeadersToForward } from "./wire-headers";
 import { MJ_PATH_PREFIXES } from "./tasks/mj-relay.server";
 import { handleTaskRelay } from "./tasks/task-routes.server";
 
@@ -48,7 +49,7 @@ function fail(res: ServerResponse, failure: RelayFailure, requestId: string) {
     res.end();
     return;
   }
-  sendRelayError(res, failure.status, { message: failure.message, type: failure.type, code: failure.code }, requestId);
+  sendRelayError(res, failure, requestId);
 }
 
 /**
@@ -131,6 +132,6 @@ async function dispatchRelay(req: IncomingMessage, res: ServerResponse, requestI
     body = parsed.body;
     if (engine) body.model = engineModel;
   }
-  const failure = await relay({ token, mode, path: engine ? "/v1/embeddings" : path, body, rawBody: engine ? undefined : raw, contentType, requestId, startedAt }, nodeSink(res));
+  const failure = await relay({ token, mode, path: engine ? "/v1/embeddings" : path, body, rawBody: engine ? undefined : raw, contentType, requestId, clientHeaders: requestHeadersToForward(req.headers), startedAt }, nodeSink(res));
   if (failure) fail(res, failure, requestId);
 }
