@@ -138,6 +138,24 @@ describe("upstream errors keep their words", () => {
   });
 });
 
+describe("an Anthropic pass-through's error keeps its words", () => {
+  it("the upstream's message, its request-id and its retry-after reach the Anthropic SDK", async () => {
+    claude.replyHeaders = { "request-id": "req_ant_busy", "retry-after": "1", ...PRIVATE };
+    claude.failWith = 429;
+    try {
+      const anthropic = new Anthropic({ apiKey: key, baseURL: baseUrl(), maxRetries: 0 });
+      const error = (await anthropic.messages.create({ model: claudeModel, max_tokens: 64, messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+      expect(error).toBeInstanceOf(Anthropic.RateLimitError);
+      expect(error.requestID).toBe("req_ant_busy");
+      expect(error.error).toMatchObject({ type: "error", error: { type: "rate_limit_error", message: "mock failure" } });
+      expect(error.headers?.get("retry-after")).toBe("1");
+      expect(error.headers?.get("set-cookie")).toBeNull();
+    } finally {
+      claude.failWith = undefined;
+    }
+  });
+});
+
 describe("an upstream refusing the channel's own key", () => {
   it("is another channel's turn: the next one serves", async () => {
     const reply = await client().chat.completions.create({ ...ask, model: failoverModel });
