@@ -104,6 +104,23 @@ describe("client request headers reach the upstream", () => {
   });
 });
 
+describe("the Responses surface carries them too", () => {
+  it("its request headers go up, the upstream's request id and rate limits come back", async () => {
+    upstream.fault = undefined;
+    upstream.replyHeaders = { ...INFORMATIVE, ...PRIVATE };
+    const before = upstream.requests.length;
+    const { response, request_id } = await client({ organization: "org-caller" }).responses.create({ model, input: "hi" }, { headers: { "OpenAI-Beta": "responses=v1", "Idempotency-Key": "idem-r" } }).withResponse();
+    expect(request_id).toBe("req_abc");
+    expect(response.headers.get("x-ratelimit-remaining-requests")).toBe("99");
+    expect(response.headers.get("set-cookie")).toBeNull();
+    const sent = upstream.requests.slice(before).at(-1)!;
+    expect(sent.path).toContain("/responses");
+    expect(sent.headers["openai-beta"]).toBe("responses=v1");
+    expect(sent.headers["idempotency-key"]).toBe("idem-r");
+    expect(sent.headers["openai-organization"]).toBeUndefined();
+  });
+});
+
 describe("upstream errors keep their words", () => {
   it("a 400 keeps the upstream's message, type, code and param, and its request id", async () => {
     upstream.replyHeaders = { "x-request-id": "req_bad", ...PRIVATE };
