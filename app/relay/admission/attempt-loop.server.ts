@@ -60,6 +60,8 @@ export async function runAttempts<T>(admission: Admission, tryChannel: TryChanne
 }
 
 async function disableIfDead(channel: Channel, failed: FailedAttempt): Promise<void> {
+  // The client is not told the upstream's words about the channel's key (lastFailure): the operator is.
+  if (failed.upstreamStatus === 401 || failed.upstreamStatus === 403) console.warn(`[relay] channel #${channel.id} key refused by its upstream: ${failed.upstreamStatus} ${failed.error.message.slice(0, 300)}`);
   if (!options.bool("AutomaticDisableChannelEnabled") || !channel.auto_ban || failed.upstreamStatus === 0) return;
   if (!shouldDisableChannel(failed.upstreamStatus, failed.error, channel.type)) return;
   await setChannelStatus(channel.id, CHANNEL_STATUS.autoDisabled, `${failed.upstreamStatus} ${failed.error.message}`.slice(0, 500));
