@@ -11,6 +11,7 @@ import { replyUsage } from "./billing/reply-usage";
 import { replyWithBilledUsage } from "./billing/billed-usage-body";
 import { speechCharacters } from "./request-parse";
 import { readAll, sendUpstream, UpstreamCall } from "./upstream-client.server";
+import { informativeReplyHeaders } from "./wire-headers";
 
 /** The client's side of one relayed request: whether it left, and the upstream call to abort when it does. */
 export type ClientWatch = { gone: boolean; upstream: UpstreamCall | undefined };
@@ -28,6 +29,8 @@ export type AttemptInput = {
   requestModel: string;
   stream: boolean;
   requestId: string;
+  /** The client's headers that describe the request (wire-headers): they go upstream beside the adapter's. */
+  clientHeaders?: Record<string, string>;
   watch: ClientWatch;
   timeouts: RelayTimeouts;
 };
@@ -101,7 +104,9 @@ export async function attemptChannel(input: AttemptInput, sink: ReplySink): Prom
     const built = building instanceof Promise ? await building : building;
     const multipart = input.rawBody !== undefined && input.contentType !== undefined;
     const body = multipart ? input.rawBody : built.body;
-    const headers = multipart ? { ...built.headers, "Content-Type": input.contentType! } : built.headers;
+    // The adapter's own headers win over the client's: the credential and content type are the channel's.
+    const ownHeaders = multipart ? { ...built.headers, "Content-Type": input.contentType! } : built.headers;
+    const headers = input.clientHeaders ? { ...input.clientHeaders, ...ownHeaders } : ownHeaders;
     const upstream = input.adapter.send
       ? await input.adapter.send(built, { connectTimeoutMs: input.timeouts.connectMs, signal: call.signal() })
       : await sendUpstream(built.url, { method: built.method ?? "POST", headers, body: built.method === "GET" ? undefined : body, connectTimeoutMs: input.timeouts.connectMs, call });
@@ -143,13 +148,14 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Ups
   const status = upstream.statusCode ?? 502;
   if (status !== 200) {
     const error = input.adapter.parseError(status, (await readAll(upstream)).toString("utf8"));
-    return { ok: false, status: mapStatusCode(input.channel.status_code_mapping, status), error, retryable: isRetryableStatus(status, input.channel.type), responded: false, upstreamStatus: status };
+    const headers = informativeReplyHeaders(upstream.headers);
+    return { ok: false, status: mapStatusCode(input.channel.status_code_mapping, status), error, retryable: isRetryableStatus(status, input.channel.type), responded: false, upstreamStatus: status, headers };
   }
   const decoder = input.adapter.createStreamDecoder?.(ctx);
   const isEventStream = decoder !== undefined || String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
   if (input.stream && isEventStream) {
     call.finish();
-    sink.start(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Oneapi-Request-Id": input.requestId, "X-Accel-Buffering": "no" });
+    sink.start(200, { ...informativeReplyHeaders(upstream.headers), "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Oneapi-Request-Id": input.requestId, "X-Accel-Buffering": "no" });
     const translator = input.adapter.createStreamTranslator(ctx);
     const outcome = await pipeStream(upstream, sink, translator, input.timeouts.streamIdleMs, () => call.abort(), decoder);
     const object = input.mode === "completions" ? "text_completion" : "chat.completion.chunk";
@@ -160,11 +166,12 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Ups
     return { ok: true, usage: outcome.usage, usageNote: outcome.usageNote, countedCompletion: outcome.countedCompletion, frtMs, deliver };
   }
   const raw = await readAll(upstream);
+  const passed = informativeReplyHeaders(upstream.headers);
   if (input.mode === "speech") {
     // Audio bytes: forwarded as they are; billed per character of the input text.
     const contentType = String(upstream.headers["content-type"] ?? "audio/mpeg");
     const deliver = () => {
-      sink.start(200, { "Content-Type": contentType, "Content-Length": raw.length, "X-Oneapi-Request-Id": input.requestId });
+      sink.start(200, { ...passed, "Content-Type": contentType, "Content-Length": raw.length, "X-Oneapi-Request-Id": input.requestId });
       sink.end(raw);
     };
     return { ok: true, usage: { prompt_tokens: speechCharacters(input.body), completion_tokens: 0 }, countedCompletion: 0, frtMs, deliver };
@@ -172,7 +179,7 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Ups
   const converted = input.adapter.convertResponse(ctx, raw);
   if (converted.failure) {
     const { status: failed, error } = converted.failure;
-    return { ok: false, status: mapStatusCode(input.channel.status_code_mapping, failed), error, retryable: isRetryableStatus(failed, input.channel.type), responded: false, upstreamStatus: failed };
+    return { ok: false, status: mapStatusCode(input.channel.status_code_mapping, failed), error, retryable: isRetryableStatus(failed, input.channel.type), responded: false, upstreamStatus: failed, headers: passed };
   }
   // Transcripts may be plain text, SRT or VTT (response_format): keep the upstream's type.
   const textReply = input.mode === "transcriptions" || input.mode === "translations";
@@ -183,7 +190,7 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Ups
   const deliver = (billed: Usage) => {
     if (!sink.open) return;
     const body = reportsUsage ? replyWithBilledUsage(converted.body, billing.usage, billed) : converted.body;
-    sink.start(200, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(body), "X-Oneapi-Request-Id": input.requestId });
+    sink.start(200, { ...passed, "Content-Type": contentType, "Content-Length": Buffer.byteLength(body), "X-Oneapi-Request-Id": input.requestId });
     sink.end(body);
   };
   return { ok: true, ...billing, frtMs, deliver };

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { CORS_HEADERS } from "./http.server";
+import type { RelayFailure } from "./relay-error";
 
 /** Request ids like the reference's: time to the second plus random characters. */
 // Request ids: the reference's shape (a second-resolution stamp, then 12 hex digits). The hex part
@@ -20,22 +21,22 @@ export function newRequestId(): string {
   return `${stampText}${processPrefix}${sequence.toString(16).padStart(6, "0")}`;
 }
 
-/** Writes an OpenAI-shaped error: `{error:{message,type,param,code}}` with the request id. */
-export function sendRelayError(
-  res: ServerResponse,
-  status: number,
-  error: { message: string; type?: string; code?: string | null; param?: string | null },
-  requestId: string,
-): void {
+/**
+ * Writes an OpenAI-shaped error, `{error:{message,type,param,code}}`, in the upstream's own words
+ * when it came from one. The request id goes in `X-Oneapi-Request-Id`, not the message
+ * (decision 034); the upstream's informative headers (its `x-request-id`, `retry-after`…) beside it.
+ */
+export function sendRelayError(res: ServerResponse, failure: RelayFailure, requestId: string): void {
   const body = JSON.stringify({
     error: {
-      message: `${error.message} (request id: ${requestId})`,
-      type: error.type ?? "new_api_error",
-      param: error.param ?? null,
-      code: error.code ?? null,
+      message: failure.message,
+      type: failure.type || "new_api_error",
+      param: failure.param ?? null,
+      code: failure.code ?? null,
     },
   });
-  res.writeHead(status, {
+  res.writeHead(failure.status, {
+    ...failure.headers,
     ...CORS_HEADERS,
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(body),

@@ -13,6 +13,7 @@ import { relay } from "./pipeline.server";
 import { nodeSink } from "./reply-sink";
 import type { RelayFailure } from "./relay-error";
 import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField, multipartImageFields, parseRelayJson } from "./request-parse";
+import { requestHeadersToForward } from "./wire-headers";
 import { MJ_PATH_PREFIXES } from "./tasks/mj-relay.server";
 import { setMember } from "./json-edit";
 import { handleTaskRelay } from "./tasks/task-routes.server";
@@ -49,7 +50,7 @@ function fail(res: ServerResponse, failure: RelayFailure, requestId: string) {
     res.end();
     return;
   }
-  sendRelayError(res, failure.status, { message: failure.message, type: failure.type, code: failure.code }, requestId);
+  sendRelayError(res, failure, requestId);
 }
 
 /**
@@ -137,6 +138,6 @@ async function dispatchRelay(req: IncomingMessage, res: ServerResponse, requestI
       rawBody = setMember(raw, ["model"], JSON.stringify(engineModel));
     }
   }
-  const failure = await relay({ token, mode, path: engine ? "/v1/embeddings" : path, body, rawBody, contentType, requestId, startedAt }, nodeSink(res));
+  const failure = await relay({ token, mode, path: engine ? "/v1/embeddings" : path, body, rawBody, contentType, requestId, clientHeaders: requestHeadersToForward(req.headers), startedAt }, nodeSink(res));
   if (failure) fail(res, failure, requestId);
 }

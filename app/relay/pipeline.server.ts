@@ -22,6 +22,8 @@ export type RelayRequest = {
   rawBody?: Buffer;
   contentType?: string;
   requestId: string;
+  /** The client's headers that describe the request, forwarded upstream (wire-headers). */
+  clientHeaders?: Record<string, string>;
   startedAt: number;
   /**
    * A native client surface (Anthropic Messages, Gemini, Responses; decision 026): `body` is then
@@ -101,7 +103,7 @@ export function relay(request: RelayRequest, sink: ReplySink): Promise<RelayFail
       attemptChannel(
         {
           channel, adapter: request.ingress ? request.ingress.adapterFor(channel.type) : adapterFor(channel.type), mode: request.mode, path: request.path, body, rawBody: request.rawBody, contentType: request.contentType,
-          requestModel: model, stream, requestId: request.requestId, watch, timeouts: TIMEOUTS,
+          requestModel: model, stream, requestId: request.requestId, clientHeaders: request.clientHeaders, watch, timeouts: TIMEOUTS,
         },
         sink,
       ),

@@ -7,6 +7,10 @@ export type RelayFailure = {
   message: string;
   type: string;
   code: string | null;
+  /** The request field an upstream refused (an OpenAI error's `param`). */
+  param?: string | null;
+  /** The upstream's informative reply headers (ids, rate limits, retry-after), sent beside the gateway's. */
+  headers?: Record<string, string>;
   /** Set for upstream failures; local ones (auth, quota, bad request) are never retried. */
   upstream?: { channelId: number; retryable: boolean };
 };

@@ -39,39 +39,37 @@ type Case = {
   streamText: string;
   streamUsage: [number, number];
   fail: (on: boolean) => void;
-  /** What the provider's answer to a bad key is: the status the client sees. */
-  badKeyStatus: number;
 };
 
 const cases: Case[] = [
   {
     name: "Baidu ERNIE (15)", type: 15, key: "ak-test|sk-test", badKey: "ak-wrong|sk-test", upstreamModel: "ERNIE-4.0-8K", url: () => baidu.url,
-    text: "你好，我是文心一言。", usage: [9, 7], streamText: "你好，我是文心一言。", streamUsage: [9, 8], badKeyStatus: 401,
+    text: "你好，我是文心一言。", usage: [9, 7], streamText: "你好，我是文心一言。", streamUsage: [9, 8],
     fail: (on) => (baidu.fault = on ? { kind: "error-body", body: { error_code: 18, error_msg: "Open api qps request limit reached" } } : undefined),
   },
   {
     name: "Zhipu ChatGLM v3 (16)", type: 16, key: "4f3e2d1c.s3cr3t-zhipu", badKey: "4f3e2d1c.wrong-secret", upstreamModel: "chatglm_turbo", url: () => zhipu.url,
-    text: "你好！我是智谱清言。\n有什么可以帮你？", usage: [11, 13], streamText: "你好！我是智谱\n清言。", streamUsage: [11, 12], badKeyStatus: 401,
+    text: "你好！我是智谱清言。\n有什么可以帮你？", usage: [11, 13], streamText: "你好！我是智谱\n清言。", streamUsage: [11, 12],
     fail: (on) => (zhipu.fault = on ? { kind: "error-body", body: { code: 1302, msg: "您当前使用该API的并发数过高，请降低并发", success: false } } : undefined),
   },
   {
     name: "Zhipu GLM-4 v4 (26)", type: 26, key: "4f3e2d1c.s3cr3t-zhipu", badKey: "4f3e2d1c.wrong-secret", upstreamModel: "glm-4", url: () => zhipu.url,
-    text: "你好，我是 GLM-4。", usage: [12, 10], streamText: "你好，我是 GLM-4。", streamUsage: [12, 9], badKeyStatus: 401,
+    text: "你好，我是 GLM-4。", usage: [12, 10], streamText: "你好，我是 GLM-4。", streamUsage: [12, 9],
     fail: (on) => (zhipu.fault = on ? { kind: "status", status: 500, body: { error: { code: "500", message: "内部错误" } } } : undefined),
   },
   {
     name: "Ali DashScope (17)", type: 17, key: "sk-dashscope", badKey: "sk-wrong", upstreamModel: "qwen-turbo", url: () => ali.url,
-    text: "你好，我是通义千问。", usage: [19, 8], streamText: "你好，我是通义千问。", streamUsage: [19, 9], badKeyStatus: 401,
+    text: "你好，我是通义千问。", usage: [19, 8], streamText: "你好，我是通义千问。", streamUsage: [19, 9],
     fail: (on) => (ali.fault = on ? { kind: "status", status: 429, body: { code: "Throttling.RateQuota", message: "Requests rate limit exceeded, please try again later.", request_id: "r" } } : undefined),
   },
   {
     name: "iFlytek Spark (18)", type: 18, key: `${SPARK.appId}|${SPARK.apiSecret}|${SPARK.apiKey}`, badKey: `${SPARK.appId}|wrong-secret|${SPARK.apiKey}`, other: "v3.5", upstreamModel: "SparkDesk-v3.5", url: () => spark.url,
-    text: "你好！我是讯飞星火认知大模型。", usage: [15, 11], streamText: "你好！我是讯飞星火认知大模型。", streamUsage: [15, 11], badKeyStatus: 401,
+    text: "你好！我是讯飞星火认知大模型。", usage: [15, 11], streamText: "你好！我是讯飞星火认知大模型。", streamUsage: [15, 11],
     fail: (on) => (spark.errorFrame = on ? { code: 11202, message: "授权错误：秒级流控超限" } : undefined),
   },
   {
     name: "Tencent Hunyuan (23)", type: 23, key: `${HUNYUAN.appId}|${HUNYUAN.secretId}|${HUNYUAN.secretKey}`, badKey: `${HUNYUAN.appId}|${HUNYUAN.secretId}|wrong-secret-key`, upstreamModel: "hunyuan-standard", url: () => hunyuan.url,
-    text: "你好，我是腾讯混元。", usage: [14, 6], streamText: "你好，我是腾讯混元。", streamUsage: [14, 7], badKeyStatus: 401,
+    text: "你好，我是腾讯混元。", usage: [14, 6], streamText: "你好，我是腾讯混元。", streamUsage: [14, 7],
     fail: (on) => (hunyuan.fault = on ? { kind: "error-body", body: { Response: { Error: { Code: "InternalError", Message: "内部错误" }, RequestId: "r" } } } : undefined),
   },
 ];
@@ -175,7 +173,9 @@ describe.each(cases)("$name", (c) => {
     await setOption(root, "AutomaticDisableChannelEnabled", "true");
     const { user, key } = await userWithToken(100_000);
     const res = await fetch(`${baseUrl()}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }) });
-    expect(res.status).toBe(c.badKeyStatus);
+    // The provider refused the channel's key: the gateway's failure, not the caller's 401 (decision 034).
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("channel_credentials_refused");
     const channel = (await root.call("GET", `/api/channel/${id}`)).json.data;
     expect(channel.status).toBe(3);
     expect((await quotaOf(user)).quota).toBe(100_000);
@@ -272,8 +272,9 @@ describe("provider specifics", () => {
     const { key } = await userWithToken(100_000);
     try {
       const res = await fetch(`${baseUrl()}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }) });
-      expect(res.status).toBe(401);
-      expect(((await res.json()) as { error: { message: string } }).error.message).toContain("授权错误");
+      // Spark's 11200 stands for a 401 on the channel's credentials: the gateway's 502 (decision 034).
+      expect(res.status).toBe(502);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("channel_credentials_refused");
     } finally {
       spark.errorFrame = undefined;
     }

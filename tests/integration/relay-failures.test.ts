@@ -37,7 +37,9 @@ describe("token refusals (OpenAI-shaped, with the reference's messages)", () => 
     const none = await request("POST", "/v1/chat/completions", { model, messages: [] });
     expect(none.status).toBe(401);
     expect(none.json.error).toMatchObject({ type: "new_api_error" });
-    expect(none.json.error.message).toContain("request id:");
+    // The request id is in its header, not appended to the message (decision 034).
+    expect(none.json.error.message).not.toContain("request id");
+    expect(none.headers.get("x-oneapi-request-id")).toMatch(/^\d{14}[0-9a-f]{12}$/);
     const unknown = await chat("sk-" + "x".repeat(48), model);
     expect(unknown.status).toBe(401);
     expect(unknown.json.error.message).toContain("无效的令牌");
@@ -154,7 +156,9 @@ describe("failover, auto-disable and status mapping", () => {
     await setOption(root, "AutomaticDisableChannelEnabled", "true");
     const { user, key } = await userWithToken(100_000);
     const first = await chat(key, model);
-    expect(first.status).toBe(401);
+    // The channel's key was refused, not the caller's: the gateway's failure (decision 034).
+    expect(first.status).toBe(502);
+    expect(first.json.error).toMatchObject({ type: "upstream_error", code: "channel_credentials_refused" });
     const channel = (await root.call("GET", `/api/channel/${id}`)).json.data;
     expect(channel.status).toBe(3);
     expect(JSON.parse(channel.other_info).status_reason).toContain("Incorrect API key");

@@ -134,12 +134,12 @@ describe("Cohere (34)", () => {
     expect(JSON.parse(lastTo(cohere, "/v1/rerank").body)).toEqual({ model: rerank.cohere, query: "fjord", documents: ["Oslo fjord", "desert"], top_n: 2 });
   });
 
-  it("a bad key alone is the client's 401 with Cohere's message", async () => {
+  it("a bad key alone is the gateway's 502 (the channel's key was refused, not the caller's)", async () => {
     const { client } = await userWithToken(100_000);
     const error = await client.chat.completions.create({ model: soloBad.cohere, messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.APIError);
-    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(401);
-    expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain("invalid api token");
+    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+    expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe("channel_credentials_refused");
   });
 });
 
@@ -172,11 +172,11 @@ describe("Dify (37)", () => {
     expect(body.endsWith("}}\n\n")).toBe(true);
   });
 
-  it("a bad app key is a 401 with Dify's message", async () => {
+  it("a bad app key is the gateway's 502 (the channel's key was refused, not the caller's)", async () => {
     const { client } = await userWithToken(100_000);
     const error = (await client.chat.completions.create({ model: soloBad.dify, messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
-    expect(error.status).toBe(401);
-    expect(error.message).toContain("Access token is invalid");
+    expect(error.status).toBe(502);
+    expect(error.code).toBe("channel_credentials_refused");
   });
 });
 
@@ -233,11 +233,11 @@ describe("MiniMax (35)", () => {
     expect(await lastLog(user, models.minimax)).toMatchObject({ quota: 29, is_stream: true });
   });
 
-  it("a bad key alone is the client's 401 with MiniMax's status_msg", async () => {
+  it("a bad key alone is the gateway's 502, not the caller's 401", async () => {
     const { client } = await userWithToken(100_000);
     const error = (await client.chat.completions.create({ model: soloBad.minimax, messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
-    expect(error.status).toBe(401);
-    expect(error.message).toContain("login fail");
+    expect(error.status).toBe(502);
+    expect(error.code).toBe("channel_credentials_refused");
   });
 });
 
@@ -256,14 +256,14 @@ describe("Cloudflare Workers AI (39)", () => {
     expect((await quotaOf(user)).used_quota).toBe(38);
   });
 
-  it("embeds at the account path; a bad token is Cloudflare's 401", async () => {
+  it("embeds at the account path; a bad token is the gateway's 502, not the caller's 401", async () => {
     const { client } = await userWithToken(100_000);
     const reply = await client.embeddings.create({ model: embed.cloudflare, input: "a", encoding_format: "float" });
     expect(reply.data[0]?.embedding).toEqual([0.25, 0.75]);
     expect(cloudflare.requests.at(-1)!.path).toBe("/client/v4/accounts/acc123/ai/v1/embeddings");
     const error = (await client.chat.completions.create({ model: soloBad.cloudflare, messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
-    expect(error.status).toBe(401);
-    expect(error.message).toContain("Authentication error");
+    expect(error.status).toBe(502);
+    expect(error.code).toBe("channel_credentials_refused");
   });
 });
 

@@ -12,6 +12,8 @@ export type AnthropicMock = {
   fragment?: boolean;
   /** Answer every call with this status and an Anthropic error body. */
   failWith?: number;
+  /** Headers sent with every reply (Anthropic's request-id, its rate limits…). */
+  replyHeaders?: Record<string, string>;
   close: () => Promise<void>;
 };
 
@@ -32,6 +34,7 @@ export async function startAnthropicMock(apiKey: string): Promise<AnthropicMock>
     req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", () => {
       mock.requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body });
+      for (const [name, value] of Object.entries(mock.replyHeaders ?? {})) res.setHeader(name, value);
       if (req.headers["x-api-key"] !== apiKey || !req.headers["anthropic-version"]) {
         res.writeHead(401, { "Content-Type": "application/json" });
         res.end(JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }));

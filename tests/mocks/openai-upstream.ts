@@ -6,10 +6,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
  * fixtures, records what it was asked (tests assert on the exact upstream request), and can
  * be switched into fault modes.
  */
-export type RecordedRequest = { method: string; path: string; headers: IncomingMessage["headers"]; body: string };
+export type RecordedRequest = { method: string; path: string; headers: IncomingMessage["headers"]; body: string; /** When it arrived (epoch ms). */ at?: number };
 
 export type Fault =
-  | { kind: "status"; status: number; body: unknown }
+  | { kind: "status"; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: "slow"; delayMs: number }
   | { kind: "hang" }
   | { kind: "drop-mid-stream" }
@@ -24,6 +24,8 @@ export type MockUpstream = {
   url: string;
   requests: RecordedRequest[];
   fault?: Fault;
+  /** Headers sent with every reply (an upstream's request id, rate limits, a cookie…). */
+  replyHeaders?: Record<string, string>;
   /** Upstream calls aborted by the gateway (client went away, idle timeout). */
   aborted: number;
   close: () => Promise<void>;
@@ -62,15 +64,19 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
     let body = "";
     req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", async () => {
-      mock.requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body });
+      mock.requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, at: Date.now() });
       res.on("close", () => {
         if (!res.writableFinished) mock.aborted += 1;
       });
+      for (const [name, value] of Object.entries(mock.replyHeaders ?? {})) res.setHeader(name, value);
       if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}` && req.headers["api-key"] !== options.apiKey) {
         return json(res, 401, { error: { message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key" } });
       }
       const fault = mock.fault;
-      if (fault?.kind === "status") return json(res, fault.status, fault.body);
+      if (fault?.kind === "status") {
+        for (const [name, value] of Object.entries(fault.headers ?? {})) res.setHeader(name, value);
+        return json(res, fault.status, fault.body);
+      }
       if (fault?.kind === "hang") return; // never answers; the gateway must give up
       if (fault?.kind === "slow") await new Promise((r) => setTimeout(r, fault.delayMs));
       const path = (req.url ?? "").split("?")[0] ?? "";

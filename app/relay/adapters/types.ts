@@ -48,7 +48,8 @@ export type TransportInit = { connectTimeoutMs: number; signal: AbortSignal };
 /** A channel whose configuration cannot make a request (no base URL, a malformed key): the next channel is tried, this one is not disabled. */
 export class ChannelConfigError extends Error {}
 
-export type UpstreamError = { message: string; type: string; code: string | null };
+/** An upstream's error in its own words; `param` names the request field it refused, when it says. */
+export type UpstreamError = { message: string; type: string; code: string | null; param?: string | null };
 
 /**
  * The codes of the errors the gateway itself ends a stream with when the upstream's stopped

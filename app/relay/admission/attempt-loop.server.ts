@@ -21,6 +21,8 @@ export type FailedAttempt = {
   responded: boolean;
   /** The upstream's own HTTP status; 0 when it never answered (auto-disable looks only at answers). */
   upstreamStatus: number;
+  /** The upstream reply's informative headers (wire-headers), passed on if this is the last try. */
+  headers?: Record<string, string>;
 };
 
 export type AttemptsOutcome<T> =
@@ -58,6 +60,8 @@ export async function runAttempts<T>(admission: Admission, tryChannel: TryChanne
 }
 
 async function disableIfDead(channel: Channel, failed: FailedAttempt): Promise<void> {
+  // The client is not told the upstream's words about the channel's key (lastFailure): the operator is.
+  if (failed.upstreamStatus === 401 || failed.upstreamStatus === 403) console.warn(`[relay] channel #${channel.id} key refused by its upstream: ${failed.upstreamStatus} ${failed.error.message.slice(0, 300)}`);
   if (!options.bool("AutomaticDisableChannelEnabled") || !channel.auto_ban || failed.upstreamStatus === 0) return;
   if (!shouldDisableChannel(failed.upstreamStatus, failed.error, channel.type)) return;
   await setChannelStatus(channel.id, CHANNEL_STATUS.autoDisabled, `${failed.upstreamStatus} ${failed.error.message}`.slice(0, 500));
@@ -66,7 +70,12 @@ async function disableIfDead(channel: Channel, failed: FailedAttempt): Promise<v
 /** What the client is told when no channel served the call. */
 function lastFailure(admission: Admission, last: FailedAttempt | undefined): RelayFailure {
   if (!last) return refusals.noChannel(admission.group, admission.model);
-  // The reference hides an upstream's 429 behind its own wording: the group is saturated, not the key.
-  const message = last.upstreamStatus === 429 ? "当前分组上游负载已饱和，请稍后再试" : last.error.message;
-  return { status: last.status, message, type: last.error.type, code: last.error.code };
+  // An upstream refusing the channel's own key is the gateway's failure, not the caller's: their
+  // key was accepted. Told as a 401 it would send them to check their own key; the upstream's
+  // words are not passed either (they may quote part of the channel's key).
+  if (last.upstreamStatus === 401 || last.upstreamStatus === 403) return refusals.channelCredentialsRefused(last.upstreamStatus);
+  // Otherwise the upstream's own words: its message, type, code and param, and its reply headers
+  // (retry-after on a 429 is the client's backoff hint).
+  const { message, type, code, param } = last.error;
+  return { status: last.status, message, type, code, param: param ?? null, headers: last.headers };
 }

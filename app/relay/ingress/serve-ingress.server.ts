@@ -8,6 +8,7 @@ import type { RelayFailure } from "../relay-error";
 import { anthropicSurface } from "./anthropic/surface";
 import { geminiSurface } from "./gemini/surface";
 import { responsesSurface } from "./responses/surface";
+import { requestHeadersToForward } from "../wire-headers";
 import type { IngressMatch, IngressSurface } from "./types";
 
 /** A %-escaped model name from a path, or undefined when the escapes are broken or hide NUL. */
@@ -55,6 +56,6 @@ export async function serveIngress(req: IncomingMessage, res: ServerResponse, su
   if (match.model === "") return fail({ status: 400, message: "无效的请求路径：错误的 % 转义", type: "invalid_request_error", code: "invalid_request" });
   const parsed = surface.parse(raw, match, req);
   if ("failure" in parsed) return fail(parsed.failure);
-  const failure = await relay({ token, mode: "chat", path: "/v1/chat/completions", body: parsed.body, requestId, startedAt, ingress: parsed.ingress }, nodeSink(res));
+  const failure = await relay({ token, mode: "chat", path: "/v1/chat/completions", body: parsed.body, requestId, clientHeaders: requestHeadersToForward(req.headers), startedAt, ingress: parsed.ingress }, nodeSink(res));
   if (failure) fail(failure);
 }

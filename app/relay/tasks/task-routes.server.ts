@@ -33,7 +33,7 @@ export async function handleTaskRelay(req: IncomingMessage, res: ServerResponse,
   const authenticated = await authenticateToken(authorization, relayClientIp(req, env.TRUST_PROXY));
   if (isFailure(authenticated)) {
     req.resume();
-    sendRelayError(res, authenticated.status, { message: authenticated.message, type: authenticated.type, code: authenticated.code }, requestId);
+    sendRelayError(res, authenticated, requestId);
     return true;
   }
   if (mj) await handleMjAuthenticated(req, res, mj, authenticated, { requestId, startedAt });

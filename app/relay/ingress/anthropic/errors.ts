@@ -27,9 +27,12 @@ export function anthropicErrorType(status: number): string {
   }
 }
 
-/** `{type:"error", error:{type, message}, request_id}`: what the Anthropic SDK reads into its APIError. */
+/**
+ * `{type:"error", error:{type, message}, request_id}`: what the Anthropic SDK reads into its APIError.
+ * The upstream's `request-id` header, when it sent one, is the one the SDK shows (decision 034).
+ */
 export function sendAnthropicError(res: ServerResponse, failure: RelayFailure, requestId: string): void {
-  const body = JSON.stringify({ type: "error", error: { type: anthropicErrorType(failure.status), message: `${failure.message} (request id: ${requestId})` }, request_id: requestId });
-  res.writeHead(failure.status, { ...CORS_HEADERS, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "request-id": requestId, "X-Oneapi-Request-Id": requestId });
+  const body = JSON.stringify({ type: "error", error: { type: anthropicErrorType(failure.status), message: failure.message }, request_id: requestId });
+  res.writeHead(failure.status, { "request-id": requestId, ...failure.headers, ...CORS_HEADERS, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "X-Oneapi-Request-Id": requestId });
   res.end(body);
 }

@@ -33,8 +33,8 @@ export function googleErrorBody(status: number, message: string): string {
 
 /** `{error:{code,message,status}}`: what the genai SDK reads into its ApiError. */
 export function sendGeminiError(res: ServerResponse, failure: RelayFailure, requestId: string): void {
-  const body = googleErrorBody(failure.status, `${failure.message} (request id: ${requestId})`);
-  res.writeHead(failure.status, { ...CORS_HEADERS, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "X-Oneapi-Request-Id": requestId });
+  const body = googleErrorBody(failure.status, failure.message);
+  res.writeHead(failure.status, { ...failure.headers, ...CORS_HEADERS, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "X-Oneapi-Request-Id": requestId });
   res.end(body);
 }
 

@@ -29,9 +29,9 @@ const clients = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTE
 
 /** A refusal before the upgrade: a plain HTTP answer in the OpenAI error shape, then the socket closes. */
 function refuse(socket: Duplex, failure: RelayFailure, requestId: string): void {
-  const body = JSON.stringify({ error: { message: `${failure.message} (request id: ${requestId})`, type: failure.type, param: null, code: failure.code } });
+  const body = JSON.stringify({ error: { message: failure.message, type: failure.type, param: failure.param ?? null, code: failure.code } });
   const reason = STATUS_CODES[failure.status] ?? "Error";
-  socket.end(`HTTP/1.1 ${failure.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${failure.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Oneapi-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 type Frame = { data: RawData; isBinary: boolean };

@@ -37,5 +37,5 @@ export const responsesSurface: IngressSurface = {
       },
     };
   },
-  sendError: (res, failure, requestId) => sendRelayError(res, failure.status, { message: failure.message, type: failure.type, code: failure.code }, requestId),
+  sendError: sendRelayError,
 };
