@@ -17,7 +17,19 @@ export type ModelPricing =
   | { kind: "price"; modelPrice: number; groupRatio: number }
   | { kind: "ratio"; modelRatio: number; completionRatio: number; groupRatio: number };
 
-export type Usage = { prompt_tokens: number; completion_tokens: number };
+/**
+ * Tokens of one call. `prompt_tokens` counts every input token, cached reads and cache writes
+ * included (OpenAI's convention); `cached_tokens` and `cache_write_tokens` say how many of them
+ * were read from or written to the provider's prompt cache, and are billed by their own ratios.
+ * `reasoning_tokens` are part of `completion_tokens` (billed as completion), kept for the log.
+ */
+export type Usage = {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens?: number;
+  cache_write_tokens?: number;
+  reasoning_tokens?: number;
+};
 
 export function priceModel(tables: PriceTables, model: string, group: string): ModelPricing | undefined {
   const groupRatio = tables.groupRatio[group] ?? 1;

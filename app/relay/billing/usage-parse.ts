@@ -71,9 +71,38 @@ function asObject(raw: unknown): Record<string, unknown> | undefined | typeof IN
 }
 
 /**
+ * The parts of the prompt served from or written to the provider's cache, and the reasoning part
+ * of the completion, as the usage reports them (`details` names where each count lives). They
+ * only lower (or, for cache writes, raise) the price of tokens already counted, so a part that is
+ * not a believable count is dropped with a warning and those tokens are billed as ordinary ones;
+ * a part larger than its whole is cut to the whole.
+ */
+function withDetails(usage: Usage, raw: Record<string, unknown>, details: Partial<Record<"cached_tokens" | "cache_write_tokens" | "reasoning_tokens", string[]>>): ParsedUsage {
+  const out: Usage = { ...usage };
+  const warnings: string[] = [];
+  for (const [field, paths] of Object.entries(details) as ["cached_tokens" | "cache_write_tokens" | "reasoning_tokens", string[]][]) {
+    for (const path of paths) {
+      const value = path.split(".").reduce<unknown>((at, key) => (at && typeof at === "object" && !Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined), raw);
+      const count = readCount(value);
+      if (count === undefined) continue;
+      if (count === INVALID) warnings.push(`${path} ${describe(value)}`);
+      else if (count > 0) out[field] = count;
+      break;
+    }
+  }
+  if (out.cached_tokens !== undefined) out.cached_tokens = Math.min(out.cached_tokens, out.prompt_tokens);
+  if (out.cache_write_tokens !== undefined) out.cache_write_tokens = Math.min(out.cache_write_tokens, out.prompt_tokens - (out.cached_tokens ?? 0));
+  if (out.reasoning_tokens !== undefined) out.reasoning_tokens = Math.min(out.reasoning_tokens, out.completion_tokens);
+  if (!warnings.length) return { usage: out };
+  return { usage: out, usageNote: { usage_warning: `upstream ${warnings.join(", ")} ignored; those tokens billed at the ordinary price` } };
+}
+
+/**
  * OpenAI's shape (`prompt_tokens`, `completion_tokens`, `total_tokens`), with the Responses and
  * embeddings variants some compatible providers send (`input_tokens`, `output_tokens`). A
- * missing completion side is the total minus the prompt, as before.
+ * missing completion side is the total minus the prompt, as before. Cached prompt tokens come
+ * from `prompt_tokens_details.cached_tokens` (Responses: `input_tokens_details`), or DeepSeek's
+ * `prompt_cache_hit_tokens`; reasoning tokens from `completion_tokens_details` / `output_tokens_details`.
  */
 export function parseOpenAiUsage(raw: unknown): ParsedUsage {
   const usage = asObject(raw);
@@ -87,9 +116,14 @@ export function parseOpenAiUsage(raw: unknown): ParsedUsage {
   }
   if (!prompt && !completion && total === undefined) return rejected(`usage ${describe(raw)} has no token counts`);
   const promptTokens = (prompt?.count as number | undefined) ?? 0;
-  if (completion) return { usage: { prompt_tokens: promptTokens, completion_tokens: completion.count as number } };
-  if (total === INVALID) return rejected(`total_tokens ${describe(usage.total_tokens)}`);
-  return { usage: { prompt_tokens: promptTokens, completion_tokens: Math.max(0, (total ?? promptTokens) - promptTokens) } };
+  let counts: Usage;
+  if (completion) counts = { prompt_tokens: promptTokens, completion_tokens: completion.count as number };
+  else if (total === INVALID) return rejected(`total_tokens ${describe(usage.total_tokens)}`);
+  else counts = { prompt_tokens: promptTokens, completion_tokens: Math.max(0, (total ?? promptTokens) - promptTokens) };
+  return withDetails(counts, usage, {
+    cached_tokens: ["prompt_tokens_details.cached_tokens", "input_tokens_details.cached_tokens", "prompt_cache_hit_tokens"],
+    reasoning_tokens: ["completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens"],
+  });
 }
 
 const ANTHROPIC_PROMPT_KEYS = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"] as const;
@@ -98,8 +132,9 @@ export type ParsedAnthropicUsage = ParsedUsage & { cachedTokens: number };
 
 /**
  * Anthropic's shape: prompt tokens are `input_tokens` plus the cache writes and reads it reports
- * apart; `output_tokens` is the completion (in a stream, the cumulative count of message_delta).
- * `completionFallback` stands in for an absent output count.
+ * apart (`cache_creation_input_tokens`, `cache_read_input_tokens`, kept as cache_write_tokens and
+ * cached_tokens for their own prices); `output_tokens` is the completion (in a stream, the
+ * cumulative count of message_delta). `completionFallback` stands in for an absent output count.
  */
 export function parseAnthropicUsage(raw: unknown, completionFallback = 0): ParsedAnthropicUsage {
   const usage = asObject(raw);
@@ -113,8 +148,31 @@ export function parseAnthropicUsage(raw: unknown, completionFallback = 0): Parse
   }
   const output = readCount(usage.output_tokens);
   if (output === INVALID) return { ...rejected(`output_tokens ${describe(usage.output_tokens)}`), cachedTokens: 0 };
-  const cached = readCount(usage.cache_read_input_tokens) as number | undefined;
-  return { usage: { prompt_tokens: prompt, completion_tokens: output ?? completionFallback }, cachedTokens: cached ?? 0 };
+  const parsed = withDetails({ prompt_tokens: prompt, completion_tokens: output ?? completionFallback }, usage, {
+    cached_tokens: ["cache_read_input_tokens"],
+    cache_write_tokens: ["cache_creation_input_tokens"],
+  });
+  return { ...parsed, cachedTokens: parsed.usage?.cached_tokens ?? 0 };
+}
+
+/**
+ * Gemini's usageMetadata: the prompt is `promptTokenCount` (cached content included, as
+ * `cachedContentTokenCount`); the completion is the candidates' tokens plus the thinking tokens
+ * (`thoughtsTokenCount`, billed as output by Google and counted in totalTokenCount).
+ */
+export function parseGeminiUsage(metadata: unknown): ParsedUsage {
+  const meta = asObject(metadata);
+  if (meta === undefined) return {};
+  if (meta === INVALID) return rejected(`usageMetadata ${describe(metadata)}`);
+  const main = parseCounts({
+    prompt_tokens: { key: "promptTokenCount", value: meta.promptTokenCount },
+    completion_tokens: { key: "candidatesTokenCount", value: meta.candidatesTokenCount ?? 0 },
+  });
+  if (!main.usage) return main;
+  const thoughts = readCount(meta.thoughtsTokenCount);
+  if (thoughts === INVALID) return rejected(`thoughtsTokenCount ${describe(meta.thoughtsTokenCount)}`);
+  const counts = { prompt_tokens: main.usage.prompt_tokens, completion_tokens: main.usage.completion_tokens + (thoughts ?? 0) };
+  return withDetails(counts, meta, { cached_tokens: ["cachedContentTokenCount"], reasoning_tokens: ["thoughtsTokenCount"] });
 }
 
 /**
@@ -155,8 +213,10 @@ export function clampUsage(usage: Usage, bounds: number | UsageBounds): { usage:
   if (usage.prompt_tokens > prompt) clamped.prompt_tokens = usage.prompt_tokens;
   if (usage.completion_tokens > completion) clamped.completion_tokens = usage.completion_tokens;
   if (typeof bounds !== "number") clamped.bound = { prompt_tokens: prompt, completion_tokens: completion };
-  return {
-    usage: { prompt_tokens: Math.min(usage.prompt_tokens, prompt), completion_tokens: Math.min(usage.completion_tokens, completion) },
-    usageNote: { usage_clamped: clamped },
-  };
+  const cut: Usage = { ...usage, prompt_tokens: Math.min(usage.prompt_tokens, prompt), completion_tokens: Math.min(usage.completion_tokens, completion) };
+  // The cached and written parts stay inside the (cut) prompt, reasoning inside the completion.
+  if (cut.cached_tokens !== undefined) cut.cached_tokens = Math.min(cut.cached_tokens, cut.prompt_tokens);
+  if (cut.cache_write_tokens !== undefined) cut.cache_write_tokens = Math.min(cut.cache_write_tokens, cut.prompt_tokens - (cut.cached_tokens ?? 0));
+  if (cut.reasoning_tokens !== undefined) cut.reasoning_tokens = Math.min(cut.reasoning_tokens, cut.completion_tokens);
+  return { usage: cut, usageNote: { usage_clamped: clamped } };
 }

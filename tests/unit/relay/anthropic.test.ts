@@ -108,7 +108,7 @@ describe("Anthropic → OpenAI response", () => {
     const { body, usage } = toOpenAiResponse(JSON.parse(fixture("message-tool-use.json")), "claude-x");
     expect(body.choices[0]!.finish_reason).toBe("tool_calls");
     expect(body.choices[0]!.message.tool_calls).toEqual([{ id: "toolu_01A", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }]);
-    expect(usage).toEqual({ prompt_tokens: 400, completion_tokens: 41 });
+    expect(usage).toEqual({ prompt_tokens: 400, completion_tokens: 41, cached_tokens: 20 });
     expect(body.usage).toMatchObject({ prompt_tokens: 400, completion_tokens: 41, total_tokens: 441 });
     expect(body.choices[0]!.message.content).toBe("Checking.");
     expect(body.id).toBe("chatcmpl-msg_01Tc");

@@ -121,7 +121,7 @@ describe("Gemini → OpenAI response", () => {
   it("converts text and bills usageMetadata (completion = candidates + thoughts)", () => {
     const converted = toOpenAiChatResponse(JSON.parse(fixture("generate-text.json")), "g");
     expect(converted.body.choices).toEqual([{ index: 0, message: { role: "assistant", content: "Rain, 4°C in Oslo." }, logprobs: null, finish_reason: "stop" }]);
-    expect(converted.usage).toEqual({ prompt_tokens: 21, completion_tokens: 10 });
+    expect(converted.usage).toEqual({ prompt_tokens: 21, completion_tokens: 10, reasoning_tokens: 4 });
     expect(converted.body.usage).toMatchObject({ prompt_tokens: 21, completion_tokens: 10, total_tokens: 31, completion_tokens_details: { reasoning_tokens: 4 } });
     expect(converted.body.model).toBe("g");
   });

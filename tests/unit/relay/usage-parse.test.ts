@@ -39,7 +39,7 @@ describe("usage parser", () => {
   it("item 2: string counts are converted, not concatenated", () => {
     expect(parseOpenAiUsage({ prompt_tokens: "10", completion_tokens: 20 })).toEqual({ usage: { prompt_tokens: 10, completion_tokens: 20 } });
     expect(parseOpenAiUsage({ prompt_tokens: "10", total_tokens: "25" })).toEqual({ usage: { prompt_tokens: 10, completion_tokens: 15 } });
-    expect(parseAnthropicUsage({ input_tokens: "10", output_tokens: "20", cache_read_input_tokens: "5", cache_creation_input_tokens: null })).toEqual({ usage: { prompt_tokens: 15, completion_tokens: 20 }, cachedTokens: 5 });
+    expect(parseAnthropicUsage({ input_tokens: "10", output_tokens: "20", cache_read_input_tokens: "5", cache_creation_input_tokens: null })).toEqual({ usage: { prompt_tokens: 15, completion_tokens: 20, cached_tokens: 5 }, cachedTokens: 5 });
   });
 
   it("item 2: every adapter path reads counts through the parser", () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { formatEmbedding } from "./embedding-format";
-import { parseCounts, readCount, type ParsedUsage } from "../../billing/usage-parse";
+import { parseGeminiUsage as parseSharedGeminiUsage, type ParsedUsage } from "../../billing/usage-parse";
 
 /** As Google documents it; what arrives is checked (usage-parse), so any field may hold anything. */
 export type GeminiCandidate = {
@@ -29,20 +29,12 @@ export function mapGeminiFinishReason(reason: string | undefined, calledTools: b
 }
 
 /**
- * usageMetadata → what billing reads and what the client is shown. Completion is the candidates'
- * tokens plus the thinking tokens (billed as output by Google); every count goes through
- * usage-parse, and a bad one leaves the usage "not reported" (counted instead) with a note.
+ * usageMetadata → what billing reads (usage-parse's Gemini reader: completion is the candidates'
+ * tokens plus the thinking tokens, billed as output by Google) and what the client is shown.
  */
 export function parseGeminiUsage(meta: unknown): ParsedUsage & { reasoningTokens: number; cachedTokens: number } {
-  if (!meta || typeof meta !== "object") return { reasoningTokens: 0, cachedTokens: 0 };
-  const m = meta as Record<string, unknown>;
-  const main = parseCounts({ prompt_tokens: { key: "promptTokenCount", value: m.promptTokenCount }, completion_tokens: { key: "candidatesTokenCount", value: m.candidatesTokenCount } });
-  const extra = parseCounts({ prompt_tokens: { key: "cachedContentTokenCount", value: m.cachedContentTokenCount }, completion_tokens: { key: "thoughtsTokenCount", value: m.thoughtsTokenCount } });
-  if (!main.usage) return { usageNote: main.usageNote, reasoningTokens: 0, cachedTokens: 0 };
-  if (extra.usageNote) return { usageNote: extra.usageNote, reasoningTokens: 0, cachedTokens: 0 };
-  const thoughts = (readCount(m.thoughtsTokenCount) as number | undefined) ?? 0;
-  const cached = (readCount(m.cachedContentTokenCount) as number | undefined) ?? 0;
-  return { usage: { prompt_tokens: main.usage.prompt_tokens, completion_tokens: main.usage.completion_tokens + thoughts }, reasoningTokens: thoughts, cachedTokens: cached };
+  const parsed = parseSharedGeminiUsage(meta);
+  return { ...parsed, reasoningTokens: parsed.usage?.reasoning_tokens ?? 0, cachedTokens: parsed.usage?.cached_tokens ?? 0 };
 }
 
 /** The usage object in OpenAI's shape (zeros when not believed). */

@@ -1,9 +1,9 @@
 import { getChannelType } from "~/domain/channels/catalog";
 import { ChannelConfigError, STREAM_IDLE_TIMEOUT, type Adapter, type StreamStep, type StreamTranslator } from "../../adapters/types";
-import type { ParsedUsage } from "../../billing/usage-parse";
+import { parseGeminiUsage, type ParsedUsage } from "../../billing/usage-parse";
 import { asArray, isObject, sseFrame, type Json } from "../json-shape";
 import { googleErrorBody, parseGeminiError } from "./errors";
-import { parseGeminiUsage } from "./usage";
+
 
 function parse(text: string): Json | undefined {
   try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { anthropicToOpenAi } from "~/relay/ingress/anthropic/to-openai";
 import { geminiToOpenAi } from "~/relay/ingress/gemini/to-openai";
-import { parseGeminiUsage } from "~/relay/ingress/gemini/usage";
+import { parseGeminiUsage } from "~/relay/billing/usage-parse";
 import { responsesToOpenAi } from "~/relay/ingress/responses/to-openai";
 import { forwardedProtocols, RealtimeMeter, realtimeCredential, realtimeUrl } from "~/relay/ingress/realtime/realtime-terms";
 
@@ -63,7 +63,7 @@ describe("native requests → OpenAI chat", () => {
   });
 
   it("Gemini usage: thoughts count as output; a bad count is not believed", () => {
-    expect(parseGeminiUsage({ promptTokenCount: 7, candidatesTokenCount: 12, thoughtsTokenCount: 5 }).usage).toEqual({ prompt_tokens: 7, completion_tokens: 17 });
+    expect(parseGeminiUsage({ promptTokenCount: 7, candidatesTokenCount: 12, thoughtsTokenCount: 5 }).usage).toEqual({ prompt_tokens: 7, completion_tokens: 17, reasoning_tokens: 5 });
     expect(parseGeminiUsage({ promptTokenCount: "NaN", candidatesTokenCount: 1 }).usage).toBeUndefined();
     expect(parseGeminiUsage({ promptTokenCount: 1, candidatesTokenCount: 1, thoughtsTokenCount: -3 }).usage).toBeUndefined();
   });
