@@ -83,6 +83,7 @@ export const messages = {
   pricingRatioFormula: "按量计费费用 = 分组倍率 × 模型倍率 × （提示token数 + 补全token数 × 补全倍率）/ {unit} （单位：美元）",
   pricingRatioFormulaQuota: "按量计费额度 = 分组倍率 × 模型倍率 × （提示token数 + 补全token数 × 补全倍率）",
   pricingPriceFormula: "按次计费费用 = 分组倍率 × 模型价格 （单位：美元）",
+  pricingCacheNote: "提示token数中命中缓存的部分按缓存倍率计费，写入缓存的部分按缓存创建倍率计费",
   pricingNothingSelected: "请至少选择一个模型！",
   pricingUnpriced: "以下模型尚未配置倍率或价格，暂时无法调用：",
   copied: "已复制到剪贴板！",

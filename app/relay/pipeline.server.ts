@@ -122,6 +122,7 @@ export function relay(request: RelayRequest, sink: ReplySink): Promise<RelayFail
           content: imageFactor === 1 ? undefined : `${priced.logContent}，图片倍率 ${imageFactor}`,
           other: { ...(imageFactor === 1 ? undefined : { image_ratio: imageFactor }), frt: stream ? result.frtMs : -1000 },
           note: usageNote,
+          usageParts: usage,
         });
         if (settling instanceof Promise) await settling;
         const journaled = settlement.durable("journal");

@@ -68,6 +68,8 @@ function rowOf(entry: PricingEntry, group: string, displayInCurrency: boolean): 
       quotaType: entry.quota_type,
       modelRatio: entry.model_ratio,
       completionRatio: Number(entry.completion_ratio.toFixed(3)),
+      cacheRatio: Number(entry.cache_ratio.toFixed(3)),
+      createCacheRatio: Number(entry.create_cache_ratio.toFixed(3)),
       groupRatio: priced.pricing.groupRatio,
       groups: entry.enable_groups,
       price:
@@ -79,6 +81,8 @@ function rowOf(entry: PricingEntry, group: string, displayInCurrency: boolean): 
               completion1K: show(prices.completionPer1K),
               prompt1M: show(prices.promptPer1K * 1000),
               completion1M: show(prices.completionPer1K * 1000),
+              ...(entry.cache_ratio === 1 ? {} : { cached1K: show(prices.cachedPer1K) }),
+              ...(entry.create_cache_ratio === 1 ? {} : { cacheWrite1K: show(prices.cacheWritePer1K) }),
             },
     },
   ];

@@ -91,7 +91,7 @@ describe("GET /api/pricing", () => {
       const { json, find } = await pricingAs(caller);
       expect(Object.keys(json).sort()).toEqual(["data", "group_ratio", "message", "success", "usable_group"]);
       expect(json.group_ratio).toMatchObject({ default: expect.any(Number) });
-      expect(find(model)).toEqual({ model_name: model, quota_type: 0, model_ratio: 2.5, model_price: 0, owner_by: "", completion_ratio: 3, enable_groups: ["default"] });
+      expect(find(model)).toEqual({ model_name: model, quota_type: 0, model_ratio: 2.5, model_price: 0, owner_by: "", completion_ratio: 3, cache_ratio: 1, create_cache_ratio: 1, enable_groups: ["default"] });
     }
   });
 

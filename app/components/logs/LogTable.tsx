@@ -31,13 +31,32 @@ const TYPES: Record<number, { label: string; tone: Tone }> = {
   4: { label: "系统", tone: "gray" },
 };
 
-function parseOther(other: string): { frt?: number; use_channel?: string[] } {
+type LogOther = { frt?: number; use_channel?: string[]; cache_tokens?: number; cache_creation_tokens?: number; reasoning_tokens?: number };
+
+/** A count from the row's `other` JSON, shown only when it is a positive number. */
+const positive = (value: unknown): number | undefined => (typeof value === "number" && value > 0 ? value : undefined);
+
+function parseOther(other: string): LogOther {
   try {
-    const parsed = JSON.parse(other) as { frt?: number; admin_info?: { use_channel?: string[] } };
-    return { frt: parsed.frt, use_channel: parsed.admin_info?.use_channel };
+    const parsed = JSON.parse(other) as { frt?: number; admin_info?: { use_channel?: string[] }; cache_tokens?: unknown; cache_creation_tokens?: unknown; reasoning_tokens?: unknown };
+    return {
+      frt: parsed.frt, use_channel: parsed.admin_info?.use_channel,
+      cache_tokens: positive(parsed.cache_tokens), cache_creation_tokens: positive(parsed.cache_creation_tokens), reasoning_tokens: positive(parsed.reasoning_tokens),
+    };
   } catch {
     return {};
   }
+}
+
+/** The prompt cell: the count, then how much of it was read from or written to the cache. */
+function PromptTokens({ tokens, other }: { tokens: number; other: LogOther }) {
+  return (
+    <>
+      {tokens}
+      {other.cache_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-cache-tokens">缓存 {other.cache_tokens}</div> : null}
+      {other.cache_creation_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-cache-write-tokens">缓存写入 {other.cache_creation_tokens}</div> : null}
+    </>
+  );
 }
 
 type Props = { logs: LogRowView[]; isAdmin: boolean; users: Record<number, UserCard>; displayInCurrency: boolean; quotaPerUnit: number };
@@ -113,8 +132,11 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
                     </>
                   ) : null}
                 </td>
-                <td className="p-2">{consume ? log.prompt_tokens : ""}</td>
-                <td className="p-2">{consume ? log.completion_tokens : ""}</td>
+                <td className="p-2">{consume ? <PromptTokens tokens={log.prompt_tokens} other={other} /> : ""}</td>
+                <td className="p-2">
+                  {consume ? log.completion_tokens : ""}
+                  {consume && other.reasoning_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-reasoning-tokens">推理 {other.reasoning_tokens}</div> : null}
+                </td>
                 <td className="p-2" data-testid="log-cost">
                   {/* A call often costs fractions of a cent: six places, as the reference shows them. */}
                   {consume ? renderQuota(log.quota, displayInCurrency, quotaPerUnit, 6) : ""}

@@ -48,6 +48,7 @@ export function PricingPage(page: Props) {
       <div className="rounded border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:border-blue-700 dark:bg-blue-950 dark:text-blue-100" data-testid="pricing-formula">
         <div>{page.formula}</div>
         <div>{page.priceFormula}</div>
+        <div>{messages.pricingCacheNote}</div>
       </div>
 
       <nav aria-label="分组" className="flex flex-wrap items-center gap-2 text-sm" data-testid="pricing-groups">

@@ -1,7 +1,10 @@
 import { Link } from "@remix-run/react";
 import { StatusTag } from "~/components/StatusTag";
 
-export type RowPrice = { kind: "price"; perCall: string } | { kind: "ratio"; prompt1K: string; completion1K: string; prompt1M: string; completion1M: string };
+/** A ratio model's prices; the cache lines only when the cache is priced apart from the prompt. */
+export type RowPrice =
+  | { kind: "price"; perCall: string }
+  | { kind: "ratio"; prompt1K: string; completion1K: string; prompt1M: string; completion1M: string; cached1K?: string; cacheWrite1K?: string };
 
 export type PricingRow = {
   name: string;
@@ -10,6 +13,8 @@ export type PricingRow = {
   quotaType: number;
   modelRatio: number;
   completionRatio: number;
+  cacheRatio: number;
+  createCacheRatio: number;
   groupRatio: number;
   groups: string[];
   price: RowPrice;
@@ -31,6 +36,8 @@ function PriceCell({ price }: { price: RowPrice }) {
     <div className="flex flex-col">
       <span data-testid="price-prompt">提示 {price.prompt1K} / 1K tokens</span>
       <span data-testid="price-completion">补全 {price.completion1K} / 1K tokens</span>
+      {price.cached1K === undefined ? null : <span data-testid="price-cached">缓存读取 {price.cached1K} / 1K tokens</span>}
+      {price.cacheWrite1K === undefined ? null : <span data-testid="price-cache-write">缓存写入 {price.cacheWrite1K} / 1K tokens</span>}
       <span className="text-xs text-gray-500 dark:text-gray-400">
         每 1M tokens：提示 {price.prompt1M}，补全 {price.completion1M}
       </span>
@@ -93,6 +100,8 @@ export function PricingTable({ rows, group, query, usable, selected }: Props) {
               <td className="whitespace-nowrap p-2">
                 <div>模型倍率：{row.quotaType === 0 ? row.modelRatio : "无"}</div>
                 <div>补全倍率：{row.quotaType === 0 ? row.completionRatio : "无"}</div>
+                {row.quotaType === 0 && row.cacheRatio !== 1 ? <div>缓存倍率：{row.cacheRatio}</div> : null}
+                {row.quotaType === 0 && row.createCacheRatio !== 1 ? <div>缓存创建倍率：{row.createCacheRatio}</div> : null}
                 <div>分组倍率：{row.groupRatio}</div>
               </td>
               <td className="whitespace-nowrap p-2">

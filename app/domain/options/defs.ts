@@ -1,3 +1,4 @@
+import { DEFAULT_CACHE_RATIO, DEFAULT_CREATE_CACHE_RATIO } from "~/domain/billing/cache-ratios";
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from "~/domain/billing/default-ratios";
 import { DEFAULT_MODEL_CONTEXT_LENGTH } from "~/domain/billing/context-lengths";
 
@@ -206,6 +207,8 @@ export const OPTION_DEFS: readonly OptionDef[] = [
   json("ModelPrice", DEFAULT_MODEL_PRICE, "number-map"),
   json("ModelRatio", DEFAULT_MODEL_RATIO, "number-map"),
   json("CompletionRatio", DEFAULT_COMPLETION_RATIO, "number-map"),
+  json("CacheRatio", DEFAULT_CACHE_RATIO, "number-map"),
+  json("CreateCacheRatio", DEFAULT_CREATE_CACHE_RATIO, "number-map"),
   json("ModelContextLength", DEFAULT_MODEL_CONTEXT_LENGTH, "number-map"),
   json("GroupRatio", { default: 1, vip: 1, svip: 1 }, "number-map"),
   json("UserUsableGroups", { default: "默认分组", vip: "vip分组" }, "string-map"),

@@ -1,6 +1,7 @@
 import { options } from "~/domain/options/store.server";
 import { adjustCachedTokenQuota } from "../auth/token-cache.server";
 import { billingWritten, chargesJournaled, refundQuota, settleQuota, type ConsumeLog, type Reservation } from "../billing/quota.server";
+import type { ModelPricing, Usage } from "../billing/pricing";
 import type { Admission } from "./admit.server";
 
 /** What a served call is billed: its quota and the usage its log row records. */
@@ -15,6 +16,8 @@ export type Bill = {
   other?: Record<string, unknown>;
   /** Notes about the usage (a count not believed, a side clamped, a cut stream), last in `other`. */
   note?: Record<string, unknown>;
+  /** The cached, cache-written and reasoning parts of the billed usage, recorded in the log row. */
+  usageParts?: Pick<Usage, "cached_tokens" | "cache_write_tokens" | "reasoning_tokens">;
 };
 
 /** Calls of this process between admission and settlement (a settle alone need not wait for company). */
@@ -101,8 +104,26 @@ export class CallSettlement {
       isStream: bill.isStream,
       channelId: this.channelId,
       group,
-      content: bill.content ?? priced.logContent,
-      other: { ...priced.logRatios, ...bill.other, admin_info: { use_channel: this.chain.map(String) }, request_id: this.requestId, ...bill.note },
+      content: withCacheRatios(bill.content ?? priced.logContent, priced.pricing, bill.usageParts),
+      other: { ...priced.logRatios, ...usagePartsForLog(bill.usageParts), ...bill.other, admin_info: { use_channel: this.chain.map(String) }, request_id: this.requestId, ...bill.note },
     };
   }
+}
+
+/** The log's names for the parts of a usage (those of the reference's later versions), present only when non-zero. */
+function usagePartsForLog(parts: Bill["usageParts"]): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (parts?.cached_tokens) out.cache_tokens = parts.cached_tokens;
+  if (parts?.cache_write_tokens) out.cache_creation_tokens = parts.cache_write_tokens;
+  if (parts?.reasoning_tokens) out.reasoning_tokens = parts.reasoning_tokens;
+  return out;
+}
+
+/** The content line names the cache ratios a call was billed at, when it read or wrote the cache. */
+function withCacheRatios(content: string, pricing: ModelPricing, parts: Bill["usageParts"]): string {
+  if (pricing.kind !== "ratio") return content;
+  let line = content;
+  if (parts?.cached_tokens) line += `，缓存倍率 ${pricing.cacheRatio}`;
+  if (parts?.cache_write_tokens) line += `，缓存创建倍率 ${pricing.createCacheRatio}`;
+  return line;
 }

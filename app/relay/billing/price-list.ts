@@ -12,14 +12,20 @@ export type PricingEntry = {
   model_price: number;
   owner_by: string;
   completion_ratio: number;
+  /** What a cached prompt token and a cache write cost, relative to a prompt token (1 for a per-call model). */
+  cache_ratio: number;
+  create_cache_ratio: number;
   enable_groups: string[];
 };
 
 /** The reference leaves the unused side zero: a per-call model has no ratios, a ratio model no price. */
 export function toPricingEntry(model: string, pricing: ModelPricing, groups: string[]): PricingEntry {
   const base = { model_name: model, owner_by: "", enable_groups: groups };
-  if (pricing.kind === "price") return { ...base, quota_type: QUOTA_TYPE_PRICE, model_ratio: 0, model_price: pricing.modelPrice, completion_ratio: 0 };
-  return { ...base, quota_type: QUOTA_TYPE_RATIO, model_ratio: pricing.modelRatio, model_price: 0, completion_ratio: pricing.completionRatio };
+  if (pricing.kind === "price") return { ...base, quota_type: QUOTA_TYPE_PRICE, model_ratio: 0, model_price: pricing.modelPrice, completion_ratio: 0, cache_ratio: 1, create_cache_ratio: 1 };
+  return {
+    ...base, quota_type: QUOTA_TYPE_RATIO, model_ratio: pricing.modelRatio, model_price: 0, completion_ratio: pricing.completionRatio,
+    cache_ratio: pricing.cacheRatio, create_cache_ratio: pricing.createCacheRatio,
+  };
 }
 
 /**
@@ -27,7 +33,7 @@ export function toPricingEntry(model: string, pricing: ModelPricing, groups: str
  * per call. The same products `quotaFor` charges (before its rounding to whole quota), so the
  * price list cannot drift from the bill.
  */
-export type UnitPrices = { kind: "ratio"; promptPer1K: number; completionPer1K: number } | { kind: "price"; perCall: number };
+export type UnitPrices = { kind: "ratio"; promptPer1K: number; completionPer1K: number; cachedPer1K: number; cacheWritePer1K: number } | { kind: "price"; perCall: number };
 
 export function unitPrices(pricing: ModelPricing, quotaPerUnit: number): UnitPrices {
   if (pricing.kind === "price") return { kind: "price", perCall: pricing.modelPrice * quotaPerUnit * pricing.groupRatio };
@@ -35,6 +41,8 @@ export function unitPrices(pricing: ModelPricing, quotaPerUnit: number): UnitPri
     kind: "ratio",
     promptPer1K: 1000 * pricing.modelRatio * pricing.groupRatio,
     completionPer1K: 1000 * pricing.modelRatio * pricing.completionRatio * pricing.groupRatio,
+    cachedPer1K: 1000 * pricing.modelRatio * pricing.cacheRatio * pricing.groupRatio,
+    cacheWritePer1K: 1000 * pricing.modelRatio * pricing.createCacheRatio * pricing.groupRatio,
   };
 }
 

@@ -18,6 +18,8 @@ function currentPriceTables(): PriceTables {
     modelPrice: options.json<Record<string, number>>("ModelPrice") ?? NONE,
     modelRatio: options.json<Record<string, number>>("ModelRatio") ?? NONE,
     completionRatio: options.json<Record<string, number>>("CompletionRatio") ?? NONE,
+    cacheRatio: options.json<Record<string, number>>("CacheRatio") ?? NONE,
+    createCacheRatio: options.json<Record<string, number>>("CreateCacheRatio") ?? NONE,
     groupRatio: options.json<Record<string, number>>("GroupRatio") ?? NONE,
     quotaPerUnit: options.float("QuotaPerUnit"),
   };
@@ -27,7 +29,7 @@ let pricedFrom: PriceTables | undefined;
 const priced = new Map<string, PricedModel | null>();
 
 function sameTables(a: PriceTables, b: PriceTables): boolean {
-  return a.modelPrice === b.modelPrice && a.modelRatio === b.modelRatio && a.completionRatio === b.completionRatio && a.groupRatio === b.groupRatio && a.quotaPerUnit === b.quotaPerUnit;
+  return a.modelPrice === b.modelPrice && a.modelRatio === b.modelRatio && a.completionRatio === b.completionRatio && a.cacheRatio === b.cacheRatio && a.createCacheRatio === b.createCacheRatio && a.groupRatio === b.groupRatio && a.quotaPerUnit === b.quotaPerUnit;
 }
 
 /**
@@ -58,6 +60,9 @@ function describePricing(pricing: ModelPricing): { logContent: string; logRatios
   }
   return {
     logContent: `模型倍率 ${pricing.modelRatio}，补全倍率 ${pricing.completionRatio}，分组倍率 ${pricing.groupRatio}`,
-    logRatios: { model_ratio: pricing.modelRatio, completion_ratio: pricing.completionRatio, group_ratio: pricing.groupRatio, model_price: -1 },
+    logRatios: {
+      model_ratio: pricing.modelRatio, completion_ratio: pricing.completionRatio, cache_ratio: pricing.cacheRatio, cache_creation_ratio: pricing.createCacheRatio,
+      group_ratio: pricing.groupRatio, model_price: -1,
+    },
   };
 }

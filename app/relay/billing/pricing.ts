@@ -1,3 +1,4 @@
+import { defaultCacheRatio, defaultCreateCacheRatio } from "~/domain/billing/cache-ratios";
 import { defaultCompletionRatio } from "~/domain/billing/default-ratios";
 
 /**
@@ -9,13 +10,15 @@ export type PriceTables = {
   modelPrice: Record<string, number>;
   modelRatio: Record<string, number>;
   completionRatio: Record<string, number>;
+  cacheRatio: Record<string, number>;
+  createCacheRatio: Record<string, number>;
   groupRatio: Record<string, number>;
   quotaPerUnit: number;
 };
 
 export type ModelPricing =
   | { kind: "price"; modelPrice: number; groupRatio: number }
-  | { kind: "ratio"; modelRatio: number; completionRatio: number; groupRatio: number };
+  | { kind: "ratio"; modelRatio: number; completionRatio: number; cacheRatio: number; createCacheRatio: number; groupRatio: number };
 
 /**
  * Tokens of one call. `prompt_tokens` counts every input token, cached reads and cache writes
@@ -38,13 +41,25 @@ export function priceModel(tables: PriceTables, model: string, group: string): M
   const ratio = tables.modelRatio[model];
   if (typeof ratio !== "number") return undefined;
   const completionRatio = tables.completionRatio[model] ?? defaultCompletionRatio(model);
-  return { kind: "ratio", modelRatio: ratio, completionRatio, groupRatio };
+  const cacheRatio = tables.cacheRatio[model] ?? defaultCacheRatio(model);
+  const createCacheRatio = tables.createCacheRatio[model] ?? defaultCreateCacheRatio(model);
+  return { kind: "ratio", modelRatio: ratio, completionRatio, cacheRatio, createCacheRatio, groupRatio };
+}
+
+/**
+ * Prompt tokens weighted by what they cost: cache reads at CacheRatio, cache writes at
+ * CreateCacheRatio, the rest at 1. The parts are bounded by the whole when parsed.
+ */
+export function weightedPromptTokens(pricing: Extract<ModelPricing, { kind: "ratio" }>, usage: Usage): number {
+  const cached = usage.cached_tokens ?? 0;
+  const written = usage.cache_write_tokens ?? 0;
+  return usage.prompt_tokens - cached - written + cached * pricing.cacheRatio + written * pricing.createCacheRatio;
 }
 
 /** Quota for a finished call. Zero tokens cost nothing; any non-zero usage costs at least 1. */
 export function quotaFor(pricing: ModelPricing, usage: Usage, quotaPerUnit: number): number {
   if (pricing.kind === "price") return Math.round(pricing.modelPrice * quotaPerUnit * pricing.groupRatio);
-  const tokens = usage.prompt_tokens + usage.completion_tokens * pricing.completionRatio;
+  const tokens = weightedPromptTokens(pricing, usage) + usage.completion_tokens * pricing.completionRatio;
   if (tokens <= 0) return 0;
   const quota = Math.round(tokens * pricing.modelRatio * pricing.groupRatio);
   return pricing.modelRatio > 0 && pricing.groupRatio > 0 ? Math.max(1, quota) : quota;

@@ -17,7 +17,7 @@ export function replyUsage(mode: RelayMode, body: string | Buffer, reported: Par
   const text = () => (typeof body === "string" ? body : body.toString("utf8"));
   if (mode === "transcriptions" || mode === "translations") return audioTextUsage(text());
   if (mode === "rerank") return rerankUsage(text());
-  if (reported.usage) return { usage: reported.usage, countedCompletion: 0 };
+  if (reported.usage) return { usage: reported.usage, usageNote: reported.usageNote, countedCompletion: 0 };
   return { usageNote: reported.usageNote, countedCompletion: countCompletionText(text()) };
 }
 

@@ -101,7 +101,8 @@ function withDetails(usage: Usage, raw: Record<string, unknown>, details: Partia
  * OpenAI's shape (`prompt_tokens`, `completion_tokens`, `total_tokens`), with the Responses and
  * embeddings variants some compatible providers send (`input_tokens`, `output_tokens`). A
  * missing completion side is the total minus the prompt, as before. Cached prompt tokens come
- * from `prompt_tokens_details.cached_tokens` (Responses: `input_tokens_details`), or DeepSeek's
+ * from `prompt_tokens_details.cached_tokens` (Responses: `input_tokens_details`, Realtime:
+ * `input_token_details`), or DeepSeek's
  * `prompt_cache_hit_tokens`; reasoning tokens from `completion_tokens_details` / `output_tokens_details`.
  */
 export function parseOpenAiUsage(raw: unknown): ParsedUsage {
@@ -121,7 +122,7 @@ export function parseOpenAiUsage(raw: unknown): ParsedUsage {
   else if (total === INVALID) return rejected(`total_tokens ${describe(usage.total_tokens)}`);
   else counts = { prompt_tokens: promptTokens, completion_tokens: Math.max(0, (total ?? promptTokens) - promptTokens) };
   return withDetails(counts, usage, {
-    cached_tokens: ["prompt_tokens_details.cached_tokens", "input_tokens_details.cached_tokens", "prompt_cache_hit_tokens"],
+    cached_tokens: ["prompt_tokens_details.cached_tokens", "input_tokens_details.cached_tokens", "input_token_details.cached_tokens", "prompt_cache_hit_tokens"],
     reasoning_tokens: ["completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens"],
   });
 }

@@ -123,6 +123,8 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
       j("ModelPrice", "模型固定价格（一次调用消耗多少美元，优先于模型倍率）"),
       j("ModelRatio", "模型倍率"),
       j("CompletionRatio", "补全倍率（仅对自定义模型有效）"),
+      j("CacheRatio", "缓存倍率（命中提示缓存的输入 token 按模型倍率 × 此倍率计费；未列出的模型按服务商公布的默认值，无默认值时为 1）"),
+      j("CreateCacheRatio", "缓存创建倍率（写入提示缓存的输入 token，如 Claude 为 1.25）"),
       j("ModelContextLength", "模型上下文长度（一次调用最多计费的 token 数；上游报告更多时按此计费并记入日志，未列出的模型按 RELAY_USAGE_CEILING）"),
       j("GroupRatio", "分组倍率"),
       j("UserUsableGroups", "用户可选分组"),

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { formatPrice, matchesModelFilter, toPricingEntry, unitPrices } from "~/relay/billing/price-list";
 import { quotaFor, type ModelPricing } from "~/relay/billing/pricing";
 
-const ratio = (modelRatio: number, completionRatio: number, groupRatio: number): ModelPricing => ({ kind: "ratio", modelRatio, completionRatio, groupRatio });
+const ratio = (modelRatio: number, completionRatio: number, groupRatio: number, cacheRatio = 1, createCacheRatio = 1): ModelPricing => ({ kind: "ratio", modelRatio, completionRatio, cacheRatio, createCacheRatio, groupRatio });
 
 describe("price list", () => {
   it("shows prices that add up to what quotaFor charges, for any ratios and usage", () => {
@@ -27,9 +27,13 @@ describe("price list", () => {
     expect(quotaFor(pricing, { prompt_tokens: 10, completion_tokens: 10 }, 500_000)).toBe(30_000);
   });
 
-  it("keeps the reference's entry shape: the unused side is zero", () => {
-    expect(toPricingEntry("m", ratio(2, 3, 9), ["default"])).toEqual({ model_name: "m", quota_type: 0, model_ratio: 2, model_price: 0, owner_by: "", completion_ratio: 3, enable_groups: ["default"] });
-    expect(toPricingEntry("p", { kind: "price", modelPrice: 0.1, groupRatio: 9 }, ["vip"])).toEqual({ model_name: "p", quota_type: 1, model_ratio: 0, model_price: 0.1, owner_by: "", completion_ratio: 0, enable_groups: ["vip"] });
+  it("keeps the reference's entry shape (the unused side zero), with the cache ratios beside it", () => {
+    expect(toPricingEntry("m", ratio(2, 3, 9, 0.5, 1.25), ["default"])).toEqual({
+      model_name: "m", quota_type: 0, model_ratio: 2, model_price: 0, owner_by: "", completion_ratio: 3, cache_ratio: 0.5, create_cache_ratio: 1.25, enable_groups: ["default"],
+    });
+    expect(toPricingEntry("p", { kind: "price", modelPrice: 0.1, groupRatio: 9 }, ["vip"])).toEqual({
+      model_name: "p", quota_type: 1, model_ratio: 0, model_price: 0.1, owner_by: "", completion_ratio: 0, cache_ratio: 1, create_cache_ratio: 1, enable_groups: ["vip"],
+    });
   });
 
   it("formats dollars without rounding small prices away or using exponents, and quota units when currency is off", () => {

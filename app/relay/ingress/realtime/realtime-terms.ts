@@ -55,6 +55,9 @@ export class RealtimeMeter {
     if (parsed.usage) {
       this.usage.prompt_tokens += parsed.usage.prompt_tokens;
       this.usage.completion_tokens += parsed.usage.completion_tokens;
+      for (const part of ["cached_tokens", "cache_write_tokens", "reasoning_tokens"] as const) {
+        if (parsed.usage[part]) this.usage[part] = (this.usage[part] ?? 0) + (parsed.usage[part] ?? 0);
+      }
     } else if (parsed.usageNote?.usage_warning) this.warning = parsed.usageNote.usage_warning;
   }
 }

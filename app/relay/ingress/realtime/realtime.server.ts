@@ -165,6 +165,7 @@ async function settleSession(settlement: CallSettlement, channel: Channel, meter
     const charged = settlement.settle({
       quota: Math.round(quotaFor(pricing, usage, quotaPerUnit)), promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, isStream: true,
       other: { realtime: { responses: meter.responses } },
+      usageParts: usage,
       note: { ...usageNote, ...(meter.warning ? { usage_warning: meter.warning } : {}) },
     });
     if (charged instanceof Promise) await charged;
