@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { CORS_HEADERS } from "./http.server";
+import { withCors } from "./http.server";
 import type { RelayFailure } from "./relay-error";
 
 /** Request ids like the reference's: time to the second plus random characters. */
@@ -35,12 +35,14 @@ export function sendRelayError(res: ServerResponse, failure: RelayFailure, reque
       code: failure.code ?? null,
     },
   });
-  res.writeHead(failure.status, {
-    ...failure.headers,
-    ...CORS_HEADERS,
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
-    "X-Oneapi-Request-Id": requestId,
-  });
+  res.writeHead(
+    failure.status,
+    withCors({
+      ...failure.headers,
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      "X-Oneapi-Request-Id": requestId,
+    }),
+  );
   res.end(body);
 }

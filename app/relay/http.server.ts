@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { exposedHeaderNames } from "./wire-headers";
 
 export const MAX_RELAY_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -56,7 +57,7 @@ function discardRest(req: IncomingMessage): void {
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...CORS_HEADERS, ...headers });
+  res.writeHead(status, withCors({ "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...headers }));
   res.end(text);
 }
 
@@ -66,6 +67,15 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  * with setHeader sends node's writeHead down its slower merging path.
  */
 export const CORS_HEADERS = { "Access-Control-Allow-Origin": "*" } as const;
+
+/** A relay reply's headers with the CORS ones added: any origin, and its informative headers readable. */
+export function withCors<T extends Record<string, string | number>>(headers: T): T & Record<string, string | number> {
+  const out: Record<string, string | number> = headers;
+  out["Access-Control-Allow-Origin"] = CORS_HEADERS["Access-Control-Allow-Origin"];
+  const exposed = exposedHeaderNames(headers);
+  if (exposed) out["Access-Control-Expose-Headers"] = exposed;
+  return out as T & Record<string, string | number>;
+}
 
 /** Answers a CORS preflight; true when the request was one. */
 export function answerPreflight(req: IncomingMessage, res: ServerResponse): boolean {

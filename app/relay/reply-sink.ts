@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { CORS_HEADERS } from "./http.server";
+import { withCors } from "./http.server";
 
 /**
  * Where a relay reply goes. The relay's own HTTP path writes to a node ServerResponse; the
@@ -29,8 +29,7 @@ class NodeSink implements ReplySink {
   constructor(private readonly res: ServerResponse) {}
 
   start(status: number, headers: Record<string, string | number>): void {
-    headers["Access-Control-Allow-Origin"] = CORS_HEADERS["Access-Control-Allow-Origin"];
-    this.res.writeHead(status, headers);
+    this.res.writeHead(status, withCors(headers));
     // A whole reply's headers go out with its body, in one write. A stream's go out with its
     // first event when that arrived in the same read (the usual case: one write saved), else at
     // the end of this turn of the event loop, so the client sees the reply begin at once.

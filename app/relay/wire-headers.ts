@@ -9,7 +9,7 @@ import type { IncomingHttpHeaders } from "node:http";
  */
 
 /** Reply headers an upstream sends that tell the client about its call: ids, timings, rate limits, backoff. */
-const REPLY_NAMES = new Set(["x-request-id", "request-id", "openai-processing-ms", "openai-version", "retry-after", "retry-after-ms"]);
+const REPLY_NAMES = new Set(["x-request-id", "request-id", "apim-request-id", "x-ms-region", "openai-processing-ms", "openai-version", "retry-after", "retry-after-ms"]);
 const REPLY_PREFIXES = ["x-ratelimit-", "anthropic-ratelimit-"];
 
 /** Request headers a client sends that belong to the request itself (beta features, a retry's identity). */
@@ -49,4 +49,22 @@ export function requestHeadersToForward(headers: IncomingHttpHeaders): Record<st
     if (value !== undefined) (forwarded ??= {})[name] = value;
   }
   return forwarded;
+}
+
+/** Headers a browser shows a cross-origin page without being told (the CORS-safelisted reply headers). */
+const SAFELISTED = new Set(["cache-control", "content-language", "content-length", "content-type", "expires", "last-modified", "pragma"]);
+
+/**
+ * The reply's own header names a browser app may read (request ids, rate limits, retry-after):
+ * a cross-origin fetch sees only safelisted headers unless the reply names the others in
+ * Access-Control-Expose-Headers. Listed by name, not `*`, which older browsers ignore.
+ */
+export function exposedHeaderNames(headers: Record<string, string | number | readonly string[]>): string | undefined {
+  let names: string | undefined;
+  for (const name in headers) {
+    const lower = name.toLowerCase();
+    if (SAFELISTED.has(lower) || lower.startsWith("access-control-")) continue;
+    names = names === undefined ? name : `${names}, ${name}`;
+  }
+  return names;
 }

@@ -1,8 +1,10 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { ApiError, GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, loginRoot, type ApiSession } from "../support/api";
 import { startAnthropicMock, type AnthropicMock } from "../mocks/anthropic-upstream";
+import { startGeminiMock, type GeminiMock } from "../mocks/gemini-upstream";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { createChannel, mergeOption, uniqueModel, userWithToken } from "../support/relay";
 
@@ -17,11 +19,13 @@ let refusing: MockUpstream;
 let refusingAlone: MockUpstream;
 let serving: MockUpstream;
 let claude: AnthropicMock;
+let gemini: GeminiMock;
 let key = "";
 const model = uniqueModel("wire");
 const failoverModel = uniqueModel("wire-failover");
 const refusedModel = uniqueModel("wire-refused");
 const claudeModel = uniqueModel("wire-claude");
+const geminiModel = uniqueModel("wire-gemini");
 
 const INFORMATIVE = { "x-request-id": "req_abc", "openai-processing-ms": "42", "x-ratelimit-remaining-requests": "99", "x-ratelimit-reset-requests": "6ms" };
 const PRIVATE = { "set-cookie": "__cf_bm=secret; Path=/", "x-upstream-internal": "node-7" };
@@ -37,18 +41,20 @@ beforeAll(async () => {
   refusingAlone = await startOpenAiMock({ apiKey: "sk-the-right-one" });
   serving = await startOpenAiMock({ apiKey: "sk-upstream" });
   claude = await startAnthropicMock("sk-ant-wire");
-  await mergeOption(root, "ModelRatio", { [model]: 1, [failoverModel]: 1, [refusedModel]: 1, [claudeModel]: 1 });
+  gemini = await startGeminiMock("g-wire");
+  await mergeOption(root, "ModelRatio", { [model]: 1, [failoverModel]: 1, [refusedModel]: 1, [claudeModel]: 1, [geminiModel]: 1 });
   await createChannel(root, { type: 1, key: "sk-upstream", base_url: upstream.url, models: model });
   // The refusing channel is tried first (higher priority) with a key its upstream does not take.
   await createChannel(root, { type: 1, key: "sk-wrong", base_url: refusing.url, models: failoverModel, priority: 10 });
   await createChannel(root, { type: 1, key: "sk-wrong", base_url: refusingAlone.url, models: refusedModel });
   await createChannel(root, { type: 1, key: "sk-upstream", base_url: serving.url, models: failoverModel });
   await createChannel(root, { type: 14, key: "sk-ant-wire", base_url: claude.url, models: claudeModel });
+  await createChannel(root, { type: 24, key: "g-wire", base_url: gemini.url, models: geminiModel });
   ({ key } = await userWithToken(10_000_000));
 }, 60_000);
 
 afterAll(async () => {
-  for (const mock of [upstream, refusing, refusingAlone, serving, claude]) await mock?.close();
+  for (const mock of [upstream, refusing, refusingAlone, serving, claude, gemini]) await mock?.close();
 });
 
 const ask = { model, messages: [{ role: "user" as const, content: "hi" }] };
@@ -191,5 +197,55 @@ describe("an upstream refusing the channel's own key", () => {
     // The upstream's words about the channel's key are not the caller's to read.
     expect(error.message).not.toContain("Incorrect API key");
     expect(refusingAlone.requests).toHaveLength(1);
+  });
+});
+
+describe("a Gemini pass-through through Google's SDK", () => {
+  const genai = () => new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: baseUrl(), retryOptions: { attempts: 1 } } });
+
+  it("shows the gateway's request id on the reply", async () => {
+    gemini.fault = undefined;
+    const reply = await genai().models.generateContent({ model: geminiModel, contents: "hi" });
+    expect(reply.sdkHttpResponse?.headers?.["x-oneapi-request-id"]).toMatch(/^\d{14}[0-9a-f]{12}$/);
+  });
+
+  it("an upstream error keeps Google's status and words", async () => {
+    const message = "Resource has been exhausted (e.g. check quota).";
+    gemini.fault = { status: 429, message, code: "RESOURCE_EXHAUSTED" };
+    try {
+      const error = (await genai().models.generateContent({ model: geminiModel, contents: "hi" }).catch((e: unknown) => e)) as ApiError;
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error.status).toBe(429);
+      expect(error.message).toContain(message);
+      expect(error.message).toContain("RESOURCE_EXHAUSTED");
+      expect(error.message).not.toContain("request id");
+    } finally {
+      gemini.fault = undefined;
+    }
+  });
+});
+
+describe("a browser app on another origin", () => {
+  const fromPage = { Origin: "https://chat.example", Authorization: "", "Content-Type": "application/json" };
+
+  it("may read the request id, rate limits and retry-after of a reply and of an error", async () => {
+    upstream.fault = undefined;
+    upstream.replyHeaders = { ...INFORMATIVE, ...PRIVATE };
+    const ok = await fetch(`${baseUrl()}/v1/chat/completions`, { method: "POST", headers: { ...fromPage, Authorization: `Bearer ${key}` }, body: JSON.stringify(ask) });
+    await ok.text();
+    expect(ok.headers.get("access-control-allow-origin")).toBe("*");
+    const exposed = (ok.headers.get("access-control-expose-headers") ?? "").toLowerCase().split(/,\s*/);
+    expect(exposed).toEqual(expect.arrayContaining(["x-request-id", "x-ratelimit-remaining-requests", "openai-processing-ms", "x-oneapi-request-id"]));
+    expect(exposed).not.toContain("content-type");
+
+    upstream.fault = { kind: "status", status: 429, body: { error: { message: "slow down", type: "requests", param: null, code: "rate_limit_exceeded" } }, headers: { "retry-after": "1" } };
+    try {
+      const busy = await fetch(`${baseUrl()}/v1/chat/completions`, { method: "POST", headers: { ...fromPage, Authorization: `Bearer ${key}` }, body: JSON.stringify(ask) });
+      await busy.text();
+      expect(busy.status).toBe(429);
+      expect((busy.headers.get("access-control-expose-headers") ?? "").toLowerCase()).toContain("retry-after");
+    } finally {
+      upstream.fault = undefined;
+    }
   });
 });

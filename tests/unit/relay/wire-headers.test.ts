@@ -11,6 +11,8 @@ describe("informativeReplyHeaders", () => {
       "anthropic-ratelimit-requests-remaining": "4",
       "retry-after": "1",
       "retry-after-ms": "250",
+      "apim-request-id": "azure-1",
+      "x-ms-region": "East US",
       "set-cookie": ["a=b"],
       connection: "keep-alive",
       "transfer-encoding": "chunked",
@@ -27,6 +29,8 @@ describe("informativeReplyHeaders", () => {
       "anthropic-ratelimit-requests-remaining": "4",
       "retry-after": "1",
       "retry-after-ms": "250",
+      "apim-request-id": "azure-1",
+      "x-ms-region": "East US",
     });
   });
 

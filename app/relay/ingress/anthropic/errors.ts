@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { CORS_HEADERS } from "../../http.server";
+import { withCors } from "../../http.server";
 import type { RelayFailure } from "../../relay-error";
 
 /** The `error.type` Anthropic uses for a status (wire-formats §4 Errors). */
@@ -33,6 +33,6 @@ export function anthropicErrorType(status: number): string {
  */
 export function sendAnthropicError(res: ServerResponse, failure: RelayFailure, requestId: string): void {
   const body = JSON.stringify({ type: "error", error: { type: anthropicErrorType(failure.status), message: failure.message }, request_id: requestId });
-  res.writeHead(failure.status, { "request-id": requestId, ...failure.headers, ...CORS_HEADERS, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "X-Oneapi-Request-Id": requestId });
+  res.writeHead(failure.status, withCors({ "request-id": requestId, ...failure.headers, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "X-Oneapi-Request-Id": requestId }));
   res.end(body);
 }
