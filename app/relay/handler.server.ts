@@ -15,7 +15,7 @@ import type { RelayFailure } from "./relay-error";
 import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField, multipartImageFields, parseRelayJson } from "./request-parse";
 import { requestHeadersToForward } from "./wire-headers";
 import { MJ_PATH_PREFIXES } from "./tasks/mj-relay.server";
-import { setMember } from "./json-edit";
+import { keepLastOfRepeated, setMember } from "./json-edit";
 import { handleTaskRelay } from "./tasks/task-routes.server";
 
 /** Path prefixes served by the relay instead of Remix (DESIGN.md §1). */
@@ -132,10 +132,12 @@ async function dispatchRelay(req: IncomingMessage, res: ServerResponse, requestI
     const parsed = parseRelayJson(raw, mode);
     if ("failure" in parsed) return fail(res, parsed.failure, requestId);
     body = parsed.body;
+    // The upstream must read the request the gateway billed, whatever its parser does with a repeated key.
+    rawBody = keepLastOfRepeated(raw) ?? raw;
     if (engine) {
       // The path names the model: the client's bytes get it too, so they still read as `body`.
       body.model = engineModel;
-      rawBody = setMember(raw, ["model"], JSON.stringify(engineModel));
+      rawBody = setMember(rawBody, ["model"], JSON.stringify(engineModel));
     }
   }
   const failure = await relay({ token, mode, path: engine ? "/v1/embeddings" : path, body, rawBody, contentType, requestId, clientHeaders: requestHeadersToForward(req.headers), startedAt }, nodeSink(res));

@@ -175,3 +175,23 @@ export function insertMember(raw: Buffer, key: string, value: string): Buffer | 
   const separator = raw[skipSpace(raw, open + 1)] === CLOSE_OBJECT ? "" : ",";
   return Buffer.concat([raw.subarray(0, open + 1), Buffer.from(`${JSON.stringify(key)}:${value}${separator}`), raw.subarray(open + 1)]);
 }
+
+/**
+ * `raw` with each top-level key that appears more than once kept only in its last place, where
+ * JSON.parse (and so the gateway's price, model and token bounds) reads it. An upstream whose
+ * parser keeps the first would otherwise serve a request other than the one billed
+ * (`{"max_tokens":100000,"max_tokens":1}`). The same buffer comes back when no key repeats.
+ */
+export function keepLastOfRepeated(raw: Buffer): Buffer | undefined {
+  const object = topLevelObject(raw);
+  if (!object) return undefined;
+  const { members } = object;
+  const lastAt = new Map<string, number>();
+  for (let i = 0; i < members.length; i += 1) lastAt.set(members[i]!.key, i);
+  if (lastAt.size === members.length) return raw;
+  const splices: Splice[] = [];
+  for (let i = 0; i < members.length; i += 1) {
+    if (lastAt.get(members[i]!.key) !== i) splices.push({ start: members[i]!.keyStart, end: members[i + 1]!.keyStart, text: "" });
+  }
+  return apply(raw, splices);
+}

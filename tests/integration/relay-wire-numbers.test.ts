@@ -131,3 +131,17 @@ describe("native pass-through", () => {
     expect(sent.body).toBe(body);
   });
 });
+
+describe("a key the client repeats", () => {
+  it("reaches the upstream once, as the gateway read and billed it (the last), whatever the upstream's parser keeps", async () => {
+    const body = `{"model":"${gptModel}","max_tokens":100000,${MESSAGES},"max_tokens" : 5,${NUMBERS}}`;
+    expect(await post("/v1/chat/completions", body)).toBe(200);
+    expect(openai.requests.at(-1)!.body).toBe(`{"model":"${gptModel}",${MESSAGES},"max_tokens" : 5,${NUMBERS}}`);
+  });
+
+  it("an Anthropic Messages body too", async () => {
+    const body = `{"model":"${claudeModel}","max_tokens":100000,${MESSAGES},"max_tokens":5,${NUMBERS}}`;
+    expect(await post("/v1/messages", body, { "anthropic-version": "2023-06-01" })).toBe(200);
+    expect(claude.requests.at(-1)!.body).toBe(`{"model":"claude-3-5-sonnet-20241022",${MESSAGES},"max_tokens":5,${NUMBERS}}`);
+  });
+});

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { env } from "~/utils/env.server";
 import { authenticateToken, isFailure } from "../auth/token-auth.server";
 import { BodyTooLargeError, readBody, relayClientIp } from "../http.server";
+import { keepLastOfRepeated } from "../json-edit";
 import { relay } from "../pipeline.server";
 import { nodeSink } from "../reply-sink";
 import type { RelayFailure } from "../relay-error";
@@ -54,6 +55,8 @@ export async function serveIngress(req: IncomingMessage, res: ServerResponse, su
     throw error;
   }
   if (match.model === "") return fail({ status: 400, message: "无效的请求路径：错误的 % 转义", type: "invalid_request_error", code: "invalid_request" });
+  // The upstream must read the request the gateway billed, whatever its parser does with a repeated key.
+  raw = keepLastOfRepeated(raw) ?? raw;
   const parsed = surface.parse(raw, match, req);
   if ("failure" in parsed) return fail(parsed.failure);
   const failure = await relay({ token, mode: "chat", path: "/v1/chat/completions", body: parsed.body, requestId, clientHeaders: requestHeadersToForward(req.headers), startedAt, ingress: parsed.ingress }, nodeSink(res));

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { insertMember, setMember } from "~/relay/json-edit";
+import { insertMember, keepLastOfRepeated, setMember } from "~/relay/json-edit";
 
 const text = (buffer: Buffer | undefined) => buffer?.toString("utf8");
 const set = (raw: string, path: [string, ...string[]], value: string) => text(setMember(Buffer.from(raw), path, value));
@@ -23,6 +23,14 @@ describe("setMember", () => {
 
   it("keeps the last of repeated keys (as JSON.parse does) and drops the earlier ones", () => {
     expect(set(`{"model":"a", "n":1, "mod\\u0065l" : "b","z":2}`, ["model"], '"m"')).toBe(`{"n":1, "mod\\u0065l" : "m","z":2}`);
+  });
+
+  it("keepLastOfRepeated drops the earlier places of any repeated top-level key, and returns the same buffer when none repeats", () => {
+    const repeated = Buffer.from(`{"max_tokens":9, "n":1,"inner":{"a":1,"a":2}, "max_tokens" :1,"n":2}`);
+    expect(keepLastOfRepeated(repeated)!.toString()).toBe(`{"inner":{"a":1,"a":2}, "max_tokens" :1,"n":2}`);
+    const plain = Buffer.from(`{"a":1.0,"b":[1,1]}`);
+    expect(keepLastOfRepeated(plain)).toBe(plain);
+    expect(keepLastOfRepeated(Buffer.from("[1]"))).toBeUndefined();
   });
 
   it("sets a field inside the client's object, keeping its other fields byte for byte", () => {
