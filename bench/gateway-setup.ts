@@ -39,4 +39,13 @@ export async function startBenchGateway(options: { nodeArgs?: string[]; cwd?: st
   }
 }
 
-export const chatBody = (stream: boolean) => JSON.stringify({ model: "gpt-4o-mini", stream, messages: [{ role: "user", content: "Say hi" }] });
+/**
+ * The benchmark's chat request: "Say hi", or with BENCH_BODY_KB=N a chat history of about N KB
+ * and an int64 seed, the body whose bytes the gateway edits (or re-serialised, before) per call.
+ */
+const historyKb = Number(process.env.BENCH_BODY_KB ?? 0);
+const history = Array.from({ length: Math.ceil((historyKb * 1024) / 520) }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `${"lorem ipsum dolor sit amet ".repeat(18)}${i}` }));
+export const chatBody = (stream: boolean) =>
+  historyKb > 0
+    ? `{"model":"gpt-4o-mini","stream":${stream},"seed":9223372036854775807,"temperature":1.0,"messages":${JSON.stringify([...history, { role: "user", content: "Say hi" }])}}`
+    : JSON.stringify({ model: "gpt-4o-mini", stream, messages: [{ role: "user", content: "Say hi" }] });

@@ -8,6 +8,7 @@
  *   BENCH_BASELINE=../other-checkout npm run bench:relay
  *                           also runs that checkout's build (npm run build there first) beside this
  *                           one, interleaved in the same rounds, and prints the two side by side
+ *   BENCH_BODY_KB=60        sends a ~60 KB chat history (with an int64 seed) instead of "Say hi"
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
