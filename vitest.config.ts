@@ -5,9 +5,18 @@ import { defineConfig } from "vitest/config";
 const alias = { "~": fileURLToPath(new URL("./app", import.meta.url)) };
 const shared = { environment: "node" as const, testTimeout: 30_000, hookTimeout: 120_000 };
 
-// The integration suite runs once per database: always on embedded PGlite, and on real
-// PostgreSQL (+ Redis) when DATABASE_URL is set, as in CI.
+// The integration suite runs on embedded PGlite, and on real PostgreSQL (+ Redis) when
+// DATABASE_URL is set, as in CI. With both, the whole suite runs on PostgreSQL and PGlite runs
+// the files that exercise what embedded mode does differently (in-process jobs and schedules,
+// its one connection under concurrent billing, crash recovery of its journal) and the core
+// flows (decision 035): the same SQL twice bought nothing for half the run's time.
 const databases = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+const EMBEDDED_SET = [
+  "auth-api", "tokens-api", "relay-openai", "relay-leases", "relay-crash", "cache-billing", "usage-log", "log-api",
+  "redemption", "settings-admin", "pricing", "dashboard", "channels-api", "workers-in-web", "schedules", "native-ingress",
+];
+const integrationFiles = (db: string) =>
+  db === "pglite" && process.env.DATABASE_URL ? EMBEDDED_SET.map((name) => `tests/integration/${name}.test.ts`) : ["tests/integration/**/*.test.ts"];
 
 export default defineConfig({
   resolve: { alias },
@@ -20,7 +29,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: `integration-${db}`,
-          include: ["tests/integration/**/*.test.ts"],
+          include: integrationFiles(db),
           globalSetup: ["tests/support/global-setup.ts"],
         },
       })),
