@@ -70,6 +70,36 @@ test.describe("usage log @nojs", () => {
     await expect(card).toContainText("剩余额度$8.00");
   });
 
+  test("a call served partly from the prompt cache shows its cached and reasoning tokens", async ({ page }) => {
+    const request = page.request;
+    const model = uniqueName("lcache");
+    await apiLogin(request, "root", "123456");
+    const channel = await request.post("/api/channel/", { headers: { "New-Api-User": "1" }, data: { type: 1, name: uniqueName("logcache"), key: "sk-x", base_url: upstream.url, models: model, group: "default" } });
+    expect(((await channel.json()) as { success: boolean }).success).toBe(true);
+    await mergeOption(request, "ModelRatio", { [model]: 1 });
+    await setOption(request, "QuotaForNewUser", "5000000");
+    const username = uniqueName("lc");
+    await request.post("/api/user/register", { data: { username, password: "password123", password2: "password123" } });
+    await setOption(request, "QuotaForNewUser", "0");
+    const userId = await apiLogin(request, username, "password123");
+    const asUser = { "New-Api-User": String(userId) };
+    await request.post("/api/token/", { headers: asUser, data: { name: "cache", remain_quota: 0, unlimited_quota: true, expired_time: -1 } });
+    const tokenId = ((await (await request.get("/api/token/", { headers: asUser })).json()) as { data: { id: number }[] }).data[0]!.id;
+    const key = ((await (await request.get(`/api/token/${tokenId}/key`, { headers: asUser })).json()) as { data: { key: string } }).data.key;
+    upstream.fault = { kind: "usage", json: JSON.stringify({ prompt_tokens: 3000, completion_tokens: 40, total_tokens: 3040, prompt_tokens_details: { cached_tokens: 2048 }, completion_tokens_details: { reasoning_tokens: 16 } }) };
+    try {
+      const reply = await request.post("/v1/chat/completions", { headers: { Authorization: `Bearer ${key}` }, data: { model, messages: [{ role: "user", content: "hi" }] } });
+      expect(reply.status()).toBe(200);
+    } finally {
+      upstream.fault = undefined;
+    }
+    await page.goto("/log?type=2");
+    const row = page.getByTestId("log-row");
+    await expect(row).toHaveCount(1);
+    await expect(row.getByTestId("log-cache-tokens")).toHaveText("缓存 2048");
+    await expect(row.getByTestId("log-reasoning-tokens")).toHaveText("推理 16");
+  });
+
   test("deep pages move by next and previous links, with the count stated", async ({ page }) => {
     const request = page.request;
     await apiLogin(request, "root", "123456");

@@ -35,6 +35,24 @@ async function pricedModels(api: APIRequestContext) {
 }
 
 test.describe("pricing @nojs", () => {
+  test("a model whose provider prices its prompt cache apart shows the cache read and write prices", async ({ page, baseURL }) => {
+    const api = await rootApi(baseURL!);
+    const modelRatio = await optionValue(api, "ModelRatio");
+    try {
+      const model = `claude-${uniqueName("pcache").toLowerCase()}`;
+      await mergeOption(api, "ModelRatio", { [model]: 1 });
+      const res = await (await api.post("/api/channel/", { data: { type: 1, name: uniqueName("pcc"), key: "sk-x", base_url: "http://127.0.0.1:9", models: model, group: "default" } })).json();
+      expect(res.success).toBe(true);
+      await page.goto(`/pricing?q=${model}`);
+      const row = page.locator(`[data-model="${model}"]`);
+      await expect(row.getByTestId("price-cached")).toHaveText("缓存读取 $0.0002 / 1K tokens");
+      await expect(row.getByTestId("price-cache-write")).toHaveText("缓存写入 $0.0025 / 1K tokens");
+      await expect(row).toContainText("缓存倍率：0.1");
+    } finally {
+      await setOption(api, "ModelRatio", modelRatio);
+    }
+  });
+
   test("a visitor sees the default group's prices, filters by a model name and switches group", async ({ page, baseURL }) => {
     const api = await rootApi(baseURL!);
     const [groupRatio, modelRatio] = [await optionValue(api, "GroupRatio"), await optionValue(api, "ModelRatio")];
