@@ -205,3 +205,37 @@ describe("untrusted usage from Anthropic", () => {
     }
   });
 });
+
+describe("an Anthropic pass-through stream ends with the usage billed", () => {
+  it("its closing message_delta reports the billed counts when the upstream's were clamped, its own bytes otherwise", async () => {
+    const claude = await startAnthropicMock("sk-ant-closing");
+    try {
+      const claudeModel = uniqueModel("claude-closing");
+      await mergeOption(root, "ModelRatio", { [claudeModel]: 1 });
+      await mergeOption(root, "CompletionRatio", { [claudeModel]: 1 });
+      await createChannel(root, { type: 14, key: "sk-ant-closing", base_url: claude.url, models: claudeModel });
+      const { key } = await userWithToken(10_000_000);
+      const closingDelta = async (usage: Record<string, unknown> | undefined) => {
+        claude.usage = usage;
+        const res = await fetch(`${baseUrl()}/v1/messages`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "anthropic-version": "2023-06-01" },
+          body: JSON.stringify({ model: claudeModel, stream: true, max_tokens: 50, messages: [{ role: "user", content: "hi" }] }),
+        });
+        expect(res.status).toBe(200);
+        const text = await res.text();
+        const delta = text.split("\n").find((line) => line.startsWith("data: ") && line.includes('"message_delta"'))!;
+        expect(text.trimEnd().endsWith('data: {"type":"message_stop"}')).toBe(true);
+        return delta.slice(6);
+      };
+      // As the upstream said it: the upstream's own bytes.
+      expect(await closingDelta(undefined)).toBe('{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}');
+      // Past max_tokens (50): billed 50, and the stream says 50.
+      const clamped = JSON.parse(await closingDelta({ input_tokens: 10, cache_read_input_tokens: 4, output_tokens: 3e9 })) as { usage: Record<string, number> };
+      expect(clamped.usage).toMatchObject({ output_tokens: 50, input_tokens: 10, cache_read_input_tokens: 4 });
+    } finally {
+      claude.usage = undefined;
+      await claude.close();
+    }
+  });
+});

@@ -14,6 +14,16 @@ function sameUsage(a: Usage | undefined, b: Usage): boolean {
 function billedCounts(current: unknown, billed: Usage): Json {
   const usage: Json = isObject(current) ? { ...current } : {};
   const total = billed.prompt_tokens + billed.completion_tokens;
+  if ("cache_read_input_tokens" in usage || "cache_creation_input_tokens" in usage) {
+    // Anthropic's input_tokens leave out the cache's reads and writes, reported beside them.
+    const cached = billed.cached_tokens ?? 0;
+    const written = billed.cache_write_tokens ?? 0;
+    usage.input_tokens = billed.prompt_tokens - cached - written;
+    usage.cache_read_input_tokens = cached;
+    usage.cache_creation_input_tokens = written;
+    usage.output_tokens = billed.completion_tokens;
+    return usage;
+  }
   if ("input_tokens" in usage || "output_tokens" in usage) {
     usage.input_tokens = billed.prompt_tokens;
     usage.output_tokens = billed.completion_tokens;

@@ -1,5 +1,6 @@
 import { parseAnthropicError } from "../../adapters/anthropic/errors";
 import { ChannelConfigError, STREAM_IDLE_TIMEOUT, type Adapter, type StreamStep, type StreamTranslator } from "../../adapters/types";
+import type { Usage } from "../../billing/pricing";
 import { parseAnthropicUsage, type ParsedUsage } from "../../billing/usage-parse";
 import { isObject, sseFrame, type Json } from "../json-shape";
 import { nativeBodyFor } from "../native-json";
@@ -20,12 +21,16 @@ function usageOfMessage(raw: Buffer): ParsedUsage {
 /**
  * Forwards Anthropic events as they are, reading what billing needs on the way: input counts
  * from message_start, the cumulative output from message_delta, text for a count if no usage.
- * The reply is whole at message_stop: the client's SDK waits for it.
+ * The reply is whole at message_stop: the client's SDK waits for it. The closing message_delta
+ * and message_stop wait for the bill, so the usage the stream ends with is the usage billed (the
+ * upstream's bytes when its counts were billed as they came).
  */
 function forwardingTranslator(): StreamTranslator {
   let usage: Json = {};
   let errorForwarded = false;
   let stopped = false;
+  let closing: { delta: string; reported?: Usage } | undefined;
+  let stopFrame = "";
   return {
     push(event, data): StreamStep {
       let payload: Json = {};
@@ -38,7 +43,9 @@ function forwardingTranslator(): StreamTranslator {
       if (name === "message_start" && isObject(payload.message) && isObject(payload.message.usage)) usage = { ...payload.message.usage };
       if (name === "message_delta" && isObject(payload.usage)) {
         for (const [key, value] of Object.entries(payload.usage)) if (value !== null && value !== undefined) usage[key] = value;
-        return { chunks, ...parseAnthropicUsage(usage) };
+        const parsed = parseAnthropicUsage(usage);
+        closing = { delta: data, reported: parsed.usage };
+        return { chunks: [], ...parsed };
       }
       if (name === "content_block_delta" && isObject(payload.delta)) {
         const text = payload.delta.text ?? payload.delta.partial_json ?? payload.delta.thinking;
@@ -46,7 +53,9 @@ function forwardingTranslator(): StreamTranslator {
       }
       if (name === "message_stop") {
         stopped = true;
-        return { chunks, done: true };
+        if (!closing) return { chunks, done: true };
+        stopFrame = chunks[0]!;
+        return { chunks: [], done: true };
       }
       if (name === "error") {
         errorForwarded = true;
@@ -56,14 +65,34 @@ function forwardingTranslator(): StreamTranslator {
       return { chunks };
     },
     finished: () => stopped,
-    close(_billed, error) {
+    close(billed, error) {
+      const held = closing ? sseFrame(billedDelta(closing.delta, closing.reported, billed), "message_delta") + stopFrame : "";
       // An error the upstream sent was forwarded as it came; the gateway's own (the upstream went
       // quiet, or broke off mid-reply) is framed here, in message_stop's place.
-      if (!error || errorForwarded) return "";
+      if (!error || errorForwarded) return held;
       const status = error.code === STREAM_IDLE_TIMEOUT ? 504 : 500;
-      return sseFrame({ type: "error", error: { type: anthropicErrorType(status), message: error.message } }, "error");
+      return held + sseFrame({ type: "error", error: { type: anthropicErrorType(status), message: error.message } }, "error");
     },
   };
+}
+
+/**
+ * The closing message_delta reporting the usage billed: its own bytes when its counts were billed
+ * as they came, else its usage in Anthropic's terms (input without the cache's reads and writes).
+ */
+function billedDelta(data: string, reported: Usage | undefined, billed: Usage): string {
+  if (reported && reported.prompt_tokens === billed.prompt_tokens && reported.completion_tokens === billed.completion_tokens) return data;
+  try {
+    const event: unknown = JSON.parse(data);
+    if (!isObject(event)) return data;
+    const cached = billed.cached_tokens ?? 0;
+    const written = billed.cache_write_tokens ?? 0;
+    const usage = isObject(event.usage) ? event.usage : {};
+    event.usage = { ...usage, input_tokens: billed.prompt_tokens - cached - written, cache_creation_input_tokens: written, cache_read_input_tokens: cached, output_tokens: billed.completion_tokens };
+    return JSON.stringify(event);
+  } catch {
+    return data;
+  }
 }
 
 /**
