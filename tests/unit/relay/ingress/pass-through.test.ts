@@ -33,8 +33,11 @@ describe("pass-through adapters", () => {
     expect(built.headers).toMatchObject({ "x-api-key": "chan-key", "anthropic-version": "2023-06-01", "anthropic-beta": "tools-2024" });
     expect(String(built.body)).toBe(`{"model":"mapped", "max_tokens":5,"messages":[]}`);
     const sse = fixture("anthropic/stream-text.sse");
-    const { forwarded, usage, done } = run(adapter.createStreamTranslator(ctx(14, true)), sse);
-    expect(forwarded).toBe(sse.replace(/\n*$/, "\n\n"));
+    const translator = adapter.createStreamTranslator(ctx(14, true));
+    const { forwarded, usage, done } = run(translator, sse);
+    // The closing message_delta and message_stop wait for the bill; billed as reported, they are the upstream's bytes.
+    expect(forwarded + translator.close!({ prompt_tokens: 14, completion_tokens: 5 })).toBe(sse.replace(/\n*$/, "\n\n"));
+    expect(forwarded).not.toContain("message_delta");
     expect(usage).toEqual({ prompt_tokens: 14, completion_tokens: 5 });
     expect(done).toBe(true);
     const raw = Buffer.from(fixture("anthropic/message-text.json"));
@@ -59,7 +62,8 @@ describe("pass-through adapters", () => {
     run(translator, frames.slice(0, -1).join("\n\n")); // message_delta with its stop_reason, no message_stop
     expect(translator.finished!()).toBe(false);
     expect(translator.close!({ prompt_tokens: 14, completion_tokens: 5 }, { message: "上游连接在回复中途断开", type: "upstream_error", code: STREAM_INTERRUPTED })).toBe(
-      'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"上游连接在回复中途断开"}}\n\n',
+      'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}\n\n' +
+        'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"上游连接在回复中途断开"}}\n\n',
     );
     run(translator, frames.at(-1)!);
     expect(translator.finished!()).toBe(true);
