@@ -1,21 +1,39 @@
-import { startOpenAiMock, type MockUpstream } from "../tests/mocks/openai-upstream";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { startServer, type StartedServer } from "../tests/support/server";
 
+/** An upstream a benchmark sends to: where it listens, and how to stop it. */
+export type BenchUpstream = { url: string; close: () => Promise<void>; pid?: number };
+
+/** The near-free OpenAI upstream of bench/fast-upstream.mjs, in a process of its own (its CPU is not the benchmark's). */
+export async function startFastUpstream(): Promise<BenchUpstream> {
+  const child = spawn(process.execPath, [new URL("./fast-upstream.mjs", import.meta.url).pathname], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = String((await once(child.stdout!, "data"))[0]).trim();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    close: async () => {
+      child.kill("SIGTERM");
+      if (child.exitCode === null) await once(child, "exit");
+    },
+  };
+}
+
 /**
- * What every relay benchmark starts from: a loopback OpenAI-style mock, Switchyard on PostgreSQL
+ * What every relay benchmark starts from: a near-free loopback OpenAI upstream, Switchyard on PostgreSQL
  * (DATABASE_URL, else the local server) with one channel to the mock, and root's unlimited token.
  */
 export type BenchGateway = {
-  upstream: MockUpstream;
+  upstream: BenchUpstream;
   server: StartedServer;
   key: string;
   api: (method: string, path: string, body?: unknown) => Promise<any>;
   close: () => Promise<void>;
 };
 
-export async function startBenchGateway(options: { nodeArgs?: string[]; cwd?: string; upstream?: MockUpstream; env?: Record<string, string> } = {}): Promise<BenchGateway> {
+export async function startBenchGateway(options: { nodeArgs?: string[]; cwd?: string; upstream?: BenchUpstream; env?: Record<string, string> } = {}): Promise<BenchGateway> {
   process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
-  const upstream = options.upstream ?? (await startOpenAiMock());
+  const upstream = options.upstream ?? (await startFastUpstream());
   const server = await startServer({ kind: "postgres", nodeArgs: options.nodeArgs, cwd: options.cwd, env: options.env });
   const close = async () => {
     await server.stop();

@@ -1,7 +1,7 @@
 import { Agent, request } from "node:http";
 
 /** A small closed-loop load generator: `connections` workers, each sending back-to-back requests for `seconds`. */
-export type LoadResult = { requests: number; errors: number; rps: number; p50: number; p99: number; ttfbP50: number; errorSamples: string[] };
+export type LoadResult = { requests: number; errors: number; rps: number; p50: number; p99: number; max: number; ttfbP50: number; errorSamples: string[] };
 
 export async function runLoad(url: string, init: { headers: Record<string, string>; body: string }, connections: number, seconds: number): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
@@ -46,7 +46,7 @@ export async function runLoad(url: string, init: { headers: Record<string, strin
   latencies.sort((a, b) => a - b);
   firstBytes.sort((a, b) => a - b);
   const pick = (list: number[], q: number) => list[Math.min(list.length - 1, Math.floor(q * list.length))] ?? 0;
-  return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: pick(latencies, 0.5), p99: pick(latencies, 0.99), ttfbP50: pick(firstBytes, 0.5), errorSamples };
+  return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: pick(latencies, 0.5), p99: pick(latencies, 0.99), max: latencies.at(-1) ?? 0, ttfbP50: pick(firstBytes, 0.5), errorSamples };
 }
 
 /**
@@ -63,6 +63,7 @@ export function combineRuns(runs: LoadResult[]): LoadResult {
     rps: runs.reduce((sum, r) => sum + r.rps, 0) / Math.max(1, runs.length),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
+    max: Math.max(0, ...runs.map((r) => r.max)),
     ttfbP50: median(runs.map((r) => r.ttfbP50)),
     errorSamples: runs.flatMap((r) => r.errorSamples).slice(0, 5),
   };
