@@ -1,5 +1,21 @@
-import type { Adapter, StreamStep, StreamTranslator } from "../adapters/types";
+import type { Adapter, AdapterContext, StreamStep, StreamTranslator } from "../adapters/types";
+import { estimatePromptTokens } from "../request-parse";
 import type { ReplyCodec } from "./types";
+
+/**
+ * Channel types whose API refuses a parameter it does not know (OpenAI's own, and Azure's
+ * deployment of it): the converted request's fields with no OpenAI counterpart (`top_k`) are not
+ * sent to them. OpenAI-compatible servers (vLLM, Ollama, SiliconFlow…) take them.
+ */
+const STRICT_OPENAI_TYPES = new Set([1, 3]);
+const NOT_OPENAI_FIELDS = ["top_k"];
+
+function forChannel(ctx: AdapterContext): AdapterContext {
+  if (!STRICT_OPENAI_TYPES.has(ctx.channel.type) || !NOT_OPENAI_FIELDS.some((name) => name in ctx.body)) return ctx;
+  const body = { ...ctx.body };
+  for (const name of NOT_OPENAI_FIELDS) delete body[name];
+  return { ...ctx, body };
+}
 
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
@@ -18,7 +34,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 export function convertingAdapter(inner: Adapter, codec: ReplyCodec): Adapter {
   return {
     streamUsage: inner.streamUsage,
-    buildRequest: (ctx) => inner.buildRequest(ctx),
+    buildRequest: (ctx) => inner.buildRequest(forChannel(ctx)),
     createStreamDecoder: inner.createStreamDecoder?.bind(inner),
     send: inner.send?.bind(inner),
     parseError: (status, text) => inner.parseError(status, text),
@@ -30,7 +46,9 @@ export function convertingAdapter(inner: Adapter, codec: ReplyCodec): Adapter {
     },
     createStreamTranslator(ctx): StreamTranslator {
       const translator = inner.createStreamTranslator(ctx);
-      const writer = codec.createStreamWriter(ctx.requestModel);
+      // The prompt's size as the gateway counts it, for protocols that state it before the reply
+      // (Anthropic's message_start); the billed count follows at the end.
+      const writer = codec.createStreamWriter(ctx.requestModel, estimatePromptTokens(ctx.body, "chat"));
       return {
         // The reply is whole when the channel's own protocol says so.
         ...(translator.finished ? { finished: () => translator.finished!() } : {}),

@@ -17,8 +17,8 @@ export interface Ingress {
 export interface ReplyCodec {
   /** A whole OpenAI chat completion → the native reply body (usage as billed from it). */
   convertReply(reply: Record<string, unknown>, usage: Usage | undefined, requestModel: string): unknown;
-  /** OpenAI chat chunks → native stream frames; the end is framed with the usage billed. */
-  createStreamWriter(requestModel: string): NativeStreamWriter;
+  /** OpenAI chat chunks → native stream frames; the end is framed with the usage billed. `promptEstimate`: the prompt's tokens as counted before the reply. */
+  createStreamWriter(requestModel: string, promptEstimate: number): NativeStreamWriter;
 }
 
 export interface NativeStreamWriter {

@@ -80,6 +80,7 @@ export function toAnthropicRequest(body: Record<string, unknown>, upstreamModel:
   if (system.length) request.system = system.join("\n");
   if (typeof body.temperature === "number") request.temperature = Math.min(1, body.temperature);
   if (typeof body.top_p === "number") request.top_p = body.top_p;
+  if (typeof body.top_k === "number") request.top_k = body.top_k;
   if (body.stop) request.stop_sequences = Array.isArray(body.stop) ? body.stop : [body.stop];
   if (body.stream === true) request.stream = true;
   if (typeof body.user === "string") request.metadata = { user_id: body.user };

@@ -17,7 +17,20 @@ function messageId(openAiId: string): string {
   return `msg_${openAiId.replace(/^chatcmpl-/, "") || Date.now().toString(36)}`;
 }
 
-const usageOf = (usage: Usage | undefined) => ({ input_tokens: usage?.prompt_tokens ?? 0, output_tokens: usage?.completion_tokens ?? 0 });
+/**
+ * A usage in Anthropic's terms: its input_tokens leave out what was read from or written to the
+ * prompt cache, which it reports beside them (OpenAI's prompt_tokens include the cached part).
+ */
+function usageOf(usage: Usage | undefined) {
+  const cached = usage?.cached_tokens ?? 0;
+  const written = usage?.cache_write_tokens ?? 0;
+  return {
+    input_tokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached - written),
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: cached,
+    output_tokens: usage?.completion_tokens ?? 0,
+  };
+}
 
 /** An OpenAI reply, whole or streamed, as an Anthropic Messages reply. */
 export const anthropicReplyCodec: ReplyCodec = {
@@ -29,26 +42,32 @@ export const anthropicReplyCodec: ReplyCodec = {
     for (const call of parts.toolCalls) content.push({ type: "tool_use", id: call.id, name: call.name, input: parseArguments(call.arguments) });
     return { id: messageId(parts.id), type: "message", role: "assistant", model: requestModel, content, stop_reason: stopReason(parts.finishReason), stop_sequence: null, usage: usageOf(usage) };
   },
-  createStreamWriter: (requestModel) => new AnthropicStreamWriter(requestModel),
+  createStreamWriter: (requestModel, promptEstimate) => new AnthropicStreamWriter(requestModel, promptEstimate),
 };
 
 /**
- * OpenAI chunks → Anthropic events: message_start before the first, a text block for content,
- * one tool_use block per tool call (its arguments as input_json_delta), each block stopped when
- * the next opens; message_delta (stop reason, usage billed) and message_stop at the end.
+ * OpenAI chunks → Anthropic events: message_start before the first (its input_tokens the prompt
+ * as counted before the reply: an OpenAI stream reports its usage only at the end), a thinking
+ * block for reasoning, a text block for content, one tool_use block per tool call (its arguments
+ * as input_json_delta), each block stopped when the next opens; message_delta (stop reason, the
+ * whole usage billed, input included as Anthropic's own message_delta now carries it) and
+ * message_stop at the end.
  */
 class AnthropicStreamWriter implements NativeStreamWriter {
   private started = false;
   private blocks = 0;
-  private open: { kind: "text" } | { kind: "tool"; callIndex: number } | undefined;
+  private open: { kind: "text" } | { kind: "thinking" } | { kind: "tool"; callIndex: number } | undefined;
   private finish: string | undefined;
 
-  constructor(private readonly requestModel: string) {}
+  constructor(
+    private readonly requestModel: string,
+    private readonly promptEstimate: number,
+  ) {}
 
   private start(id: string | undefined): string {
     if (this.started) return "";
     this.started = true;
-    const message = { id: messageId(id ?? ""), type: "message", role: "assistant", model: this.requestModel, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } };
+    const message = { id: messageId(id ?? ""), type: "message", role: "assistant", model: this.requestModel, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: this.promptEstimate, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 } };
     return sseFrame({ type: "message_start", message }, "message_start");
   }
 
@@ -69,6 +88,10 @@ class AnthropicStreamWriter implements NativeStreamWriter {
   chunk(chunk: Json): string {
     const delta = readChunk(chunk);
     let frames = this.start(delta.id);
+    if (delta.reasoning) {
+      if (this.open?.kind !== "thinking") frames += this.startBlock({ type: "thinking", thinking: "", signature: "" }, { kind: "thinking" });
+      frames += sseFrame({ type: "content_block_delta", index: this.blocks - 1, delta: { type: "thinking_delta", thinking: delta.reasoning } }, "content_block_delta");
+    }
     if (delta.text) {
       if (this.open?.kind !== "text") frames += this.startBlock({ type: "text", text: "" }, { kind: "text" });
       frames += sseFrame({ type: "content_block_delta", index: this.blocks - 1, delta: { type: "text_delta", text: delta.text } }, "content_block_delta");

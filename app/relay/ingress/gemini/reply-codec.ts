@@ -1,7 +1,7 @@
 import type { UpstreamError } from "../../adapters/types";
 import type { Usage } from "../../billing/pricing";
 import { parseArguments, sseFrame, type Json } from "../json-shape";
-import { readChunk, readCompletion, type ToolCall } from "../openai-reply";
+import { readChunkChoices, readCompletions, type ToolCall } from "../openai-reply";
 import type { NativeStreamWriter, ReplyCodec } from "../types";
 import { googleErrorBody } from "./errors";
 
@@ -12,63 +12,114 @@ function finishReason(finish: string | null | undefined): string {
   return "STOP";
 }
 
+/**
+ * A usage in Gemini's terms: the prompt includes the cached content (reported as well), and the
+ * candidates' tokens leave out the thoughts, which it reports apart (OpenAI's completion tokens
+ * include the reasoning).
+ */
 function usageMetadata(usage: Usage | undefined): Json {
   const prompt = usage?.prompt_tokens ?? 0;
   const completion = usage?.completion_tokens ?? 0;
-  return { promptTokenCount: prompt, candidatesTokenCount: completion, totalTokenCount: prompt + completion };
+  const thoughts = usage?.reasoning_tokens ?? 0;
+  return {
+    promptTokenCount: prompt,
+    candidatesTokenCount: completion - thoughts,
+    totalTokenCount: prompt + completion,
+    ...(usage?.cached_tokens ? { cachedContentTokenCount: usage.cached_tokens } : {}),
+    ...(thoughts ? { thoughtsTokenCount: thoughts } : {}),
+  };
 }
 
 const callPart = (call: ToolCall): Json => ({ functionCall: { ...(call.id ? { id: call.id } : {}), name: call.name, args: parseArguments(call.arguments) } });
 
-/** An OpenAI reply, whole or streamed, as a GenerateContentResponse. */
-export const geminiReplyCodec: ReplyCodec = {
-  convertReply(reply, usage, requestModel) {
-    const parts = readCompletion(reply);
-    const content: Json[] = [];
-    if (parts.text) content.push({ text: parts.text });
-    content.push(...parts.toolCalls.map(callPart));
-    return {
-      candidates: [{ content: { role: "model", parts: content }, finishReason: finishReason(parts.finishReason), index: 0 }],
-      usageMetadata: usageMetadata(usage),
-      modelVersion: requestModel,
-      responseId: parts.id,
-    };
-  },
-  createStreamWriter: (requestModel) => new GeminiStreamWriter(requestModel),
-};
+/** A candidate; `content` only when it has parts (Gemini sends none rather than an empty text). */
+function candidate(index: number, parts: Json[], finish?: string | null): Json {
+  return { ...(parts.length ? { content: { role: "model", parts } } : {}), ...(finish === undefined ? {} : { finishReason: finishReason(finish) }), index };
+}
 
 /**
- * OpenAI chunks → Gemini SSE chunks: each text delta one chunk; tool calls are gathered (Gemini
- * sends a function call whole, never in pieces) and go out in the last chunk, with the finish
- * reason and the usage billed.
+ * An OpenAI reply, whole or streamed, as a GenerateContentResponse: one candidate per choice (a
+ * request for candidateCount > 1 went up as n), the reasoning as `thought` parts when the client
+ * asked for thoughts.
+ */
+export function geminiReplyCodec(options: { thoughts: boolean }): ReplyCodec {
+  return {
+    convertReply(reply, usage, requestModel) {
+      const choices = readCompletions(reply);
+      const candidates = choices.map((parts) => {
+        const content: Json[] = [];
+        if (options.thoughts && parts.reasoning) content.push({ text: parts.reasoning, thought: true });
+        if (parts.text) content.push({ text: parts.text });
+        content.push(...parts.toolCalls.map(callPart));
+        return candidate(parts.index, content, parts.finishReason);
+      });
+      return { candidates, usageMetadata: usageMetadata(usage), modelVersion: requestModel, responseId: choices[0]?.id ?? "" };
+    },
+    createStreamWriter: (requestModel) => new GeminiStreamWriter(requestModel, options.thoughts),
+  };
+}
+
+/** One choice's stream state: the tool call being gathered, and how the choice finished. */
+type ChoiceState = { call?: ToolCall & { index: number }; finish?: string };
+
+/**
+ * OpenAI chunks → Gemini SSE chunks: each text (or thought) delta one chunk. Gemini sends a
+ * function call whole, never in pieces, so a call's argument fragments are gathered and the call
+ * goes out as soon as it is complete — when the next call starts or its choice finishes — not
+ * all at the end. The last chunk carries the finish reasons and the usage billed.
  */
 class GeminiStreamWriter implements NativeStreamWriter {
   private responseId = "";
-  private finish: string | undefined;
-  private readonly calls: ToolCall[] = [];
+  private readonly choices = new Map<number, ChoiceState>();
 
-  constructor(private readonly requestModel: string) {}
+  constructor(
+    private readonly requestModel: string,
+    private readonly thoughts: boolean,
+  ) {}
 
-  private frame(parts: Json[]): string {
-    return sseFrame({ candidates: [{ content: { role: "model", parts }, index: 0 }], modelVersion: this.requestModel, responseId: this.responseId });
+  private frame(candidates: Json[], usage?: Usage): string {
+    return sseFrame({ candidates, ...(usage ? { usageMetadata: usageMetadata(usage) } : {}), modelVersion: this.requestModel, responseId: this.responseId });
+  }
+
+  private state(index: number): ChoiceState {
+    let state = this.choices.get(index);
+    if (!state) this.choices.set(index, (state = {}));
+    return state;
+  }
+
+  /** The gathered call of a choice, as a part, once complete (and forgotten). */
+  private takeCall(state: ChoiceState): Json[] {
+    const call = state.call;
+    state.call = undefined;
+    return call ? [callPart(call)] : [];
   }
 
   chunk(chunk: Json): string {
-    const delta = readChunk(chunk);
-    if (delta.id && !this.responseId) this.responseId = delta.id;
-    for (const call of delta.toolCalls) {
-      const known = this.calls[call.index];
-      if (known) known.arguments += call.arguments ?? "";
-      else this.calls[call.index] = { id: call.id ?? "", name: call.name ?? "", arguments: call.arguments ?? "" };
+    let frames = "";
+    for (const delta of readChunkChoices(chunk)) {
+      if (delta.id && !this.responseId) this.responseId = delta.id;
+      const state = this.state(delta.index);
+      const parts: Json[] = [];
+      if (this.thoughts && delta.reasoning) parts.push({ text: delta.reasoning, thought: true });
+      if (delta.text) parts.push({ text: delta.text });
+      for (const fragment of delta.toolCalls) {
+        if (state.call && state.call.index !== fragment.index) parts.push(...this.takeCall(state));
+        if (state.call) state.call.arguments += fragment.arguments ?? "";
+        else state.call = { index: fragment.index, id: fragment.id ?? "", name: fragment.name ?? "", arguments: fragment.arguments ?? "" };
+      }
+      if (delta.finishReason) {
+        state.finish = delta.finishReason;
+        parts.push(...this.takeCall(state));
+      }
+      if (parts.length) frames += this.frame([candidate(delta.index, parts)]);
     }
-    if (delta.finishReason) this.finish = delta.finishReason;
-    return delta.text ? this.frame([{ text: delta.text }]) : "";
+    return frames;
   }
 
   close(billed: Usage, error?: UpstreamError): string {
     if (error) return sseFrame(googleErrorBody(500, error.message));
-    const parts = this.calls.filter(Boolean).map(callPart);
-    const last = { candidates: [{ content: { role: "model", parts: parts.length ? parts : [{ text: "" }] }, finishReason: finishReason(this.finish), index: 0 }], usageMetadata: usageMetadata(billed), modelVersion: this.requestModel, responseId: this.responseId };
-    return sseFrame(last);
+    if (this.choices.size === 0) this.choices.set(0, {});
+    const last = [...this.choices.entries()].sort(([a], [b]) => a - b).map(([index, state]) => candidate(index, this.takeCall(state), state.finish ?? "stop"));
+    return this.frame(last, billed);
   }
 }

@@ -9,7 +9,7 @@ import type { IngressSurface } from "../types";
 import { sendGeminiError } from "./errors";
 import { geminiPassThrough } from "./pass-through";
 import { geminiReplyCodec } from "./reply-codec";
-import { geminiToOpenAi } from "./to-openai";
+import { geminiToOpenAi, wantsThoughts } from "./to-openai";
 
 /** Channel types that speak generateContent themselves. */
 const GEMINI_NATIVE_TYPES = new Set([24]);
@@ -37,10 +37,11 @@ export const geminiSurface: IngressSurface = {
     const body = geminiToOpenAi(parsed.body, match.model ?? "", match.stream === true);
     const failure = checkRelayFields(body, "chat");
     if (failure) return { failure };
+    const codec = geminiReplyCodec({ thoughts: wantsThoughts(parsed.body) });
     return {
       body,
       ingress: {
-        adapterFor: (type) => (GEMINI_NATIVE_TYPES.has(type) ? geminiPassThrough(raw) : convertingAdapter(adapterFor(type), geminiReplyCodec)),
+        adapterFor: (type) => (GEMINI_NATIVE_TYPES.has(type) ? geminiPassThrough(raw) : convertingAdapter(adapterFor(type), codec)),
       },
     };
   },

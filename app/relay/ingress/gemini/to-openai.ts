@@ -1,4 +1,5 @@
 import { asArray, asNumber, asString, field, isObject, put, type Json } from "../json-shape";
+import { reasoningEffortFor } from "../reasoning-effort";
 
 /**
  * A Gemini generateContent request → the OpenAI chat request a non-Gemini channel is sent
@@ -75,6 +76,26 @@ function toolChoice(toolConfig: unknown): unknown {
   return undefined;
 }
 
+/**
+ * thinkingConfig → OpenAI's reasoning effort: a positive budget by its size, Gemini 3's
+ * thinkingLevel as it is. A budget of 0 (thinking off) or -1 (the model decides) has no OpenAI
+ * counterpart: the model's own default applies.
+ */
+function thinkingEffort(thinking: unknown): string | undefined {
+  if (!isObject(thinking)) return undefined;
+  const level = field(thinking, "thinkingLevel", "thinking_level");
+  if (typeof level === "string" && ["low", "medium", "high"].includes(level.toLowerCase())) return level.toLowerCase();
+  const budget = asNumber(field(thinking, "thinkingBudget", "thinking_budget"));
+  return budget !== undefined && budget > 0 ? reasoningEffortFor(budget) : undefined;
+}
+
+/** Whether the client asked to see the model's thoughts (they come back as parts marked `thought`). */
+export function wantsThoughts(body: Json): boolean {
+  const config = field(body, "generationConfig", "generation_config");
+  const thinking = isObject(config) ? field(config, "thinkingConfig", "thinking_config") : undefined;
+  return isObject(thinking) && field(thinking, "includeThoughts", "include_thoughts") === true;
+}
+
 function generationFields(config: unknown, out: Json): void {
   if (!isObject(config)) return;
   put(out, "temperature", asNumber(config.temperature));
@@ -83,6 +104,10 @@ function generationFields(config: unknown, out: Json): void {
   put(out, "seed", asNumber(config.seed));
   put(out, "presence_penalty", asNumber(field(config, "presencePenalty", "presence_penalty")));
   put(out, "frequency_penalty", asNumber(field(config, "frequencyPenalty", "frequency_penalty")));
+  put(out, "top_k", asNumber(field(config, "topK", "top_k")));
+  const candidates = asNumber(field(config, "candidateCount", "candidate_count"));
+  if (candidates !== undefined && candidates > 1) out.n = candidates;
+  put(out, "reasoning_effort", thinkingEffort(field(config, "thinkingConfig", "thinking_config")));
   const stop = asArray(field(config, "stopSequences", "stop_sequences")).filter((s) => typeof s === "string");
   if (stop.length) out.stop = stop;
   if (field(config, "responseMimeType", "response_mime_type") === "application/json") {

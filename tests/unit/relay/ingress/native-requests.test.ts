@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { anthropicToOpenAi } from "~/relay/ingress/anthropic/to-openai";
-import { geminiToOpenAi } from "~/relay/ingress/gemini/to-openai";
+import { geminiToOpenAi, wantsThoughts } from "~/relay/ingress/gemini/to-openai";
+import { convertingAdapter } from "~/relay/ingress/converting-adapter";
+import { anthropicReplyCodec } from "~/relay/ingress/anthropic/reply-codec";
+import { geminiReplyCodec } from "~/relay/ingress/gemini/reply-codec";
+import { adapterFor } from "~/relay/adapters/registry";
+import type { AdapterContext } from "~/relay/adapters/types";
 import { parseGeminiUsage } from "~/relay/billing/usage-parse";
 import { responsesToOpenAi } from "~/relay/ingress/responses/to-openai";
 import { forwardedProtocols, RealtimeMeter, realtimeCredential, realtimeUrl } from "~/relay/ingress/realtime/realtime-terms";
@@ -60,6 +65,62 @@ describe("native requests → OpenAI chat", () => {
       tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }],
       tool_choice: { type: "function", function: { name: "get_weather" } },
     });
+  });
+
+  it("Anthropic: thinking, service tier, top_k, a failed tool's result and a PDF are carried", () => {
+    const body = anthropicToOpenAi({
+      model: "m", max_tokens: 64, top_k: 40, service_tier: "standard_only", thinking: { type: "enabled", budget_tokens: 10_000 },
+      messages: [
+        { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "read", input: {} }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", is_error: true, content: "file not found" }, { type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0=" } }, { type: "text", text: "Summarise", cache_control: { type: "ephemeral" } }] },
+      ],
+    });
+    expect(body).toMatchObject({ top_k: 40, service_tier: "default", reasoning_effort: "medium" });
+    const messages = body.messages as Record<string, unknown>[];
+    expect(messages[1]).toEqual({ role: "tool", tool_call_id: "t1", content: "Error: file not found" });
+    expect(messages[2]!.content).toEqual([{ type: "file", file: { filename: "document.pdf", file_data: "data:application/pdf;base64,JVBERi0=" } }, { type: "text", text: "Summarise" }]);
+    expect(anthropicToOpenAi({ model: "m", messages: [], thinking: { type: "enabled", budget_tokens: 1024 } }).reasoning_effort).toBe("low");
+    expect(anthropicToOpenAi({ model: "m", messages: [], thinking: { type: "enabled", budget_tokens: 32_000 } }).reasoning_effort).toBe("high");
+    expect(anthropicToOpenAi({ model: "m", messages: [], thinking: { type: "disabled" }, service_tier: "auto" })).toMatchObject({ service_tier: "auto" });
+    expect(anthropicToOpenAi({ model: "m", messages: [], thinking: { type: "disabled" } }).reasoning_effort).toBeUndefined();
+  });
+
+  it("Gemini: topK, candidateCount as n, a thinking budget as the reasoning effort, includeThoughts read", () => {
+    const native = { contents: [{ role: "user", parts: [{ text: "hi" }] }], safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }], generationConfig: { topK: 20, candidateCount: 2, thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } } };
+    expect(geminiToOpenAi(native, "g", false)).toMatchObject({ top_k: 20, n: 2, reasoning_effort: "low" });
+    expect(wantsThoughts(native)).toBe(true);
+    expect(geminiToOpenAi({ generationConfig: { thinkingConfig: { thinkingBudget: -1 } } }, "g", false).reasoning_effort).toBeUndefined();
+    expect(geminiToOpenAi({ generationConfig: { thinkingConfig: { thinkingLevel: "HIGH" } } }, "g", false).reasoning_effort).toBe("high");
+    expect(geminiToOpenAi({ generationConfig: { candidateCount: 1 } }, "g", false).n).toBeUndefined();
+  });
+
+  it("top_k goes to OpenAI-compatible servers, not to OpenAI's or Azure's API, which refuse it", async () => {
+    const ctx = (type: number) => ({ channel: { id: 1, type, base_url: "http://up.example", other: "2024-02-01", key: "k" }, key: "k", mode: "chat", path: "/v1/chat/completions", body: { model: "m", messages: [], top_k: 40 }, upstreamModel: "m", requestModel: "m", stream: false }) as unknown as AdapterContext;
+    const sent = async (type: number) => JSON.parse(String((await convertingAdapter(adapterFor(type), anthropicReplyCodec).buildRequest(ctx(type))).body)) as Record<string, unknown>;
+    expect((await sent(1)).top_k).toBeUndefined();
+    expect((await sent(3)).top_k).toBeUndefined();
+    expect((await sent(8)).top_k).toBe(40);
+  });
+
+  it("a converted reply's usage keeps the cache and reasoning parts in each protocol's terms; n choices are n candidates", () => {
+    const reply = {
+      id: "chatcmpl-1", choices: [
+        { index: 0, message: { role: "assistant", content: "A", reasoning_content: "why" }, finish_reason: "stop" },
+        { index: 1, message: { role: "assistant", content: "B" }, finish_reason: "length" },
+      ],
+    };
+    const usage = { prompt_tokens: 100, completion_tokens: 30, cached_tokens: 80, cache_write_tokens: 5, reasoning_tokens: 12 };
+    const anthropic = anthropicReplyCodec.convertReply(reply, usage, "m") as { usage: unknown; content: unknown[] };
+    expect(anthropic.usage).toEqual({ input_tokens: 15, cache_creation_input_tokens: 5, cache_read_input_tokens: 80, output_tokens: 30 });
+    expect(anthropic.content[0]).toEqual({ type: "thinking", thinking: "why", signature: "" });
+    const gemini = geminiReplyCodec({ thoughts: false }).convertReply(reply, usage, "m") as { usageMetadata: unknown; candidates: unknown[] };
+    expect(gemini.usageMetadata).toEqual({ promptTokenCount: 100, candidatesTokenCount: 18, totalTokenCount: 130, cachedContentTokenCount: 80, thoughtsTokenCount: 12 });
+    expect(gemini.candidates).toEqual([
+      { content: { role: "model", parts: [{ text: "A" }] }, finishReason: "STOP", index: 0 },
+      { content: { role: "model", parts: [{ text: "B" }] }, finishReason: "MAX_TOKENS", index: 1 },
+    ]);
+    const withThoughts = geminiReplyCodec({ thoughts: true }).convertReply(reply, usage, "m") as { candidates: { content: { parts: unknown[] } }[] };
+    expect(withThoughts.candidates[0]!.content.parts[0]).toEqual({ text: "why", thought: true });
   });
 
   it("Gemini usage: thoughts count as output; a bad count is not believed", () => {
