@@ -1,6 +1,6 @@
 import type { UpstreamError } from "../../adapters/types";
 import type { Usage } from "../../billing/pricing";
-import { parseArguments, sseFrame, type Json } from "../json-shape";
+import { asArray, asNumber, asString, isObject, parseArguments, sseFrame, type Json } from "../json-shape";
 import { readChunkChoices, readCompletions, type ToolCall } from "../openai-reply";
 import type { NativeStreamWriter, ReplyCodec } from "../types";
 import { googleErrorBody } from "./errors";
@@ -30,6 +30,36 @@ function usageMetadata(usage: Usage | undefined): Json {
   };
 }
 
+/** An OpenAI token logprob ({token, logprob}) as Gemini's candidate ({token, logProbability}); junk → undefined. */
+function logprobCandidate(entry: unknown): Json | undefined {
+  if (!isObject(entry)) return undefined;
+  const token = asString(entry.token);
+  const logprob = asNumber(entry.logprob);
+  return token === undefined || logprob === undefined ? undefined : { token, logProbability: logprob };
+}
+
+const present = (value: Json | undefined): value is Json => value !== undefined;
+
+/**
+ * A choice's `logprobs.content` (one entry per token, each with its top alternatives) as Gemini's
+ * logprobsResult: the chosen tokens, and the top candidates at each step.
+ */
+function logprobsResult(choice: unknown): Json | undefined {
+  const logprobs = isObject(choice) ? choice.logprobs : undefined;
+  const tokens = isObject(logprobs) ? asArray(logprobs.content).filter(isObject) : [];
+  if (tokens.length === 0) return undefined;
+  return {
+    chosenCandidates: tokens.map(logprobCandidate).filter(present),
+    topCandidates: tokens.map((token) => ({ candidates: asArray(token.top_logprobs).map(logprobCandidate).filter(present) })),
+  };
+}
+
+/** The choice of a whole reply with this index, as sent. */
+function rawChoice(reply: Json, index: number, position: number): unknown {
+  const choices = asArray(reply.choices).filter(isObject);
+  return choices.find((choice) => choice.index === index) ?? choices[position];
+}
+
 const callPart = (call: ToolCall): Json => ({ functionCall: { ...(call.id ? { id: call.id } : {}), name: call.name, args: parseArguments(call.arguments) } });
 
 /** A candidate; `content` only when it has parts (Gemini sends none rather than an empty text). */
@@ -46,12 +76,13 @@ export function geminiReplyCodec(options: { thoughts: boolean }): ReplyCodec {
   return {
     convertReply(reply, usage, requestModel) {
       const choices = readCompletions(reply);
-      const candidates = choices.map((parts) => {
+      const candidates = choices.map((parts, position) => {
         const content: Json[] = [];
         if (options.thoughts && parts.reasoning) content.push({ text: parts.reasoning, thought: true });
         if (parts.text) content.push({ text: parts.text });
         content.push(...parts.toolCalls.map(callPart));
-        return candidate(parts.index, content, parts.finishReason);
+        const logprobs = logprobsResult(rawChoice(reply, parts.index, position));
+        return { ...candidate(parts.index, content, parts.finishReason), ...(logprobs ? { logprobsResult: logprobs } : {}) };
       });
       return { candidates, usageMetadata: usageMetadata(usage), modelVersion: requestModel, responseId: choices[0]?.id ?? "" };
     },

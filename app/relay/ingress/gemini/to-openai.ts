@@ -96,6 +96,17 @@ export function wantsThoughts(body: Json): boolean {
   return isObject(thinking) && field(thinking, "includeThoughts", "include_thoughts") === true;
 }
 
+/**
+ * responseLogprobs → OpenAI's logprobs; Gemini's `logprobs` (how many top candidates per token)
+ * → top_logprobs, which OpenAI takes only with logprobs on.
+ */
+function logprobFields(config: Json, out: Json): void {
+  if (field(config, "responseLogprobs", "response_logprobs") !== true) return;
+  out.logprobs = true;
+  const top = asNumber(config.logprobs);
+  if (top !== undefined && Number.isInteger(top) && top >= 0) out.top_logprobs = top;
+}
+
 function generationFields(config: unknown, out: Json): void {
   if (!isObject(config)) return;
   put(out, "temperature", asNumber(config.temperature));
@@ -105,6 +116,7 @@ function generationFields(config: unknown, out: Json): void {
   put(out, "presence_penalty", asNumber(field(config, "presencePenalty", "presence_penalty")));
   put(out, "frequency_penalty", asNumber(field(config, "frequencyPenalty", "frequency_penalty")));
   put(out, "top_k", asNumber(field(config, "topK", "top_k")));
+  logprobFields(config, out);
   const candidates = asNumber(field(config, "candidateCount", "candidate_count"));
   if (candidates !== undefined && candidates > 1) out.n = candidates;
   put(out, "reasoning_effort", thinkingEffort(field(config, "thinkingConfig", "thinking_config")));

@@ -188,3 +188,27 @@ describe("Realtime terms", () => {
     expect(meter.warning).toMatch(/input_tokens/);
   });
 });
+
+describe("Gemini logprobs → OpenAI and back", () => {
+  it("responseLogprobs asks for logprobs, logprobs for that many top candidates; none unless asked", () => {
+    const config = (generationConfig: Record<string, unknown>) => geminiToOpenAi({ contents: [], generationConfig }, "g", false);
+    expect(config({ responseLogprobs: true, logprobs: 3 })).toMatchObject({ logprobs: true, top_logprobs: 3 });
+    expect(config({ response_logprobs: true })).toMatchObject({ logprobs: true });
+    expect(config({ logprobs: 3 }).logprobs).toBeUndefined();
+    expect(config({ responseLogprobs: true, logprobs: "3" }).top_logprobs).toBeUndefined();
+  });
+
+  it("a whole reply's token logprobs come back as the candidate's logprobsResult; junk entries are skipped", () => {
+    const reply = {
+      id: "c",
+      choices: [{ index: 0, message: { role: "assistant", content: "Hi" }, finish_reason: "stop", logprobs: { content: [{ token: "Hi", logprob: -0.1, top_logprobs: [{ token: "Hi", logprob: -0.1 }, { token: "Yo", logprob: -2.5 }, { token: 7 }] }, "junk"] } }],
+    };
+    const converted = geminiReplyCodec({ thoughts: false }).convertReply(reply, { prompt_tokens: 1, completion_tokens: 1 }, "g") as { candidates: Record<string, unknown>[] };
+    expect(converted.candidates[0]!.logprobsResult).toEqual({
+      chosenCandidates: [{ token: "Hi", logProbability: -0.1 }],
+      topCandidates: [{ candidates: [{ token: "Hi", logProbability: -0.1 }, { token: "Yo", logProbability: -2.5 }] }],
+    });
+    const plain = geminiReplyCodec({ thoughts: false }).convertReply({ choices: [{ index: 0, message: { content: "x" } }] }, undefined, "g") as { candidates: Record<string, unknown>[] };
+    expect(plain.candidates[0]!.logprobsResult).toBeUndefined();
+  });
+});
