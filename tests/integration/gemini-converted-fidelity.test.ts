@@ -7,7 +7,7 @@ import { createChannel, mergeOption, uniqueModel, userWithToken } from "../suppo
 /**
  * The Gemini surface on OpenAI channels through the real server, with a scripted upstream that
  * records what it is sent: the generation fields with an OpenAI counterpart go up (top_k only to
- * a compatible server), cached and thought tokens come back in usageMetadata, and a stream's tool
+ * a compatible server), cached and thought tokens and token logprobs come back, and a stream's tool
  * calls leave one by one as each is complete, with no empty text part.
  */
 type Upstream = { url: string; bodies: Record<string, any>[]; close: () => Promise<void> };
@@ -29,7 +29,7 @@ const TWO_CALL_STREAM = [
 const WHOLE_REPLY = {
   id: "chatcmpl-w", object: "chat.completion", created: 1, model: "m",
   choices: [
-    { index: 0, message: { role: "assistant", content: "one", reasoning_content: "because" }, finish_reason: "stop" },
+    { index: 0, message: { role: "assistant", content: "one", reasoning_content: "because" }, finish_reason: "stop", logprobs: { content: [{ token: "one", logprob: -0.2, top_logprobs: [{ token: "one", logprob: -0.2 }] }] } },
     { index: 1, message: { role: "assistant", content: "two" }, finish_reason: "stop" },
   ],
   usage: USAGE,
@@ -86,7 +86,7 @@ afterAll(async () => {
   await compatible?.close();
 });
 
-const generationConfig = { candidateCount: 2, topK: 12, thinkingConfig: { thinkingBudget: 30_000, includeThoughts: true } };
+const generationConfig = { candidateCount: 2, topK: 12, responseLogprobs: true, logprobs: 1, thinkingConfig: { thinkingBudget: 30_000, includeThoughts: true } };
 const post = (name: string, method: string, body: unknown) =>
   fetch(`${baseUrl()}/v1beta/models/${name}:${method}${method.includes("?") ? "&" : "?"}key=${key}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
@@ -103,7 +103,7 @@ describe("Gemini generateContent → an OpenAI channel, through HTTP", () => {
     const request = { contents: [{ role: "user", parts: [{ text: "hi" }] }], generationConfig };
     expect((await post(model, "generateContent", request)).status).toBe(200);
     const toOpenAi = openai.bodies.at(-1)!;
-    expect(toOpenAi).toMatchObject({ n: 2, reasoning_effort: "high" });
+    expect(toOpenAi).toMatchObject({ n: 2, reasoning_effort: "high", logprobs: true, top_logprobs: 1 });
     expect(toOpenAi.top_k).toBeUndefined();
     expect((await post(compatibleModel, "generateContent", request)).status).toBe(200);
     expect(compatible.bodies.at(-1)).toMatchObject({ n: 2, reasoning_effort: "high", top_k: 12 });
@@ -114,6 +114,7 @@ describe("Gemini generateContent → an OpenAI channel, through HTTP", () => {
     const reply = (await res.json()) as Record<string, any>;
     expect(reply.candidates.map((c: any) => c.index)).toEqual([0, 1]);
     expect(reply.candidates[0].content.parts).toEqual([{ text: "because", thought: true }, { text: "one" }]);
+    expect(reply.candidates[0].logprobsResult).toEqual({ chosenCandidates: [{ token: "one", logProbability: -0.2 }], topCandidates: [{ candidates: [{ token: "one", logProbability: -0.2 }] }] });
     expect(reply.usageMetadata).toMatchObject({ promptTokenCount: 1200, cachedContentTokenCount: 1000, thoughtsTokenCount: 15, candidatesTokenCount: 25, totalTokenCount: 1240 });
   });
 
