@@ -86,6 +86,26 @@ describe("OpenAI → Anthropic request", () => {
   });
 });
 
+describe("OpenAI reasoning_effort → Anthropic extended thinking", () => {
+  const ask = (extra: Record<string, unknown>) => toAnthropicRequest({ messages: [{ role: "user", content: "hi" }], ...extra }, "m");
+
+  it("asks for a thinking budget by effort, fitted inside the client's max_tokens, without the sampling fields thinking refuses", () => {
+    expect(ask({ reasoning_effort: "medium", max_tokens: 20_000, temperature: 0.3, top_k: 5, top_p: 0.5 })).toMatchObject({ max_tokens: 20_000, thinking: { type: "enabled", budget_tokens: 8_192 } });
+    const body = ask({ reasoning_effort: "medium", max_tokens: 20_000, temperature: 0.3, top_k: 5, top_p: 0.5 });
+    expect(body).not.toHaveProperty("temperature");
+    expect(body).not.toHaveProperty("top_k");
+    expect(body).not.toHaveProperty("top_p");
+    expect(ask({ reasoning_effort: "high", max_tokens: 6_000, top_p: 0.97 })).toMatchObject({ max_tokens: 6_000, top_p: 0.97, thinking: { budget_tokens: 5_999 } });
+  });
+
+  it("asks for none when the effort is minimal, the limit is below the smallest budget, or a tool is forced", () => {
+    expect(ask({ reasoning_effort: "minimal", max_tokens: 8_000 })).not.toHaveProperty("thinking");
+    expect(ask({ reasoning_effort: "low", max_tokens: 1_000, temperature: 0.2 })).toMatchObject({ temperature: 0.2 });
+    expect(ask({ reasoning_effort: "low", max_tokens: 1_000 })).not.toHaveProperty("thinking");
+    expect(ask({ reasoning_effort: "high", max_tokens: 30_000, tools: [{ type: "function", function: { name: "f" } }], tool_choice: "required" })).not.toHaveProperty("thinking");
+  });
+});
+
 describe("Anthropic → OpenAI response", () => {
   it("sets content null when the reply only calls tools", () => {
     const { body } = toOpenAiResponse(

@@ -9,6 +9,26 @@ type Block = Record<string, unknown>;
 
 export const DEFAULT_MAX_TOKENS = 4096;
 
+/**
+ * OpenAI's reasoning effort → an extended-thinking budget. Anthropic's smallest budget is 1,024
+ * tokens and the budget must stay below max_tokens; OpenAI's max_completion_tokens counts the
+ * reasoning too, so the budget is fitted inside the client's limit instead of raising it (the
+ * bill is bounded by that limit). "minimal", or a limit too small for the smallest budget, asks
+ * for no thinking. A forced tool choice cannot be combined with thinking: the tool wins.
+ */
+const THINKING_BUDGET: Record<string, number> = { low: 1_024, medium: 8_192, high: 24_576 };
+const MIN_THINKING_BUDGET = 1_024;
+const MIN_TOP_P_WITH_THINKING = 0.95;
+
+function thinkingFor(body: Record<string, unknown>, maxTokens: number): { type: "enabled"; budget_tokens: number } | undefined {
+  const wanted = typeof body.reasoning_effort === "string" ? THINKING_BUDGET[body.reasoning_effort] : undefined;
+  if (wanted === undefined) return undefined;
+  const forced = body.tool_choice === "required" || (typeof body.tool_choice === "object" && body.tool_choice !== null);
+  if (forced) return undefined;
+  const budget = Math.min(wanted, maxTokens - 1);
+  return budget >= MIN_THINKING_BUDGET ? { type: "enabled", budget_tokens: budget } : undefined;
+}
+
 function textOf(content: OpenAiMessage["content"]): string {
   if (typeof content === "string") return content;
   return (content ?? []).map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("");
@@ -78,9 +98,16 @@ export function toAnthropicRequest(body: Record<string, unknown>, upstreamModel:
     messages,
   };
   if (system.length) request.system = system.join("\n");
-  if (typeof body.temperature === "number") request.temperature = Math.min(1, body.temperature);
-  if (typeof body.top_p === "number") request.top_p = body.top_p;
-  if (typeof body.top_k === "number") request.top_k = body.top_k;
+  const thinking = thinkingFor(body, request.max_tokens as number);
+  if (thinking) {
+    // Extended thinking takes no temperature or top_k, and top_p only from 0.95 up.
+    request.thinking = thinking;
+    if (typeof body.top_p === "number" && body.top_p >= MIN_TOP_P_WITH_THINKING) request.top_p = body.top_p;
+  } else {
+    if (typeof body.temperature === "number") request.temperature = Math.min(1, body.temperature);
+    if (typeof body.top_p === "number") request.top_p = body.top_p;
+    if (typeof body.top_k === "number") request.top_k = body.top_k;
+  }
   if (body.stop) request.stop_sequences = Array.isArray(body.stop) ? body.stop : [body.stop];
   if (body.stream === true) request.stream = true;
   if (typeof body.user === "string") request.metadata = { user_id: body.user };
