@@ -28,4 +28,4 @@ EXPOSE 3000
 # loader at run time: it alone cost ~90 MB of memory).
 # V8 flags as package.json config.node_flags (small young generation, 768 MB heap cap: ~115 MB
 # RSS under load instead of ~200 MB).
-CMD ["node", "--max-semi-space-size=2", "--max-old-space-size=768", "build/entry/server/index.mjs"]
+CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=768", "build/entry/server/index.mjs"]
