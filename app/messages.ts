@@ -50,7 +50,7 @@ export const messages = {
   operationDone: "操作成功完成！",
   saved: "保存成功",
   logoutDone: "注销成功!",
-  // --- Email sign-in flows (issue 12: verification, reset, binding) ---
+  // --- Email sign-in flows (verification, reset, binding) ---
   verificationCodeSent: "验证码发送成功，请检查你的邮箱！",
   emailAliasNotAllowed: "管理员已启用邮箱地址别名限制，您的邮箱地址由于包含特殊符号而被拒绝。",
   emailTaken: "邮箱地址已被占用",
@@ -66,7 +66,7 @@ export const messages = {
   emailBindCodeRequired: "请输入邮箱验证码！",
   // Not in the spec: shown to admins when settlements sit in the billing quarantine (decision 007).
   billingQuarantined: "有 {n} 条结算记录无法写入数据库，已隔离保存在 {dir}，均未计费；请核对后手工处理。",
-  // Third-party sign-in (GitHub, WeChat, Telegram; issue 12).
+  // Third-party sign-in (GitHub, WeChat, Telegram).
   oauthFailed: "操作失败，重定向至登录界面中...",
   oauthUserDeleted: "用户已注销",
   oauthStateInvalid: "state 无效或已过期，请重新发起登录",
@@ -76,7 +76,7 @@ export const messages = {
   wechatBound: "微信账户绑定成功！",
   githubBound: "GitHub 账户绑定成功！",
   telegramBound: "Telegram 账户绑定成功！",
-  // Pricing page and chat frame (issue 13).
+  // Pricing page and chat frame.
   pricingSignedIn: "您的分组为：{group}，分组倍率为：{ratio}",
   pricingSignedOut: "您还未登录，显示的价格为默认分组倍率：{ratio}",
   pricingViewing: "当前查看的分组为：{group}，倍率为：{ratio}",
@@ -90,7 +90,7 @@ export const messages = {
   chatNoToken: "当前没有可用的启用令牌，请确认是否有令牌处于启用状态！",
   chatLinkInvalid: "聊天链接配置错误，请联系管理员",
   chatLinkMissing: "请联系管理员配置聊天链接",
-  // --- Admin settings tabs (issue 12: operation / system / other) ---
+  // --- Admin settings tabs (operation / system / other) ---
   nothingChanged: "你似乎并没有修改什么",
   savePartlyFailed: "部分保存失败，请重试",
   saveFailed: "保存失败，请重试",
@@ -117,7 +117,7 @@ export const messages = {
   footerUpdated: "页脚内容已更新",
   footerUpdateFailed: "页脚内容更新失败",
   // --- end admin settings tabs ---
-  // Online top-up through Epay (issue 13, i13-epay; docs/decisions/021).
+  // Online top-up through Epay (docs/decisions/021).
   // The reference's API text has a space before the number; the spec's console text (§5) has none.
   topUpBelowMinApi: "充值数量不能小于 {min}",
   topUpBelowMin: "充值数量不能小于{min}",
@@ -129,7 +129,7 @@ export const messages = {
   topUpAmountError: "错误：{detail}",
   // Not in the spec: the console's refusal of an amount that is not a whole number.
   topUpAmountInvalid: "充值数量必须是整数",
-  // --- Personal settings (issue 12): invite earnings, access token, account deletion ---
+  // --- Personal settings: invite earnings, access token, account deletion ---
   // The reference's console: 划转金额最低为 + renderQuota(QuotaPerUnit).
   affTransferMin: "划转金额最低为 {amount}",
   // The reference's server refusal when the invite earnings are smaller than the amount.
@@ -138,7 +138,7 @@ export const messages = {
   // Not in the spec (the reference copies the token to the clipboard and says 令牌已重置并已复制到剪贴板).
   accessTokenGenerated: "系统访问令牌已生成。它只显示这一次，请立即复制保存；之前的令牌已失效。",
   // --- end personal settings ---
-  // Redemption codes and the wallet's redeem form (issue 13, redemption). Spec 001 §5/§8 where it
+  // Redemption codes and the wallet's redeem form. Spec 001 §5/§8 where it
   // gives the text; the refusals otherwise follow the reference's wording.
   redemptionNameLength: "兑换码名称长度必须在1-20之间",
   redemptionCountTooSmall: "兑换码个数必须大于0",
@@ -158,7 +158,7 @@ export const messages = {
   redeemSuccess: "兑换成功！",
   redeemTooManyFailures: "兑换码错误次数过多，请 10 分钟后再试",
   topUpLinkMissing: "超级管理员未设置充值链接！",
-  // User management (/user, issue 12).
+  // User management (/user).
   userCreated: "用户账户创建成功！",
   userPasswordHint: "至少 8 位",
 } as const;

@@ -60,7 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-/** Settlements set aside by billing (issue 11): admins are told until someone deals with them. */
+/** Settlements set aside by billing: admins are told until someone deals with them. */
 function quarantineNotice() {
   const { lines, dir } = quarantineStatus();
   return lines > 0 ? { lines, dir } : null;

@@ -25,7 +25,7 @@ import { readForm } from "~/utils/edge-input";
 export const meta: MetaFunction = () => [{ title: "登录" }];
 
 // A successful sign-in comes back here once with this marker before going on: a browser that
-// kept the session cookie is sent on at once, one that dropped it is told so (item 20).
+// kept the session cookie is sent on at once, one that dropped it is told so.
 const SIGNED_IN_MARK = "signedIn";
 
 export async function loader({ request }: LoaderFunctionArgs) {

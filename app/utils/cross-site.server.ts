@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { env } from "./env.server";
 
 /**
- * One guard for every state-changing request another site could make a signed-in browser send
- * (item 15): console form posts (/logout, /theme, /token, /channel, /setting, …) and cookie-carried
+ * One guard for every state-changing request another site could make a signed-in browser send:
+ * console form posts (/logout, /theme, /token, /channel, /setting, …) and cookie-carried
  * /api calls. The browser says where a request comes from: `Sec-Fetch-Site` (every current
  * browser), else `Origin`. Only our own origin (or a request the user typed, `none`) may change
  * anything; a request that names neither is not a browser's cross-site request and passes

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The one parsing layer at the edge (issue 11, item 11): every id, page number, text field and
+ * The one parsing layer at the edge: every id, page number, text field and
  * number that arrives from outside goes through these before it reaches a domain function. Bad
  * input is a clear refusal here, not a database error (a 500) further down. Pure: usable by the
  * server and by form schemas shared with the browser.

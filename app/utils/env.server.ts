@@ -51,7 +51,7 @@ const schema = z.object({
   // (decision 007). The cap keeps every count inside the log's int columns.
   RELAY_USAGE_CEILING: z.coerce.number().int().min(1).max(2_000_000_000).default(2_000_000),
   // Longest a request waits on the quota ledger (a lease statement, a slice on its way back)
-  // before it is refused with a 503 instead of hanging (issue 11, item 9).
+  // before it is refused with a 503 instead of hanging.
   BILLING_WAIT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   // Names this node across restarts (quota held by its unfinished requests is refunded when it
   // comes back); defaults to host name + data directory.

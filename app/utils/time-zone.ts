@@ -56,7 +56,7 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 export function formatTimestamp(seconds: number, timeZone: string): string {
   if (!seconds || seconds <= 0) return "-";
   // Beyond what a Date can hold (±8.64e15 ms) Intl throws RangeError: a stored value from before
-  // expiry was range-checked (99999999999999) is shown as the number it is, never a 500 (item 12).
+  // expiry was range-checked (99999999999999) is shown as the number it is, never a 500.
   if (!Number.isFinite(seconds) || seconds * 1000 > MAX_DATE_MS) return String(seconds);
   const c = wallClockAt(seconds * 1000, timeZone);
   return `${pad(c.year, 4)}-${pad(c.month)}-${pad(c.day)} ${pad(c.hour)}:${pad(c.minute)}:${pad(c.second)}`;

@@ -87,7 +87,7 @@ export function toLogJson(row: Selectable<DB["logs"]>, forAdmin: boolean, channe
 
 /**
  * Rows written without a user name (channel tests logged as user 1 with `username: ""` before they stored root's name) get their
- * user's current name, so the user column of the reference's console is never blank (item 22).
+ * user's current name, so the user column of the reference's console is never blank.
  */
 async function withUsernames<R extends { user_id: number; username: string }>(rows: R[]): Promise<R[]> {
   const ids = [...new Set(rows.filter((row) => !row.username && row.user_id > 0).map((row) => row.user_id))];

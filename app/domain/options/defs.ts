@@ -51,7 +51,7 @@ const LONG_TEXT = 1_000_000;
 const ROLE_MAX = 100;
 
 /**
- * What a value may be, beyond its type (item 16: QuotaPerUnit=0 or RetryTimes=1e9 were accepted
+ * What a value may be, beyond its type (QuotaPerUnit=0 or RetryTimes=1e9 were accepted
  * and broke the gateway). Kept beside the defaults rather than in their lines so a default can
  * change without touching its bounds. Every number has a range (a unit test holds every def to it).
  */

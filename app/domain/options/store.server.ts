@@ -53,7 +53,7 @@ export function effectiveServerAddress(): string {
 /**
  * Every option with its current value; secrets are left out (they are write-only). ServerAddress
  * is the effective one, as /api/status shows it: the reference's console read '' here and
- * http://localhost:3000 there (item 22).
+ * http://localhost:3000 there.
  */
 export function listPublicOptions(): { key: string; value: string }[] {
   return OPTION_DEFS.filter((d) => !d.secret).map((d) => ({

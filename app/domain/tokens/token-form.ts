@@ -9,7 +9,7 @@ import { DEFAULT_TOKEN_QUOTA, EXPIRY_INVALID, MAX_TOKEN_NAME_BYTES, TOKEN_NAME_T
 export { TOKEN_STATUS, DEFAULT_TOKEN_QUOTA, MAX_BATCH_TOKENS } from "./token-constants";
 
 const int = (message: string) => z.coerce.number({ error: message }).int(message);
-// JSON booleans only: coercing made the string "false" truthy, i.e. an unlimited token (item 12).
+// JSON booleans only: coercing made the string "false" truthy, i.e. an unlimited token.
 const bool = (field: string) => z.boolean({ error: `${field} 必须是布尔值 true 或 false` });
 
 /**

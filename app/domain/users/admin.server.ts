@@ -15,7 +15,7 @@ import { ROLE_ADMIN, ROLE_USER } from "./roles";
 import { createUser, isUsernameTaken } from "./users.server";
 
 /**
- * Admin user management (issue 12): list, search, view, add and edit. Deleting and the row
+ * Admin user management: list, search, view, add and edit. Deleting and the row
  * actions are manageUser's (manage.server.ts); who may act on whom is admin-rules.ts, shared by
  * both and by the /user page: an admin acts on ordinary users only, root on anyone but root, and
  * a deregistered account takes no operation.

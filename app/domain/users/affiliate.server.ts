@@ -8,7 +8,7 @@ import { renderQuota } from "~/utils/format";
 import { randomAlphanumeric } from "~/utils/secrets.server";
 
 /**
- * Invites (issue 12, decision 015): a user's invite code, and moving invite earnings
+ * Invites (decision 015): a user's invite code, and moving invite earnings
  * (`aff_quota`) into the spendable balance.
  */
 

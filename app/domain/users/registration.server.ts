@@ -29,7 +29,7 @@ export async function registerWithPassword(input: RegistrationInput): Promise<Re
   if (!options.bool("RegisterEnabled")) return { ok: false, message: messages.registerDisabled };
   if (!options.bool("PasswordRegisterEnabled")) return { ok: false, message: messages.passwordRegisterDisabled };
   // A deleted account is renamed `<name>#deleted-<id>` (manage.server.ts) to free its name; a live
-  // user holding such a name made that rename collide and the account undeletable (item 12).
+  // user holding such a name made that rename collide and the account undeletable.
   if (input.username.includes("#")) return { ok: false, message: messages.usernameHasHash, field: "username" };
   let email: string | undefined;
   if (options.bool("EmailVerificationEnabled")) {

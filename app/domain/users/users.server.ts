@@ -46,7 +46,7 @@ export function toPublicUser(user: User) {
 /**
  * A deleted account's new name, `<name>#deleted-<id>`, which frees the old one. Registration
  * refuses `#`, so no live account can hold it; one registered before that rule (it made its
- * victim undeletable, item 12) is stepped around with the deletion time appended.
+ * victim undeletable) is stepped around with the deletion time appended.
  */
 export const deletedUsername = sql<string>`case
   when exists (select 1 from users taken where taken.username = users.username || '#deleted-' || users.id::text)

@@ -5,7 +5,7 @@ import { journalDir } from "./settle-journal.server";
 /**
  * Settlements that cannot be written — a journal line that fails the settlement schema or does
  * not parse, or one the database keeps refusing — are moved here instead of blocking a start or
- * every later charge behind them (issue 11, item 1). Each is one JSON line in
+ * every later charge behind them. Each is one JSON line in
  * `DATA_DIR/journal/quarantine/<node>.jsonl` carrying the raw journal line untouched, where it came
  * from and why it was set aside, so an operator can correct it and put it right by hand. Nothing
  * in it was charged: charge and usage log stay together.

@@ -121,8 +121,8 @@ async function runReturn(lease: Lease): Promise<void> {
 /**
  * Queues the return of a lease with no holds and waits for it (bounded by the caller's
  * exclusive()). Resolves at once when there is nothing to wait for: the lease is gone already
- * (the idle sweep or another caller returned it first — waiting then was the hang of issue 11,
- * item 9: nobody was left to wake the waiter), or it has holds again and is not idle any more.
+ * (the idle sweep or another caller returned it first — waiting then hung: nobody was
+ * left to wake the waiter), or it has holds again and is not idle any more.
  */
 export function giveBack(lease: Lease): Promise<void> {
   if (lease.gone) {

@@ -8,7 +8,7 @@ import { z } from "zod";
  * without NUL or lone surrogates (PostgreSQL text cannot hold them).
  *
  * Before this, an upstream's `"prompt_tokens":"abc"` became a NaN charge that the database
- * refused forever, and after a crash the same line stopped every start (issue 11, item 1).
+ * refused forever, and after a crash the same line stopped every start.
  */
 const INT32_MAX = 2_147_483_647;
 

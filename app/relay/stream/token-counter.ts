@@ -6,7 +6,7 @@ let tokenizer: ((text: string) => number) | undefined;
 
 /**
  * BPE merging is quadratic in the length of one unbroken word: 100 000 "x" took 19 s of the
- * event loop (found by the input fuzzer, issue 11). A word longer than 256 characters (base64,
+ * event loop (found by the input fuzzer). A word longer than 256 characters (base64,
  * a pasted hash, a hostile run) is counted in 256-character pieces: within a few tokens of the
  * exact count, in linear time. Ordinary text never has such words and counts exactly as before.
  */
