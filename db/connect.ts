@@ -1,10 +1,19 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from "kysely";
 import pg from "pg";
 import type { DB } from "./schema";
 import { PGliteDialect } from "./pglite-dialect";
 import { markConnectFailure } from "./connect-errors";
 import { migrations } from "./migrations/index";
+
+/**
+ * The embedded database's buffer cache. PostgreSQL's default (128 MB) is sized for a server of
+ * its own; inside the gateway's process it helped hold an idle embedded node near 490 MB of
+ * memory. The operating system still caches the files, and an embedded node serves one small
+ * deployment (decision 037).
+ */
+const PGLITE_SHARED_BUFFERS = "16MB";
 
 export type Database = {
   db: Kysely<DB>;
@@ -77,9 +86,19 @@ export async function connectDatabase(options: { url?: string; pgliteDir: string
   const { PGlite, types } = await import("@electric-sql/pglite");
   const dir = options.pgliteDir;
   if (dir !== "memory://") mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir, {
-    parsers: { [types.INT8]: (value: string) => Number(value) },
-  });
+  const fresh = dir !== "memory://" && !existsSync(join(dir, "PG_VERSION"));
+  const open = () =>
+    PGlite.create(dir, {
+      parsers: { [types.INT8]: (value: string) => Number(value) },
+      postgresqlconf: [`shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    });
+  let pglite = await open();
+  if (fresh) {
+    // initdb ran inside this WebAssembly instance, and its memory never shrinks: a new instance
+    // on the now-initialised directory starts at the size of a running database instead.
+    await pglite.close();
+    pglite = await open();
+  }
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: "pglite", close: () => db.destroy() };
 }
