@@ -10,20 +10,26 @@ function sameUsage(a: Usage | undefined, b: Usage): boolean {
   return a !== undefined && a.prompt_tokens === b.prompt_tokens && a.completion_tokens === b.completion_tokens;
 }
 
+/**
+ * A usage in Anthropic's terms: its input_tokens leave out what was read from or written to the
+ * prompt cache, which it reports beside them (OpenAI's prompt_tokens include the cached part).
+ */
+export function anthropicCounts(usage: Usage | undefined) {
+  const cached = usage?.cached_tokens ?? 0;
+  const written = usage?.cache_write_tokens ?? 0;
+  return {
+    input_tokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached - written),
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: cached,
+    output_tokens: usage?.completion_tokens ?? 0,
+  };
+}
+
 /** The counts of a usage object in the shape it already has (OpenAI's prompt/completion, or the input/output of Anthropic and Responses). */
 function billedCounts(current: unknown, billed: Usage): Json {
   const usage: Json = isObject(current) ? { ...current } : {};
   const total = billed.prompt_tokens + billed.completion_tokens;
-  if ("cache_read_input_tokens" in usage || "cache_creation_input_tokens" in usage) {
-    // Anthropic's input_tokens leave out the cache's reads and writes, reported beside them.
-    const cached = billed.cached_tokens ?? 0;
-    const written = billed.cache_write_tokens ?? 0;
-    usage.input_tokens = billed.prompt_tokens - cached - written;
-    usage.cache_read_input_tokens = cached;
-    usage.cache_creation_input_tokens = written;
-    usage.output_tokens = billed.completion_tokens;
-    return usage;
-  }
+  if ("cache_read_input_tokens" in usage || "cache_creation_input_tokens" in usage) return { ...usage, ...anthropicCounts(billed) };
   if ("input_tokens" in usage || "output_tokens" in usage) {
     usage.input_tokens = billed.prompt_tokens;
     usage.output_tokens = billed.completion_tokens;

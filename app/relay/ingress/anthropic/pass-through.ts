@@ -1,5 +1,6 @@
 import { parseAnthropicError } from "../../adapters/anthropic/errors";
 import { ChannelConfigError, STREAM_IDLE_TIMEOUT, type Adapter, type StreamStep, type StreamTranslator } from "../../adapters/types";
+import { anthropicCounts } from "../../billing/billed-usage-body";
 import type { Usage } from "../../billing/pricing";
 import { parseAnthropicUsage, type ParsedUsage } from "../../billing/usage-parse";
 import { isObject, sseFrame, type Json } from "../json-shape";
@@ -85,10 +86,7 @@ function billedDelta(data: string, reported: Usage | undefined, billed: Usage): 
   try {
     const event: unknown = JSON.parse(data);
     if (!isObject(event)) return data;
-    const cached = billed.cached_tokens ?? 0;
-    const written = billed.cache_write_tokens ?? 0;
-    const usage = isObject(event.usage) ? event.usage : {};
-    event.usage = { ...usage, input_tokens: billed.prompt_tokens - cached - written, cache_creation_input_tokens: written, cache_read_input_tokens: cached, output_tokens: billed.completion_tokens };
+    event.usage = { ...(isObject(event.usage) ? event.usage : {}), ...anthropicCounts(billed) };
     return JSON.stringify(event);
   } catch {
     return data;

@@ -1,4 +1,5 @@
 import type { UpstreamError } from "../../adapters/types";
+import { anthropicCounts } from "../../billing/billed-usage-body";
 import type { Usage } from "../../billing/pricing";
 import { parseArguments, sseFrame, type Json } from "../json-shape";
 import { readChunk, readCompletion } from "../openai-reply";
@@ -17,21 +18,6 @@ function messageId(openAiId: string): string {
   return `msg_${openAiId.replace(/^chatcmpl-/, "") || Date.now().toString(36)}`;
 }
 
-/**
- * A usage in Anthropic's terms: its input_tokens leave out what was read from or written to the
- * prompt cache, which it reports beside them (OpenAI's prompt_tokens include the cached part).
- */
-function usageOf(usage: Usage | undefined) {
-  const cached = usage?.cached_tokens ?? 0;
-  const written = usage?.cache_write_tokens ?? 0;
-  return {
-    input_tokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached - written),
-    cache_creation_input_tokens: written,
-    cache_read_input_tokens: cached,
-    output_tokens: usage?.completion_tokens ?? 0,
-  };
-}
-
 /** An OpenAI reply, whole or streamed, as an Anthropic Messages reply. */
 export const anthropicReplyCodec: ReplyCodec = {
   convertReply(reply, usage, requestModel) {
@@ -40,7 +26,7 @@ export const anthropicReplyCodec: ReplyCodec = {
     if (parts.reasoning) content.push({ type: "thinking", thinking: parts.reasoning, signature: "" });
     if (parts.text) content.push({ type: "text", text: parts.text });
     for (const call of parts.toolCalls) content.push({ type: "tool_use", id: call.id, name: call.name, input: parseArguments(call.arguments) });
-    return { id: messageId(parts.id), type: "message", role: "assistant", model: requestModel, content, stop_reason: stopReason(parts.finishReason), stop_sequence: null, usage: usageOf(usage) };
+    return { id: messageId(parts.id), type: "message", role: "assistant", model: requestModel, content, stop_reason: stopReason(parts.finishReason), stop_sequence: null, usage: anthropicCounts(usage) };
   },
   createStreamWriter: (requestModel, promptEstimate) => new AnthropicStreamWriter(requestModel, promptEstimate),
 };
@@ -109,7 +95,7 @@ class AnthropicStreamWriter implements NativeStreamWriter {
   close(billed: Usage, error?: UpstreamError): string {
     let frames = this.start(undefined) + this.stopBlock();
     if (error) return frames + sseFrame({ type: "error", error: { type: anthropicErrorType(500), message: error.message } }, "error");
-    frames += sseFrame({ type: "message_delta", delta: { stop_reason: stopReason(this.finish), stop_sequence: null }, usage: usageOf(billed) }, "message_delta");
+    frames += sseFrame({ type: "message_delta", delta: { stop_reason: stopReason(this.finish), stop_sequence: null }, usage: anthropicCounts(billed) }, "message_delta");
     return frames + sseFrame({ type: "message_stop" }, "message_stop");
   }
 }
