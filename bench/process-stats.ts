@@ -11,3 +11,31 @@ export function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
   return Number(line?.replace(/\D+/g, "") ?? 0) / 1024;
 }
+
+/** The process and its children (the web processes of a WEB_CONCURRENCY primary). */
+export function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  } catch {
+    // A process that has just exited has no children file.
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** CPU time of the whole tree (a child that exits takes its time with it: read around steady runs). */
+export function treeCpuMs(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + safely(() => cpuMs(p)), 0);
+}
+
+export function treeRssMb(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + safely(() => rssMb(p)), 0);
+}
+
+function safely(read: () => number): number {
+  try {
+    return read();
+  } catch {
+    return 0;
+  }
+}

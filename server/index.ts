@@ -1,36 +1,21 @@
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "@remix-run/node";
-import express from "express";
-import { createAppServer, entryOf, installGracefulShutdown } from "./app-server";
+import cluster from "node:cluster";
+import { availableParallelism } from "node:os";
+import { runWebProcesses } from "./cluster-primary";
+import { webConcurrency } from "./web-concurrency";
 
-const startedAt = Date.now();
-const buildPath = resolve("build/server/index.js");
-if (!existsSync(buildPath)) {
-  console.error("No server build found: run `npm run build` first.");
-  process.exit(1);
-}
 process.env.NODE_ENV ??= "production";
-const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
-const entry = entryOf(build);
-await entry.bootApp();
 
-const server = createAppServer({
-  mode: "production",
-  getBuild: async () => build,
-  getEntry: () => entry,
-  mountStatic: (app) => {
-    // Vite's hashed assets never change under a name: cache them for a year.
-    app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-    app.use(express.static("build/client", { maxAge: "1h" }));
-  },
-});
+/** Loaded only where it serves: the primary of several web processes keeps none of the app (~60 MB less). */
+async function serveWeb(): Promise<void> {
+  const { serveWeb: serve } = await import("./serve-web");
+  await serve();
+}
 
-const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST || "0.0.0.0";
-server.keepAliveTimeout = 65_000;
-server.listen(port, host, () => {
-  console.log(`[server] Switchyard listening on http://${host === "0.0.0.0" ? "localhost" : host}:${port} (ready in ${Date.now() - startedAt} ms)`);
-});
-installGracefulShutdown(server, entry.shutdownApp);
+if (cluster.isPrimary) {
+  const { count, note } = webConcurrency(process.env, availableParallelism());
+  if (note) console.warn(`[server] ${note}`);
+  if (count > 1) runWebProcesses(count);
+  else await serveWeb();
+} else {
+  await serveWeb();
+}

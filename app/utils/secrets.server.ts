@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { env } from "./env.server";
 
@@ -12,9 +12,19 @@ function loadServerSecret(): Buffer {
   const file = join(env.DATA_DIR, "server-secret");
   if (existsSync(file)) return Buffer.from(readFileSync(file, "utf8").trim(), "hex");
   mkdirSync(env.DATA_DIR, { recursive: true });
-  const secret = randomBytes(32);
-  writeFileSync(file, secret.toString("hex"), { mode: 0o600, flag: "wx" });
-  return secret;
+  // Several web processes may start on one fresh DATA_DIR at once: the secret is written whole
+  // under a private name and linked into place, so the first link wins and every other process
+  // reads that one (never a half-written file, never a second secret).
+  const draft = `${file}.${process.pid}.tmp`;
+  writeFileSync(draft, randomBytes(32).toString("hex"), { mode: 0o600 });
+  try {
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    unlinkSync(draft);
+  }
+  return Buffer.from(readFileSync(file, "utf8").trim(), "hex");
 }
 
 let serverSecret: Buffer | undefined;

@@ -90,6 +90,8 @@ export async function startServer(options: {
     REDIS_URL: options.kind === "postgres" ? (process.env.REDIS_URL ?? "") : "",
     INSECURE_COOKIES: "1",
     TRUST_PROXY: "1",
+    // One web process unless a test asks for more: `pid` is then the process that serves.
+    WEB_CONCURRENCY: "1",
     ...options.env,
   };
   let log = "";
