@@ -7,19 +7,22 @@ import { bootApp } from "./web/boot.server";
 import { dropRenderPadding } from "./web/html-stream.server";
 import { answerDatabaseOutages, RETRY_AFTER_SECONDS } from "./web/database-outage.server";
 import { closeDatabase } from "./utils/db.server";
+export { isFreshEmbeddedDatabase, prepareDatabase } from "./utils/db.server";
 import { env } from "./utils/env.server";
-import { closeRedis } from "./utils/redis.server";
+import { closeRedis, isRedisEnabled } from "./utils/redis.server";
 import { releaseNodeLock } from "./relay/billing/node-liveness.server";
 import { billingWritten, closeBilling } from "./relay/billing/quota.server";
 import { stopInProcessJobs } from "../jobs/in-process";
-import { closeBullProducer, stopBullWorker } from "../jobs/bullmq";
 
 // The server entry (server/index.ts) reaches the relay and the lifecycle hooks through this
 // module, so console and relay share one module graph: one pool, one cache, one options store.
 export { handleRelay, isRelayPath } from "./relay/handler.server";
 export { handleRealtimeUpgrade } from "./relay/ingress/realtime/realtime.server";
 export { refuseCrossSiteMutation } from "./utils/cross-site.server";
-export { startBullWorker } from "../jobs/bullmq";
+/** `npm run worker` starts (or finds running) the BullMQ worker; BullMQ is loaded only with Redis. */
+export async function startBullWorker() {
+  return (await import("../jobs/bullmq")).startBullWorker();
+}
 export { bootApp, billingWritten, answerDatabaseOutages };
 // Client mistakes (405, 404) are not logged; faults of ours are, with their stack.
 export { logRequestError as handleError } from "./web/request-error-log.server";
@@ -29,10 +32,12 @@ export const apiBodyLimit = (): number => env.MAX_JSON_BODY_BYTES;
 
 export async function shutdownApp(): Promise<void> {
   stopInProcessJobs();
-  await stopBullWorker();
+  // Only a node with Redis ever loaded BullMQ (an embedded node saves its ~7 MB of heap).
+  const bull = isRedisEnabled() ? await import("../jobs/bullmq") : undefined;
+  await bull?.stopBullWorker();
   // Before the database closes: journaled charges written, leases returned.
   await closeBilling().catch((error: unknown) => console.error("[billing] closing failed (the journal is replayed at the next start):", error));
-  await closeBullProducer();
+  await bull?.closeBullProducer();
   await closeRedis();
   await releaseNodeLock();
   await closeDatabase();

@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync } from "node:fs";
 import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from "kysely";
 import pg from "pg";
 import type { DB } from "./schema";
@@ -86,19 +85,10 @@ export async function connectDatabase(options: { url?: string; pgliteDir: string
   const { PGlite, types } = await import("@electric-sql/pglite");
   const dir = options.pgliteDir;
   if (dir !== "memory://") mkdirSync(dir, { recursive: true });
-  const fresh = dir !== "memory://" && !existsSync(join(dir, "PG_VERSION"));
-  const open = () =>
-    PGlite.create(dir, {
-      parsers: { [types.INT8]: (value: string) => Number(value) },
-      postgresqlconf: [`shared_buffers=${PGLITE_SHARED_BUFFERS}`],
-    });
-  let pglite = await open();
-  if (fresh) {
-    // initdb ran inside this WebAssembly instance, and its memory never shrinks: a new instance
-    // on the now-initialised directory starts at the size of a running database instead.
-    await pglite.close();
-    pglite = await open();
-  }
+  const pglite = await PGlite.create(dir, {
+    parsers: { [types.INT8]: (value: string) => Number(value) },
+    postgresqlconf: [`shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  });
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: "pglite", close: () => db.destroy() };
 }

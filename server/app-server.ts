@@ -9,6 +9,8 @@ import { checkRequestTarget } from "../app/utils/edge-input";
 /** What the server build's entry module exports besides the Remix document handler. */
 export type EntryExports = {
   bootApp: () => Promise<void>;
+  isFreshEmbeddedDatabase: () => boolean;
+  prepareDatabase: () => Promise<void>;
   shutdownApp: () => Promise<void>;
   billingWritten: () => Promise<void>;
   handleRelay: (req: IncomingMessage, res: ServerResponse) => Promise<void>;

@@ -1,9 +1,28 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
-import { createAppServer, entryOf, installGracefulShutdown } from "./app-server";
+import { createAppServer, entryOf, installGracefulShutdown, type EntryExports } from "./app-server";
+
+/** Set on the short-lived process that creates a fresh embedded database for its parent. */
+const PREPARE_ONLY = "SWITCHYARD_PREPARE_DATABASE_ONLY";
+
+/**
+ * A fresh embedded database is created and migrated by a process of its own. initdb and the
+ * migrations leave ~90 MB of native memory behind (the WebAssembly compiler's and the C
+ * allocator's, freed but kept by the allocator), so a first start inside the serving process
+ * stayed near 330 MB where a restart sits near 235 MB (decision 037).
+ */
+async function prepareFreshEmbeddedDatabase(entry: EntryExports): Promise<void> {
+  if (!entry.isFreshEmbeddedDatabase()) return;
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!], { env: { ...process.env, [PREPARE_ONLY]: "1" }, stdio: "inherit" });
+  const [code] = (await once(child, "exit")) as [number | null];
+  // Done in this process instead when the preparing process could not (it said why above).
+  if (code !== 0) console.error(`[db] preparing the embedded database in a process of its own failed (code ${code}); preparing it here`);
+}
 
 /** One web process: the built app booted (database, options, recovery) and the HTTP server listening. */
 export async function serveWeb(): Promise<void> {
@@ -15,6 +34,11 @@ export async function serveWeb(): Promise<void> {
   }
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const entry = entryOf(build);
+  if (process.env[PREPARE_ONLY]) {
+    await entry.prepareDatabase();
+    process.exit(0);
+  }
+  await prepareFreshEmbeddedDatabase(entry);
   await entry.bootApp();
 
   const server = createAppServer({

@@ -6,7 +6,7 @@
  */
 export type WebConcurrency = { count: number; note?: string };
 
-export function webConcurrency(env: { WEB_CONCURRENCY?: string; DATABASE_URL?: string; REDIS_URL?: string }, cores: number): WebConcurrency {
+export function webConcurrency(env: Readonly<Record<string, string | undefined>>, cores: number): WebConcurrency {
   const raw = env.WEB_CONCURRENCY?.trim();
   const asked = raw ? Number(raw) : undefined;
   if (asked !== undefined && (!Number.isInteger(asked) || asked < 1)) {

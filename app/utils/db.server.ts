@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Kysely } from "kysely";
 import { connectDatabase, ensureLogPartitions, migrateToLatest, type Database } from "../../db/connect";
@@ -9,15 +10,27 @@ const state = globalThis as unknown as { __switchyardDb?: Promise<Database> };
 
 async function openAndMigrate(): Promise<Database> {
   const started = Date.now();
-  const database = await connectDatabase({
-    url: env.DATABASE_URL,
-    pgliteDir: env.PGLITE_DIR ?? join(env.DATA_DIR, "pglite"),
-  });
+  const database = await connectDatabase({ url: env.DATABASE_URL, pgliteDir: pgliteDir() });
   const applied = await migrateToLatest(database.db);
   await ensureLogPartitions(database.db);
-  const where = database.kind === "pglite" ? `PGlite at ${env.PGLITE_DIR ?? join(env.DATA_DIR, "pglite")}` : "PostgreSQL";
+  const where = database.kind === "pglite" ? `PGlite at ${pgliteDir()}` : "PostgreSQL";
   console.log(`[db] ${where} ready in ${Date.now() - started} ms${applied.length ? `, applied ${applied.join(", ")}` : ""}`);
   return database;
+}
+
+function pgliteDir(): string {
+  return env.PGLITE_DIR ?? join(env.DATA_DIR, "pglite");
+}
+
+/** An embedded database that does not exist yet: its first open runs initdb and every migration. */
+export function isFreshEmbeddedDatabase(): boolean {
+  return !env.DATABASE_URL && pgliteDir() !== "memory://" && !existsSync(join(pgliteDir(), "PG_VERSION"));
+}
+
+/** Creates and migrates the database, then closes it (for a process that only prepares it). */
+export async function prepareDatabase(): Promise<void> {
+  await openDatabase();
+  await closeDatabase();
 }
 
 export function openDatabase(): Promise<Database> {

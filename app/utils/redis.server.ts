@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
+import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
-import { Redis, type RedisOptions } from "ioredis";
+import type { Redis, RedisOptions } from "ioredis";
 import { env } from "./env.server";
 
 /**
@@ -84,11 +85,15 @@ function reportOutages(client: Redis, role: string): Redis {
   return client;
 }
 
+/** ioredis is loaded at the first connection: a node without REDIS_URL never loads it (~2 MB of heap). */
+let RedisClient: typeof Redis | undefined;
+
 function connect(role: string, options: RedisOptions): Redis {
   if (!env.REDIS_URL) throw new Error("REDIS_URL is not set");
+  RedisClient ??= (createRequire(import.meta.url)("ioredis") as { Redis: typeof Redis }).Redis;
   // Reconnect forever, at most every 2 s.
   const retryStrategy = (times: number) => Math.min(2_000, 100 * times);
-  return reportOutages(new Redis(env.REDIS_URL, { retryStrategy, ...options }), role);
+  return reportOutages(new RedisClient(env.REDIS_URL, { retryStrategy, ...options }), role);
 }
 
 /** For BullMQ, which requires maxRetriesPerRequest: null on connections it blocks on. */

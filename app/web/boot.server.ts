@@ -4,7 +4,6 @@ import { env } from "~/utils/env.server";
 import { openDatabase } from "~/utils/db.server";
 import { connectRedis, isRedisEnabled } from "~/utils/redis.server";
 import { startInProcessJobs } from "../../jobs/in-process";
-import { startBullWorker } from "../../jobs/bullmq";
 import { recoverStoppedNodes } from "~/relay/billing/crash-recovery.server";
 import { holdNodeLock } from "~/relay/billing/node-liveness.server";
 
@@ -47,7 +46,7 @@ export function bootApp(): Promise<void> {
     if (!isRedisEnabled()) {
       startInProcessJobs();
       console.log("[boot] no REDIS_URL: background jobs run in this process (one instance; set DATABASE_URL and REDIS_URL to run several)");
-    } else if (env.WORKERS === "on") await startBullWorker();
+    } else if (env.WORKERS === "on") await (await import("../../jobs/bullmq")).startBullWorker();
     else console.log("[boot] WORKERS=off: background jobs run only in `npm run worker` processes");
     state.__switchyardBooted = true;
   })();

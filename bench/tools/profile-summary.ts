@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * Where a V8 CPU profile's time went: self time per library (node's own JavaScript, pg, the app,
+ * the collector, idle) and the functions that cost most. Reads the newest .cpuprofile in DIR
+ * (default /tmp/prof), as bench/tools/prof.ts leaves it with PROF=1.
+ *
+ *   PROF=1 C=50 npx tsx bench/tools/prof.ts && npx tsx bench/tools/profile-summary.ts
+ */
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
+type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+
+const dir = process.env.DIR ?? "/tmp/prof";
+const newest = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort().at(-1);
+if (!newest) throw new Error(`no .cpuprofile in ${dir}`);
+const profile = JSON.parse(readFileSync(join(dir, newest), "utf8")) as Profile;
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const selfMs = new Map<number, number>();
+profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+
+function library(url: string, name: string): string {
+  if (!url) return name.startsWith("(") ? name : "(native)";
+  if (url.startsWith("node:")) return "node internals";
+  const pkg = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  if (pkg) return pkg[1]!;
+  if (url.includes("build/server/")) return "app (server build)";
+  if (url.includes("build/entry/")) return "app (server entry)";
+  return url;
+}
+
+const libraries = new Map<string, number>();
+const functions = new Map<string, number>();
+let total = 0;
+for (const [id, ms] of selfMs) {
+  const node = byId.get(id)!;
+  const { functionName, url, lineNumber } = node.callFrame;
+  total += ms;
+  const lib = library(url, functionName);
+  libraries.set(lib, (libraries.get(lib) ?? 0) + ms);
+  const key = `${functionName || "(anonymous)"} ${url ? `${url.split("/").slice(-2).join("/")}:${lineNumber + 1}` : ""}`;
+  functions.set(key, (functions.get(key) ?? 0) + ms);
+}
+const busy = total - (libraries.get("(idle)") ?? 0);
+const pct = (ms: number) => `${((100 * ms) / busy).toFixed(1)} %`;
+console.log(`${newest}: ${(total / 1000).toFixed(1)} s sampled, ${(busy / 1000).toFixed(1)} s busy (shares below are of busy time)\n`);
+console.log("| where | self ms | share |\n|---|---|---|");
+for (const [lib, ms] of [...libraries].sort((a, b) => b[1] - a[1]).slice(0, 16)) if (lib !== "(idle)") console.log(`| ${lib} | ${ms.toFixed(0)} | ${pct(ms)} |`);
+console.log("\n| function | self ms | share |\n|---|---|---|");
+for (const [fn, ms] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30))) console.log(`| ${fn} | ${ms.toFixed(0)} | ${pct(ms)} |`);
+
+// BLAME=<library>: which app functions that library's time is spent for (its nearest app caller).
+const blamed = process.env.BLAME;
+if (blamed) {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const callers = new Map<string, number>();
+  for (const [id, ms] of selfMs) {
+    const node = byId.get(id)!;
+    if (library(node.callFrame.url, node.callFrame.functionName) !== blamed) continue;
+    let up = parent.get(id);
+    while (up !== undefined && !library(byId.get(up)!.callFrame.url, "").startsWith("app")) up = parent.get(up);
+    const caller = up === undefined ? "(no app caller)" : `${byId.get(up)!.callFrame.functionName || "(anonymous)"}:${byId.get(up)!.callFrame.lineNumber + 1}`;
+    callers.set(caller, (callers.get(caller) ?? 0) + ms);
+  }
+  console.log(`\n| ${blamed}'s time, by app caller | ms | share |\n|---|---|---|`);
+  for (const [caller, ms] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`| ${caller} | ${ms.toFixed(0)} | ${pct(ms)} |`);
+}
