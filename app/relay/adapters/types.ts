@@ -69,7 +69,18 @@ export type ReplyFailure = { status: number; error: UpstreamError };
  * the event says the reply is complete ([DONE], message_stop), so the client's stream can end
  * without waiting for the upstream to close its body.
  */
-export type StreamStep = { chunks: string[]; usage?: Usage; usageNote?: UsageNote; text?: string; error?: UpstreamError; done?: boolean };
+export type StreamStep = {
+  chunks: string[];
+  usage?: Usage;
+  usageNote?: UsageNote;
+  text?: string;
+  error?: UpstreamError;
+  done?: boolean;
+  /** Set by a translator that parsed the chunk anyway: the stream's id and created time (its first chunk), so they are not parsed again. */
+  identity?: { id?: unknown; created?: unknown };
+  /** Set by a translator that parsed the chunk anyway: whether it is the usage-only chunk (no choices), so it is not parsed again. */
+  usageOnly?: boolean;
+};
 
 export interface StreamTranslator {
   push(event: string | undefined, data: string): StreamStep;

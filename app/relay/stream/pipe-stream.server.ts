@@ -146,12 +146,12 @@ export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator:
         for (const chunk of step.chunks) pending += chunk;
         if (step.usage && step.chunks.length > 0) usageSent = true;
       } else {
-        if (first === undefined && step.chunks.length > 0) first = firstChunkIdentity(step.chunks[0]!);
+        if (first === undefined && step.chunks.length > 0) first = step.identity ?? firstChunkIdentity(step.chunks[0]!);
         const reportsUsage = step.usage !== undefined || step.usageNote !== undefined;
         for (const chunk of step.chunks) {
           // The usage-only chunk the client asked for waits for the end, where it reports the
           // usage billed (endStream); a content chunk that carries usage goes out as it came.
-          if (reportsUsage && isUsageOnlyChunk(chunk)) usageFrame = chunk;
+          if (reportsUsage && (step.usageOnly ?? isUsageOnlyChunk(chunk))) usageFrame = chunk;
           else {
             pending += `data: ${chunk}\n\n`;
             if (step.usage) usageSent = true;

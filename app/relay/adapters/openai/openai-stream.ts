@@ -3,6 +3,7 @@ import type { StreamStep, StreamTranslator } from "../types";
 
 type Chunk = {
   id?: string;
+  created?: unknown;
   object?: string;
   choices?: { index?: unknown; finish_reason?: unknown; delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: { function?: { arguments?: string } }[] }; text?: string }[];
   usage?: unknown;
@@ -24,6 +25,7 @@ export function createOpenAiStreamTranslator(forwardUsage: boolean): StreamTrans
   // The choices begun and not yet finished, by their index (untrusted: any value is a key).
   const unfinished = new Set<unknown>();
   let finishedAny = false;
+  let identified = false;
   return {
     push(_event, data): StreamStep {
       if (data === "[DONE]") {
@@ -45,7 +47,7 @@ export function createOpenAiStreamTranslator(forwardUsage: boolean): StreamTrans
       const choices = chunk.choices ?? [];
       if (choices.length === 0) {
         // Usage-only chunk, or Azure's prompt-annotation chunk.
-        return { chunks: chunk.usage != null && forwardUsage ? [data] : [], ...parsed };
+        return { chunks: chunk.usage != null && forwardUsage ? [data] : [], ...parsed, usageOnly: chunk.usage != null };
       }
       let text = "";
       for (const choice of choices) {
@@ -56,7 +58,10 @@ export function createOpenAiStreamTranslator(forwardUsage: boolean): StreamTrans
         text += choice.delta?.content ?? choice.delta?.reasoning_content ?? choice.text ?? "";
         for (const call of choice.delta?.tool_calls ?? []) text += call.function?.arguments ?? "";
       }
-      return { chunks: [data], ...parsed, text };
+      // The first forwarded chunk names the stream (a chunk the gateway adds at the end reuses it).
+      const identity = identified ? undefined : { id: chunk.id, created: chunk.created };
+      identified = true;
+      return { chunks: [data], ...parsed, text, identity, usageOnly: false };
     },
     finished: () => sawDone || (finishedAny && unfinished.size === 0),
   };
