@@ -114,12 +114,17 @@ try {
   // Memory is read after a soak to 100k requests, so a leak would show.
   let soakErrors = 0;
   const errorSamples = rows.flatMap(([, , , g]) => g.errorSamples);
+  // The soak is also the long run a stall would show in: its slowest request is printed.
+  const soakStarted = Date.now();
+  let soakLongest = 0;
   while (gatewayRequests < SOAK_REQUESTS) {
     const g = await runLoad(gatewayUrl, viaGateway(false), 50, 5);
     gatewayRequests += g.requests + g.errors;
     soakErrors += g.errors;
+    soakLongest = Math.max(soakLongest, g.max);
     errorSamples.push(...g.errorSamples);
   }
+  const soakSeconds = (Date.now() - soakStarted) / 1000;
   const rss = rssMb(server.pid);
 
   await new Promise((r) => setTimeout(r, 500));
@@ -168,6 +173,7 @@ try {
     });
   }
   console.log(`\ngateway CPU per request over the four runs: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB; soak errors: ${soakErrors}`);
+  console.log(`slowest request of the ${f(soakSeconds, 0)} s soak at fifty connections (non-stream): ${f(soakLongest, 1)} ms`);
   for (const sample of errorSamples.slice(0, 10)) console.log(`error: ${sample}`);
   console.log(`consistency: user quota decreased by ${quotaBefore - quotaAfter}, usage logs sum to ${logged} over ${logRows} rows -> ${quotaBefore - quotaAfter === logged ? "exact" : "MISMATCH"}`);
 } finally {

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
+import { installJsonConsole } from "../server/json-console";
 
 /**
  * `npm run worker`: background jobs on BullMQ. It loads the same server build as the web
@@ -10,6 +11,7 @@ import type { ServerBuild } from "@remix-run/node";
  */
 type WorkerEntry = { bootApp: () => Promise<void>; shutdownApp: () => Promise<void>; startBullWorker: () => Promise<{ close: () => Promise<void> }> };
 
+if (process.env.LOG_FORMAT === "json") installJsonConsole();
 if (!process.env.REDIS_URL) {
   console.error("npm run worker needs REDIS_URL (without it, jobs run inside the web process).");
   process.exit(1);

@@ -3,6 +3,8 @@ import { z } from "zod";
 // Read once at start; everything else imports `env` instead of touching process.env.
 const schema = z.object({
   NODE_ENV: z.string().default("production"),
+  // Read by the process entries before anything logs (server/json-console.ts); checked here so a typo is refused.
+  LOG_FORMAT: z.enum(["text", "json"]).default("text"),
   HOST: z.string().default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z.string().optional().transform((v) => (v ? v : undefined)),

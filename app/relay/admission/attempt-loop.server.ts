@@ -37,7 +37,7 @@ export type TryChannel<T> = (channel: Channel, chain: readonly number[]) => Prom
  * never the same channel twice; a channel whose upstream says its key will not work again is
  * disabled on the way (AutomaticDisableChannelEnabled and the channel's auto_ban).
  */
-export async function runAttempts<T>(admission: Admission, tryChannel: TryChannel<T>, clientGone: () => boolean): Promise<AttemptsOutcome<T>> {
+export async function runAttempts<T>(admission: Admission, tryChannel: TryChannel<T>, clientGone: () => boolean, requestId: string): Promise<AttemptsOutcome<T>> {
   const excluded = new Set<number>();
   const chain: number[] = [];
   let last: FailedAttempt | undefined;
@@ -53,15 +53,15 @@ export async function runAttempts<T>(admission: Admission, tryChannel: TryChanne
     if (result.ok) return { ok: true, value: result, channel, chain };
     last = result;
     excluded.add(channel.id);
-    await disableIfDead(channel, result);
+    await disableIfDead(channel, result, requestId);
     if (!result.retryable || result.responded) break;
   }
   return { ok: false, failure: lastFailure(admission, last), chain };
 }
 
-async function disableIfDead(channel: Channel, failed: FailedAttempt): Promise<void> {
+async function disableIfDead(channel: Channel, failed: FailedAttempt, requestId: string): Promise<void> {
   // The client is not told the upstream's words about the channel's key (lastFailure): the operator is.
-  if (failed.upstreamStatus === 401 || failed.upstreamStatus === 403) console.warn(`[relay] channel #${channel.id} key refused by its upstream: ${failed.upstreamStatus} ${failed.error.message.slice(0, 300)}`);
+  if (failed.upstreamStatus === 401 || failed.upstreamStatus === 403) console.warn(`[relay] ${requestId} channel #${channel.id} key refused by its upstream: ${failed.upstreamStatus} ${failed.error.message.slice(0, 300)}`);
   if (!options.bool("AutomaticDisableChannelEnabled") || !channel.auto_ban || failed.upstreamStatus === 0) return;
   if (!shouldDisableChannel(failed.upstreamStatus, failed.error, channel.type)) return;
   await setChannelStatus(channel.id, CHANNEL_STATUS.autoDisabled, `${failed.upstreamStatus} ${failed.error.message}`.slice(0, 500));

@@ -67,7 +67,7 @@ async function admitted<T>(call: AdmittedCall<T>): Promise<RelayFailure | undefi
 
   let outcome;
   try {
-    outcome = await runAttempts(admission, call.attempt, call.clientGone ?? never);
+    outcome = await runAttempts(admission, call.attempt, call.clientGone ?? never, call.requestId);
   } catch (error) {
     if (reservation) new CallSettlement(admission, reservation, 0, [], call.requestId, call.startedAt).refund();
     throw error;
