@@ -1,4 +1,8 @@
 import cluster, { type Worker } from "node:cluster";
+import { AggregatorRegistry } from "prom-client";
+
+/** As app/utils/metrics.server.ts asks it (the primary loads none of the app). */
+const CLUSTER_METRICS_MESSAGE = "switchyard:metrics";
 
 /** A web process that lived this long before dying is restarted at once; one dying sooner waits longer each time. */
 const STEADY_LIFE_MS = 60_000;
@@ -29,6 +33,21 @@ export function runWebProcesses(count: number): void {
     const worker = cluster.fork({ WEB_PROCESS_SLOT: String(slot), WORKERS: slot === 1 && jobsWanted ? "on" : "off" });
     slots.set(worker, { slot, startedAt: Date.now() });
   };
+
+  // A web process scraped for /metrics asks here for every process's metrics, summed.
+  const aggregator = new AggregatorRegistry();
+  cluster.on("message", (worker, message: { type?: unknown; id?: unknown }) => {
+    if (message?.type !== CLUSTER_METRICS_MESSAGE || typeof message.id !== "string") return;
+    const id = message.id;
+    // The asking process may have died meanwhile: its answer is dropped, not thrown.
+    const answer = (reply: { text?: string; error?: string }) => {
+      if (worker.isConnected()) worker.send({ type: CLUSTER_METRICS_MESSAGE, id, ...reply }, undefined, () => undefined);
+    };
+    aggregator.clusterMetrics().then(
+      (text) => answer({ text }),
+      (error: Error) => answer({ error: error.message }),
+    );
+  });
 
   cluster.on("exit", (worker, code, signal) => {
     const entry = slots.get(worker);

@@ -5,6 +5,7 @@ import { isDatabaseUnavailable } from "~/utils/db-errors";
 import { refusals } from "./admission/refusals";
 import { authenticateToken, isFailure } from "./auth/token-auth.server";
 import { sendBilling } from "./billing-endpoint.server";
+import { observeRelayCall } from "./relay-metrics.server";
 import { newRequestId, sendRelayError } from "./errors.server";
 import { answerPreflight, BodyTooLargeError, readBody, relayClientIp } from "./http.server";
 import { sendModels } from "./models-endpoint.server";
@@ -59,6 +60,7 @@ function fail(res: ServerResponse, failure: RelayFailure, requestId: string) {
  */
 export async function handleRelay(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = newRequestId();
+  observeRelayCall(req, res, requestId, pathOf(req.url ?? "/"));
   try {
     await dispatchRelay(req, res, requestId);
   } catch (error) {

@@ -27,6 +27,8 @@ const schema = z.object({
   DATA_DIR: z.string().default("./data"),
   PGLITE_DIR: z.string().optional().transform((v) => (v ? v : undefined)),
   SESSION_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),
+  /** The bearer token /metrics answers to; unset, the route is off (404). */
+  METRICS_TOKEN: z.string().optional().transform((v) => (v ? v : undefined)),
   CRYPTO_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),
   ROOT_PASSWORD: z.string().optional().transform((v) => (v ? v : undefined)),
   INSECURE_COOKIES: z.string().optional().transform((v) => v === "1" || v === "true"),

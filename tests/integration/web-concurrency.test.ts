@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { request } from "node:http";
 import pg from "pg";
 import { startOpenAiMock } from "../mocks/openai-upstream";
+import { parsePrometheus, sumOf } from "../support/prometheus";
 import { startServer } from "../support/server";
 import { call, channelAndKey, eventually, signIn, stoppedAfterAll } from "../support/standalone";
 
@@ -54,7 +55,7 @@ describe.runIf(kind === "postgres")("several web processes on one port", () => {
     const upstream = await startOpenAiMock();
     started.upstreams.push(upstream);
     // A fresh data directory: both processes find no server secret and must end up with the same one.
-    const server = await startServer({ kind, env: { WEB_CONCURRENCY: "2", RECOVERY_SWEEP_SECONDS: "5" }, worker: false });
+    const server = await startServer({ kind, env: { WEB_CONCURRENCY: "2", RECOVERY_SWEEP_SECONDS: "5", METRICS_TOKEN: "scrape" }, worker: false });
     started.servers.push(server);
     expect(await eventually(() => (server.output().match(/listening on/g) ?? []).length === 2, 60_000)).toBe(true);
     expect(server.output()).toContain("starting 2 web processes");
@@ -85,6 +86,13 @@ describe.runIf(kind === "postgres")("several web processes on one port", () => {
         const logs = await db.query("select count(*)::int as n, coalesce(sum(quota), 0)::bigint as q from logs where type = 2");
         return logs.rows[0].n === 20 && (await quotaOf()) === before - Number(logs.rows[0].q);
       }, 10_000)).toBe(true);
+
+      // A scrape reaches one process and reports the deployment: the primary sums every process's metrics.
+      for (let i = 0; i < 4; i += 1) {
+        const scrape = await fresh(server.baseUrl, "/metrics", { headers: { Authorization: "Bearer scrape" } });
+        expect(scrape.status).toBe(200);
+        expect(sumOf(parsePrometheus(scrape.text), "switchyard_relay_requests_total", { surface: "chat", code: "200" })).toBe(20);
+      }
 
       // A token disabled through one process is refused by all of them at once (Redis pub/sub).
       const tokens = (await call(server.baseUrl, "/api/token/", { headers: node.auth })).json.data as { id: number }[];

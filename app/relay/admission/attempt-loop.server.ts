@@ -8,6 +8,7 @@ import { routingTable } from "../routing/channel-cache.server";
 import { pickChannel } from "../routing/pick-channel";
 import type { Admission } from "./admit.server";
 import { refusals } from "./refusals";
+import { noteUpstreamFailure } from "../relay-metrics.server";
 
 /** One channel's try that did not serve the call, as every surface reports it. */
 export type FailedAttempt = {
@@ -52,6 +53,7 @@ export async function runAttempts<T>(admission: Admission, tryChannel: TryChanne
     const result = await tryChannel(channel, chain);
     if (result.ok) return { ok: true, value: result, channel, chain };
     last = result;
+    noteUpstreamFailure(channel.id);
     excluded.add(channel.id);
     await disableIfDead(channel, result, requestId);
     if (!result.retryable || result.responded) break;

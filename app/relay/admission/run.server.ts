@@ -8,6 +8,7 @@ import { admit, isAdmission, type Admission } from "./admit.server";
 import { runAttempts, type TryChannel } from "./attempt-loop.server";
 import { refusals, reservationRefusal } from "./refusals";
 import { callEnded, callStarted, CallSettlement } from "./settlement.server";
+import { noteAdmittedModel, noteServingChannel } from "../relay-metrics.server";
 
 /** How much a call holds while it runs: `hold` (with decision 009's floor), or `estimate` alone when that is all the balance has. */
 export type Hold = { hold: number; estimate: number };
@@ -58,6 +59,7 @@ async function admitted<T>(call: AdmittedCall<T>): Promise<RelayFailure | undefi
   const admitting = admit(call.token, call.model, { channel: call.channel });
   const admission = admitting instanceof Promise ? await admitting : admitting;
   if (!isAdmission(admission)) return admission;
+  noteAdmittedModel(call.requestId, admission.model);
   const hold = call.hold(admission.priced, admission);
   if ("status" in hold) return hold;
   const reserving = hold.hold > 0 ? reserve(call.token, hold) : undefined;
@@ -72,6 +74,7 @@ async function admitted<T>(call: AdmittedCall<T>): Promise<RelayFailure | undefi
     if (reservation) new CallSettlement(admission, reservation, 0, [], call.requestId, call.startedAt).refund();
     throw error;
   }
+  noteServingChannel(call.requestId, outcome.ok ? outcome.channel.id : outcome.chain.at(-1));
   const settlement = new CallSettlement(admission, reservation, outcome.ok ? outcome.channel.id : 0, outcome.chain, call.requestId, call.startedAt);
   if (!outcome.ok) {
     settlement.refund();

@@ -3,6 +3,7 @@ import { adjustCachedTokenQuota } from "../auth/token-cache.server";
 import { billingWritten, chargesJournaled, refundQuota, settleQuota, type ConsumeLog, type Reservation } from "../billing/quota.server";
 import type { ModelPricing, Usage } from "../billing/pricing";
 import type { Admission } from "./admit.server";
+import { noteCharge } from "../relay-metrics.server";
 
 /** What a served call is billed: its quota and the usage its log row records. */
 export type Bill = {
@@ -66,8 +67,8 @@ export class CallSettlement {
     }
     this.state = "settled";
     const settling = settleQuota(this.reservation, bill.quota, this.channelId, this.logRow(bill));
-    if (settling instanceof Promise) return settling.then((charged) => this.charged(charged));
-    return this.charged(settling);
+    if (settling instanceof Promise) return settling.then((charged) => this.charged(charged, bill));
+    return this.charged(settling, bill);
   }
 
   refund(): void {
@@ -86,8 +87,9 @@ export class CallSettlement {
     return chargesJournaled(inFlight <= 1);
   }
 
-  private charged(charged: number): number {
+  private charged(charged: number, bill: Bill): number {
     if (charged) adjustCachedTokenQuota(this.admission.token.keyHash, charged);
+    noteCharge(charged, bill.promptTokens, bill.completionTokens);
     return charged;
   }
 

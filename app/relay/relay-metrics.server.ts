@@ -1,0 +1,70 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { gaugeReadAtScrape, quotaConsumed, relayDuration, relayRequests, relaySurfaceOf, relayTtfb, tokensBilled, upstreamErrors } from "~/utils/metrics.server";
+import { leases } from "./billing/lease-book.server";
+import { settlementBacklog } from "./billing/settlement-writer.server";
+
+/**
+ * What the relay tells Prometheus about each call: counted and timed when its response closes,
+ * labelled with what admission learned on the way (model, channel). Only calls observed here get
+ * an entry, and it goes with the response, so nothing accumulates.
+ */
+type CallFacts = { model: string; channel: string };
+const calls = new Map<string, CallFacts>();
+
+gaugeReadAtScrape("switchyard_settlements_queued", "Charges journaled and not yet written to the database", () => settlementBacklog().queued);
+gaugeReadAtScrape("switchyard_quota_leases", "Quota leases this process holds", () => leases.size);
+
+export function observeRelayCall(req: IncomingMessage, res: ServerResponse, requestId: string, path: string): void {
+  const startedAt = performance.now();
+  let headersAt: number | undefined;
+  const facts: CallFacts = { model: "", channel: "" };
+  calls.set(requestId, facts);
+  // Every reply's status line goes through writeHead (called by Node itself for an implicit head).
+  const writeHead = res.writeHead;
+  let streamed = false;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    headersAt ??= performance.now();
+    // Headers handed to writeHead are not kept where getHeader finds them: read them here.
+    streamed = isEventStream(res.getHeader("content-type") ?? contentTypeIn(typeof args[1] === "object" ? args[1] : args[2]));
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse["writeHead"];
+  res.once("close", () => {
+    calls.delete(requestId);
+    const surface = relaySurfaceOf(path);
+    const stream = streamed ? "true" : "false";
+    relayRequests.inc({ surface, model: facts.model, channel: facts.channel, code: String(res.statusCode) });
+    relayDuration.observe({ surface, stream }, (performance.now() - startedAt) / 1000);
+    if (headersAt !== undefined) relayTtfb.observe({ surface, stream }, (headersAt - startedAt) / 1000);
+  });
+}
+
+function contentTypeIn(headers: unknown): unknown {
+  if (!headers || typeof headers !== "object" || Array.isArray(headers)) return undefined;
+  const record = headers as Record<string, unknown>;
+  return record["Content-Type"] ?? record["content-type"];
+}
+
+function isEventStream(contentType: unknown): boolean {
+  return String(contentType ?? "").startsWith("text/event-stream");
+}
+
+/** The call's model passed admission (it is routed in the caller's group): it may name a series. */
+export function noteAdmittedModel(requestId: string, model: string): void {
+  const facts = calls.get(requestId);
+  if (facts) facts.model = model;
+}
+
+export function noteServingChannel(requestId: string, channelId: number | undefined): void {
+  const facts = calls.get(requestId);
+  if (facts && channelId) facts.channel = String(channelId);
+}
+
+export function noteUpstreamFailure(channelId: number): void {
+  upstreamErrors.inc({ channel: String(channelId) });
+}
+
+export function noteCharge(quota: number, promptTokens: number, completionTokens: number): void {
+  if (quota > 0) quotaConsumed.inc(quota);
+  if (promptTokens > 0) tokensBilled.inc({ direction: "prompt" }, promptTokens);
+  if (completionTokens > 0) tokensBilled.inc({ direction: "completion" }, completionTokens);
+}

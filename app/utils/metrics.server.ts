@@ -1,0 +1,122 @@
+import cluster from "node:cluster";
+import { randomUUID } from "node:crypto";
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/**
+ * The process's Prometheus metrics (served by /metrics with METRICS_TOKEN). Label values are
+ * bounded: a model is named only once it was admitted (routed to a channel of the caller's group,
+ * so a client inventing names cannot grow the series), a channel by its id, a surface by a
+ * fixed list (relaySurfaceOf).
+ */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+// Under WEB_CONCURRENCY each web process answers the primary's collection with this registry
+// (prom-client starts answering once an AggregatorRegistry exists in the process).
+if (cluster.isWorker) {
+  AggregatorRegistry.setRegistries([metricsRegistry]);
+  new AggregatorRegistry();
+}
+
+const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
+export const relayRequests = new Counter({
+  name: "switchyard_relay_requests_total",
+  help: "Relay requests answered, by surface, model (once admitted), channel (once one served or failed it) and status code",
+  labelNames: ["surface", "model", "channel", "code"] as const,
+  registers: [metricsRegistry],
+});
+export const relayDuration = new Histogram({
+  name: "switchyard_relay_duration_seconds",
+  help: "Relay requests from arrival to the reply's last byte",
+  labelNames: ["surface", "stream"] as const,
+  buckets: SECONDS_BUCKETS,
+  registers: [metricsRegistry],
+});
+export const relayTtfb = new Histogram({
+  name: "switchyard_relay_ttfb_seconds",
+  help: "Relay requests from arrival to the reply's status line (a stream's first event follows at once)",
+  labelNames: ["surface", "stream"] as const,
+  buckets: SECONDS_BUCKETS,
+  registers: [metricsRegistry],
+});
+export const quotaConsumed = new Counter({ name: "switchyard_quota_consumed_total", help: "Quota charged for relayed calls (500000 = 1 USD)", registers: [metricsRegistry] });
+export const tokensBilled = new Counter({ name: "switchyard_tokens_total", help: "Tokens billed, by direction (prompt, completion)", labelNames: ["direction"] as const, registers: [metricsRegistry] });
+export const upstreamErrors = new Counter({ name: "switchyard_upstream_errors_total", help: "Failed upstream attempts, by channel", labelNames: ["channel"] as const, registers: [metricsRegistry] });
+
+/** A gauge read when scraped (journal backlog, leases held): the module that knows the value registers how to read it. */
+export function gaugeReadAtScrape(name: string, help: string, read: () => number): void {
+  if (metricsRegistry.getSingleMetric(name)) return;
+  new Gauge({
+    name,
+    help,
+    registers: [metricsRegistry],
+    collect() {
+      this.set(read());
+    },
+  });
+}
+
+const SURFACES: Record<string, string> = {
+  "/v1/chat/completions": "chat",
+  "/v1/completions": "completions",
+  "/v1/edits": "edits",
+  "/v1/embeddings": "embeddings",
+  "/v1/moderations": "moderations",
+  "/v1/images/generations": "images",
+  "/v1/images/edits": "images",
+  "/v1/images/variations": "images",
+  "/v1/rerank": "rerank",
+  "/v1/audio/speech": "speech",
+  "/v1/audio/transcriptions": "transcriptions",
+  "/v1/audio/translations": "translations",
+  "/v1/messages": "anthropic",
+  "/v1/responses": "responses",
+  "/v1/models": "models",
+};
+
+/** A relay path's surface, from a fixed list (never the path itself: it can carry a model name). */
+export function relaySurfaceOf(path: string): string {
+  const known = SURFACES[path];
+  if (known) return known;
+  if (path.startsWith("/v1beta/") || /^\/v1\/models\/[^/]+:/.test(path)) return "gemini";
+  if (path.startsWith("/v1/models/")) return "models";
+  if (path.startsWith("/v1/engines/")) return "embeddings";
+  if (path.includes("/mj/")) return "midjourney";
+  if (path.startsWith("/suno/")) return "suno";
+  if (path.includes("/dashboard/billing/")) return "billing";
+  return "other";
+}
+
+/** The message a web process sends its primary for the metrics of every process, and the answer. */
+export const CLUSTER_METRICS_MESSAGE = "switchyard:metrics";
+const PRIMARY_ANSWER_MS = 5_000;
+type MetricsAnswer = { type: typeof CLUSTER_METRICS_MESSAGE; id: string; text?: string; error?: string };
+
+/**
+ * The exposition text: this process's metrics, or under WEB_CONCURRENCY every web process's
+ * summed by the primary (a scrape reaches one process, the deployment is all of them). A primary
+ * that does not answer within 5 s is reported and this process's own metrics are served.
+ */
+export async function scrapeMetrics(): Promise<string> {
+  if (!cluster.isWorker || !process.send) return metricsRegistry.metrics();
+  const id = randomUUID();
+  const answer = await new Promise<MetricsAnswer | undefined>((resolve) => {
+    const onMessage = (message: MetricsAnswer) => {
+      if (message?.type !== CLUSTER_METRICS_MESSAGE || message.id !== id) return;
+      clearTimeout(timer);
+      process.off("message", onMessage);
+      resolve(message);
+    };
+    const timer = setTimeout(() => {
+      process.off("message", onMessage);
+      resolve(undefined);
+    }, PRIMARY_ANSWER_MS);
+    process.on("message", onMessage);
+    process.send!({ type: CLUSTER_METRICS_MESSAGE, id });
+  });
+  if (answer?.text !== undefined) return answer.text;
+  console.error(`[metrics] the primary did not sum the web processes' metrics (${answer?.error ?? "no answer in 5 s"}): serving this process's own`);
+  return metricsRegistry.metrics();
+}
+
+export const METRICS_CONTENT_TYPE = metricsRegistry.contentType;

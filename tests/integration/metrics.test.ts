@@ -1,0 +1,63 @@
+import { describe, expect, inject, it } from "vitest";
+import { startOpenAiMock } from "../mocks/openai-upstream";
+import { parsePrometheus, sumOf } from "../support/prometheus";
+import { startServer } from "../support/server";
+import { call, channelAndKey, signIn, stoppedAfterAll } from "../support/standalone";
+
+/** GET /metrics: what an operator's Prometheus scrapes. */
+const kind = inject("dbKind");
+const baseUrl = inject("baseUrl");
+const started = stoppedAfterAll();
+const SCRAPE_TOKEN = "scrape-token-for-tests";
+
+describe("/metrics", () => {
+  it("is off without METRICS_TOKEN", async () => {
+    expect((await fetch(`${baseUrl}/metrics`)).status).toBe(404);
+  });
+
+  it("answers only the scrape token, and counts, times and bills relay calls with bounded labels", async () => {
+    const upstream = await startOpenAiMock();
+    started.upstreams.push(upstream);
+    const server = await startServer({ kind, env: { METRICS_TOKEN: SCRAPE_TOKEN }, worker: false });
+    started.servers.push(server);
+    expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(401);
+    expect((await fetch(`${server.baseUrl}/metrics`, { headers: { Authorization: "Bearer wrong" } })).status).toBe(401);
+
+    const node = await signIn(server.baseUrl);
+    const key = await channelAndKey(node, upstream.url);
+    const channelId = (await call(server.baseUrl, "/api/channel/", { headers: node.auth })).json.data.items?.[0]?.id ?? (await call(server.baseUrl, "/api/channel/", { headers: node.auth })).json.data[0].id;
+    const chat = (model: string, stream = false) =>
+      fetch(`${server.baseUrl}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ model, stream, max_tokens: 50, messages: [{ role: "user", content: "hi" }] }) });
+    for (let i = 0; i < 3; i += 1) expect((await chat("gpt-4o-mini")).status).toBe(200);
+    const streamed = await chat("gpt-4o-mini", true);
+    expect(streamed.status).toBe(200);
+    await streamed.text();
+    // A model nobody routes: refused, and its made-up name never becomes a series.
+    const refused = await chat("model-invented-by-a-client-12345");
+    expect(refused.status).not.toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+
+    const scrape = await fetch(`${server.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${SCRAPE_TOKEN}` } });
+    expect(scrape.status).toBe(200);
+    expect(scrape.headers.get("content-type")).toContain("text/plain");
+    const text = await scrape.text();
+    expect(text).not.toContain("model-invented-by-a-client");
+    const samples = parsePrometheus(text);
+    const served = { surface: "chat", model: "gpt-4o-mini", channel: String(channelId), code: "200" };
+    expect(sumOf(samples, "switchyard_relay_requests_total", served)).toBe(4);
+    expect(sumOf(samples, "switchyard_relay_requests_total", { surface: "chat", model: "", code: String(refused.status) })).toBe(1);
+    expect(sumOf(samples, "switchyard_relay_duration_seconds_count", { surface: "chat", stream: "false" })).toBe(4);
+    expect(sumOf(samples, "switchyard_relay_duration_seconds_count", { surface: "chat", stream: "true" })).toBe(1);
+    expect(sumOf(samples, "switchyard_relay_ttfb_seconds_count", { surface: "chat" })).toBe(5);
+
+    // What was billed is what the usage log says.
+    const logs = (await call(server.baseUrl, "/api/log/self?type=2", { headers: node.auth })).json.data.items as { quota: number; prompt_tokens: number; completion_tokens: number }[];
+    expect(logs).toHaveLength(4);
+    expect(sumOf(samples, "switchyard_quota_consumed_total")).toBe(logs.reduce((s, l) => s + l.quota, 0));
+    expect(sumOf(samples, "switchyard_tokens_total", { direction: "prompt" })).toBe(logs.reduce((s, l) => s + l.prompt_tokens, 0));
+    expect(sumOf(samples, "switchyard_tokens_total", { direction: "completion" })).toBe(logs.reduce((s, l) => s + l.completion_tokens, 0));
+    // The process metrics come with them, and the billing gauges.
+    expect(samples.some((s) => s.name === "process_cpu_user_seconds_total")).toBe(true);
+    expect(samples.some((s) => s.name === "switchyard_settlements_queued")).toBe(true);
+  }, 90_000);
+});
