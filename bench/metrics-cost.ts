@@ -16,7 +16,7 @@ const N = Number(process.env.BENCH_CALLS ?? 200_000);
 function fakeResponse(): ServerResponse {
   const res = new EventEmitter() as unknown as ServerResponse & { statusCode: number };
   res.statusCode = 200;
-  res.writeHead = function () {
+  res.writeHead = function (this: ServerResponse) {
     return this;
   } as unknown as ServerResponse["writeHead"];
   res.getHeader = () => undefined;
