@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { gaugeReadAtScrape, quotaConsumed, relayDuration, relayRequests, relaySurfaceOf, relayTtfb, tokensBilled, upstreamErrors } from "~/utils/metrics.server";
+import { gaugeReadAtScrape, quotaConsumed, relayDuration, relayRequests, relayTtfb, tokensBilled, upstreamErrors } from "~/utils/metrics.server";
+import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS } from "./request-parse";
 import { leases } from "./billing/lease-book.server";
 import { settlementBacklog } from "./billing/settlement-writer.server";
 
@@ -36,6 +37,22 @@ export function observeRelayCall(req: IncomingMessage, res: ServerResponse, requ
     relayDuration.observe({ surface, stream }, (performance.now() - startedAt) / 1000);
     if (headersAt !== undefined) relayTtfb.observe({ surface, stream }, (headersAt - startedAt) / 1000);
   });
+}
+
+/** The native surfaces and listings beside the OpenAI endpoints, whose surface is their mode. */
+const OTHER_SURFACES: Record<string, string> = { "/v1/messages": "anthropic", "/v1/responses": "responses", "/v1/models": "models" };
+
+/** A relay path's surface, from a fixed list (never the path itself: it can carry a model name). */
+export function relaySurfaceOf(path: string): string {
+  const known = JSON_ENDPOINTS[path] ?? MULTIPART_ENDPOINTS[path] ?? OTHER_SURFACES[path];
+  if (known) return known;
+  if (path.startsWith("/v1beta/") || /^\/v1\/models\/[^/]+:/.test(path)) return "gemini";
+  if (path.startsWith("/v1/models/")) return "models";
+  if (path.startsWith("/v1/engines/")) return "embeddings";
+  if (path.includes("/mj/")) return "midjourney";
+  if (path.startsWith("/suno/")) return "suno";
+  if (path.includes("/dashboard/billing/")) return "billing";
+  return "other";
 }
 
 function contentTypeIn(headers: unknown): unknown {

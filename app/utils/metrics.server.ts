@@ -25,20 +25,10 @@ export const relayRequests = new Counter({
   labelNames: ["surface", "model", "channel", "code"] as const,
   registers: [metricsRegistry],
 });
-export const relayDuration = new Histogram({
-  name: "switchyard_relay_duration_seconds",
-  help: "Relay requests from arrival to the reply's last byte",
-  labelNames: ["surface", "stream"] as const,
-  buckets: SECONDS_BUCKETS,
-  registers: [metricsRegistry],
-});
-export const relayTtfb = new Histogram({
-  name: "switchyard_relay_ttfb_seconds",
-  help: "Relay requests from arrival to the reply's status line (a stream's first event follows at once)",
-  labelNames: ["surface", "stream"] as const,
-  buckets: SECONDS_BUCKETS,
-  registers: [metricsRegistry],
-});
+/** A latency histogram of relay calls by surface and whether they streamed. */
+const relayLatency = (name: string, help: string) => new Histogram({ name, help, labelNames: ["surface", "stream"] as const, buckets: SECONDS_BUCKETS, registers: [metricsRegistry] });
+export const relayDuration = relayLatency("switchyard_relay_duration_seconds", "Relay requests from arrival to the reply's last byte");
+export const relayTtfb = relayLatency("switchyard_relay_ttfb_seconds", "Relay requests from arrival to the reply's status line (a stream's first event follows at once)");
 export const quotaConsumed = new Counter({ name: "switchyard_quota_consumed_total", help: "Quota charged for relayed calls (500000 = 1 USD)", registers: [metricsRegistry] });
 export const tokensBilled = new Counter({ name: "switchyard_tokens_total", help: "Tokens billed, by direction (prompt, completion)", labelNames: ["direction"] as const, registers: [metricsRegistry] });
 export const upstreamErrors = new Counter({ name: "switchyard_upstream_errors_total", help: "Failed upstream attempts, by channel", labelNames: ["channel"] as const, registers: [metricsRegistry] });
@@ -54,37 +44,6 @@ export function gaugeReadAtScrape(name: string, help: string, read: () => number
       this.set(read());
     },
   });
-}
-
-const SURFACES: Record<string, string> = {
-  "/v1/chat/completions": "chat",
-  "/v1/completions": "completions",
-  "/v1/edits": "edits",
-  "/v1/embeddings": "embeddings",
-  "/v1/moderations": "moderations",
-  "/v1/images/generations": "images",
-  "/v1/images/edits": "images",
-  "/v1/images/variations": "images",
-  "/v1/rerank": "rerank",
-  "/v1/audio/speech": "speech",
-  "/v1/audio/transcriptions": "transcriptions",
-  "/v1/audio/translations": "translations",
-  "/v1/messages": "anthropic",
-  "/v1/responses": "responses",
-  "/v1/models": "models",
-};
-
-/** A relay path's surface, from a fixed list (never the path itself: it can carry a model name). */
-export function relaySurfaceOf(path: string): string {
-  const known = SURFACES[path];
-  if (known) return known;
-  if (path.startsWith("/v1beta/") || /^\/v1\/models\/[^/]+:/.test(path)) return "gemini";
-  if (path.startsWith("/v1/models/")) return "models";
-  if (path.startsWith("/v1/engines/")) return "embeddings";
-  if (path.includes("/mj/")) return "midjourney";
-  if (path.startsWith("/suno/")) return "suno";
-  if (path.includes("/dashboard/billing/")) return "billing";
-  return "other";
 }
 
 /** The message a web process sends its primary for the metrics of every process, and the answer. */
