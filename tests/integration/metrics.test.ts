@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { startOpenAiMock } from "../mocks/openai-upstream";
 import { parsePrometheus, sumOf } from "../support/prometheus";
 import { startServer } from "../support/server";
@@ -35,6 +36,11 @@ describe("/metrics", () => {
     // A model nobody routes: refused, and its made-up name never becomes a series.
     const refused = await chat("model-invented-by-a-client-12345");
     expect(refused.status).not.toBe(200);
+    // An upstream that fails: counted against its channel.
+    upstream.fault = { kind: "status", status: 500, body: { error: { message: "boom", type: "server_error" } } };
+    const failed = await chat("gpt-4o-mini");
+    expect(failed.status).toBe(500);
+    upstream.fault = undefined;
     await new Promise((r) => setTimeout(r, 300));
 
     const scrape = await fetch(`${server.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${SCRAPE_TOKEN}` } });
@@ -45,10 +51,12 @@ describe("/metrics", () => {
     const samples = parsePrometheus(text);
     const served = { surface: "chat", model: "gpt-4o-mini", channel: String(channelId), code: "200" };
     expect(sumOf(samples, "switchyard_relay_requests_total", served)).toBe(4);
+    expect(sumOf(samples, "switchyard_relay_requests_total", { ...served, code: "500" })).toBe(1);
+    expect(sumOf(samples, "switchyard_upstream_errors_total", { channel: String(channelId) })).toBeGreaterThanOrEqual(1);
     expect(sumOf(samples, "switchyard_relay_requests_total", { surface: "chat", model: "", code: String(refused.status) })).toBe(1);
-    expect(sumOf(samples, "switchyard_relay_duration_seconds_count", { surface: "chat", stream: "false" })).toBe(4);
+    expect(sumOf(samples, "switchyard_relay_duration_seconds_count", { surface: "chat", stream: "false" })).toBe(5);
     expect(sumOf(samples, "switchyard_relay_duration_seconds_count", { surface: "chat", stream: "true" })).toBe(1);
-    expect(sumOf(samples, "switchyard_relay_ttfb_seconds_count", { surface: "chat" })).toBe(5);
+    expect(sumOf(samples, "switchyard_relay_ttfb_seconds_count", { surface: "chat" })).toBe(6);
 
     // What was billed is what the usage log says.
     const logs = (await call(server.baseUrl, "/api/log/self?type=2", { headers: node.auth })).json.data.items as { quota: number; prompt_tokens: number; completion_tokens: number }[];
@@ -59,5 +67,12 @@ describe("/metrics", () => {
     // The process metrics come with them, and the billing gauges.
     expect(samples.some((s) => s.name === "process_cpu_user_seconds_total")).toBe(true);
     expect(samples.some((s) => s.name === "switchyard_settlements_queued")).toBe(true);
+
+    // The Grafana dashboard in the repo asks only for series this scrape has.
+    const dashboard = JSON.parse(readFileSync("docs/grafana/switchyard-dashboard.json", "utf8")) as { panels: { targets: { expr: string }[] }[] };
+    const asked = new Set(dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => target.expr.match(/\b(?:switchyard|process)_[a-z_]+\b/g) ?? [])));
+    expect(asked.size).toBeGreaterThan(8);
+    const exposed = new Set(samples.map((s) => s.name));
+    expect([...asked].filter((name) => !exposed.has(name))).toEqual([]);
   }, 90_000);
 });
