@@ -10,6 +10,7 @@ import { closeDatabase } from "./utils/db.server";
 export { isFreshEmbeddedDatabase, prepareDatabase } from "./utils/db.server";
 import { env } from "./utils/env.server";
 import { closeRedis, isRedisEnabled } from "./utils/redis.server";
+import { stopTracing } from "./utils/tracing.server";
 import { releaseNodeLock } from "./relay/billing/node-liveness.server";
 import { billingWritten, closeBilling } from "./relay/billing/quota.server";
 import { stopInProcessJobs } from "../jobs/in-process";
@@ -41,6 +42,7 @@ export async function shutdownApp(): Promise<void> {
   await closeRedis();
   await releaseNodeLock();
   await closeDatabase();
+  await stopTracing();
 }
 
 const ABORT_DELAY = 5_000;

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { noteAdmittedModel, noteCharge, noteServingChannel, observeRelayCall } from "../app/relay/relay-metrics.server";
+import { noteAdmittedModel, noteCharge, noteServingChannel, observeRelayCall } from "../app/relay/observe-call.server";
 import { metricsRegistry } from "../app/utils/metrics.server";
 
 /**

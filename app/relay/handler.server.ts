@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from "~/utils/db-errors";
 import { refusals } from "./admission/refusals";
 import { authenticateToken, isFailure } from "./auth/token-auth.server";
 import { sendBilling } from "./billing-endpoint.server";
-import { observeRelayCall } from "./relay-metrics.server";
+import { observeRelayCall } from "./observe-call.server";
 import { newRequestId, sendRelayError } from "./errors.server";
 import { answerPreflight, BodyTooLargeError, readBody, relayClientIp } from "./http.server";
 import { sendModels } from "./models-endpoint.server";

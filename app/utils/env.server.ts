@@ -27,6 +27,9 @@ const schema = z.object({
   DATA_DIR: z.string().default("./data"),
   PGLITE_DIR: z.string().optional().transform((v) => (v ? v : undefined)),
   SESSION_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),
+  /** Where OpenTelemetry spans go (OTLP/HTTP); unset, tracing is off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional().transform((v) => (v ? v : undefined)),
+  OTEL_SERVICE_NAME: z.string().default("switchyard"),
   /** The bearer token /metrics answers to; unset, the route is off (404). */
   METRICS_TOKEN: z.string().optional().transform((v) => (v ? v : undefined)),
   CRYPTO_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),

@@ -6,6 +6,7 @@ import { connectRedis, isRedisEnabled } from "~/utils/redis.server";
 import { startInProcessJobs } from "../../jobs/in-process";
 import { recoverStoppedNodes } from "~/relay/billing/crash-recovery.server";
 import { holdNodeLock } from "~/relay/billing/node-liveness.server";
+import { startTracing } from "~/utils/tracing.server";
 
 const state = globalThis as unknown as { __switchyardBoot?: Promise<void>; __switchyardBooted?: boolean };
 
@@ -23,6 +24,7 @@ export function bootApp(): Promise<void> {
   state.__switchyardBoot ??= (async () => {
     // Opened now, without waiting: the first rate-limit check and the first publish find them up.
     connectRedis();
+    await startTracing();
     await openDatabase();
     await loadOptions();
     // What a crash left behind is put right: settlements journaled on this host but never

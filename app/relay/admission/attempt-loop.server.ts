@@ -8,7 +8,8 @@ import { routingTable } from "../routing/channel-cache.server";
 import { pickChannel } from "../routing/pick-channel";
 import type { Admission } from "./admit.server";
 import { refusals } from "./refusals";
-import { noteUpstreamFailure } from "../relay-metrics.server";
+import { callStep, noteUpstreamFailure } from "../observe-call.server";
+import { endSpan } from "~/utils/tracing.server";
 
 /** One channel's try that did not serve the call, as every surface reports it. */
 export type FailedAttempt = {
@@ -50,7 +51,15 @@ export async function runAttempts<T>(admission: Admission, tryChannel: TryChanne
     const channel = attempt === 0 ? admission.routing.channels.get(routed.id) : (await routingTable()).channels.get(routed.id);
     if (!channel) break;
     chain.push(channel.id);
-    const result = await tryChannel(channel, chain);
+    const step = callStep(requestId, "upstream attempt", { "switchyard.channel_id": channel.id, "switchyard.channel_type": channel.type, "switchyard.attempt": attempt });
+    let result;
+    try {
+      result = await tryChannel(channel, chain);
+    } catch (error) {
+      endSpan(step, String(error));
+      throw error;
+    }
+    endSpan(step, result.ok ? undefined : `${result.status} ${result.error.message.slice(0, 200)}`);
     if (result.ok) return { ok: true, value: result, channel, chain };
     last = result;
     noteUpstreamFailure(channel.id);

@@ -8,7 +8,8 @@ import { admit, isAdmission, type Admission } from "./admit.server";
 import { runAttempts, type TryChannel } from "./attempt-loop.server";
 import { refusals, reservationRefusal } from "./refusals";
 import { callEnded, callStarted, CallSettlement } from "./settlement.server";
-import { noteAdmittedModel, noteServingChannel } from "../relay-metrics.server";
+import { callStep, noteAdmittedModel, noteServingChannel } from "../observe-call.server";
+import { endSpan } from "~/utils/tracing.server";
 
 /** How much a call holds while it runs: `hold` (with decision 009's floor), or `estimate` alone when that is all the balance has. */
 export type Hold = { hold: number; estimate: number };
@@ -55,17 +56,23 @@ export async function relayAdmitted<T>(call: AdmittedCall<T>): Promise<RelayFail
 }
 
 async function admitted<T>(call: AdmittedCall<T>): Promise<RelayFailure | undefined> {
+  const step = callStep(call.requestId, "admission");
+  const refused = (failure: RelayFailure) => {
+    endSpan(step, `refused ${failure.status}: ${failure.message}`);
+    return failure;
+  };
   // Plain values in the steady state; awaiting one anyway costs a microtask turn.
   const admitting = admit(call.token, call.model, { channel: call.channel });
   const admission = admitting instanceof Promise ? await admitting : admitting;
-  if (!isAdmission(admission)) return admission;
-  noteAdmittedModel(call.requestId, admission.model);
+  if (!isAdmission(admission)) return refused(admission);
+  noteAdmittedModel(call.requestId, admission.model, call.token.token.id);
   const hold = call.hold(admission.priced, admission);
-  if ("status" in hold) return hold;
+  if ("status" in hold) return refused(hold);
   const reserving = hold.hold > 0 ? reserve(call.token, hold) : undefined;
   const reserved = reserving instanceof Promise ? await reserving : reserving;
-  if (reserved && !reserved.ok) return "failure" in reserved ? reserved.failure : reservationRefusal(reserved);
+  if (reserved && !reserved.ok) return refused("failure" in reserved ? reserved.failure : reservationRefusal(reserved));
   const reservation = reserved?.reservation;
+  endSpan(step);
 
   let outcome;
   try {

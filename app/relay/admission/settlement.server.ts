@@ -3,7 +3,8 @@ import { adjustCachedTokenQuota } from "../auth/token-cache.server";
 import { billingWritten, chargesJournaled, refundQuota, settleQuota, type ConsumeLog, type Reservation } from "../billing/quota.server";
 import type { ModelPricing, Usage } from "../billing/pricing";
 import type { Admission } from "./admit.server";
-import { noteCharge } from "../relay-metrics.server";
+import { callStep, noteCharge } from "../observe-call.server";
+import { endSpan } from "~/utils/tracing.server";
 
 /** What a served call is billed: its quota and the usage its log row records. */
 export type Bill = {
@@ -66,8 +67,21 @@ export class CallSettlement {
       return 0;
     }
     this.state = "settled";
+    const step = callStep(this.requestId, "settlement", { "switchyard.quota": bill.quota });
     const settling = settleQuota(this.reservation, bill.quota, this.channelId, this.logRow(bill));
-    if (settling instanceof Promise) return settling.then((charged) => this.charged(charged, bill));
+    if (settling instanceof Promise) {
+      return settling.then(
+        (charged) => {
+          endSpan(step);
+          return this.charged(charged, bill);
+        },
+        (error: unknown) => {
+          endSpan(step, String(error));
+          throw error;
+        },
+      );
+    }
+    endSpan(step);
     return this.charged(settling, bill);
   }
 

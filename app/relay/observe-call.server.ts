@@ -1,15 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Span } from "@opentelemetry/api";
+import { endSpan, startSpan } from "~/utils/tracing.server";
 import { gaugeReadAtScrape, quotaConsumed, relayDuration, relayRequests, relayTtfb, tokensBilled, upstreamErrors } from "~/utils/metrics.server";
 import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS } from "./request-parse";
 import { leases } from "./billing/lease-book.server";
 import { settlementBacklog } from "./billing/settlement-writer.server";
 
 /**
- * What the relay tells Prometheus about each call: counted and timed when its response closes,
- * labelled with what admission learned on the way (model, channel). Only calls observed here get
+ * What the relay tells operators about each call. Prometheus: counted and timed when its response
+ * closes, labelled with what admission learned on the way (model, channel). Traces (when on):
+ * one span per call, with children for admission, each upstream attempt and the settlement,
+ * carrying the model, channel, token id and status (never a key). Only calls observed here get
  * an entry, and it goes with the response, so nothing accumulates.
  */
-type CallFacts = { model: string; channel: string };
+type CallFacts = { model: string; channel: string; tokenId?: number; span?: Span };
 const calls = new Map<string, CallFacts>();
 
 gaugeReadAtScrape("switchyard_settlements_queued", "Charges journaled and not yet written to the database", () => settlementBacklog().queued);
@@ -18,7 +22,8 @@ gaugeReadAtScrape("switchyard_quota_leases", "Quota leases this process holds", 
 export function observeRelayCall(req: IncomingMessage, res: ServerResponse, requestId: string, path: string): void {
   const startedAt = performance.now();
   let headersAt: number | undefined;
-  const facts: CallFacts = { model: "", channel: "" };
+  const surface = relaySurfaceOf(path);
+  const facts: CallFacts = { model: "", channel: "", span: startSpan(`relay ${surface}`, { "switchyard.surface": surface, "switchyard.request_id": requestId, "http.request.method": req.method ?? "" }) };
   calls.set(requestId, facts);
   // Every reply's status line goes through writeHead (called by Node itself for an implicit head).
   const writeHead = res.writeHead;
@@ -31,8 +36,11 @@ export function observeRelayCall(req: IncomingMessage, res: ServerResponse, requ
   } as ServerResponse["writeHead"];
   res.once("close", () => {
     calls.delete(requestId);
-    const surface = relaySurfaceOf(path);
     const stream = streamed ? "true" : "false";
+    if (facts.span) {
+      facts.span.setAttributes({ "http.response.status_code": res.statusCode, "switchyard.model": facts.model, "switchyard.channel_id": facts.channel, "switchyard.stream": streamed, ...(facts.tokenId ? { "switchyard.token_id": facts.tokenId } : {}) });
+      endSpan(facts.span, res.statusCode >= 500 ? `status ${res.statusCode}` : undefined);
+    }
     relayRequests.inc({ surface, model: facts.model, channel: facts.channel, code: String(res.statusCode) });
     relayDuration.observe({ surface, stream }, (performance.now() - startedAt) / 1000);
     if (headersAt !== undefined) relayTtfb.observe({ surface, stream }, (headersAt - startedAt) / 1000);
@@ -66,9 +74,17 @@ function isEventStream(contentType: unknown): boolean {
 }
 
 /** The call's model passed admission (it is routed in the caller's group): it may name a series. */
-export function noteAdmittedModel(requestId: string, model: string): void {
+export function noteAdmittedModel(requestId: string, model: string, tokenId?: number): void {
   const facts = calls.get(requestId);
-  if (facts) facts.model = model;
+  if (!facts) return;
+  facts.model = model;
+  facts.tokenId = tokenId;
+}
+
+/** A step of an observed call as a child span (admission, an upstream attempt, the settlement); undefined while tracing is off. */
+export function callStep(requestId: string, name: string, attributes: Record<string, string | number> = {}): Span | undefined {
+  const parent = calls.get(requestId)?.span;
+  return parent ? startSpan(name, attributes, parent) : undefined;
 }
 
 export function noteServingChannel(requestId: string, channelId: number | undefined): void {
