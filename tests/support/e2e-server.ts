@@ -32,6 +32,9 @@ Object.assign(process.env, {
   TZ: "UTC",
   // Midjourney and Suno tasks reach their final state within a test's time (reference: 15 s).
   TASK_POLL_INTERVAL_MS: "500",
+  // One web process: this module is the server's entry, and a forked web process would run it
+  // again (another scratch database, another GitHub mock).
+  WEB_CONCURRENCY: "1",
 });
 
 async function cleanup() {
