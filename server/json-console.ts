@@ -22,7 +22,7 @@ export function maskSecrets(text: string): string {
   return text.replace(BEARER_KEY, "$1-***").replace(AUTH_HEADER, "$1$2***").replace(COOKIE_HEADER, "$1$2***");
 }
 
-type Level = "debug" | "info" | "warn" | "error";
+type Level = "debug" | "info" | "warn" | "error" | "fatal";
 
 /** One console call as the fields of its JSON line. */
 export function structuredLine(args: unknown[]): { msg: string; component?: string; request_id?: string; err?: { type: string; message: string; stack?: string } } {
@@ -59,10 +59,11 @@ export function installJsonConsole(): void {
     },
     pino.destination({ dest: 1, sync: true }),
   );
-  const emit = (level: Level) => (...args: unknown[]) => {
+  const write = (level: Level, args: unknown[]) => {
     const { msg, ...fields } = structuredLine(args);
     logger[level](fields, msg);
   };
+  const emit = (level: Level) => (...args: unknown[]) => write(level, args);
   console.log = emit("info");
   console.info = emit("info");
   console.warn = emit("warn");
@@ -71,9 +72,9 @@ export function installJsonConsole(): void {
   // Node would print these itself, as plain text: they become lines like the others (the
   // default printer is a 'warning' listener of its own).
   process.removeAllListeners("warning");
-  process.on("warning", (warning) => logger.warn({ component: "node", err: { type: warning.name, message: warning.message } }, warning.message));
+  process.on("warning", (warning) => write("warn", [`[node] ${warning.message}`, warning]));
   process.on("uncaughtException", (error) => {
-    logger.fatal({ component: "process", err: { type: error.name, message: maskSecrets(error.message), stack: error.stack ? maskSecrets(error.stack) : undefined } }, "uncaught exception");
+    write("fatal", ["[process] uncaught exception", error]);
     process.exit(1);
   });
 }
