@@ -71,6 +71,10 @@ export interface TokensTable {
   used_quota: Int8;
   group: Generated<string>;
   deleted_at: Date | null;
+  /** Requests per minute (sliding), 0 = no limit. */
+  rpm_limit: Generated<number>;
+  /** Prompt plus completion tokens per minute (sliding), 0 = no limit. */
+  tpm_limit: Generated<number>;
 }
 
 export interface ChannelsTable {
@@ -100,6 +104,12 @@ export interface ChannelsTable {
   auto_ban: Generated<number>;
   other_info: Generated<string>;
   max_input_tokens: Generated<number>;
+  /** The reference's multi-key JSON (`is_multi_key`, `multi_key_mode`, `multi_key_status_list`…); '' for a one-key channel. */
+  channel_info: Generated<string>;
+  /** Each key's cap on requests in flight, 0 = none. */
+  key_max_concurrency: Generated<number>;
+  /** Each key's cap on requests per minute (sliding), 0 = none. */
+  key_rpm_limit: Generated<number>;
 }
 
 export interface AbilitiesTable {

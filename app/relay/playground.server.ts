@@ -16,7 +16,7 @@ function playgroundToken(user: User, group: string): TokenContext {
   const token: Token = {
     id: 0, user_id: user.id, key_hash: "", key_encrypted: "", key_hint: "", status: TOKEN_STATUS.enabled, name: `playground-${group}`,
     created_time: 0, accessed_time: 0, expired_time: -1, remain_quota: 0, leased: 0, unlimited_quota: true, model_limits_enabled: false, model_limits: "",
-    allow_ips: "", used_quota: 0, group, deleted_at: null,
+    allow_ips: "", used_quota: 0, group, deleted_at: null, rpm_limit: 0, tpm_limit: 0,
   };
   return {
     token,

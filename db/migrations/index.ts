@@ -12,6 +12,7 @@ import * as redemptionKeyHash from "./20261124_0009_redemption_key_hash";
 import * as logIndexes from "./20261124_0012_log_indexes";
 import * as jobRunsAndQuotaReminders from "./20261124_0014_job_runs_and_quota_reminders";
 import * as taskPayers from "./20261124_0015_task_payers";
+import * as rateLimits from "./20261127_0016_rate_limits";
 
 // Append-only: a new migration gets a new timestamped file and a new line here. The list is
 // static (not read from disk) so it survives bundling into the server build.
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   "20261124_0012_log_indexes": logIndexes,
   "20261124_0014_job_runs_and_quota_reminders": jobRunsAndQuotaReminders,
   "20261124_0015_task_payers": taskPayers,
+  "20261127_0016_rate_limits": rateLimits,
 };

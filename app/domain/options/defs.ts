@@ -96,6 +96,10 @@ const OPTION_BOUNDS: Record<string, OptionBounds> = {
   LogRetentionDays: { min: 0, max: 36_500 },
   QuotaForNewUser: { min: 0, max: QUOTA_MAX },
   PreConsumedQuota: { min: 0, max: QUOTA_MAX },
+  // A user's model requests per period (decision 041): the period in minutes, at most a day.
+  ModelRequestRateLimitDurationMinutes: { min: 1, max: 1440 },
+  ModelRequestRateLimitCount: { min: 0, max: 100_000_000 },
+  ModelRequestRateLimitSuccessCount: { min: 0, max: 100_000_000 },
   QuotaForInviter: { min: 0, max: QUOTA_MAX },
   QuotaForInvitee: { min: 0, max: QUOTA_MAX },
   FileUploadPermission: { min: 0, max: ROLE_MAX },
@@ -203,6 +207,11 @@ export const OPTION_DEFS: readonly OptionDef[] = [
   int("PreConsumedQuota", 500),
   int("QuotaForInviter", 0),
   int("QuotaForInvitee", 0),
+  // A user's model requests per period, the reference's names and defaults (0 = no limit).
+  bool("ModelRequestRateLimitEnabled", false),
+  int("ModelRequestRateLimitDurationMinutes", 1),
+  int("ModelRequestRateLimitCount", 0),
+  int("ModelRequestRateLimitSuccessCount", 1000),
   // Ratios
   json("ModelPrice", DEFAULT_MODEL_PRICE, "number-map"),
   json("ModelRatio", DEFAULT_MODEL_RATIO, "number-map"),

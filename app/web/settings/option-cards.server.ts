@@ -115,6 +115,16 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
       n("QuotaForInvitee", "新用户使用邀请码奖励额度"),
     ],
   },
+  {
+    intent: "rate-limit",
+    title: "模型请求速率限制",
+    fields: [
+      b("ModelRequestRateLimitEnabled", "启用用户模型请求速率限制（可能会影响高并发性能）"),
+      n("ModelRequestRateLimitDurationMinutes", "限制周期（分钟）", "频率限制的周期"),
+      n("ModelRequestRateLimitCount", "用户每周期最多请求次数", "包括失败请求的次数，0 代表不限制"),
+      n("ModelRequestRateLimitSuccessCount", "用户每周期最多请求完成次数", "只包括请求成功的次数，0 代表不限制"),
+    ],
+  },
   { intent: "chats", title: "聊天设置", fields: [j("Chats", "聊天配置（JSON 数组，{key} 与 {address} 会被替换）")] },
   {
     intent: "ratio",
