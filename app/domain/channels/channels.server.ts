@@ -22,7 +22,8 @@ export function toChannelJson(channel: Channel) {
   return { ...rest, key: "" };
 }
 
-async function announce(id: number | "*") {
+/** Tells every node's routing cache that the channel (or "*": several) changed. */
+export async function announce(id: number | "*") {
   await publish(CHANNEL_CHANGED_CHANNEL, String(id));
 }
 
