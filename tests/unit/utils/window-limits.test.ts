@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestRedis, type TestRedis } from "../../support/redis-server";
+
+// The same limits in process and through Redis (env is read at import: each mode gets its own
+// module instance). Windows are short here (600 ms: 10 ms buckets) so sliding is seen in real time.
+type Limits = typeof import("~/utils/window-limits.server");
+let redis: TestRedis;
+let inProcess: Limits;
+let shared: Limits;
+let connection: typeof import("~/utils/redis.server");
+
+beforeAll(async () => {
+  delete process.env.REDIS_URL;
+  inProcess = await import("~/utils/window-limits.server");
+  redis = await startTestRedis();
+  process.env.REDIS_URL = redis.url();
+  const { vi } = await import("vitest");
+  vi.resetModules();
+  shared = await import("~/utils/window-limits.server");
+  connection = await import("~/utils/redis.server");
+});
+afterAll(async () => {
+  await connection?.closeRedis?.();
+  await redis?.stop();
+  delete process.env.REDIS_URL;
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each([
+  ["in process", () => inProcess],
+  ["in Redis", () => shared],
+])("window limits %s", (_name, limits) => {
+  it("lets exactly `limit` of many racing requests through, and says when the next fits", async () => {
+    const key = `t:${Math.random()}`;
+    const answers = await Promise.all(Array.from({ length: 16 }, () => limits().takeFromWindow(key, 5, 60_000)));
+    expect(answers.filter((a) => a.allowed)).toHaveLength(5);
+    const refused = answers.find((a) => !a.allowed)!;
+    expect(refused.used).toBe(5);
+    // The first place frees a minute after it was taken: a little under 60 s from now.
+    expect(refused.retryAfterMs).toBeGreaterThan(55_000);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(60_000);
+  });
+
+  it("slides: places taken a window ago are free again, and a refusal counts nothing", async () => {
+    const key = `t:${Math.random()}`;
+    for (let i = 0; i < 3; i++) expect((await limits().takeFromWindow(key, 3, 600)).allowed).toBe(true);
+    const refused = await limits().takeFromWindow(key, 3, 600);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(600);
+    await sleep(refused.retryAfterMs + 30);
+    expect((await limits().takeFromWindow(key, 3, 600)).used).toBe(1);
+  });
+
+  it("counts tokens after the fact: room while under the limit, refused at it until the window passes", async () => {
+    const key = `t:${Math.random()}`;
+    expect((await limits().windowHasRoom(key, 1000, 600)).allowed).toBe(true);
+    await limits().addToWindow(key, 600, 700);
+    expect((await limits().windowHasRoom(key, 1000, 600)).allowed).toBe(true);
+    // One call may overshoot (its tokens are known only once it ran); the next is refused.
+    await limits().addToWindow(key, 600, 900);
+    const full = await limits().windowHasRoom(key, 1000, 600);
+    expect(full).toMatchObject({ allowed: false, used: 1600 });
+    expect(full.retryAfterMs).toBeGreaterThan(0);
+    await sleep(650);
+    expect((await limits().windowHasRoom(key, 1000, 600)).used).toBe(0);
+  });
+
+  it("holds at most `max` slots at once; a released slot is free again, and one never released lapses", async () => {
+    const key = `s:${Math.random()}`;
+    const slots = await Promise.all(Array.from({ length: 5 }, () => limits().acquireSlot(key, 2, 300)));
+    const held = slots.filter(Boolean);
+    expect(held).toHaveLength(2);
+    held[0]!.release();
+    held[0]!.release();
+    await sleep(20);
+    const again = await limits().acquireSlot(key, 2, 300);
+    expect(again).toBeDefined();
+    expect(await limits().acquireSlot(key, 2, 300)).toBeUndefined();
+    // Nobody releases: after the expiry both places are free.
+    await sleep(350);
+    expect(await limits().acquireSlot(key, 2, 300)).toBeDefined();
+    expect(await limits().acquireSlot(key, 2, 300)).toBeDefined();
+  });
+});
+
+it("the Redis side keeps its counts in Redis, where every node sees them", async () => {
+  const key = `t:${Math.random()}`;
+  await shared.takeFromWindow(key, 5, 60_000);
+  expect(await connection.getRedis().exists(connection.redisNamespace() + key)).toBe(1);
+  // A second module instance (another node) sees the place taken.
+  expect((await shared.takeFromWindow(key, 1, 60_000)).allowed).toBe(false);
+});
