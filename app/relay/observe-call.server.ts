@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Span } from "@opentelemetry/api";
 import { endSpan, startSpan } from "~/utils/tracing.server";
-import { gaugeReadAtScrape, quotaConsumed, relayDuration, relayRequests, relayTtfb, tokensBilled, upstreamErrors } from "~/utils/metrics.server";
+import { gaugeReadAtScrape, quotaConsumed, relayDuration, relayRequests, relayTtfb, tokensBilled, upstreamErrors, limitRefusals } from "~/utils/metrics.server";
 import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS } from "./request-parse";
 import { leases } from "./billing/lease-book.server";
 import { settlementBacklog } from "./billing/settlement-writer.server";
@@ -94,6 +94,10 @@ export function noteServingChannel(requestId: string, channelId: number | undefi
 
 export function noteUpstreamFailure(channelId: number): void {
   upstreamErrors.inc({ channel: String(channelId) });
+}
+
+export function noteLimitRefusal(limit: string): void {
+  limitRefusals.inc({ limit });
 }
 
 export function noteCharge(quota: number, promptTokens: number, completionTokens: number): void {

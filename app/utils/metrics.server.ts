@@ -32,6 +32,12 @@ export const relayTtfb = relayLatency("switchyard_relay_ttfb_seconds", "Relay re
 export const quotaConsumed = new Counter({ name: "switchyard_quota_consumed_total", help: "Quota charged for relayed calls (500000 = 1 USD)", registers: [metricsRegistry] });
 export const tokensBilled = new Counter({ name: "switchyard_tokens_total", help: "Tokens billed, by direction (prompt, completion)", labelNames: ["direction"] as const, registers: [metricsRegistry] });
 export const upstreamErrors = new Counter({ name: "switchyard_upstream_errors_total", help: "Failed upstream attempts, by channel", labelNames: ["channel"] as const, registers: [metricsRegistry] });
+export const limitRefusals = new Counter({
+  name: "switchyard_limit_refusals_total",
+  help: "Calls refused by a limit (token_rpm, token_tpm, user_requests, user_success), and channels passed over because every key was at its cap (channel_keys)",
+  labelNames: ["limit"] as const,
+  registers: [metricsRegistry],
+});
 
 /** A gauge read when scraped (journal backlog, leases held): the module that knows the value registers how to read it. */
 export function gaugeReadAtScrape(name: string, help: string, read: () => number): void {

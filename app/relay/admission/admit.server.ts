@@ -6,6 +6,7 @@ import type { RelayFailure } from "../relay-error";
 import { routingTable, tiersIn, type RoutingTable } from "../routing/channel-cache.server";
 import type { Tier } from "../routing/pick-channel";
 import { refusals } from "./refusals";
+import type { LimitTicket } from "../limits/caller-limits.server";
 
 /**
  * A call admitted to be relayed: who pays, under which group, which channels may serve it (in
@@ -21,6 +22,8 @@ export type Admission = {
   priced: PricedModel;
   /** Only one channel may serve it (the token's pinned channel, or the channel that holds a task): no failover. */
   pinned: boolean;
+  /** What the caller's limits count once the call is served (set after admission, when a limit applies). */
+  limits?: LimitTicket;
 };
 
 export type AdmitOptions = {

@@ -8,8 +8,11 @@ import { routingTable } from "../routing/channel-cache.server";
 import { pickChannel } from "../routing/pick-channel";
 import type { Admission } from "./admit.server";
 import { refusals } from "./refusals";
-import { callStep, noteUpstreamFailure } from "../observe-call.server";
+import { callStep, noteLimitRefusal, noteUpstreamFailure } from "../observe-call.server";
 import { endSpan } from "~/utils/tracing.server";
+import { setChannelKeyStatus } from "~/domain/channels/channel-key-status.server";
+import { KEY_STATUS } from "~/domain/channels/multi-key";
+import { leaseChannelKey, needsKeyLease, type KeyLease } from "../limits/channel-keys.server";
 
 /** One channel's try that did not serve the call, as every surface reports it. */
 export type FailedAttempt = {
@@ -28,7 +31,8 @@ export type FailedAttempt = {
 };
 
 export type AttemptsOutcome<T> =
-  | { ok: true; value: T; channel: Channel; chain: number[] }
+  /** `release` gives back the place the serving key holds (a concurrency slot) once the call is over. */
+  | { ok: true; value: T; channel: Channel; chain: number[]; release: () => void }
   | { ok: false; failure: RelayFailure; chain: number[] };
 
 export type TryChannel<T> = (channel: Channel, chain: readonly number[]) => Promise<({ ok: true } & T) | FailedAttempt>;
@@ -43,39 +47,65 @@ export async function runAttempts<T>(admission: Admission, tryChannel: TryChanne
   const excluded = new Set<number>();
   const chain: number[] = [];
   let last: FailedAttempt | undefined;
+  let keysAtLimit = false;
   const attempts = admission.pinned ? 1 : options.int("RetryTimes") + 1;
   for (let attempt = 0; attempt < attempts && !clientGone(); attempt += 1) {
     const routed = pickChannel(admission.tiers, attempt, excluded);
     if (!routed) break;
     // Read afresh per attempt: an auto-disable on another node may have reloaded the table.
-    const channel = attempt === 0 ? admission.routing.channels.get(routed.id) : (await routingTable()).channels.get(routed.id);
-    if (!channel) break;
+    const routedChannel = attempt === 0 ? admission.routing.channels.get(routed.id) : (await routingTable()).channels.get(routed.id);
+    if (!routedChannel) break;
+    let lease: KeyLease | undefined;
+    if (needsKeyLease(routedChannel)) {
+      lease = await leaseChannelKey(routedChannel);
+      if (!lease) {
+        // Every key at its cap or set aside: the next channel, as a failover would, without
+        // calling this one or spending a retry on it.
+        noteLimitRefusal("channel_keys");
+        keysAtLimit = true;
+        excluded.add(routedChannel.id);
+        attempt -= 1;
+        continue;
+      }
+    }
+    const channel = lease?.channel ?? routedChannel;
     chain.push(channel.id);
     const step = callStep(requestId, "upstream attempt", { "switchyard.channel_id": channel.id, "switchyard.channel_type": channel.type, "switchyard.attempt": attempt });
     let result;
     try {
       result = await tryChannel(channel, chain);
     } catch (error) {
+      lease?.release();
       endSpan(step, String(error));
       throw error;
     }
     endSpan(step, result.ok ? undefined : `${result.status} ${result.error.message.slice(0, 200)}`);
-    if (result.ok) return { ok: true, value: result, channel, chain };
+    if (result.ok) return { ok: true, value: result, channel, chain, release: lease ? lease.release : nothingHeld };
+    lease?.release();
     last = result;
     noteUpstreamFailure(channel.id);
     excluded.add(channel.id);
-    await disableIfDead(channel, result, requestId);
+    await disableIfDead(channel, result, requestId, lease);
     if (!result.retryable || result.responded) break;
   }
+  if (!last && keysAtLimit) return { ok: false, failure: refusals.channelKeysAtLimit(), chain };
   return { ok: false, failure: lastFailure(admission, last), chain };
 }
 
-async function disableIfDead(channel: Channel, failed: FailedAttempt, requestId: string): Promise<void> {
+const nothingHeld = () => undefined;
+
+async function disableIfDead(channel: Channel, failed: FailedAttempt, requestId: string, lease: KeyLease | undefined): Promise<void> {
   // The client is not told the upstream's words about the channel's key (lastFailure): the operator is.
   if (failed.upstreamStatus === 401 || failed.upstreamStatus === 403) console.warn(`[relay] ${requestId} channel #${channel.id} key refused by its upstream: ${failed.upstreamStatus} ${failed.error.message.slice(0, 300)}`);
   if (!options.bool("AutomaticDisableChannelEnabled") || !channel.auto_ban || failed.upstreamStatus === 0) return;
   if (!shouldDisableChannel(failed.upstreamStatus, failed.error, channel.type)) return;
-  await setChannelStatus(channel.id, CHANNEL_STATUS.autoDisabled, `${failed.upstreamStatus} ${failed.error.message}`.slice(0, 500));
+  const reason = `${failed.upstreamStatus} ${failed.error.message}`.slice(0, 500);
+  // A multi-key channel sets the one key aside and keeps serving with the others.
+  if (lease?.multiKey) {
+    await setChannelKeyStatus(channel.id, lease.keyIndex, KEY_STATUS.autoDisabled, reason);
+    return;
+  }
+  await setChannelStatus(channel.id, CHANNEL_STATUS.autoDisabled, reason);
 }
 
 /** What the client is told when no channel served the call. */

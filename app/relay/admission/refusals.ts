@@ -19,6 +19,8 @@ export const refusals = {
   billingBusy: (): RelayFailure => localFailure(503, "计费服务繁忙，请稍后再试", "billing_busy"),
   /** The database could not be reached for something the call needed (a key not yet cached, the routing table): try again soon. */
   databaseAway: (): RelayFailure => localFailure(503, "数据库暂时不可用，请稍后重试", "database_unavailable"),
+  /** Every channel that could serve had all its keys at their caps (requests in flight, per minute): none was called. */
+  channelKeysAtLimit: (): RelayFailure => localFailure(429, "可用渠道的所有密钥都已达到并发或每分钟请求数上限，请稍后再试", "channel_keys_at_limit", "rate_limit_error"),
   /** The last channel's upstream refused the channel's own key (401/403): the gateway failed, the caller's key is fine. */
   channelCredentialsRefused: (upstreamStatus: number): RelayFailure =>
     localFailure(502, `渠道的上游拒绝了渠道自身的凭证（上游状态 ${upstreamStatus}），请联系管理员`, "channel_credentials_refused", "upstream_error"),

@@ -10,6 +10,7 @@ import { refusals, reservationRefusal } from "./refusals";
 import { callEnded, callStarted, CallSettlement } from "./settlement.server";
 import { callStep, noteAdmittedModel, noteServingChannel } from "../observe-call.server";
 import { endSpan } from "~/utils/tracing.server";
+import { admitCallerLimits } from "../limits/caller-limits.server";
 
 /** How much a call holds while it runs: `hold` (with decision 009's floor), or `estimate` alone when that is all the balance has. */
 export type Hold = { hold: number; estimate: number };
@@ -66,6 +67,11 @@ async function admitted<T>(call: AdmittedCall<T>): Promise<RelayFailure | undefi
   const admission = admitting instanceof Promise ? await admitting : admitting;
   if (!isAdmission(admission)) return refused(admission);
   noteAdmittedModel(call.requestId, admission.model, call.token.token.id);
+  // The caller's limits before anything is held: a refused call holds no quota.
+  const limiting = admitCallerLimits(call.token);
+  const limits = limiting instanceof Promise ? await limiting : limiting;
+  if (limits && "status" in limits) return refused(limits);
+  if (limits) admission.limits = limits;
   const hold = call.hold(admission.priced, admission);
   if ("status" in hold) return refused(hold);
   const reserving = hold.hold > 0 ? reserve(call.token, hold) : undefined;
@@ -93,6 +99,8 @@ async function admitted<T>(call: AdmittedCall<T>): Promise<RelayFailure | undefi
   } catch (error) {
     settlement.refund();
     throw error;
+  } finally {
+    outcome.release();
   }
   return undefined;
 }

@@ -62,6 +62,7 @@ export class CallSettlement {
 
   /** Swaps the hold for the bill's quota and journals it with its log row; returns what was charged. */
   settle(bill: Bill): number | Promise<number> {
+    if (this.state === "open") this.admission.limits?.served(bill.promptTokens + bill.completionTokens);
     if (this.state !== "open" || !this.reservation) {
       this.state = this.state === "open" ? "settled" : this.state;
       return 0;
