@@ -2,8 +2,8 @@ import type { Channel } from "../../db/schema";
 import { getChannelType } from "~/domain/channels/catalog";
 import { getDb } from "~/utils/db.server";
 import { guardedHttp } from "~/utils/guarded-http.server";
-import { decryptSecret } from "~/utils/secrets.server";
 import { BALANCE_PROVIDERS, BalanceReadError, type BalanceGet } from "./balance-providers";
+import { channelKeyForCall } from "~/domain/channels/channel-key.server";
 
 export type BalanceResult = { ok: true; balance: number } | { ok: false; message: string };
 
@@ -38,7 +38,7 @@ export async function refreshChannelBalance(channel: Channel): Promise<BalanceRe
   const base = (channel.base_url || getChannelType(channel.type)?.defaultBaseUrl || "").replace(/\/+$/, "");
   if (!base) return { ok: false, message: "余额查询失败：未设置 Base URL" };
   try {
-    const balance = await provider(base, decryptSecret(channel.key_encrypted), getJson);
+    const balance = await provider(base, channelKeyForCall(channel), getJson);
     const db = await getDb();
     await db.updateTable("channels").set({ balance, balance_updated_time: Math.floor(Date.now() / 1000) }).where("id", "=", channel.id).execute();
     return { ok: true, balance };

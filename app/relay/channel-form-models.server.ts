@@ -1,8 +1,8 @@
 import type { ModelLister } from "~/domain/channels/channel-form.server";
 import { getChannel } from "~/domain/channels/channels.server";
 import { normaliseBaseUrl } from "~/domain/channels/channel-input";
-import { decryptSecret } from "~/utils/secrets.server";
 import { listUpstreamModels } from "./channel-models.server";
+import { channelKeyForCall } from "~/domain/channels/channel-key.server";
 
 /**
  * The channel form's "获取模型列表": asks the upstream with the values in the form. Editing with a
@@ -14,7 +14,7 @@ export function formModelLister(channelId?: number): ModelLister {
     let key = form.key;
     if (!key && channelId) {
       const channel = await getChannel(channelId);
-      if (channel) key = decryptSecret(channel.key_encrypted);
+      if (channel) key = channelKeyForCall(channel);
     }
     if (!key) return { ok: false, message: "请先填写密钥" };
     return listUpstreamModels({ id: channelId ?? 0, type: form.type, base_url: normaliseBaseUrl(form.base_url), other: form.other }, key);

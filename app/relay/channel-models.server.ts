@@ -1,9 +1,9 @@
 import type { Channel } from "../../db/schema";
 import { getChannel } from "~/domain/channels/channels.server";
-import { decryptSecret } from "~/utils/secrets.server";
 import { adapterFor } from "./adapters/registry";
 import { ChannelConfigError, type ChannelAddress } from "./adapters/types";
 import { guardedHttp } from "~/utils/guarded-http.server";
+import { channelKeyForCall } from "~/domain/channels/channel-key.server";
 
 export type FetchModelsResult = { ok: true; value: string[] } | { ok: false; message: string };
 
@@ -35,5 +35,5 @@ export async function listUpstreamModels(channel: ChannelAddress, key: string, t
 export async function fetchUpstreamModels(channelId: number, timeoutMs = 10_000): Promise<FetchModelsResult> {
   const channel: Channel | undefined = await getChannel(channelId);
   if (!channel) return { ok: false, message: "渠道未找到，请刷新页面后重试。" };
-  return listUpstreamModels(channel, decryptSecret(channel.key_encrypted), timeoutMs);
+  return listUpstreamModels(channel, channelKeyForCall(channel), timeoutMs);
 }

@@ -3,13 +3,13 @@ import { setChannelStatus } from "~/domain/channels/channels.server";
 import { options } from "~/domain/options/store.server";
 import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { decryptSecret } from "~/utils/secrets.server";
 import { adapterFor } from "./adapters/registry";
 import { ChannelConfigError } from "./adapters/types";
 import type { Adapter, AdapterContext, UpstreamError } from "./adapters/types";
 import { mapModel } from "./attempt.server";
 import { shouldDisableChannel } from "./failure-policy";
 import { readAll, sendUpstream, UpstreamAbortError } from "./upstream-client.server";
+import { channelKeyForCall } from "~/domain/channels/channel-key.server";
 
 export type ChannelTestResult = { success: boolean; message: string; time: number; disabled?: boolean };
 
@@ -72,7 +72,7 @@ export async function testChannel(channel: Channel, requestedModel?: string): Pr
   const upstreamModel = mapModel(channel, model);
   const limit = /^o\d/.test(upstreamModel) ? { max_completion_tokens: 1 } : { max_tokens: 1 };
   const ctx: AdapterContext = {
-    channel, key: decryptSecret(channel.key_encrypted), mode: "chat", path: "/v1/chat/completions",
+    channel, key: channelKeyForCall(channel), mode: "chat", path: "/v1/chat/completions",
     body: { model, messages: [{ role: "user", content: "hi" }], ...limit }, upstreamModel, requestModel: model, stream: false,
   };
   const adapter = adapterFor(channel.type);

@@ -80,3 +80,14 @@ export function enabledKeyCount(info: ChannelInfo): number {
   for (const [index, status] of Object.entries(info.multi_key_status_list)) if (Number(index) < info.multi_key_size && status !== KEY_STATUS.enabled) off += 1;
   return info.multi_key_size - off;
 }
+
+/**
+ * The one key a call outside the relay uses (a channel test, the model list, the balance, a
+ * task's polling): the first enabled key of a multi-key channel (the first line when all are
+ * off), the key itself otherwise. Never the whole multi-line text, which no upstream accepts.
+ */
+export function firstUsableKey(openedKey: string, info: ChannelInfo): string {
+  if (!info.is_multi_key) return openedKey;
+  const keys = splitKeys(openedKey, info);
+  return keys.find((_, index) => keyStatus(info, index) === KEY_STATUS.enabled) ?? keys[0] ?? "";
+}

@@ -1,5 +1,4 @@
 import type { Channel } from "../../../db/schema";
-import { decryptSecret } from "~/utils/secrets.server";
 import type { FailedAttempt } from "../admission/attempt-loop.server";
 import type { AdmittedCall, Hold } from "../admission/run.server";
 import type { TokenContext } from "../auth/token-auth.server";
@@ -8,6 +7,7 @@ import type { Bill } from "../admission/settlement.server";
 import type { PricedModel } from "../billing/price-tables.server";
 import { isRetryableStatus, mapStatusCode } from "../failure-policy";
 import type { RelayFailure } from "../relay-error";
+import { channelKeyForCall } from "~/domain/channels/channel-key.server";
 
 /**
  * Fixed-price task actions (Midjourney, Suno) through the admission module: the action's
@@ -68,5 +68,5 @@ export function channelBase(channel: Channel): string | undefined {
 
 /** The channel's key, opened from its sealed form. */
 export function taskChannelKey(channel: Channel): string {
-  return decryptSecret(channel.key_encrypted);
+  return channelKeyForCall(channel);
 }
