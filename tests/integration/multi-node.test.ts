@@ -90,4 +90,51 @@ describe.runIf(kind === "postgres")("two web nodes and a worker", () => {
       rmSync(dirB, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it("limits are exact across nodes, and with two workers each schedule runs once per period", async () => {
+    const upstream = await startOpenAiMock();
+    started.upstreams.push(upstream);
+    const tick = { SCHEDULE_TICK_SECONDS: "1" };
+    const a = await startServer({ kind, env: { ...shared, ...tick, NODE_ID: "node-a" } });
+    started.servers.push(a);
+    const dirB = mkdtempSync(join(tmpdir(), "switchyard-node-b-"));
+    // B brings a second worker: two processes that could each run every schedule.
+    const b = await startServer({ kind, env: { ...shared, ...tick, NODE_ID: "node-b" }, storage: { dataDir: dirB, databaseUrl: a.databaseUrl } });
+    started.servers.unshift(b);
+    try {
+      const admin = await signIn(a.baseUrl);
+      const key = await channelAndKey(admin, upstream.url);
+      const tokenId = ((await call(a.baseUrl, "/api/token/", { headers: admin.auth })).json.data as { id: number }[])[0]!.id;
+      const token = (await call(a.baseUrl, `/api/token/${tokenId}`, { headers: admin.auth })).json.data as Record<string, unknown>;
+      expect((await call(a.baseUrl, "/api/token/", { method: "PUT", headers: admin.auth, body: { ...token, rpm_limit: 5 } })).json.success).toBe(true);
+      expect(await eventually(async () => (await call(b.baseUrl, `/api/token/${tokenId}`, { headers: admin.auth })).json.data.rpm_limit === 5, 1_000, 50)).toBe(true);
+      // 16 calls at once, half through each node: exactly 5 are served.
+      const chatOn = (baseUrl: string) => fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: chatBody(false) });
+      const replies = await Promise.all(Array.from({ length: 16 }, (_, i) => chatOn(i % 2 ? a.baseUrl : b.baseUrl)));
+      expect(replies.filter((r) => r.status === 200)).toHaveLength(5);
+      expect(replies.filter((r) => r.status === 429)).toHaveLength(11);
+      expect(upstream.requests).toHaveLength(5);
+
+      // The auto-test and the balance refresh every 3 s, watched for 10 s: each period's run
+      // reaches the upstream once, though two workers tick every second.
+      upstream.requests.length = 0;
+      const setOption = (k: string, value: string) => call(a.baseUrl, "/api/option/", { method: "PUT", headers: admin.auth, body: { key: k, value } });
+      await setOption("ChannelTestFrequency", "0.05");
+      await setOption("ChannelUpdateFrequency", "0.05");
+      const since = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      await setOption("ChannelTestFrequency", "0");
+      await setOption("ChannelUpdateFrequency", "0");
+      const seen = upstream.requests.filter((r) => r.at! <= since + 10_000);
+      const tests = seen.filter((r) => r.path.endsWith("/chat/completions")).length;
+      const balances = seen.filter((r) => r.path.endsWith("/dashboard/billing/subscription")).length;
+      // Periods that began in 10 s of 3 s each: 3 or 4 (the first may start at once); once per node would be 6 to 8.
+      expect(tests).toBeGreaterThanOrEqual(2);
+      expect(tests).toBeLessThanOrEqual(4);
+      expect(balances).toBeGreaterThanOrEqual(2);
+      expect(balances).toBeLessThanOrEqual(4);
+    } finally {
+      rmSync(dirB, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
