@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { idSchema } from "~/utils/edge-input";
-import { tokenFieldsSchema } from "~/domain/tokens/token-form";
+import { tokenFieldsSchema, tokenUpdateFieldsSchema } from "~/domain/tokens/token-form";
 import { createTokens, listTokens, setTokenStatus, toTokenJson, updateToken } from "~/domain/tokens/tokens.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
@@ -10,7 +10,7 @@ import { readPage } from "~/utils/pagination";
 
 // The reference's console sends model_limits as a comma list and numbers as numbers.
 const createBody = tokenFieldsSchema.extend({ count: z.coerce.number().int().min(1).max(100).default(1) });
-const updateBody = tokenFieldsSchema.extend({ id: idSchema });
+const updateBody = tokenUpdateFieldsSchema.extend({ id: idSchema });
 const statusBody = z.object({ id: idSchema, status: z.coerce.number().int() });
 
 export function loader({ request }: LoaderFunctionArgs) {

@@ -31,5 +31,5 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function AddTokenPage() {
   const context = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  return <TokenForm mode="create" lastResult={lastResult} defaultValue={{ remain_quota: DEFAULT_TOKEN_QUOTA, count: 1, expired_at: "" }} {...context} />;
+  return <TokenForm mode="create" lastResult={lastResult} defaultValue={{ remain_quota: DEFAULT_TOKEN_QUOTA, count: 1, expired_at: "", rpm_limit: 0, tpm_limit: 0 }} {...context} />;
 }

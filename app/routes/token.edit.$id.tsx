@@ -32,6 +32,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       model_limits: token.model_limits ? token.model_limits.split(",") : [],
       allow_ips: token.allow_ips,
       group: token.group,
+      rpm_limit: token.rpm_limit,
+      tpm_limit: token.tpm_limit,
     },
   };
 }

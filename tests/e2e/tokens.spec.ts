@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { registerUser, signIn } from "./helpers";
+import { registerUser, signIn, skipBrowserChecks } from "./helpers";
 
 async function freshUser(page: Page) {
   const { username, password } = await registerUser(page);
@@ -62,6 +62,42 @@ test.describe("tokens @nojs", () => {
     await page.getByTestId("delete-desktop").click();
     await page.getByTestId("token-row-desktop").getByRole("button", { name: "确定" }).click();
     await expect(page.getByTestId("token-row-desktop")).toHaveCount(0);
+  });
+
+  test("RPM and TPM limits set on the add form show in the list and come back in the edit form", async ({ page }) => {
+    const rpm = "每分钟请求数限制（RPM）";
+    const tpm = "每分钟 Token 数限制（TPM）";
+    await freshUser(page);
+    await addToken(page, "throttled", async (p) => {
+      // A new token starts without limits, and the form says what 0 means.
+      await expect(p.getByLabel(rpm)).toHaveValue("0");
+      await expect(p.getByLabel(tpm)).toHaveValue("0");
+      await expect(p.getByLabel(rpm)).toHaveAccessibleDescription("0 表示不限制");
+      await p.getByLabel(rpm).fill("5");
+      await p.getByLabel(tpm).fill("1000");
+    });
+    await expect(page.getByTestId("token-row-throttled").getByTestId("token-limits")).toHaveText("RPM 5 · TPM 1000");
+
+    await page.getByTestId("token-row-throttled").getByRole("link", { name: "编辑" }).click();
+    await expect(page.getByRole("heading", { name: "更新令牌信息" })).toBeVisible();
+    await expect(page.getByLabel(rpm)).toHaveValue("5");
+    await expect(page.getByLabel(tpm)).toHaveValue("1000");
+
+    // A value the server refuses is shown on its field, and nothing is saved.
+    await page.getByLabel(tpm).fill("-1");
+    expect(await skipBrowserChecks(page.getByLabel(tpm))).toEqual({ refusedByBrowser: true });
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page.getByText("每分钟 Token 数限制（TPM）必须是 0 到 1000000000 之间的整数（0 表示不限制）")).toBeVisible();
+
+    await page.getByLabel(rpm).fill("0");
+    await page.getByLabel(tpm).fill("2000");
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page.getByText("令牌更新成功！")).toBeVisible();
+    await expect(page.getByTestId("token-row-throttled").getByTestId("token-limits")).toHaveText("TPM 2000");
+
+    await page.getByTestId("token-row-throttled").getByRole("link", { name: "编辑" }).click();
+    await expect(page.getByLabel(rpm)).toHaveValue("0");
+    await expect(page.getByLabel(tpm)).toHaveValue("2000");
   });
 
   test("a bad expiry date is refused with the spec's message", async ({ page }) => {

@@ -96,6 +96,61 @@ describe("/api/token", () => {
   });
 });
 
+describe("per-token rate limits (rpm_limit, tpm_limit)", () => {
+  const RPM = "每分钟请求数限制（RPM）必须是 0 到 1000000000 之间的整数（0 表示不限制）";
+  const TPM = "每分钟 Token 数限制（TPM）必须是 0 到 1000000000 之间的整数（0 表示不限制）";
+
+  it("are stored on create and read back by get, list and search; left out they are 0 (no limit)", async () => {
+    const user = await newUser();
+    expect((await createToken(user, { name: "limited", rpm_limit: 60, tpm_limit: 120000 })).json.success).toBe(true);
+    expect((await createToken(user, { name: "free" })).json.success).toBe(true);
+    const [free, limited] = await tokensOf(user);
+    expect(limited).toMatchObject({ name: "limited", rpm_limit: 60, tpm_limit: 120000 });
+    expect(free).toMatchObject({ name: "free", rpm_limit: 0, tpm_limit: 0 });
+    expect((await user.call("GET", `/api/token/${limited.id}`)).json.data).toMatchObject({ rpm_limit: 60, tpm_limit: 120000 });
+    const found = (await user.call("GET", "/api/token/search?keyword=limited")).json.data;
+    expect(found).toEqual([expect.objectContaining({ id: limited.id, rpm_limit: 60, tpm_limit: 120000 })]);
+  });
+
+  it("an edit changes them, an edit that leaves them out keeps them, and 0 lifts them", async () => {
+    const user = await newUser();
+    await createToken(user, { name: "edit", rpm_limit: 5, tpm_limit: 1000 });
+    const [token] = await tokensOf(user);
+    const base = { id: token.id, name: "edit", expired_time: -1, remain_quota: 500000 };
+    const changed = await user.call("PUT", "/api/token/", { ...base, rpm_limit: 7, tpm_limit: 2000 });
+    expect(changed.json.data).toMatchObject({ rpm_limit: 7, tpm_limit: 2000 });
+    // A client that knows nothing of the limits (the reference's console) saves without lifting them.
+    const unaware = await user.call("PUT", "/api/token/", { ...base, name: "renamed" });
+    expect(unaware.json.data).toMatchObject({ name: "renamed", rpm_limit: 7, tpm_limit: 2000 });
+    expect((await user.call("GET", `/api/token/${token.id}`)).json.data).toMatchObject({ rpm_limit: 7, tpm_limit: 2000 });
+    const onlyRpm = await user.call("PUT", "/api/token/", { ...base, rpm_limit: 0 });
+    expect(onlyRpm.json.data).toMatchObject({ rpm_limit: 0, tpm_limit: 2000 });
+    const [listed] = await tokensOf(user);
+    expect(listed).toMatchObject({ rpm_limit: 0, tpm_limit: 2000 });
+  });
+
+  it("a negative, fractional, non-numeric or absurd limit is refused with a clear message and nothing changes", async () => {
+    const user = await newUser();
+    for (const rpm_limit of [-1, 1.5, "lots", 1_000_000_001, 1e20]) {
+      const res = await createToken(user, { name: "bad", rpm_limit });
+      expect(res.json, String(rpm_limit)).toEqual({ success: false, message: `无效的参数：rpm_limit: ${RPM}` });
+      expect(res.status, String(rpm_limit)).toBeLessThan(500);
+    }
+    const tpm = await createToken(user, { name: "bad", tpm_limit: -5 });
+    expect(tpm.json).toEqual({ success: false, message: `无效的参数：tpm_limit: ${TPM}` });
+    expect(await tokensOf(user)).toEqual([]);
+
+    expect((await createToken(user, { name: "edge", rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000 })).json.success).toBe(true);
+    const [token] = await tokensOf(user);
+    expect(token).toMatchObject({ rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000 });
+    const base = { id: token.id, name: "edge", expired_time: -1, remain_quota: 500000 };
+    const badEdit = await user.call("PUT", "/api/token/", { ...base, tpm_limit: 2_000_000_000 });
+    expect(badEdit.json).toEqual({ success: false, message: `无效的参数：tpm_limit: ${TPM}` });
+    expect((await user.call("PUT", "/api/token/", { ...base, rpm_limit: "many" })).json).toEqual({ success: false, message: `无效的参数：rpm_limit: ${RPM}` });
+    expect((await user.call("GET", `/api/token/${token.id}`)).json.data).toMatchObject({ rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000 });
+  });
+});
+
 describe("groups and models for users", () => {
   it("lists usable groups as UserUsableGroups ∩ GroupRatio plus the user's own group", async () => {
     const user = await newUser();

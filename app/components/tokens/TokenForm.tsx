@@ -3,7 +3,7 @@ import { Form, Link } from "@remix-run/react";
 import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
 import type { tokenConsoleSchema } from "~/domain/tokens/token-console-form";
-import { COUNT_PRESETS, QUOTA_PRESET_DOLLARS } from "~/domain/tokens/token-constants";
+import { COUNT_PRESETS, QUOTA_PRESET_DOLLARS, RATE_LIMIT_LABELS } from "~/domain/tokens/token-constants";
 import { compactNumber } from "~/utils/format";
 import type { FormConstraint } from "~/web/form-constraint";
 import { browserCheckedFormProps } from "~/components/form-props";
@@ -79,6 +79,20 @@ export function TokenForm(props: Props) {
           {/* Rendered disabled when the page comes with it checked; the enhancement script follows a click. */}
           <input {...getInputProps(fields.unlimited_quota, { type: "checkbox" })} data-disables={`[name="${fields.remain_quota.name}"], [data-quota-preset]`} /> 设为无限额度
         </label>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        {(["rpm_limit", "tpm_limit"] as const).map((name) => {
+          const field = fields[name];
+          const helpId = `${field.id}-help`;
+          return (
+            <div key={name}>
+              <label className="label" htmlFor={field.id}>{RATE_LIMIT_LABELS[name]}</label>
+              <input {...getInputProps(field, { type: "number", ariaDescribedBy: helpId })} className="input" />
+              <p id={helpId} className="mt-1 text-xs text-gray-500">0 表示不限制</p>
+              <Err errors={field.errors} />
+            </div>
+          );
+        })}
       </div>
       {props.mode === "create" ? (
         <div>

@@ -3,6 +3,7 @@ import { ConfirmButton } from "~/components/ConfirmButton";
 import { RowPopover } from "~/components/RowPopover";
 import { RowActionForm, StatusToggle } from "~/components/RowActionForm";
 import { StatusTag } from "~/components/StatusTag";
+import { rateLimitNote } from "~/domain/tokens/token-constants";
 import { tokenStatusLabel } from "~/domain/tokens/token-status";
 import { renderQuota } from "~/utils/format";
 import { formatTimestamp } from "~/utils/time-zone";
@@ -20,6 +21,8 @@ export type TokenRow = {
   created_time: number;
   expired_time: number;
   model_limits_enabled: boolean;
+  rpm_limit: number;
+  tpm_limit: number;
 };
 
 type Props = {
@@ -56,6 +59,7 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
           {tokens.map((token) => {
             const status = tokenStatusLabel(token.status, token.model_limits_enabled);
             const shownKey = revealed?.id === token.id ? revealed.key : `sk-${token.key}`;
+            const limits = rateLimitNote(token.rpm_limit, token.tpm_limit);
             return (
               <tr key={token.id} className={`border-b border-gray-100 align-top dark:border-gray-800 ${token.status !== 1 ? "opacity-60" : ""}`} data-testid={`token-row-${token.name}`}>
                 <td className="p-2">
@@ -67,7 +71,10 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
                 </td>
                 <td className="p-2"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
                 <td className="p-2">{renderQuota(token.used_quota, displayInCurrency, quotaPerUnit)}</td>
-                <td className="p-2">{token.unlimited_quota ? "无限制" : renderQuota(token.remain_quota, displayInCurrency, quotaPerUnit)}</td>
+                <td className="p-2">
+                  {token.unlimited_quota ? "无限制" : renderQuota(token.remain_quota, displayInCurrency, quotaPerUnit)}
+                  {limits ? <div className="whitespace-nowrap text-xs text-gray-500" data-testid="token-limits">{limits}</div> : null}
+                </td>
                 <td className="p-2 whitespace-nowrap">{formatTimestamp(token.created_time, timeZone)}</td>
                 <td className="p-2 whitespace-nowrap">{token.expired_time === -1 ? "永不过期" : formatTimestamp(token.expired_time, timeZone)}</td>
                 <td className="actions-col p-2">

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isTimeZone } from "~/utils/time-zone";
-import { DEFAULT_TOKEN_QUOTA, MAX_BATCH_TOKENS, parseExpiryInput, tokenNameSchema, type TokenFields } from "./token-form";
+import { DEFAULT_TOKEN_QUOTA, MAX_BATCH_TOKENS, parseExpiryInput, rateLimitSchema, tokenNameSchema, type TokenFields } from "./token-form";
 
 /**
  * The console's token form (create and edit share it). Expiry is typed as "YYYY-MM-DD HH:mm:ss"
@@ -24,6 +24,9 @@ export const tokenConsoleSchema = z.object({
   model_limits_enabled: z.string().optional().transform((v) => v === "on" || v === "true"),
   model_limits: z.array(z.string()).optional().default([]),
   group: z.string().trim().optional().default(""),
+  // The form always posts both limits; an emptied field means no limit.
+  rpm_limit: rateLimitSchema("rpm_limit").default(0),
+  tpm_limit: rateLimitSchema("tpm_limit").default(0),
 });
 
 export type TokenConsoleInput = z.infer<typeof tokenConsoleSchema>;
@@ -39,6 +42,8 @@ export function toTokenFields(input: TokenConsoleInput, requestZone: string): To
     model_limits: input.model_limits.join(","),
     allow_ips: input.allow_ips,
     group: input.group,
+    rpm_limit: input.rpm_limit,
+    tpm_limit: input.tpm_limit,
   };
 }
 

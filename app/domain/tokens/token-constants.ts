@@ -8,6 +8,19 @@ export const QUOTA_PRESET_DOLLARS = [1, 10, 50, 100, 500, 1000];
 export const COUNT_PRESETS = [10, 20, 30, 100];
 
 /**
+ * A token's requests and tokens per minute; 0 is no limit. The cap keeps a typo (an extra few
+ * zeros) from being stored as if it meant something, and stays inside a PostgreSQL `integer`.
+ */
+export const MAX_RATE_LIMIT = 1_000_000_000;
+export const RATE_LIMIT_LABELS = { rpm_limit: "每分钟请求数限制（RPM）", tpm_limit: "每分钟 Token 数限制（TPM）" } as const;
+
+/** The token list's short note of a token's limits ("RPM 5 · TPM 1000"); none when both are off. */
+export function rateLimitNote(rpm: number, tpm: number): string | undefined {
+  const parts = [rpm > 0 ? `RPM ${rpm}` : "", tpm > 0 ? `TPM ${tpm}` : ""].filter(Boolean);
+  return parts.length ? parts.join(" · ") : undefined;
+}
+
+/**
  * The reference refuses a token name when Go's `len(token.Name) > 30`, and Go's len() of a
  * string counts UTF-8 bytes, not characters: 30 ASCII letters, 10 Chinese characters, 7 emoji.
  * Counted the same way here, so a name one accepts the other accepts too.

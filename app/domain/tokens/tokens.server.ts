@@ -7,7 +7,7 @@ import { randomAlphanumeric } from "~/utils/secrets.server";
 import { normaliseAllowList, parseAllowList } from "./ip-allow-list";
 import { generateTokenKey, openTokenKey, sealTokenKey, tokenKeyHash } from "./token-keys.server";
 import { EXPIRY_INVALID, isExpiryInRange, TOKEN_NAME_TOO_LONG, tokenNameFits } from "./token-constants";
-import { MAX_BATCH_TOKENS, TOKEN_STATUS, type TokenFields } from "./token-form";
+import { MAX_BATCH_TOKENS, TOKEN_STATUS, type TokenFields, type TokenUpdateFields } from "./token-form";
 
 /** The relay's token cache listens here; the message is the token's key hash. */
 export const TOKEN_CHANGED_CHANNEL = "token-changed";
@@ -35,13 +35,15 @@ export function toTokenJson(token: Token) {
     allow_ips: token.allow_ips,
     used_quota: token.used_quota,
     group: token.group,
+    rpm_limit: token.rpm_limit,
+    tpm_limit: token.tpm_limit,
     DeletedAt: null,
   };
 }
 
 export type TokenJson = ReturnType<typeof toTokenJson>;
 
-function checkFields(user: User, fields: TokenFields): string | undefined {
+function checkFields(user: User, fields: TokenUpdateFields): string | undefined {
   if (!tokenNameFits(fields.name)) return TOKEN_NAME_TOO_LONG;
   const { invalid } = parseAllowList(fields.allow_ips);
   if (invalid.length) return `IP 白名单格式错误：${invalid[0]}`;
@@ -56,8 +58,11 @@ function normaliseModelLimits(text: string): string {
   return [...new Set(text.split(",").map((m) => m.trim()).filter(Boolean))].join(",");
 }
 
-function columnsOf(fields: TokenFields) {
+function columnsOf(fields: TokenUpdateFields) {
   return {
+    // Undefined only on an edit that left a limit out: kept as stored (see TokenUpdateFields).
+    ...(fields.rpm_limit === undefined ? {} : { rpm_limit: fields.rpm_limit }),
+    ...(fields.tpm_limit === undefined ? {} : { tpm_limit: fields.tpm_limit }),
     expired_time: fields.expired_time,
     remain_quota: fields.remain_quota,
     unlimited_quota: fields.unlimited_quota,
@@ -160,7 +165,7 @@ export async function setTokenStatus(userId: number, id: number, status: number)
  * Full edit. An expired or exhausted token whose new expiry or quota makes it usable again goes
  * back to enabled (the reference leaves it stuck in 3/4 until toggled by hand).
  */
-export async function updateToken(user: User, id: number, fields: TokenFields): Promise<TokenResult<Token>> {
+export async function updateToken(user: User, id: number, fields: TokenUpdateFields): Promise<TokenResult<Token>> {
   const token = await getToken(user.id, id);
   if (!token) return { ok: false, message: "令牌不存在" };
   const problem = checkFields(user, fields);

@@ -48,6 +48,14 @@ describe("HTML constraints derived from the server's zod schemas", () => {
     expect(c.name).toEqual({ required: true, minLength: 1, maxLength: 30 });
     expect(c.remain_quota).toEqual({ required: false, min: 0, step: 1 });
     expect(c.count).toEqual({ required: false, min: 1, max: 100, step: 1 });
+    // Per-minute limits: 0 (no limit) up to a billion, whole numbers, empty allowed (means 0).
+    for (const limit of [c.rpm_limit, c.tpm_limit]) {
+      expect(limit).toEqual({ required: false, min: 0, max: 1_000_000_000, step: 1 });
+      expect(refuses(limit!, "-1")).toBe(true);
+      expect(refuses(limit!, "1000000001")).toBe(true);
+      expect(refuses(limit!, "2.5")).toBe(true);
+      expect(refuses(limit!, "0")).toBe(false);
+    }
     expect(refuses(c.count!, "0")).toBe(true);
     expect(refuses(c.count!, "101")).toBe(true);
     expect(refuses(c.count!, "1.5")).toBe(true);
