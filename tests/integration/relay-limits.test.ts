@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { baseUrl, billingWritten, loginRoot, type ApiSession } from "../support/api";
-import { createChannel, quotaOf, setOption, uniqueModel, userWithToken } from "../support/relay";
+import { createChannel, mergeOption, quotaOf, setOption, uniqueModel, userWithToken } from "../support/relay";
 
 /**
  * Limits as a caller and an operator meet them: a token's requests and tokens per minute, a
@@ -43,6 +43,13 @@ async function tokenWithLimits(model: string, limits: { rpm_limit?: number; tpm_
   return { ...made, model };
 }
 
+/** A model of its own (no other test routes it), priced at ratio 1. */
+async function pricedModel(prefix: string): Promise<string> {
+  const model = uniqueModel(prefix);
+  await mergeOption(root, "ModelRatio", { [model]: 1 });
+  return model;
+}
+
 /** What the user paid equals what the logs say, and only served calls were logged. */
 async function expectChargesMatchLogs(user: ApiSession, served: number) {
   await billingWritten();
@@ -57,7 +64,7 @@ async function expectChargesMatchLogs(user: ApiSession, served: number) {
 describe("a token's limits", () => {
   it("rpm_limit 3 lets exactly 3 of 8 concurrent calls through; the rest get a 429 with Retry-After and hold nothing", async () => {
     const upstream = await mock();
-    const model = uniqueModel("rpm");
+    const model = await pricedModel("rpm");
     await createChannel(root, { base_url: upstream.url, models: model });
     const { user, key } = await tokenWithLimits(model, { rpm_limit: 3 });
     const replies = await Promise.all(Array.from({ length: 8 }, () => chat(key, model)));
@@ -72,7 +79,7 @@ describe("a token's limits", () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(refused[0]!.headers.get("x-ratelimit-limit-requests")).toBe("3");
     expect(refused[0]!.headers.get("x-ratelimit-remaining-requests")).toBe("0");
-    expect(refused[0]!.headers.get("x-ratelimit-reset-requests")).toMatch(/^\d+s$/);
+    expect(refused[0]!.headers.get("x-ratelimit-reset-requests")).toMatch(/^(\d+m)?\d+s$/);
     // The upstream saw only the admitted calls.
     expect(upstream.requests).toHaveLength(3);
     await expectChargesMatchLogs(user, 3);
@@ -80,7 +87,7 @@ describe("a token's limits", () => {
 
   it("tpm_limit refuses the next call once the tokens of the last minute reach it", async () => {
     const upstream = await mock();
-    const model = uniqueModel("tpm");
+    const model = await pricedModel("tpm");
     await createChannel(root, { base_url: upstream.url, models: model });
     // The mock's reply bills 78 tokens (61 + 17).
     const { user, key } = await tokenWithLimits(model, { tpm_limit: 100 });
@@ -99,7 +106,7 @@ describe("a token's limits", () => {
 describe("a user's model requests per period (ModelRequestRateLimit options)", () => {
   it("counts every request against Count and the successful ones against SuccessCount", async () => {
     const upstream = await mock();
-    const model = uniqueModel("mrl");
+    const model = await pricedModel("mrl");
     await createChannel(root, { base_url: upstream.url, models: model });
     const { user, key } = await tokenWithLimits(model, {});
     const other = await tokenWithLimits(model, {});
@@ -151,7 +158,7 @@ async function channelJson(id: number) {
 describe("a channel's keys", () => {
   it("uses every key of a multi-key channel (polling: in turn) and sets a refused key aside without disabling the channel", async () => {
     const upstream = await mock({ apiKey: "sk-good-2" });
-    const model = uniqueModel("mk");
+    const model = await pricedModel("mk");
     await setOption(root, "AutomaticDisableChannelEnabled", "true");
     try {
       const id = await multiKeyChannel({ base_url: upstream.url, models: model, key: "sk-good-1\nsk-bad\nsk-good-2", auto_ban: 1 }, "polling");
@@ -178,7 +185,7 @@ describe("a channel's keys", () => {
   it("a key at its concurrency cap sends the call to the next channel; with none left it is a 429 and nothing is called", async () => {
     const capped = await mock();
     const spare = await mock();
-    const model = uniqueModel("cc");
+    const model = await pricedModel("cc");
     await createChannel(root, { base_url: capped.url, models: model, priority: 10, key_max_concurrency: 1 });
     const spareId = await createChannel(root, { base_url: spare.url, models: model, priority: 0 });
     const { key, user } = await tokenWithLimits(model, {});
@@ -204,7 +211,7 @@ describe("a channel's keys", () => {
   it("a key at its requests-per-minute cap sends the rest of the minute's calls to the next channel", async () => {
     const capped = await mock();
     const spare = await mock();
-    const model = uniqueModel("kr");
+    const model = await pricedModel("kr");
     await createChannel(root, { base_url: capped.url, models: model, priority: 10, key_rpm_limit: 2 });
     await createChannel(root, { base_url: spare.url, models: model, priority: 0 });
     const { key } = await tokenWithLimits(model, {});
