@@ -10,7 +10,7 @@
  *                           one, interleaved in the same rounds, and prints the two side by side
  *   BENCH_BODY_KB=60        sends a ~60 KB chat history (with an int64 seed) instead of "Say hi"
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import pg from "pg";
 import { chatBody, startBenchGateway } from "./gateway-setup";
@@ -29,6 +29,8 @@ const baseline = process.env.BENCH_BASELINE ? await startBenchGateway({ cwd: pro
 // reply and stream converted by the anthropic adapter) against a loopback Messages API.
 const claude = await startAnthropicMock("sk-ant-bench");
 const CLAUDE_MODEL = "claude-3-5-sonnet-20241022";
+// The model of the capped channel the limits rows call (priced by default; the mock answers any model).
+const LIMITED_MODEL = "gpt-4o";
 await api("POST", "/api/channel/", { type: 14, name: "bench-claude", key: "sk-ant-bench", base_url: claude.url, models: CLAUDE_MODEL, group: "default" });
 const bare = spawn(process.execPath, [new URL("./bare-relay.mjs", import.meta.url).pathname, upstream.url], { stdio: ["ignore", "pipe", "inherit"] });
 try {
@@ -111,6 +113,42 @@ try {
     rows.push([label, combineRuns(runs.direct), combineRuns(runs.bare), g, gatewayCpu / Math.max(1, g.requests + g.errors)]);
   }
   const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / gatewayRequests;
+
+  // What limits add: the same call by a token with rpm and tpm limits (one counter taken before,
+  // one read before and one added after) to a channel whose key is capped in flight and per
+  // minute (a slot taken and given back, a counter taken), limits far above the load so none
+  // refuses; alternated with the plain token and channel, CPU per request of each.
+  await api("POST", "/api/channel/", { type: 1, name: "bench-capped", key: "sk-bench", base_url: upstream.url, models: LIMITED_MODEL, group: "default", key_max_concurrency: 1_000_000, key_rpm_limit: 1_000_000_000 });
+  await api("POST", "/api/token/", { name: "bench-limited", unlimited_quota: true, remain_quota: 0, expired_time: -1, rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000 });
+  const limitedId = ((await api("GET", "/api/token/")).data as { id: number; name: string }[]).find((t) => t.name === "bench-limited")!.id;
+  const limitedKey = (await api("GET", `/api/token/${limitedId}/key`)).data.key as string;
+  const viaLimits = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: `Bearer ${limitedKey}` }, body: chatBody(stream).replace('"gpt-4o-mini"', `"${LIMITED_MODEL}"`) });
+  await runLoad(gatewayUrl, viaLimits(false), 50, 2);
+  const limitRows: [string, LoadResult, number, LoadResult, number][] = [];
+  for (const [label, connections] of [["non-stream c=50", 50], ["non-stream c=1", 1]] as const) {
+    const plain: LoadResult[] = [];
+    const limited: LoadResult[] = [];
+    let plainCpu = 0;
+    let limitedCpu = 0;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const target of round % 2 === 0 ? (["plain", "limited"] as const) : (["limited", "plain"] as const)) {
+        const cpuRun = cpuMs(server.pid);
+        const result = await runLoad(gatewayUrl, target === "plain" ? viaGateway(false) : viaLimits(false), connections, seconds / ROUNDS);
+        const used = cpuMs(server.pid) - cpuRun;
+        gatewayRequests += result.requests + result.errors;
+        if (target === "plain") {
+          plain.push(result);
+          plainCpu += used;
+        } else {
+          limited.push(result);
+          limitedCpu += used;
+        }
+      }
+    }
+    const p = combineRuns(plain);
+    const l = combineRuns(limited);
+    limitRows.push([label, p, plainCpu / Math.max(1, p.requests + p.errors), l, limitedCpu / Math.max(1, l.requests + l.errors)]);
+  }
   // Memory is read after a soak to 100k requests, so a leak would show.
   let soakErrors = 0;
   const errorSamples = rows.flatMap(([, , , g]) => g.errorSamples);
@@ -172,6 +210,14 @@ try {
       console.log(`| ${label} | ${f(g.rps, 0)} | ${f(b.rps, 0)} | ${f(g.rps / b.rps)} | ${f(g.p50 - d.p50)} | ${f(b.p50 - d.p50)} | ${f(cpu, 3)} | ${f(bcpu, 3)} | ${b.errors} |`);
     });
   }
+  console.log("\nlimits: a token with rpm and tpm limits calling a channel whose key is capped in flight and per minute (limits far above the load), beside the plain token and channel, same run:\n");
+  console.log("| run | plain req/s | limited req/s | plain p50 ms | limited p50 ms | plain CPU ms/req | limited CPU ms/req | limits CPU ms/req | limited errors |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  for (const [label, p, pcpu, l, lcpu] of limitRows) {
+    console.log(`| ${label} | ${f(p.rps, 0)} | ${f(l.rps, 0)} | ${f(p.p50)} | ${f(l.p50)} | ${f(pcpu, 3)} | ${f(lcpu, 3)} | ${f(lcpu - pcpu, 3)} | ${l.errors} |`);
+  }
+  const metricsCost = spawnSync(process.execPath, ["--import", "tsx", new URL("./metrics-cost.ts", import.meta.url).pathname], { encoding: "utf8", env: { ...process.env, BENCH_CALLS: "100000" } });
+  console.log(`\nmetrics (bench/metrics-cost.ts, the relay's metric hooks alone):\n${(metricsCost.stdout || metricsCost.stderr).trim()}`);
   console.log(`\ngateway CPU per request over the four runs: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB; soak errors: ${soakErrors}`);
   console.log(`slowest request of the ${f(soakSeconds, 0)} s soak at fifty connections (non-stream): ${f(soakLongest, 1)} ms`);
   for (const sample of errorSamples.slice(0, 10)) console.log(`error: ${sample}`);
