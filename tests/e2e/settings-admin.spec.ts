@@ -78,6 +78,40 @@ test.describe("admin settings @nojs", () => {
     await expect(page.getByLabel("允许通过密码进行登录")).toBeChecked();
   });
 
+  test("root sets the user model request rate limit on 运营设置; a period of 0 minutes is refused", async ({ page }) => {
+    await asRoot(page);
+    await page.goto("/setting?tab=operation");
+    const card = page.getByTestId("card-rate-limit");
+    await expect(card.getByRole("heading")).toHaveText("模型请求速率限制");
+    await expect(card.getByLabel("启用用户模型请求速率限制（可能会影响高并发性能）")).not.toBeChecked();
+    await expect(card.locator("#rate-limit-ModelRequestRateLimitSuccessCount")).toHaveValue("1000");
+    const period = card.locator("#rate-limit-ModelRequestRateLimitDurationMinutes");
+    await period.fill("0");
+    expect((await skipBrowserChecks(period)).refusedByBrowser).toBe(true);
+    await saveOn(page, "保存模型请求速率限制");
+    await expect(page.getByTestId("card-rate-limit").locator(".field-error")).toBeVisible();
+
+    await page.goto("/setting?tab=operation");
+    const again = page.getByTestId("card-rate-limit");
+    await again.getByLabel("启用用户模型请求速率限制（可能会影响高并发性能）").check();
+    await again.locator("#rate-limit-ModelRequestRateLimitDurationMinutes").fill("5");
+    await again.locator("#rate-limit-ModelRequestRateLimitCount").fill("300");
+    await saveOn(page, "保存模型请求速率限制");
+    await expect(page.getByText("保存成功")).toBeVisible();
+    await page.goto("/setting?tab=operation");
+    const saved = page.getByTestId("card-rate-limit");
+    await expect(saved.getByLabel("启用用户模型请求速率限制（可能会影响高并发性能）")).toBeChecked();
+    await expect(saved.locator("#rate-limit-ModelRequestRateLimitDurationMinutes")).toHaveValue("5");
+    await expect(saved.locator("#rate-limit-ModelRequestRateLimitCount")).toHaveValue("300");
+
+    // Put back: the e2e server is shared.
+    await saved.getByLabel("启用用户模型请求速率限制（可能会影响高并发性能）").uncheck();
+    await saved.locator("#rate-limit-ModelRequestRateLimitDurationMinutes").fill("1");
+    await saved.locator("#rate-limit-ModelRequestRateLimitCount").fill("0");
+    await saveOn(page, "保存模型请求速率限制");
+    await expect(page.getByText("保存成功")).toBeVisible();
+  });
+
   test("a ratio JSON with an error is refused and kept for fixing; a valid one is saved", async ({ page }) => {
     await asRoot(page);
     await page.goto("/setting?tab=operation");
