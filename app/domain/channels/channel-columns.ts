@@ -1,6 +1,6 @@
 import { upstreamUrlRefusal } from "~/utils/upstream-address";
 import { getChannelType } from "./catalog";
-import { checkJsonObject, normaliseBaseUrl, type ChannelFields } from "./channel-input";
+import { checkJsonObject, KEY_CAP_LABELS, keyCapRangeMessage, MAX_KEY_CAP, normaliseBaseUrl, type ChannelFields } from "./channel-input";
 
 export type Columns = {
   type: number;
@@ -17,7 +17,10 @@ export type Columns = {
   weight: number;
   auto_ban: number;
   max_input_tokens: number;
+  key_max_concurrency: number;
+  key_rpm_limit: number;
 };
+
 
 /** Validates the fields present and maps them to columns (absent fields stay absent). */
 export function toColumns(fields: ChannelFields, type: number): { ok: true; value: Partial<Columns> } | { ok: false; message: string } {
@@ -54,6 +57,12 @@ export function toColumns(fields: ChannelFields, type: number): { ok: true; valu
   if (fields.weight !== undefined) out.weight = Math.max(0, fields.weight);
   if (fields.auto_ban !== undefined) out.auto_ban = fields.auto_ban;
   if (fields.max_input_tokens !== undefined) out.max_input_tokens = fields.max_input_tokens;
+  for (const [name, label] of Object.entries(KEY_CAP_LABELS) as [keyof typeof KEY_CAP_LABELS, string][]) {
+    const value = fields[name];
+    if (value === undefined) continue;
+    if (value < 0 || value > MAX_KEY_CAP) return { ok: false, message: keyCapRangeMessage(label) };
+    out[name] = value;
+  }
   if (out.other === undefined && fields.type !== undefined) {
     const fallback = getChannelType(type)?.defaultOther;
     if (fallback) out.other = fallback;
