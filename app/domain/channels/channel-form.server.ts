@@ -153,7 +153,8 @@ export async function handleChannelForm(request: Request, mode: "create" | "edit
     case "enable-key":
     case "disable-key":
     case "enable-all-keys":
-      return keyIntent(intent, formData, mode === "edit" ? id : undefined);
+      // A new channel has no keys to act on: the add form just comes back as it was.
+      return mode === "edit" ? keyIntent(intent, formData, id) : rerender(formData);
     case "template-status-code-mapping":
       formData.set("status_code_mapping", STATUS_CODE_MAPPING_TEMPLATE);
       return rerender(formData);

@@ -15,14 +15,15 @@ export function maskKey(key: string): string {
   return tail ? `…${chars.slice(-tail).join("")}` : "…";
 }
 
-/** The rows of a multi-key channel's key table, from its opened key text. */
-export function keyRows(keyText: string, info: ChannelInfo): KeyRow[] {
+/** The rows of a multi-key channel's key table, from its opened key text (null: it could not be opened). */
+export function keyRows(keyText: string | null, info: ChannelInfo): KeyRow[] {
   if (!info.is_multi_key) return [];
-  return splitKeys(keyText, info)
+  const keys = keyText === null ? Array.from({ length: info.multi_key_size }, () => null) : splitKeys(keyText, info);
+  return keys
     .slice(0, info.multi_key_size)
     .map((key, index) => ({
       index,
-      hint: maskKey(key),
+      hint: key === null ? "（无法解密）" : maskKey(key),
       status: keyStatus(info, index),
       reason: info.multi_key_disabled_reason[String(index)] ?? "",
       time: info.multi_key_disabled_time[String(index)] ?? 0,

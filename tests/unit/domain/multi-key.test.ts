@@ -49,5 +49,7 @@ describe("key hints", () => {
     ]);
     expect(JSON.stringify(rows)).not.toContain("first-key");
     expect(keyRows("sk-one", ONE_KEY_INFO)).toEqual([]);
+    // A key text that cannot be opened still lists every index, so its keys can be managed.
+    expect(keyRows(null, info).map((r) => [r.index, r.hint, r.status])).toEqual([[0, "（无法解密）", 1], [1, "（无法解密）", 3]]);
   });
 });
