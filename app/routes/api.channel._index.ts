@@ -1,13 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { idSchema } from "~/utils/edge-input";
-import { channelFieldsSchema } from "~/domain/channels/channel-input";
+import { channelFieldsSchema, CREATE_MODES } from "~/domain/channels/channel-input";
 import { createChannels, listChannels, setChannelStatus, toChannelJson, updateChannel } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
 import { bootApp } from "~/web/boot.server";
 import { readPage } from "~/utils/pagination";
 
+// The reference's console sends {mode, multi_key_mode, channel: {...}}; older clients send the
+// channel's fields at the top level (then the key lines make one channel each, as before).
+const createBody = channelFieldsSchema.extend({ mode: z.enum(CREATE_MODES).optional(), channel: channelFieldsSchema.optional() });
 const updateBody = channelFieldsSchema.extend({ id: idSchema, status: z.coerce.number().int().min(1).max(2).optional() });
 
 export function loader({ request }: LoaderFunctionArgs) {
@@ -27,8 +30,9 @@ export function action({ request }: ActionFunctionArgs) {
     await bootApp();
     await requireApiUser(request, ROLE_ADMIN);
     if (request.method === "POST") {
-      const input = await readJson(request, channelFieldsSchema);
-      const result = await createChannels(input);
+      const { mode, channel, ...top } = await readJson(request, createBody);
+      const fields = channel ?? top;
+      const result = await createChannels(fields, { mode, multiKeyMode: top.multi_key_mode ?? fields.multi_key_mode });
       return result.ok ? apiOk(undefined, "") : apiFail(result.message);
     }
     if (request.method === "PUT") {

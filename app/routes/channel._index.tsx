@@ -6,6 +6,7 @@ import { ConfirmButton } from "~/components/ConfirmButton";
 import { FlashBanner } from "~/components/FlashBanner";
 import { Pagination } from "~/components/Pagination";
 import { channelTypeName } from "~/domain/channels/catalog";
+import { keyCounts } from "~/domain/channels/channel-key-manage.server";
 import {
   copyChannel, deleteChannel, deleteChannels, deleteDisabledChannels, fixAbilities, getChannel, listChannels, searchChannels, setChannelStatus, updateChannel,
 } from "~/domain/channels/channels.server";
@@ -39,6 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     channels: items.map((c) => ({
       id: c.id, name: c.name, type: c.type, typeName: channelTypeName(c.type), group: c.group, status: c.status, response_time: c.response_time,
       used_quota: c.used_quota, shortfall_quota: c.shortfall_quota, balance: c.balance, priority: c.priority, weight: c.weight, other_info: c.other_info,
+      keys: keyCounts(c.channel_info),
     })),
     total,
     page: searching ? 0 : page,

@@ -1,8 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelForm } from "~/components/channels/ChannelForm";
+import { ChannelKeyTable } from "~/components/channels/ChannelKeyTable";
 import { channelDefaults, channelFormContext, handleChannelForm } from "~/domain/channels/channel-form.server";
 import { channelConsoleSchema } from "~/domain/channels/channel-console-form";
+import { channelKeyTable } from "~/domain/channels/channel-key-manage.server";
 import { getChannel } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { formModelLister } from "~/relay/channel-form-models.server";
@@ -16,7 +18,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
   const channel = await getChannel(requirePathId(params.id));
   if (!channel) throw new Response("Not Found", { status: 404 });
-  return { ...channelFormContext(), defaults: channelDefaults(channel), constraint: formConstraint(channelConsoleSchema) };
+  // Only hints of the keys reach the page: the key text is opened here and never sent.
+  const keys = channelKeyTable(channel);
+  return { ...channelFormContext(), defaults: channelDefaults(channel), constraint: formConstraint(channelConsoleSchema), multiKey: keys.length > 0, keys };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -26,7 +30,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditChannelPage() {
-  const { defaults, ...context } = useLoaderData<typeof loader>();
+  const { defaults, keys, multiKey, ...context } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  return <ChannelForm mode="edit" lastResult={lastResult as never} defaultValue={defaults} notice="密钥留空则保持原密钥不变" {...context} />;
+  const notice = multiKey ? "密钥留空则保持原密钥不变；填写新密钥（每行一个）会替换全部密钥，并将它们全部恢复为已启用" : "密钥留空则保持原密钥不变";
+  return (
+    <div className="flex flex-col gap-4">
+      <ChannelForm mode="edit" lastResult={lastResult as never} defaultValue={defaults} notice={notice} multiKey={multiKey} {...context} />
+      {multiKey ? <ChannelKeyTable keys={keys} /> : null}
+    </div>
+  );
 }

@@ -35,7 +35,7 @@ test.describe("channel form per provider @nojs", () => {
     await expect(page.locator('select[name="models"] option:checked', { hasText: "nomic-embed-text" })).toHaveCount(1);
     const name = uniqueName("ol");
     await page.getByLabel("名称").fill(name);
-    await page.getByLabel("密钥").fill("any");
+    await page.getByLabel("密钥", { exact: true }).fill("any");
     await page.getByLabel("代理地址（Base URL）").fill(ollama.url);
     await page.getByRole("button", { name: "获取模型列表" }).click();
     await expect(page.locator('select[name="models"] option:checked')).toHaveText(["llama3.2:latest", "qwen2.5:7b"]);
@@ -51,7 +51,7 @@ test.describe("channel form per provider @nojs", () => {
     await pickType(page, "Xinference", javaScriptEnabled);
     await expect(page.getByLabel("代理地址（Base URL）")).toHaveAttribute("placeholder", "必填，如 http://localhost:9997");
     await page.getByLabel("名称").fill(uniqueName("xi"));
-    await page.getByLabel("密钥").fill("k");
+    await page.getByLabel("密钥", { exact: true }).fill("k");
     await page.getByRole("button", { name: "获取模型列表" }).click();
     await expect(page.getByText("获取模型列表失败：未设置 Base URL")).toBeVisible();
     await page.getByRole("button", { name: "提交" }).click();

@@ -9,7 +9,7 @@ async function asRoot(page: Page) {
 async function addChannel(page: Page, name: string, key = "sk-test-key") {
   await page.goto("/channel/add");
   await page.getByLabel("名称").fill(name);
-  await page.getByLabel("密钥").fill(key);
+  await page.getByLabel("密钥", { exact: true }).fill(key);
   await page.getByRole("button", { name: "提交" }).click();
 }
 
@@ -28,7 +28,7 @@ test.describe("channels @nojs", () => {
 
     await row.getByRole("link", { name: "编辑" }).click();
     await expect(page.getByRole("heading", { name: "更新渠道信息" })).toBeVisible();
-    await expect(page.getByLabel("密钥")).toHaveValue("");
+    await expect(page.getByLabel("密钥", { exact: true })).toHaveValue("");
     await page.getByLabel("名称").fill(`${name}x`);
     await page.getByLabel("优先级").fill("7");
     await page.getByRole("button", { name: "提交" }).click();
@@ -58,7 +58,7 @@ test.describe("channels @nojs", () => {
     await expect(page.getByText("请填写渠道名称和渠道密钥！")).toBeVisible();
 
     await page.getByLabel("名称").fill(uniqueName("c"));
-    await page.getByLabel("密钥").fill("k");
+    await page.getByLabel("密钥", { exact: true }).fill("k");
     await page.getByLabel("模型重定向").fill("{not json");
     await page.getByRole("button", { name: "提交" }).click();
     await expect(page.getByText("模型映射必须是合法的 JSON 格式！")).toBeVisible();
@@ -119,7 +119,7 @@ test.describe("channel tests from the console @nojs", () => {
     await asRoot(page);
     await page.goto("/channel/add");
     await page.getByLabel("名称").fill(uniqueName("m"));
-    await page.getByLabel("密钥").fill("sk-x");
+    await page.getByLabel("密钥", { exact: true }).fill("sk-x");
     await page.getByLabel("代理地址（Base URL）").fill("http://169.254.169.254/latest");
     await page.getByRole("button", { name: "提交" }).click();
     await expect(page.getByText(/代理地址不能是链路本地或云元数据地址.*169\.254\.169\.254/)).toBeVisible();
@@ -127,7 +127,7 @@ test.describe("channel tests from the console @nojs", () => {
 
     const name = uniqueName("f");
     await page.getByLabel("名称").fill(name);
-    await page.getByLabel("密钥").fill("sk-x");
+    await page.getByLabel("密钥", { exact: true }).fill("sk-x");
     await page.getByLabel("代理地址（Base URL）").fill(`http://127.0.0.1:${await freePort()}`); // nothing listens there
     await page.getByRole("button", { name: "提交" }).click();
     await expect(page).toHaveURL(/\/channel$/);
@@ -148,7 +148,7 @@ test.describe("channel tests from the console @nojs", () => {
       const name = uniqueName("t");
       await page.goto("/channel/add");
       await page.getByLabel("名称").fill(name);
-      await page.getByLabel("密钥").fill("sk-x");
+      await page.getByLabel("密钥", { exact: true }).fill("sk-x");
       await page.getByLabel("代理地址（Base URL）").fill(upstream.url);
       await page.getByRole("button", { name: "提交" }).click();
       await expect(page).toHaveURL(/\/channel$/);

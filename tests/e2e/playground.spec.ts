@@ -15,7 +15,7 @@ test.describe("playground @nojs", () => {
     const model = `${uniqueName("pg")}`;
     await page.goto("/channel/add");
     await page.getByLabel("名称").fill(model);
-    await page.getByLabel("密钥").fill("sk-x");
+    await page.getByLabel("密钥", { exact: true }).fill("sk-x");
     await page.getByLabel("代理地址（Base URL）").fill(upstream.url);
     await page.getByLabel("自定义模型").fill(model);
     await page.getByRole("button", { name: "填入", exact: true }).click();

@@ -17,6 +17,8 @@ type Props = {
   allModels: string[];
   groups: string[];
   notice?: string;
+  /** Editing a channel that holds several keys: its key text replaces them all. */
+  multiKey?: boolean;
   /** The schema's HTML constraints, computed by the loader; the helper buttons skip them (formNoValidate). */
   constraint: FormConstraint;
 };
@@ -72,11 +74,32 @@ export function ChannelForm(props: Props) {
       </div>
       <div>
         <label className="label" htmlFor={fields.key.id}>密钥</label>
-        <textarea {...getTextareaProps(fields.key)} className="input font-mono" rows={props.mode === "create" ? 4 : 2}
-          placeholder={props.mode === "create" ? `${typeInfo?.keyHint ?? "密钥"}，一行一个密钥即可批量创建渠道` : "留空则保持原密钥不变"} />
+        <textarea {...getTextareaProps(fields.key)} className="input font-mono" rows={props.mode === "create" || props.multiKey ? 4 : 2}
+          placeholder={props.mode === "create" ? `${typeInfo?.keyHint ?? "密钥"}，一行一个密钥` : props.multiKey ? "留空则保持原密钥不变；填写则替换全部密钥（每行一个）" : "留空则保持原密钥不变"} />
         <p className="mt-1 text-xs text-gray-500">格式：{typeInfo?.keyHint}</p>
         <Err errors={fields.key.errors} />
       </div>
+      {props.mode === "create" || props.multiKey ? (
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+          {props.mode === "create" ? (
+            <div>
+              <label className="label" htmlFor={fields.key_mode.id}>密钥模式</label>
+              <select {...getSelectProps(fields.key_mode)} className="input">
+                <option value="batch">批量创建（每行一个渠道）</option>
+                <option value="multi_to_single">单渠道多密钥（每行一个密钥）</option>
+              </select>
+            </div>
+          ) : null}
+          <div>
+            <label className="label" htmlFor={fields.multi_key_mode.id}>多密钥使用方式</label>
+            <select {...getSelectProps(fields.multi_key_mode)} className="input">
+              <option value="random">随机</option>
+              <option value="polling">轮询</option>
+            </select>
+            {props.mode === "create" ? <p className="mt-1 text-xs text-gray-500">仅对单渠道多密钥有效</p> : null}
+          </div>
+        </div>
+      ) : null}
       <div>
         <label className="label" htmlFor={fields.base_url.id}>代理地址（Base URL）</label>
         <input {...getInputProps(fields.base_url, { type: "text" })} className="input" placeholder={typeInfo?.baseUrlPlaceholder ?? "可选，留空使用官方地址"} />
@@ -144,6 +167,20 @@ export function ChannelForm(props: Props) {
           {/* The spec's minimum; the server turns a negative weight into 0 rather than refusing it. */}
           <input {...getInputProps(fields.weight, { type: "number" })} className="input" min={0} />
           <Err errors={fields.weight.errors} />
+        </div>
+      </div>
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+        <div>
+          <label className="label" htmlFor={fields.key_max_concurrency.id}>每个密钥最大并发数</label>
+          <input {...getInputProps(fields.key_max_concurrency, { type: "number" })} className="input" />
+          <p className="mt-1 text-xs text-gray-500">0 表示不限制</p>
+          <Err errors={fields.key_max_concurrency.errors} />
+        </div>
+        <div>
+          <label className="label" htmlFor={fields.key_rpm_limit.id}>每个密钥每分钟请求数（RPM）</label>
+          <input {...getInputProps(fields.key_rpm_limit, { type: "number" })} className="input" />
+          <p className="mt-1 text-xs text-gray-500">0 表示不限制</p>
+          <Err errors={fields.key_rpm_limit.errors} />
         </div>
       </div>
       <label className="flex items-center gap-2 text-sm">

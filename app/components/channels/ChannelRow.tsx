@@ -22,6 +22,8 @@ export type ChannelRowData = {
   priority: number;
   weight: number;
   other_info: string;
+  /** Enabled and total keys of a multi-key channel; null for a one-key channel. */
+  keys: { enabled: number; total: number } | null;
 };
 
 export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRowData; displayInCurrency: boolean }) {
@@ -38,7 +40,14 @@ export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRow
       <td className="p-2">{channel.id}</td>
       <td className="p-2 font-medium">{channel.name}</td>
       <td className="p-2">{channel.group.split(",").map((g) => <span key={g} className="mr-1 inline-block rounded bg-gray-100 px-1 text-xs dark:bg-gray-700">{g}</span>)}</td>
-      <td className="p-2">{channel.typeName}</td>
+      <td className="p-2">
+        {channel.typeName}
+        {channel.keys ? (
+          <div className="mt-1" data-testid="multi-key">
+            <StatusTag tone={channel.keys.enabled === channel.keys.total ? "green" : channel.keys.enabled ? "yellow" : "red"}>多密钥 {channel.keys.enabled}/{channel.keys.total}</StatusTag>
+          </div>
+        ) : null}
+      </td>
       <td className="p-2">
         <StatusTag tone={status.tone} title={reason || undefined}>{status.label}</StatusTag>
         {reason ? <div className="mt-1 max-w-[12rem] text-xs text-gray-500" data-testid="status-reason">{reason}</div> : null}

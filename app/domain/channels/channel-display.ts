@@ -45,3 +45,10 @@ export function lastTestFailure(otherInfo: string): string {
     return "";
   }
 }
+
+/** 已启用 / 手动禁用 / 自动禁用, for one key of a multi-key channel. */
+export function keyStatusLabel(status: number): string {
+  if (status === 2) return "手动禁用";
+  if (status === 3) return "自动禁用";
+  return "已启用";
+}

@@ -7,7 +7,9 @@ import { SELECTABLE_CHANNEL_TYPES, allCatalogModels, getChannelType, requiresBas
 import { channelConsoleSchema, type ChannelConsoleInput } from "./channel-console-form";
 import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, mergeCustomModels } from "./channel-form-helpers";
 import type { ChannelFields } from "./channel-input";
+import { manageChannelKey } from "./channel-key-manage.server";
 import { createChannels, updateChannel } from "./channels.server";
+import { parseChannelInfo } from "./multi-key";
 import { readForm } from "~/utils/edge-input";
 
 /** What both channel form pages render besides the values. */
@@ -38,7 +40,10 @@ function baseUrlPlaceholder(type: number): string {
 export type ModelLister = (form: { type: number; base_url: string; other: string; key: string }) => Promise<{ ok: true; value: string[] } | { ok: false; message: string }>;
 
 export function newChannelDefaults() {
-  return { type: "1", models: [...(getChannelType(1)?.defaultModels ?? [])], groups: ["default"], auto_ban: "on", priority: "0", weight: "0" };
+  return {
+    type: "1", models: [...(getChannelType(1)?.defaultModels ?? [])], groups: ["default"], auto_ban: "on", priority: "0", weight: "0",
+    key_mode: "batch", multi_key_mode: "random", key_max_concurrency: "0", key_rpm_limit: "0",
+  };
 }
 
 export function channelDefaults(channel: Channel) {
@@ -57,6 +62,9 @@ export function channelDefaults(channel: Channel) {
     test_model: channel.test_model ?? "",
     priority: String(channel.priority),
     weight: String(channel.weight),
+    multi_key_mode: parseChannelInfo(channel.channel_info).multi_key_mode,
+    key_max_concurrency: String(channel.key_max_concurrency),
+    key_rpm_limit: String(channel.key_rpm_limit),
   };
 }
 
@@ -77,7 +85,20 @@ function toChannelFields(input: ChannelConsoleInput, mode: "create" | "edit"): C
     test_model: input.test_model,
     priority: input.priority,
     weight: input.weight,
+    key_max_concurrency: input.key_max_concurrency,
+    key_rpm_limit: input.key_rpm_limit,
+    multi_key_mode: input.multi_key_mode,
   };
+}
+
+/** A key-table button of the edit page: acts on one key (or all) and comes back to the page. */
+async function keyIntent(intent: string, formData: FormData, id: number | undefined) {
+  const back = `/channel/edit/${id ?? 0}`;
+  const action = intent === "enable-key" ? "enable_key" : intent === "disable-key" ? "disable_key" : "enable_all_keys";
+  const index = Number(formData.get("key_index") ?? 0);
+  if (!id || !Number.isInteger(index) || index < 0) return redirectWithFlash(back, { type: "error", message: "该渠道没有这个密钥" });
+  const result = await manageChannelKey(id, action, index);
+  return redirectWithFlash(back, result.ok ? { type: "success", message: result.value } : { type: "error", message: result.message });
 }
 
 /** Re-renders the form with changed values and no field errors (a helper button, not a save). */
@@ -129,6 +150,11 @@ export async function handleChannelForm(request: Request, mode: "create" | "edit
       setList("models", listed.value);
       return rerender(formData);
     }
+    case "enable-key":
+    case "disable-key":
+    case "enable-all-keys":
+      // A new channel has no keys to act on: the add form just comes back as it was.
+      return mode === "edit" ? keyIntent(intent, formData, id) : rerender(formData);
     case "template-status-code-mapping":
       formData.set("status_code_mapping", STATUS_CODE_MAPPING_TEMPLATE);
       return rerender(formData);
@@ -136,7 +162,9 @@ export async function handleChannelForm(request: Request, mode: "create" | "edit
   const submission = parseWithZod(formData, { schema: channelConsoleSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["key"] });
   const fields = toChannelFields(submission.value, mode);
-  const result = mode === "create" ? await createChannels(fields) : await updateChannel(id ?? 0, fields);
+  const result = mode === "create"
+    ? await createChannels(fields, { mode: submission.value.key_mode, multiKeyMode: submission.value.multi_key_mode })
+    : await updateChannel(id ?? 0, fields);
   if (!result.ok) return submission.reply({ formErrors: [result.message] });
   return redirectWithFlash("/channel", { type: "success", message: mode === "create" ? "渠道创建成功！" : "渠道更新成功！" });
 }

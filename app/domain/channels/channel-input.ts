@@ -28,7 +28,22 @@ export const channelFieldsSchema = z.object({
   weight: int4Schema("权重必须是整数").optional(),
   auto_ban: z.coerce.number().int().min(0).max(1).optional(),
   max_input_tokens: z.coerce.number().int().min(0).max(MAX_ID).optional(),
+  // Each key's caps (0 = none). Any int4 passes here; the range is the domain's refusal, a
+  // business answer (success:false) rather than a malformed body.
+  key_max_concurrency: int4Schema("每个密钥最大并发数必须是整数").optional(),
+  key_rpm_limit: int4Schema("每个密钥每分钟请求数必须是整数").optional(),
+  // How a multi-key channel picks among its keys; ignored for a one-key channel.
+  multi_key_mode: z.enum(["random", "polling"]).optional(),
 });
+
+/** The largest per-key cap: far past any upstream's real limit, well inside an int4. */
+export const MAX_KEY_CAP = 1_000_000;
+export const KEY_CAP_LABELS = { key_max_concurrency: "每个密钥最大并发数", key_rpm_limit: "每个密钥每分钟请求数" } as const;
+export const keyCapRangeMessage = (label: string) => `${label}必须在 0 到 ${MAX_KEY_CAP} 之间（0 表示不限制）`;
+
+/** How the key lines of a new channel become channels (the reference's add modes). */
+export const CREATE_MODES = ["single", "batch", "multi_to_single"] as const;
+export type CreateMode = (typeof CREATE_MODES)[number];
 
 export type ChannelFields = z.infer<typeof channelFieldsSchema>;
 

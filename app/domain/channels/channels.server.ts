@@ -4,10 +4,11 @@ import { getDb } from "~/utils/db.server";
 import { LOG_TYPE } from "~/domain/logs/logs.server";
 import { publish } from "~/utils/redis.server";
 import { encryptSecret } from "~/utils/secrets.server";
-import { upstreamUrlRefusal } from "~/utils/upstream-address";
 import { rebuildAbilities } from "./abilities.server";
-import { BASE_URL_REQUIRED_MESSAGE, getChannelType, requiresBaseUrl, splitChannelKeys, validateChannelKey } from "./catalog";
-import { checkJsonObject, normaliseBaseUrl, type ChannelFields } from "./channel-input";
+import { BASE_URL_REQUIRED_MESSAGE, getChannelType, requiresBaseUrl, splitChannelKeys, validateChannelKey, VERTEX_AI_TYPE } from "./catalog";
+import { toColumns, type Columns } from "./channel-columns";
+import type { ChannelFields, CreateMode } from "./channel-input";
+import { multiKeyInfo, parseChannelInfo, type KeyMode } from "./multi-key";
 import { readId } from "~/utils/edge-input";
 
 export const CHANNEL_STATUS = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const;
@@ -19,7 +20,8 @@ export type ChannelResult<T = undefined> = { ok: true; value: T } | { ok: false;
 /** The reference's channel JSON: every column but the key, which never leaves the server. */
 export function toChannelJson(channel: Channel) {
   const { key_encrypted: _secret, ...rest } = channel;
-  return { ...rest, key: "" };
+  // The reference sends its multi-key info as an object (a one-key channel's says so too).
+  return { ...rest, channel_info: parseChannelInfo(channel.channel_info), key: "" };
 }
 
 /** Tells every node's routing cache that the channel (or "*": several) changed. */
@@ -27,89 +29,50 @@ export async function announce(id: number | "*") {
   await publish(CHANNEL_CHANGED_CHANNEL, String(id));
 }
 
-type Columns = {
-  type: number;
-  name: string;
-  base_url: string;
-  other: string;
-  openai_organization: string | null;
-  test_model: string | null;
-  models: string;
-  group: string;
-  model_mapping: string;
-  status_code_mapping: string;
-  priority: number;
-  weight: number;
-  auto_ban: number;
-  max_input_tokens: number;
-};
+const NO_MULTI_KEY_VERTEX = "Vertex AI 渠道的密钥是整段 JSON，不支持单渠道多密钥";
 
-/** Validates the fields present and maps them to columns (absent fields stay absent). */
-function toColumns(fields: ChannelFields, type: number): { ok: true; value: Partial<Columns> } | { ok: false; message: string } {
-  const out: Partial<Columns> = {};
-  if (fields.type !== undefined) out.type = fields.type;
-  if (fields.name !== undefined) out.name = fields.name;
-  if (fields.base_url !== undefined) {
-    const url = normaliseBaseUrl(fields.base_url);
-    if (url && !/^https?:\/\/[^\s/]+/i.test(url)) return { ok: false, message: "代理地址必须以 http:// 或 https:// 开头" };
-    const refusal = url ? upstreamUrlRefusal(url) : undefined;
-    if (refusal) return { ok: false, message: refusal };
-    out.base_url = url;
+/** Every line a key the channel type accepts; the first refusal, if any. */
+function checkKeys(type: number, keys: string[]): string | undefined {
+  for (const key of keys) {
+    const problem = validateChannelKey(type, key);
+    if (problem) return problem;
   }
-  if (fields.other !== undefined) out.other = fields.other.trim();
-  if (fields.openai_organization !== undefined) out.openai_organization = fields.openai_organization || null;
-  if (fields.test_model !== undefined) out.test_model = fields.test_model || null;
-  if (fields.models !== undefined) {
-    if (fields.models.length === 0) return { ok: false, message: "请至少选择一个模型！" };
-    out.models = fields.models.join(",");
-  }
-  const groups = fields.groups ?? fields.group;
-  if (groups !== undefined) out.group = groups.length ? groups.join(",") : "default";
-  const mappingError = checkJsonObject(fields.model_mapping, "模型映射必须是合法的 JSON 格式！");
-  if (mappingError) return { ok: false, message: mappingError };
-  if (fields.model_mapping !== undefined) out.model_mapping = fields.model_mapping.trim();
-  const statusError = checkJsonObject(fields.status_code_mapping, "状态码映射必须是合法的 JSON 格式！");
-  if (statusError) return { ok: false, message: statusError };
-  if (fields.status_code_mapping !== undefined) out.status_code_mapping = fields.status_code_mapping.trim();
-  if (fields.priority !== undefined) {
-    if (fields.priority < -999) return { ok: false, message: "优先级不能小于 -999" };
-    out.priority = fields.priority;
-  }
-  // The spec: weight has min 0 and negatives become 0.
-  if (fields.weight !== undefined) out.weight = Math.max(0, fields.weight);
-  if (fields.auto_ban !== undefined) out.auto_ban = fields.auto_ban;
-  if (fields.max_input_tokens !== undefined) out.max_input_tokens = fields.max_input_tokens;
-  if (out.other === undefined && fields.type !== undefined) {
-    const fallback = getChannelType(type)?.defaultOther;
-    if (fallback) out.other = fallback;
-  }
-  return { ok: true, value: out };
+  return undefined;
 }
 
+export type CreateOptions = { mode?: CreateMode; multiKeyMode?: KeyMode };
+
 /**
- * Creates one channel per key line (a Vertex service-account JSON is one key), each with its
- * abilities, all in one transaction: either every channel of the batch exists or none does.
+ * Makes channels of the key lines (a Vertex service-account JSON is one key): "batch" (the
+ * default) one channel per line, "single" one channel of one key, "multi_to_single" one channel
+ * holding every line as its keys. Each gets its abilities, all in one transaction: either every
+ * channel of the batch exists or none does.
  */
-export async function createChannels(fields: ChannelFields): Promise<ChannelResult<number[]>> {
+export async function createChannels(fields: ChannelFields, options: CreateOptions = {}): Promise<ChannelResult<number[]>> {
+  const mode = options.mode ?? "batch";
   const type = fields.type ?? 1;
   if (!getChannelType(type) || type === 0) return { ok: false, message: "未知的渠道类型" };
   const keys = splitChannelKeys(type, fields.key ?? "");
   if (!fields.name?.trim() || keys.length === 0) return { ok: false, message: "请填写渠道名称和渠道密钥！" };
+  if (mode === "single" && keys.length > 1) return { ok: false, message: "单个渠道只能填写一个密钥；每行一个渠道请用批量创建，一个渠道多个密钥请用单渠道多密钥" };
+  if (mode === "multi_to_single" && type === VERTEX_AI_TYPE) return { ok: false, message: NO_MULTI_KEY_VERTEX };
   const models = fields.models ?? [...(getChannelType(type)?.defaultModels ?? [])];
-  for (const key of keys) {
-    const problem = validateChannelKey(type, key);
-    if (problem) return { ok: false, message: problem };
-  }
+  const problem = checkKeys(type, keys);
+  if (problem) return { ok: false, message: problem };
   const mapped = toColumns({ ...fields, type, models }, type);
   if (!mapped.ok) return mapped;
   if (requiresBaseUrl(type) && !mapped.value.base_url) return { ok: false, message: BASE_URL_REQUIRED_MESSAGE };
+  // A multi-key channel keeps its keys as lines of one secret, numbered from 0 in this order.
+  const rows = mode === "multi_to_single"
+    ? [{ key: keys.join("\n"), channel_info: JSON.stringify(multiKeyInfo(keys.length, options.multiKeyMode ?? fields.multi_key_mode ?? "random")) }]
+    : keys.map((key) => ({ key, channel_info: "" }));
   const db = await getDb();
   const ids = await db.transaction().execute(async (trx) => {
     const created: number[] = [];
-    for (const key of keys) {
+    for (const { key, channel_info } of rows) {
       const channel = await trx
         .insertInto("channels")
-        .values({ ...mapped.value, type, name: fields.name!.trim(), key_encrypted: encryptSecret(key), created_time: Math.floor(Date.now() / 1000), status: CHANNEL_STATUS.enabled })
+        .values({ ...mapped.value, type, name: fields.name!.trim(), key_encrypted: encryptSecret(key), channel_info, created_time: Math.floor(Date.now() / 1000), status: CHANNEL_STATUS.enabled })
         .returningAll()
         .executeTakeFirstOrThrow();
       await rebuildAbilities(trx, channel);
@@ -121,7 +84,10 @@ export async function createChannels(fields: ChannelFields): Promise<ChannelResu
   return { ok: true, value: ids };
 }
 
-/** Changed fields only; a blank key keeps the stored one. */
+/**
+ * Changed fields only; a blank key keeps the stored one. A multi-key channel's non-blank key is
+ * its new key set: every key starts enabled again (old indexes may name other keys now).
+ */
 export async function updateChannel(id: number, fields: ChannelFields): Promise<ChannelResult<Channel>> {
   const db = await getDb();
   const current = await db.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
@@ -133,15 +99,23 @@ export async function updateChannel(id: number, fields: ChannelFields): Promise<
   // still be renamed or disabled (the relay refuses to call it either way).
   const addressed = fields.base_url !== undefined || fields.type !== undefined;
   if (addressed && requiresBaseUrl(type) && !(mapped.value.base_url ?? current.base_url)) return { ok: false, message: BASE_URL_REQUIRED_MESSAGE };
-  const set: Partial<Columns> & { key_encrypted?: string } = { ...mapped.value };
+  const set: Partial<Columns> & { key_encrypted?: string; channel_info?: string } = { ...mapped.value };
   if (fields.name !== undefined && !fields.name.trim()) return { ok: false, message: "请填写渠道名称和渠道密钥！" };
+  const multiKey = parseChannelInfo(current.channel_info).is_multi_key;
+  if (multiKey && type === VERTEX_AI_TYPE) return { ok: false, message: NO_MULTI_KEY_VERTEX };
   const key = fields.key?.trim();
-  if (key) {
-    const problem = validateChannelKey(type, key);
-    if (problem) return { ok: false, message: problem };
-    set.key_encrypted = encryptSecret(key);
-  }
+  const keys = key ? (multiKey ? splitChannelKeys(type, key) : [key]) : [];
+  const problem = checkKeys(type, keys);
+  if (problem) return { ok: false, message: problem };
+  if (keys.length) set.key_encrypted = encryptSecret(keys.join("\n"));
   const updated = await db.transaction().execute(async (trx) => {
+    if (multiKey && (keys.length || fields.multi_key_mode)) {
+      // Read under the row lock a key's status change also takes, so neither loses the other.
+      const locked = await trx.selectFrom("channels").select("channel_info").where("id", "=", id).forUpdate().executeTakeFirstOrThrow();
+      const info = parseChannelInfo(locked.channel_info);
+      const keyMode = fields.multi_key_mode ?? info.multi_key_mode;
+      set.channel_info = JSON.stringify(keys.length ? multiKeyInfo(keys.length, keyMode) : { ...info, multi_key_mode: keyMode });
+    }
     const row = Object.keys(set).length
       ? await trx.updateTable("channels").set(set).where("id", "=", id).returningAll().executeTakeFirstOrThrow()
       : current;
