@@ -114,11 +114,27 @@ try {
   }
   const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / gatewayRequests;
 
+  // Memory is read after a soak to 100k requests, so a leak would show.
+  let soakErrors = 0;
+  const errorSamples = rows.flatMap(([, , , g]) => g.errorSamples);
+  // The soak is also the long run a stall would show in: its slowest request is printed.
+  const soakStarted = Date.now();
+  let soakLongest = 0;
+  while (gatewayRequests < SOAK_REQUESTS) {
+    const g = await runLoad(gatewayUrl, viaGateway(false), 50, 5);
+    gatewayRequests += g.requests + g.errors;
+    soakErrors += g.errors;
+    soakLongest = Math.max(soakLongest, g.max);
+    errorSamples.push(...g.errorSamples);
+  }
+  const soakSeconds = (Date.now() - soakStarted) / 1000;
+  const rss = rssMb(server.pid);
+
   // What limits add: the same call by a token with rpm and tpm limits (one counter taken before,
   // one read before and one added after) to a channel whose key is capped in flight and per
   // minute (a slot taken and given back, a counter taken), limits far above the load so none
   // refuses; alternated with the plain token and channel, CPU per request of each.
-  await api("POST", "/api/channel/", { type: 1, name: "bench-capped", key: "sk-bench", base_url: upstream.url, models: LIMITED_MODEL, group: "default", key_max_concurrency: 1_000_000, key_rpm_limit: 1_000_000_000 });
+  await api("POST", "/api/channel/", { type: 1, name: "bench-capped", key: "sk-bench", base_url: upstream.url, models: LIMITED_MODEL, group: "default", key_max_concurrency: 1_000_000, key_rpm_limit: 1_000_000 });
   await api("POST", "/api/token/", { name: "bench-limited", unlimited_quota: true, remain_quota: 0, expired_time: -1, rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000 });
   const limitedId = ((await api("GET", "/api/token/")).data as { id: number; name: string }[]).find((t) => t.name === "bench-limited")!.id;
   const limitedKey = (await api("GET", `/api/token/${limitedId}/key`)).data.key as string;
@@ -135,7 +151,7 @@ try {
         const cpuRun = cpuMs(server.pid);
         const result = await runLoad(gatewayUrl, target === "plain" ? viaGateway(false) : viaLimits(false), connections, seconds / ROUNDS);
         const used = cpuMs(server.pid) - cpuRun;
-        gatewayRequests += result.requests + result.errors;
+        errorSamples.push(...result.errorSamples);
         if (target === "plain") {
           plain.push(result);
           plainCpu += used;
@@ -149,21 +165,6 @@ try {
     const l = combineRuns(limited);
     limitRows.push([label, p, plainCpu / Math.max(1, p.requests + p.errors), l, limitedCpu / Math.max(1, l.requests + l.errors)]);
   }
-  // Memory is read after a soak to 100k requests, so a leak would show.
-  let soakErrors = 0;
-  const errorSamples = rows.flatMap(([, , , g]) => g.errorSamples);
-  // The soak is also the long run a stall would show in: its slowest request is printed.
-  const soakStarted = Date.now();
-  let soakLongest = 0;
-  while (gatewayRequests < SOAK_REQUESTS) {
-    const g = await runLoad(gatewayUrl, viaGateway(false), 50, 5);
-    gatewayRequests += g.requests + g.errors;
-    soakErrors += g.errors;
-    soakLongest = Math.max(soakLongest, g.max);
-    errorSamples.push(...g.errorSamples);
-  }
-  const soakSeconds = (Date.now() - soakStarted) / 1000;
-  const rss = rssMb(server.pid);
 
   await new Promise((r) => setTimeout(r, 500));
   const quotaAfter = (await api("GET", "/api/user/self")).data.quota as number;
