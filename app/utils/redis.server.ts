@@ -111,6 +111,17 @@ export function getRedis(): Redis {
   return sharedClient;
 }
 
+let pipelinedClient: Redis | undefined;
+/**
+ * Like getRedis, with the commands issued in one turn of the event loop sent as one write (the
+ * relay's limit counters: many calls in flight each send one script; batched, each costs a
+ * fraction of the CPU of its own round trip).
+ */
+export function getPipelinedRedis(): Redis {
+  pipelinedClient ??= connect("limits", { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, enableAutoPipelining: true });
+  return pipelinedClient;
+}
+
 /** Whether the command connection is up right now. */
 export function redisStatus(): "off" | "ok" | "degraded" {
   if (!isRedisEnabled()) return "off";
@@ -133,6 +144,7 @@ function ensurePublisher(): Redis {
 export function connectRedis(): void {
   if (!isRedisEnabled()) return;
   getRedis();
+  getPipelinedRedis();
   ensurePublisher();
   ensureSubscriber();
 }
@@ -197,7 +209,7 @@ export async function closeRedis(): Promise<void> {
   // BullMQ and ioredis never quit connections on their own (stack-notes P11b); quit waits for
   // a reply, so a dead server gets disconnect() instead.
   const close = (client: Redis | undefined) => (client?.status === "ready" ? client.quit().catch(() => client.disconnect()) : client?.disconnect());
-  await Promise.all([close(publisher), close(subscriber), close(sharedClient)]);
-  publisher = subscriber = sharedClient = undefined;
+  await Promise.all([close(publisher), close(subscriber), close(sharedClient), close(pipelinedClient)]);
+  publisher = subscriber = sharedClient = pipelinedClient = undefined;
   handlers.clear();
 }

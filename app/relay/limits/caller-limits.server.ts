@@ -1,5 +1,5 @@
 import { options } from "~/domain/options/store.server";
-import { addToWindow, takeFromWindow, windowHasRoom, type WindowAnswer } from "~/utils/window-limits.server";
+import { addToWindow, checkAndCount, type LimitSpec, type WindowAnswer } from "~/utils/window-limits.server";
 import type { TokenContext } from "../auth/token-auth.server";
 import type { RelayFailure } from "../relay-error";
 import { noteLimitRefusal } from "../observe-call.server";
@@ -29,23 +29,29 @@ async function checkLimits(token: TokenContext, tokenId: number, rpm: number, tp
   const period = Math.max(1, options.int("ModelRequestRateLimitDurationMinutes")) * MINUTE;
   const userCount = userLimited ? options.int("ModelRequestRateLimitCount") : 0;
   const userSuccesses = userLimited ? options.int("ModelRequestRateLimitSuccessCount") : 0;
-  // Counters that only read go first: a call they refuse takes no request place.
+  // One step: every counter fits and the request ones are counted, or none is (a call refused by
+  // the user's limit takes no place of the token's). The refusal names the first that is full.
+  const specs: LimitSpec[] = [];
+  const refusals: ((answer: WindowAnswer) => RelayFailure)[] = [];
   if (tpm > 0) {
-    const room = await windowHasRoom(`limit:token-tpm:${tokenId}`, tpm, MINUTE);
-    if (!room.allowed) return refuse("token_tpm", rateLimited.tokenTpm(tpm, room));
+    specs.push({ kind: "peek", key: `limit:token-tpm:${tokenId}`, limit: tpm, windowMs: MINUTE });
+    refusals.push((answer) => refuse("token_tpm", rateLimited.tokenTpm(tpm, answer)));
   }
   if (userSuccesses > 0) {
-    const room = await windowHasRoom(`limit:user-success:${userId}`, userSuccesses, period);
-    if (!room.allowed) return refuse("user_success", rateLimited.userSuccesses(period / MINUTE, userSuccesses, room));
+    specs.push({ kind: "peek", key: `limit:user-success:${userId}`, limit: userSuccesses, windowMs: period });
+    refusals.push((answer) => refuse("user_success", rateLimited.userSuccesses(period / MINUTE, userSuccesses, answer)));
   }
   if (rpm > 0) {
-    const taken = await takeFromWindow(`limit:token-rpm:${tokenId}`, rpm, MINUTE);
-    if (!taken.allowed) return refuse("token_rpm", rateLimited.tokenRpm(rpm, taken));
+    specs.push({ kind: "take", key: `limit:token-rpm:${tokenId}`, limit: rpm, windowMs: MINUTE });
+    refusals.push((answer) => refuse("token_rpm", rateLimited.tokenRpm(rpm, answer)));
   }
   if (userCount > 0) {
-    const taken = await takeFromWindow(`limit:user-requests:${userId}`, userCount, period);
-    if (!taken.allowed) return refuse("user_requests", rateLimited.userRequests(period / MINUTE, userCount, taken));
+    specs.push({ kind: "take", key: `limit:user-requests:${userId}`, limit: userCount, windowMs: period });
+    refusals.push((answer) => refuse("user_requests", rateLimited.userRequests(period / MINUTE, userCount, answer)));
   }
+  if (specs.length === 0) return undefined;
+  const step = await checkAndCount(specs);
+  if (!step.allowed) return refusals[step.refused]!(step.answer);
   if (tpm <= 0 && userSuccesses <= 0) return undefined;
   return {
     served(tokens) {
@@ -61,4 +67,3 @@ function refuse(limit: string, failure: RelayFailure): RelayFailure {
   return failure;
 }
 
-export type { WindowAnswer };

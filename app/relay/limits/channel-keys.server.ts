@@ -1,7 +1,7 @@
 import type { Channel } from "../../../db/schema";
 import { keyStatus, KEY_STATUS, parseChannelInfo, splitKeys, type ChannelInfo } from "~/domain/channels/multi-key";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
-import { acquireSlot, takeFromWindow, type Slot } from "~/utils/window-limits.server";
+import { checkAndCount, type LimitSpec } from "~/utils/window-limits.server";
 
 const MINUTE = 60_000;
 /**
@@ -69,15 +69,12 @@ export async function leaseChannelKey(channel: Channel): Promise<KeyLease | unde
   const start = firstChoice(channel, set);
   for (let i = 0; i < count; i += 1) {
     const index = set.enabled[(start + i) % count]!;
-    let slot: Slot | undefined;
-    if (channel.key_max_concurrency > 0) {
-      slot = await acquireSlot(`limit:key-slots:${channel.id}:${index}`, channel.key_max_concurrency, KEY_SLOT_TTL_MS);
-      if (!slot) continue;
-    }
-    if (channel.key_rpm_limit > 0 && !(await takeFromWindow(`limit:key-rpm:${channel.id}:${index}`, channel.key_rpm_limit, MINUTE)).allowed) {
-      slot?.release();
-      continue;
-    }
+    const specs: LimitSpec[] = [];
+    if (channel.key_max_concurrency > 0) specs.push({ kind: "slot", key: `limit:key-slots:${channel.id}:${index}`, limit: channel.key_max_concurrency, ttlMs: KEY_SLOT_TTL_MS });
+    if (channel.key_rpm_limit > 0) specs.push({ kind: "take", key: `limit:key-rpm:${channel.id}:${index}`, limit: channel.key_rpm_limit, windowMs: MINUTE });
+    const step = specs.length > 0 ? await checkAndCount(specs) : undefined;
+    if (step && !step.allowed) continue;
+    const slot = step?.slot;
     const multiKey = set.info.is_multi_key;
     return {
       channel: multiKey ? { ...channel, key_encrypted: set.sealed[index]! } : channel,

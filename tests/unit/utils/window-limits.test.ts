@@ -18,6 +18,10 @@ beforeAll(async () => {
   vi.resetModules();
   shared = await import("~/utils/window-limits.server");
   connection = await import("~/utils/redis.server");
+  // As at boot: the connections open first (without an offline queue a command before that would count in process).
+  connection.connectRedis();
+  const client = connection.getPipelinedRedis();
+  if (client.status !== "ready") await new Promise((resolve) => client.once("ready", resolve));
 });
 afterAll(async () => {
   await connection?.closeRedis?.();
@@ -49,7 +53,9 @@ describe.each([
     expect(refused.allowed).toBe(false);
     expect(refused.retryAfterMs).toBeLessThanOrEqual(600);
     await sleep(refused.retryAfterMs + 30);
-    expect((await limits().takeFromWindow(key, 3, 600)).used).toBe(1);
+    // The whole window has passed: three places again, not four.
+    for (let i = 0; i < 3; i++) expect((await limits().takeFromWindow(key, 3, 600)).allowed).toBe(true);
+    expect((await limits().takeFromWindow(key, 3, 600)).allowed).toBe(false);
   });
 
   it("counts tokens after the fact: room while under the limit, refused at it until the window passes", async () => {
@@ -63,7 +69,22 @@ describe.each([
     expect(full).toMatchObject({ allowed: false, used: 1600 });
     expect(full.retryAfterMs).toBeGreaterThan(0);
     await sleep(650);
-    expect((await limits().windowHasRoom(key, 1000, 600)).used).toBe(0);
+    expect((await limits().windowHasRoom(key, 1, 600)).allowed).toBe(true);
+  });
+
+  it("checks several counters in one step: all are counted, or none when one is full", async () => {
+    const [a, b] = [`t:${Math.random()}`, `t:${Math.random()}`];
+    const step = (limitB: number) =>
+      limits().checkAndCount([
+        { kind: "take", key: a, limit: 10, windowMs: 60_000 },
+        { kind: "take", key: b, limit: limitB, windowMs: 60_000 },
+      ]);
+    expect((await step(1)).allowed).toBe(true);
+    const refused = await step(1);
+    expect(refused).toMatchObject({ allowed: false, refused: 1, answer: { used: 1 } });
+    // The refusal took nothing from the first counter: 9 places are left in it, not 8.
+    const left = await Promise.all(Array.from({ length: 12 }, () => limits().takeFromWindow(a, 10, 60_000)));
+    expect(left.filter((x) => x.allowed)).toHaveLength(9);
   });
 
   it("holds at most `max` slots at once; a released slot is free again, and one never released lapses", async () => {
@@ -87,7 +108,7 @@ describe.each([
 it("the Redis side keeps its counts in Redis, where every node sees them", async () => {
   const key = `t:${Math.random()}`;
   await shared.takeFromWindow(key, 5, 60_000);
-  expect(await connection.getRedis().exists(connection.redisNamespace() + key)).toBe(1);
+  expect(await connection.getPipelinedRedis().exists(connection.redisNamespace() + key)).toBe(1);
   // A second module instance (another node) sees the place taken.
   expect((await shared.takeFromWindow(key, 1, 60_000)).allowed).toBe(false);
 });
