@@ -56,8 +56,8 @@ async function checkLimits(token: TokenContext, tokenId: number, rpm: number, tp
   return {
     served(tokens) {
       // Fire and forget: the reply does not wait for a counter (a lost add loosens the limit a little).
-      if (tpm > 0 && tokens > 0) void addToWindow(`limit:token-tpm:${tokenId}`, MINUTE, tokens);
-      if (userSuccesses > 0) void addToWindow(`limit:user-success:${userId}`, period, 1);
+      if (tpm > 0 && tokens > 0) void addToWindow(`limit:token-tpm:${tokenId}`, MINUTE, tokens, tpm);
+      if (userSuccesses > 0) void addToWindow(`limit:user-success:${userId}`, period, 1, userSuccesses);
     },
   };
 }

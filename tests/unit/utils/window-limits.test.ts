@@ -61,10 +61,10 @@ describe.each([
   it("counts tokens after the fact: room while under the limit, refused at it until the window passes", async () => {
     const key = `t:${Math.random()}`;
     expect((await limits().windowHasRoom(key, 1000, 600)).allowed).toBe(true);
-    await limits().addToWindow(key, 600, 700);
+    await limits().addToWindow(key, 600, 700, 1000);
     expect((await limits().windowHasRoom(key, 1000, 600)).allowed).toBe(true);
     // One call may overshoot (its tokens are known only once it ran); the next is refused.
-    await limits().addToWindow(key, 600, 900);
+    await limits().addToWindow(key, 600, 900, 1000);
     const full = await limits().windowHasRoom(key, 1000, 600);
     expect(full).toMatchObject({ allowed: false, used: 1600 });
     expect(full.retryAfterMs).toBeGreaterThan(0);
@@ -111,4 +111,40 @@ it("the Redis side keeps its counts in Redis, where every node sees them", async
   expect(await connection.getPipelinedRedis().exists(connection.redisNamespace() + key)).toBe(1);
   // A second module instance (another node) sees the place taken.
   expect((await shared.takeFromWindow(key, 1, 60_000)).allowed).toBe(false);
+});
+
+/** Another node: its own module instances (its own shares), connected to the same Redis. */
+async function anotherNode(): Promise<Limits> {
+  const { vi } = await import("vitest");
+  vi.resetModules();
+  const redisModule = await import("~/utils/redis.server");
+  const limits = await import("~/utils/window-limits.server");
+  redisModule.connectRedis();
+  const client = redisModule.getPipelinedRedis();
+  if (client.status !== "ready") await new Promise((resolve) => client.once("ready", resolve));
+  others.push(redisModule);
+  return limits;
+}
+const others: (typeof import("~/utils/redis.server"))[] = [];
+afterAll(async () => {
+  for (const other of others) await other.closeRedis();
+});
+
+describe("large limits shared out to nodes in batches", () => {
+  it("never admit past the limit: two nodes, 1,500 racing calls for 1,000 places get exactly 1,000", async () => {
+    const other = await anotherNode();
+    const key = `big:${Math.random()}`;
+    const answers = await Promise.all(Array.from({ length: 1500 }, (_, i) => (i % 2 ? shared : other).takeFromWindow(key, 1000, 60_000)));
+    expect(answers.filter((a) => a.allowed)).toHaveLength(1000);
+  });
+
+  it("give back within a couple of seconds what a node took and did not use", async () => {
+    const other = await anotherNode();
+    const key = `big:${Math.random()}`;
+    // One call on this node takes a batch; the rest of it waits here unused.
+    expect((await shared.takeFromWindow(key, 1000, 60_000)).allowed).toBe(true);
+    await sleep(2_200);
+    const answers = await Promise.all(Array.from({ length: 1000 }, () => other.takeFromWindow(key, 1000, 60_000)));
+    expect(answers.filter((a) => a.allowed)).toHaveLength(999);
+  });
 });
