@@ -38,6 +38,8 @@ export const limitRefusals = new Counter({
   labelNames: ["limit"] as const,
   registers: [metricsRegistry],
 });
+// Every limit's series exists from the start (at 0), so a dashboard and rate() see it before the first refusal.
+for (const limit of ["token_rpm", "token_tpm", "user_requests", "user_success", "channel_keys"]) limitRefusals.inc({ limit }, 0);
 
 /** A gauge read when scraped (journal backlog, leases held): the module that knows the value registers how to read it. */
 export function gaugeReadAtScrape(name: string, help: string, read: () => number): void {

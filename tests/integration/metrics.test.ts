@@ -74,5 +74,16 @@ describe("/metrics", () => {
     expect(asked.size).toBeGreaterThan(8);
     const exposed = new Set(samples.map((s) => s.name));
     expect([...asked].filter((name) => !exposed.has(name))).toEqual([]);
+    expect(sumOf(samples, "switchyard_limit_refusals_total")).toBe(0);
+
+    // A call refused by its token's limit is counted by limit.
+    const token = ((await call(server.baseUrl, "/api/token/", { headers: node.auth })).json.data as Record<string, unknown>[])[0]!;
+    expect((await call(server.baseUrl, "/api/token/", { method: "PUT", headers: node.auth, body: { ...token, rpm_limit: 1 } })).json.success).toBe(true);
+    // Counting starts with the limit: one call fits this minute, the next is refused.
+    expect((await chat("gpt-4o-mini")).status).toBe(200);
+    expect((await chat("gpt-4o-mini")).status).toBe(429);
+    const after = parsePrometheus(await (await fetch(`${server.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${SCRAPE_TOKEN}` } })).text());
+    expect(sumOf(after, "switchyard_limit_refusals_total", { limit: "token_rpm" })).toBe(1);
+    expect(sumOf(after, "switchyard_limit_refusals_total")).toBe(1);
   }, 90_000);
 });
