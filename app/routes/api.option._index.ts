@@ -6,7 +6,9 @@ import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.se
 import { bootApp } from "~/web/boot.server";
 
 // Console scripts send booleans and numbers as JSON values; they are stored as their string form.
-const body = z.object({ key: z.string().min(1), value: z.union([z.string(), z.number(), z.boolean()]) });
+// The reference's console leaves `value` out when a text field is empty: that saves "", and
+// the option's own rules decide whether "" is allowed.
+const body = z.object({ key: z.string().min(1), value: z.union([z.string(), z.number(), z.boolean()]).default("") });
 
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {

@@ -1,0 +1,41 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { loginRoot } from "../support/api";
+
+/**
+ * Requests the reference's own web console (and its scripts) send, answered the way that console
+ * expects: an option saved with its value left out, the root-only database probe, the 501 for
+ * model deletion, and full token keys in lists when the operator turns them on.
+ */
+
+describe("PUT /api/option/ without a value", () => {
+  afterAll(async () => {
+    const root = await loginRoot();
+    await root.call("PUT", "/api/option/", { key: "TelegramBotName", value: "" });
+    await root.call("PUT", "/api/option/", { key: "TelegramBotToken", value: "" });
+  });
+
+  it("saves an empty value, as the console means by leaving the field out", async () => {
+    const root = await loginRoot();
+    expect((await root.call("PUT", "/api/option/", { key: "TelegramBotName", value: "compat_bot" })).json.success).toBe(true);
+    const cleared = await root.call("PUT", "/api/option/", { key: "TelegramBotName" });
+    expect(cleared.status).toBe(200);
+    expect(cleared.json.success).toBe(true);
+    const options = (await root.call("GET", "/api/option/")).json.data as { key: string; value: string }[];
+    expect(options.find((o) => o.key === "TelegramBotName")?.value).toBe("");
+    // The console's own case: a secret left empty.
+    const token = await root.call("PUT", "/api/option/", { key: "TelegramBotToken" });
+    expect(token.status).toBe(200);
+    expect(token.json.success).toBe(true);
+  });
+
+  it("still refuses an empty value where the option's rules do, with the usual answer", async () => {
+    const root = await loginRoot();
+    const before = ((await root.call("GET", "/api/option/")).json.data as { key: string; value: string }[]).find((o) => o.key === "QuotaForNewUser")?.value;
+    const refused = await root.call("PUT", "/api/option/", { key: "QuotaForNewUser" });
+    expect(refused.status).toBe(200);
+    expect(refused.json.success).toBe(false);
+    expect(refused.json.message).toContain("QuotaForNewUser");
+    const after = ((await root.call("GET", "/api/option/")).json.data as { key: string; value: string }[]).find((o) => o.key === "QuotaForNewUser")?.value;
+    expect(after).toBe(before);
+  });
+});
