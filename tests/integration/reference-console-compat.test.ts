@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { loginRoot } from "../support/api";
+import { loginRoot, newUser, request } from "../support/api";
 
 /**
  * Requests the reference's own web console (and its scripts) send, answered the way that console
@@ -37,5 +37,24 @@ describe("PUT /api/option/ without a value", () => {
     expect(refused.json.message).toContain("QuotaForNewUser");
     const after = ((await root.call("GET", "/api/option/")).json.data as { key: string; value: string }[]).find((o) => o.key === "QuotaForNewUser")?.value;
     expect(after).toBe(before);
+  });
+});
+
+describe("GET /api/status/test", () => {
+  it("answers root that the database is there", async () => {
+    const root = await loginRoot();
+    const res = await root.call("GET", "/api/status/test");
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ success: true, message: "" });
+  });
+
+  it("is refused to an ordinary user and to nobody, without running the check", async () => {
+    const user = await newUser();
+    const asUser = await user.call("GET", "/api/status/test");
+    expect(asUser.json.success).toBe(false);
+    expect(asUser.json.message).toContain("权限不足");
+    const anonymous = await request("GET", "/api/status/test");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json.success).toBe(false);
   });
 });
