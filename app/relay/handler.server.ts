@@ -80,7 +80,8 @@ async function dispatchRelay(req: IncomingMessage, res: ServerResponse, requestI
   // Only task paths pay the await: the OpenAI surface is the hot path.
   if (!path.startsWith("/v1") && (await handleTaskRelay(req, res, path, requestId, startedAt))) return;
   const jsonMode = JSON_ENDPOINTS[path];
-  if (!jsonMode && NOT_IMPLEMENTED_PREFIXES.some((p) => path.startsWith(p))) {
+  // The reference routes DELETE /v1/models/:model (OpenAI's fine-tune deletion) but never implemented it.
+  if (!jsonMode && (NOT_IMPLEMENTED_PREFIXES.some((p) => path.startsWith(p)) || (req.method === "DELETE" && path.startsWith("/v1/models/")))) {
     req.resume();
     return fail(res, { status: 501, message: "API not implemented", type: "new_api_error", code: "api_not_implemented" }, requestId);
   }

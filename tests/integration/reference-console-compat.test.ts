@@ -58,3 +58,17 @@ describe("GET /api/status/test", () => {
     expect(anonymous.json.success).toBe(false);
   });
 });
+
+describe("DELETE /v1/models/:model", () => {
+  it("is 501 in the OpenAI error shape, as the reference answers", async () => {
+    const res = await request("DELETE", "/v1/models/ft-compat-model", undefined, { Authorization: "Bearer sk-anything" });
+    expect(res.status).toBe(501);
+    expect(res.json.error).toMatchObject({ message: expect.any(String), type: expect.any(String), code: "api_not_implemented" });
+    expect(Object.keys(res.json.error)).toEqual(expect.arrayContaining(["message", "type", "param", "code"]));
+  });
+
+  it("leaves GET /v1/models/:model as it was", async () => {
+    const res = await request("GET", "/v1/models/ft-compat-model");
+    expect(res.status).toBe(401);
+  });
+});
