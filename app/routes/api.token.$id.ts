@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { deleteToken, getToken, toTokenJson } from "~/domain/tokens/tokens.server";
+import { deleteToken, getToken } from "~/domain/tokens/tokens.server";
+import { toTokenApiJson } from "~/domain/tokens/token-wire.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/web/api.server";
 import { bootApp } from "~/web/boot.server";
@@ -9,7 +10,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
     await bootApp();
     const user = await requireApiUser(request, ROLE_USER);
     const token = await getToken(user.id, parseId(params.id));
-    return token ? apiOk(toTokenJson(token)) : apiFail("令牌不存在");
+    return token ? apiOk(toTokenApiJson(token)) : apiFail("令牌不存在");
   });
 }
 

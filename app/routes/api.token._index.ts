@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { idSchema } from "~/utils/edge-input";
 import { tokenFieldsSchema, tokenUpdateFieldsSchema } from "~/domain/tokens/token-form";
-import { createTokens, listTokens, setTokenStatus, toTokenJson, updateToken } from "~/domain/tokens/tokens.server";
+import { createTokens, listTokens, setTokenStatus, updateToken } from "~/domain/tokens/tokens.server";
+import { toTokenApiJson } from "~/domain/tokens/token-wire.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
 import { bootApp } from "~/web/boot.server";
@@ -19,7 +20,7 @@ export function loader({ request }: LoaderFunctionArgs) {
     const user = await requireApiUser(request, ROLE_USER);
     const { page, size } = readPage(new URL(request.url), "size");
     const { items, total } = await listTokens(user.id, page, size);
-    return apiOk(items.map(toTokenJson), "", { total, page, page_size: size });
+    return apiOk(items.map(toTokenApiJson), "", { total, page, page_size: size });
   });
 }
 
@@ -37,11 +38,11 @@ export function action({ request }: ActionFunctionArgs) {
       if (new URL(request.url).searchParams.get("status_only")) {
         const input = await readJson(request, statusBody);
         const result = await setTokenStatus(user.id, input.id, input.status);
-        return result.ok ? apiOk(toTokenJson(result.value)) : apiFail(result.message);
+        return result.ok ? apiOk(toTokenApiJson(result.value)) : apiFail(result.message);
       }
       const input = await readJson(request, updateBody);
       const result = await updateToken(user, input.id, input);
-      return result.ok ? apiOk(toTokenJson(result.value)) : apiFail(result.message);
+      return result.ok ? apiOk(toTokenApiJson(result.value)) : apiFail(result.message);
     }
     return apiFail("方法不允许", 405);
   });

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { searchTokens, toTokenJson } from "~/domain/tokens/tokens.server";
+import { searchTokens } from "~/domain/tokens/tokens.server";
+import { toTokenApiJson } from "~/domain/tokens/token-wire.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
 import { bootApp } from "~/web/boot.server";
@@ -10,6 +11,6 @@ export function loader({ request }: LoaderFunctionArgs) {
     const user = await requireApiUser(request, ROLE_USER);
     const params = new URL(request.url).searchParams;
     const tokens = await searchTokens(user.id, params.get("keyword") ?? "", params.get("token") ?? "");
-    return apiOk(tokens.map(toTokenJson));
+    return apiOk(tokens.map(toTokenApiJson));
   });
 }

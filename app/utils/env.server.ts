@@ -34,6 +34,9 @@ const schema = z.object({
   METRICS_TOKEN: z.string().optional().transform((v) => (v ? v : undefined)),
   CRYPTO_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),
   ROOT_PASSWORD: z.string().optional().transform((v) => (v ? v : undefined)),
+  // Token lists, searches, details and edits carry the full key, as the reference's do (decision 003):
+  // for consoles and scripts that read keys from the list. Off, they carry a masked hint.
+  EXPOSE_FULL_KEYS: z.string().optional().transform((v) => v === "1" || v === "true"),
   INSECURE_COOKIES: z.string().optional().transform((v) => v === "1" || v === "true"),
   TRUST_PROXY: z.string().optional().transform((v) => v === "1" || v === "true"),
   // Sign-in endpoints: the reference allows 20 per 20 minutes per IP.

@@ -1,11 +1,15 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { loginRoot, newUser, request } from "../support/api";
+import { startServer } from "../support/server";
+import { call, signIn, stoppedAfterAll } from "../support/standalone";
 
 /**
  * Requests the reference's own web console (and its scripts) send, answered the way that console
  * expects: an option saved with its value left out, the root-only database probe, the 501 for
  * model deletion, and full token keys in lists when the operator turns them on.
  */
+const kind = inject("dbKind");
+const started = stoppedAfterAll();
 
 describe("PUT /api/option/ without a value", () => {
   afterAll(async () => {
@@ -70,5 +74,48 @@ describe("DELETE /v1/models/:model", () => {
   it("leaves GET /v1/models/:model as it was", async () => {
     const res = await request("GET", "/v1/models/ft-compat-model");
     expect(res.status).toBe(401);
+  });
+});
+
+describe("EXPOSE_FULL_KEYS", () => {
+  async function tokenNamed(session: { call: (m: string, p: string, b?: unknown) => Promise<{ json: any }> }, name: string) {
+    expect((await session.call("POST", "/api/token/", { name, unlimited_quota: true, remain_quota: 0, expired_time: -1 })).json.success).toBe(true);
+    const list = (await session.call("GET", "/api/token/")).json.data as { id: number; name: string; key: string }[];
+    return list.find((t) => t.name === name)!;
+  }
+
+  it("off (the default): list, search, detail and edit carry the masked hint", async () => {
+    const user = await newUser();
+    const listed = await tokenNamed(user, "masked");
+    expect(listed.key).toMatch(/^[A-Za-z0-9]{4}\*{10}[A-Za-z0-9]{4}$/);
+    const searched = (await user.call("GET", "/api/token/search?keyword=masked")).json.data as { key: string }[];
+    expect(searched[0]!.key).toBe(listed.key);
+    expect((await user.call("GET", `/api/token/${listed.id}`)).json.data.key).toBe(listed.key);
+    const full = (await user.call("GET", `/api/token/${listed.id}/key`)).json.data.key as string;
+    expect(full).not.toContain("*");
+    expect(full.endsWith(listed.key.slice(-4))).toBe(true);
+    expect((await user.call("PUT", "/api/token/?status_only=true", { id: listed.id, status: 1 })).json.data.key).toBe(listed.key);
+  });
+
+  it("on: list, search, detail and edit carry the full key, which works on /v1", async () => {
+    const server = await startServer({ kind, env: { EXPOSE_FULL_KEYS: "true" }, worker: false });
+    started.servers.push(server);
+    const root = await signIn(server.baseUrl);
+    const session = { call: (method: string, path: string, body?: unknown) => call(server.baseUrl, path, { method, body, headers: root.auth }) };
+    const listed = await tokenNamed(session, "exposed");
+    // The reference's form: 48 characters, its console prepends `sk-`.
+    expect(listed.key).toMatch(/^[A-Za-z0-9]{48}$/);
+    const searched = (await session.call("GET", "/api/token/search?keyword=exposed")).json.data as { key: string }[];
+    expect(searched[0]!.key).toBe(listed.key);
+    expect((await session.call("GET", `/api/token/${listed.id}`)).json.data.key).toBe(listed.key);
+    expect((await session.call("GET", `/api/token/${listed.id}/key`)).json.data.key).toBe(`sk-${listed.key}`);
+    expect((await session.call("PUT", "/api/token/?status_only=true", { id: listed.id, status: 1 })).json.data.key).toBe(listed.key);
+    // What the reference's console copies is a key the relay takes.
+    const models = await fetch(`${server.baseUrl}/v1/models`, { headers: { Authorization: `Bearer sk-${listed.key}` } });
+    expect(models.status).toBe(200);
+    expect(((await models.json()) as { object: string }).object).toBe("list");
+    const altered = listed.key.slice(0, -1) + (listed.key.endsWith("x") ? "y" : "x");
+    const wrong = await fetch(`${server.baseUrl}/v1/models`, { headers: { Authorization: `Bearer sk-${altered}` } });
+    expect(wrong.status).toBe(401);
   });
 });

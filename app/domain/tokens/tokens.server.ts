@@ -17,7 +17,7 @@ export type TokenResult<T = undefined> = { ok: true; value: T } | { ok: false; m
 const now = () => Math.floor(Date.now() / 1000);
 const BATCH_SUFFIX_LENGTH = 6;
 
-/** The reference's Token JSON; `key` is masked here — the full key only via revealTokenKey. */
+/** The reference's Token JSON; `key` is masked here — the full key only via revealTokenKey (or toTokenApiJson under EXPOSE_FULL_KEYS). */
 export function toTokenJson(token: Token) {
   return {
     id: token.id,
