@@ -5,6 +5,7 @@ import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { adapterFor } from "./adapters/registry";
 import { ChannelConfigError } from "./adapters/types";
+import { defaultTestModel } from "./channel-test-model";
 import type { Adapter, AdapterContext, UpstreamError } from "./adapters/types";
 import { mapModel } from "./attempt.server";
 import { shouldDisableChannel } from "./failure-policy";
@@ -15,9 +16,9 @@ export type ChannelTestResult = { success: boolean; message: string; time: numbe
 
 const UNTESTABLE_TYPES = new Set([2, 5, 36]);
 
-/** The reference's test model order: ?model=, the channel's test model, its first model, gpt-3.5-turbo. */
+/** ?model=, then the channel's test model, then a chat model it serves (see defaultTestModel). */
 export function testModelFor(channel: Channel, requested?: string): string {
-  return requested?.trim() || channel.test_model?.trim() || channel.models.split(",").map((m) => m.trim()).find(Boolean) || "gpt-3.5-turbo";
+  return requested?.trim() || channel.test_model?.trim() || defaultTestModel(channel.models);
 }
 
 /**

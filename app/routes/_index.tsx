@@ -2,14 +2,14 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { SiteContent } from "~/components/SiteContent";
 import { loadSiteContent } from "~/domain/site/content.server";
-import { options } from "~/domain/options/store.server";
+import { effectiveSystemName } from "~/domain/options/store.server";
 import { optionalUser } from "~/web/guards.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await optionalUser(request);
   return {
     signedIn: Boolean(user),
-    systemName: options.string("SystemName"),
+    systemName: effectiveSystemName(),
     home: loadSiteContent("HomePageContent"),
     notice: loadSiteContent("Notice"),
   };

@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 import type { User } from "../../db/schema";
-import { getSessionUser } from "~/domain/auth/sessions.server";
+import { destroySession, getSessionUser, sentSessionCookie } from "~/domain/auth/sessions.server";
 import { USER_STATUS_BANNED } from "~/domain/users/roles";
 import { messages } from "~/messages";
 import { bootApp } from "./boot.server";
@@ -15,7 +15,14 @@ export async function requireUser(request: Request): Promise<User> {
   if (!user || user.status === USER_STATUS_BANNED) {
     const url = new URL(request.url);
     const back = url.pathname + url.search;
-    throw redirect(back === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(back)}`);
+    const params = new URLSearchParams(back === "/" ? {} : { redirectTo: back });
+    // A cookie with no live session behind it means the sign-in ran out: /login says so (its
+    // expired=true notice) and the dead cookie goes, so the notice shows once. A first visit,
+    // with no cookie, gets the plain page.
+    const stale = !user && sentSessionCookie(request);
+    if (stale) params.set("expired", "true");
+    const target = params.size ? `/login?${params}` : "/login";
+    throw redirect(target, stale ? { headers: { "Set-Cookie": await destroySession(request) } } : undefined);
   }
   return user;
 }

@@ -37,6 +37,29 @@ test.describe("sign-in @nojs", () => {
     await expect(page.getByText("未登录或登录已过期，请重新登录！")).toBeVisible();
   });
 
+  test("a session cookie whose session is gone lands on /login with 未登录或登录已过期; a first visit without one does not", async ({ page, context }) => {
+    const notice = page.getByText("未登录或登录已过期，请重新登录！");
+    await page.goto("/token");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Ftoken$/);
+    await expect(page.getByRole("button", { name: "登录" })).toBeVisible();
+    await expect(notice).toHaveCount(0);
+
+    const { username, password } = await registerUser(page);
+    await signIn(page, username, password);
+    await expect(page).toHaveURL(/\/token$/);
+    const session = (await context.cookies()).find((c) => c.name === "session")!;
+    // Signing out deletes the session row; putting the old cookie back is a browser whose session ended.
+    await signOut(page);
+    await context.addCookies([session]);
+    await page.goto("/token");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Ftoken&expired=true$/);
+    await expect(notice).toBeVisible();
+    // The dead cookie was cleared with that answer: the notice is not repeated on the next visit.
+    await page.goto("/token");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Ftoken$/);
+    await expect(notice).toHaveCount(0);
+  });
+
   test("a guarded page sends a visitor to /login and back after sign-in", async ({ page }) => {
     await page.goto("/setting");
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsetting/);

@@ -46,6 +46,25 @@ test.describe("admin settings @nojs", () => {
     await expect(page.locator("header")).toContainText(oldName);
   });
 
+  test("a cleared site name falls back to the default in the top bar and the page title", async ({ page }) => {
+    await asRoot(page);
+    await page.goto("/setting?tab=other");
+    const oldName = await page.locator("#system-name-SystemName").inputValue();
+    await page.locator("#system-name-SystemName").fill("");
+    await saveOn(page, "保存系统名称");
+    await expect(page.getByText("系统名称已更新")).toBeVisible();
+    try {
+      await page.goto("/");
+      await expect(page.locator("header")).toContainText("Switchyard");
+      await expect(page).toHaveTitle("Switchyard");
+    } finally {
+      await page.goto("/setting?tab=other");
+      await page.locator("#system-name-SystemName").fill(oldName);
+      await saveOn(page, "保存系统名称");
+      await expect(page.getByText("系统名称已更新")).toBeVisible();
+    }
+  });
+
   test("root toggles a login option; switching password login off asks for a confirmation", async ({ page }) => {
     await asRoot(page);
     await page.goto("/setting?tab=system");

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { registerUser, signIn, skipBrowserChecks } from "./helpers";
+import { apiLogin, registerUser, signIn, skipBrowserChecks } from "./helpers";
 
 async function freshUser(page: Page) {
   const { username, password } = await registerUser(page);
@@ -161,6 +161,24 @@ test.describe("tokens @nojs", () => {
     await page.getByRole("button", { name: "查询" }).click();
     await expect(page.locator('[data-testid^="token-row-"]')).toHaveCount(1);
     await expect(page.getByTestId("token-row-solo")).toBeVisible();
+  });
+
+  test("a token whose expiry has passed shows 已过期, and a limited one with no quota left 已耗尽", async ({ page }) => {
+    const { username, password } = await registerUser(page);
+    const asUser = { "New-Api-User": String(await apiLogin(page.request, username, password)) };
+    // The console refuses an expiry in the past, so the token gets a near one and the test waits it out.
+    const soon = Math.floor(Date.now() / 1000) + 2;
+    for (const data of [{ name: "soon-gone", remain_quota: 500000, expired_time: soon }, { name: "drained", remain_quota: 0, expired_time: -1 }]) {
+      const res = await page.request.post("/api/token/", { headers: asUser, data: { unlimited_quota: false, ...data } });
+      expect(((await res.json()) as { success: boolean }).success).toBe(true);
+    }
+    await page.goto("/token");
+    await expect(page.getByTestId("token-row-soon-gone")).toContainText("已启用");
+    await page.waitForTimeout((soon + 1) * 1000 - Date.now() + 100);
+    await page.goto("/token");
+    await expect(page.getByTestId("token-row-soon-gone")).toContainText("已过期");
+    await expect(page.getByTestId("token-row-soon-gone")).not.toContainText("已启用");
+    await expect(page.getByTestId("token-row-drained")).toContainText("已耗尽");
   });
 
   test("another user's token cannot be opened for editing", async ({ page }) => {

@@ -226,4 +226,27 @@ describe("item 12: token input is what it says", () => {
       expect(await res.text(), page).toContain("9999-12-31");
     }
   });
+  it("shows an enabled token as expired (3) once its expiry passes and as exhausted (4) with no quota left, in list, search and get", async () => {
+    const user = await newUser();
+    // The API refuses an expiry in the past, so the token gets a near one and the test waits it out.
+    const soon = Math.floor(Date.now() / 1000) + 2;
+    expect((await createToken(user, { name: "soon-gone", expired_time: soon })).json.success).toBe(true);
+    expect((await createToken(user, { name: "drained", remain_quota: 0 })).json.success).toBe(true);
+    expect((await createToken(user, { name: "drained-free", remain_quota: 0, unlimited_quota: true })).json.success).toBe(true);
+    const before = await tokensOf(user);
+    expect(before.find((t) => t.name === "soon-gone").status).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, (soon + 1) * 1000 - Date.now() + 100));
+    const statusOf = (rows: any[]) => Object.fromEntries(rows.map((t) => [t.name, t.status]));
+    expect(statusOf(await tokensOf(user))).toEqual({ "soon-gone": 3, drained: 4, "drained-free": 1 });
+    expect(statusOf((await user.call("GET", "/api/token/search?keyword=soon")).json.data)).toEqual({ "soon-gone": 3 });
+    const expired = before.find((t) => t.name === "soon-gone");
+    expect((await user.call("GET", `/api/token/${expired.id}`)).json.data.status).toBe(3);
+    // Enabling it again is refused until its expiry moves, and a re-save cannot keep the past expiry.
+    const enable = await user.call("PUT", "/api/token/?status_only=true", { id: expired.id, status: 1 });
+    expect(enable.json.message).toContain("令牌已过期，无法启用");
+    const resave = await user.call("PUT", "/api/token/", { id: expired.id, name: "soon-gone", remain_quota: 500000, expired_time: soon });
+    expect(resave.json).toEqual({ success: false, message: "过期时间不能早于当前时间" });
+    const extended = await user.call("PUT", "/api/token/", { id: expired.id, name: "soon-gone", remain_quota: 500000, expired_time: -1 });
+    expect(extended.json.data.status).toBe(1);
+  });
 });

@@ -57,6 +57,15 @@ async function readSessionId(request: Request): Promise<string | undefined> {
   return typeof value === "string" && value ? value : undefined;
 }
 
+/**
+ * Whether the request carries a session cookie at all, valid or not. A browser that has one but
+ * no live session behind it (expired, revoked, signed with an old secret) was signed in once;
+ * a first-time visitor sends none.
+ */
+export function sentSessionCookie(request: Request): boolean {
+  return /(?:^|;\s*)session=[^;\s]/.test(request.headers.get("Cookie") ?? "");
+}
+
 /** This browser's session id (signature checked), to bind something to the session: an OAuth state. */
 export function currentSessionId(request: Request): Promise<string | undefined> {
   return readSessionId(request);

@@ -1,5 +1,5 @@
 import { sendMail } from "~/domain/email/mailer.server";
-import { options } from "~/domain/options/store.server";
+import { effectiveSystemName } from "~/domain/options/store.server";
 import { ROLE_ROOT } from "~/domain/users/roles";
 import { getDb } from "~/utils/db.server";
 
@@ -31,7 +31,7 @@ export async function mailRootAboutChannels(changes: readonly ChannelStatusChang
     const enabled = changes.length - disabled;
     const lines = changes.slice(0, MAX_LISTED).map(describeChange);
     if (changes.length > MAX_LISTED) lines.push(`另有 ${changes.length - MAX_LISTED} 个通道的状态变化未列出，请在渠道页查看。`);
-    const name = options.string("SystemName").trim() || "Switchyard";
+    const name = effectiveSystemName();
     const result = await sendMail({
       to: root.email,
       subject: `${name} 通道状态变更：禁用 ${disabled} 个，启用 ${enabled} 个`,

@@ -12,7 +12,7 @@ import {
   type CodePurpose,
   type ConsumeResult,
 } from "~/domain/auth/verification-codes.server";
-import { effectiveServerAddress, options } from "~/domain/options/store.server";
+import { effectiveServerAddress, effectiveSystemName } from "~/domain/options/store.server";
 import { hashPassword } from "~/domain/users/passwords.server";
 import { messages } from "~/messages";
 import { getDb } from "~/utils/db.server";
@@ -35,7 +35,7 @@ function escapeHtml(text: string): string {
 }
 
 function siteName(): string {
-  return options.string("SystemName").trim() || "Switchyard";
+  return effectiveSystemName();
 }
 
 export function codeRefusalMessage(result: Exclude<ConsumeResult, "ok">): string {

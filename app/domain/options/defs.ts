@@ -43,6 +43,9 @@ const DEFAULT_CHATS = [
   { OpenCat: "opencat://team/join?domain={address}&token={key}" },
 ];
 
+/** The name the header, title and mails show while SystemName is unset or cleared. */
+export const DEFAULT_SYSTEM_NAME = "Switchyard";
+
 /** What ServerAddress means while the operator has not set it (the reference's constant default). */
 export const DEFAULT_SERVER_ADDRESS = "http://localhost:3000";
 
@@ -160,7 +163,7 @@ export const OPTION_DEFS: readonly OptionDef[] = [
   str("TurnstileSecretKey"),
   // Appearance and general
   str("Notice"),
-  str("SystemName", "Switchyard"),
+  str("SystemName", DEFAULT_SYSTEM_NAME),
   str("Logo"),
   str("HomePageContent"),
   str("About"),

@@ -1,6 +1,6 @@
 import { getDb } from "~/utils/db.server";
 import { onResubscribed, publish, subscribe } from "~/utils/redis.server";
-import { DEFAULT_SERVER_ADDRESS } from "./defs";
+import { DEFAULT_SERVER_ADDRESS, DEFAULT_SYSTEM_NAME } from "./defs";
 import { checkOptionPreconditions, OPTION_DEFS, getOptionDef, validateOptionValue } from "./registry";
 import { createOptionReader } from "./typed";
 
@@ -48,6 +48,14 @@ export function getOptionValue(key: string): string | undefined {
 /** ServerAddress in effect: the operator's, else the default /api/status reports too. */
 export function effectiveServerAddress(): string {
   return options.string("ServerAddress") || DEFAULT_SERVER_ADDRESS;
+}
+
+/**
+ * SystemName in effect: an operator who clears the field gets the default back, not a blank
+ * header and an empty <title>.
+ */
+export function effectiveSystemName(): string {
+  return options.string("SystemName").trim() || DEFAULT_SYSTEM_NAME;
 }
 
 /**

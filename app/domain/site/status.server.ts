@@ -1,5 +1,5 @@
 import { chatTemplateAllowed } from "~/domain/chats/chat-links";
-import { effectiveServerAddress, options } from "~/domain/options/store.server";
+import { effectiveServerAddress, effectiveSystemName, options } from "~/domain/options/store.server";
 
 const startTime = Math.floor(Date.now() / 1000);
 export const APP_VERSION = process.env.npm_package_version ?? "0.1.0";
@@ -33,7 +33,7 @@ export function buildPublicStatus() {
     github_client_id: options.string("GitHubClientId"),
     telegram_oauth: options.bool("TelegramOAuthEnabled"),
     telegram_bot_name: options.string("TelegramBotName"),
-    system_name: options.string("SystemName"),
+    system_name: effectiveSystemName(),
     // Links go out only as the options accept them today (see options.link).
     logo: options.link("Logo"),
     footer_html: options.string("Footer"),

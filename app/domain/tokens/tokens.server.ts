@@ -7,6 +7,7 @@ import { randomAlphanumeric } from "~/utils/secrets.server";
 import { normaliseAllowList, parseAllowList } from "./ip-allow-list";
 import { generateTokenKey, openTokenKey, sealTokenKey, tokenKeyHash } from "./token-keys.server";
 import { EXPIRY_INVALID, isExpiryInRange, TOKEN_NAME_TOO_LONG, tokenNameFits } from "./token-constants";
+import { effectiveTokenStatus } from "./token-status";
 import { MAX_BATCH_TOKENS, TOKEN_STATUS, type TokenFields, type TokenUpdateFields } from "./token-form";
 
 /** The relay's token cache listens here; the message is the token's key hash. */
@@ -17,13 +18,17 @@ export type TokenResult<T = undefined> = { ok: true; value: T } | { ok: false; m
 const now = () => Math.floor(Date.now() / 1000);
 const BATCH_SUFFIX_LENGTH = 6;
 
-/** The reference's Token JSON; `key` is masked here — the full key only via revealTokenKey (or toTokenApiJson under EXPOSE_FULL_KEYS). */
+/**
+ * The reference's Token JSON; `key` is masked here — the full key only via revealTokenKey (or
+ * toTokenApiJson under EXPOSE_FULL_KEYS). `status` is the one in force now (expired / exhausted
+ * as soon as true), not the stored column.
+ */
 export function toTokenJson(token: Token) {
   return {
     id: token.id,
     user_id: token.user_id,
     key: token.key_hint,
-    status: token.status,
+    status: effectiveTokenStatus(token, now()),
     name: token.name,
     created_time: token.created_time,
     accessed_time: token.accessed_time,

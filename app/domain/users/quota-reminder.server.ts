@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { sendMail } from "~/domain/email/mailer.server";
-import { effectiveServerAddress, options } from "~/domain/options/store.server";
+import { effectiveServerAddress, effectiveSystemName, options } from "~/domain/options/store.server";
 import { getDb } from "~/utils/db.server";
 import { renderQuota } from "~/utils/format";
 
@@ -52,7 +52,7 @@ export async function sweepQuotaReminders(): Promise<ReminderSweep> {
 function reminderMail(to: string, quota: number) {
   const left = renderQuota(quota, options.bool("DisplayInCurrencyEnabled"), options.float("QuotaPerUnit"));
   const link = `${effectiveServerAddress().replace(/\/+$/, "")}/topup`;
-  const name = options.string("SystemName").trim() || "Switchyard";
+  const name = effectiveSystemName();
   return {
     to,
     subject: `${name} 额度提醒：您的额度即将用尽`,
