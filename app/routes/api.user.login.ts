@@ -5,7 +5,7 @@ import { createSession } from "~/domain/auth/sessions.server";
 import { turnstileRefusal } from "~/domain/auth/turnstile.server";
 import { apiFail, apiRoute, readJson } from "~/web/api.server";
 import { bootApp } from "~/web/boot.server";
-import { allowCriticalRequest, TOO_MANY_REQUESTS_MESSAGE } from "~/utils/rate-limit.server";
+import { allowCriticalRequest, releaseCriticalRequest, TOO_MANY_REQUESTS_MESSAGE } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
 
 const body = z.object({ username: z.string().default(""), password: z.string().default("") });
@@ -20,6 +20,9 @@ export function action({ request }: ActionFunctionArgs) {
     if (turnstile) return apiFail(turnstile);
     try {
       const user = await checkPasswordSignIn(input.username.trim(), input.password);
+      // The hit was taken before the check so a parallel burst of guesses cannot slip under the
+      // limit; a right password gives it back (only failures count).
+      await releaseCriticalRequest(clientIp(request));
       const cookie = await createSession(request, user.id);
       // The reference answers with a User whose only filled fields are these six.
       const data = {

@@ -18,7 +18,7 @@ import { formConstraint } from "~/web/form-constraint.server";
 import { optionalUser } from "~/web/guards.server";
 import { thirdPartyMethods } from "~/web/oauth.server";
 import { safeRedirectPath } from "~/utils/safe-redirect";
-import { allowCriticalRequest } from "~/utils/rate-limit.server";
+import { allowCriticalRequest, releaseCriticalRequest } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
 import { readForm } from "~/utils/edge-input";
 
@@ -59,6 +59,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (turnstile) return data(submission.reply({ formErrors: [turnstile], hideFields: ["password"] }), { status: 400 });
   try {
     const user = await authenticator.authenticate("password", request);
+    // Taken before the check (so parallel guesses cannot slip under the limit), given back when
+    // the password was right: only failures count.
+    await releaseCriticalRequest(clientIp(request));
     const sessionCookie = await createSession(request, user.id);
     const target = safeRedirectPath(submission.value.redirectTo, new URL(request.url).origin, "/token");
     const check = `/login?${new URLSearchParams({ [SIGNED_IN_MARK]: "1", redirectTo: target })}`;

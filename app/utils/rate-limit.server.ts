@@ -88,4 +88,13 @@ export function allowCriticalRequest(ip: string): Promise<boolean> {
   return allowRequest("critical", ip, env.CRITICAL_RATE_LIMIT, env.CRITICAL_RATE_WINDOW_SECONDS);
 }
 
+/**
+ * Gives back the hit a sign-in took once its password proved right: the limit is a budget of
+ * failed guesses, so people who sign in often from one address (an office, a school) are never
+ * locked out, and their successes do not starve registration or OAuth on that address.
+ */
+export function releaseCriticalRequest(ip: string): Promise<void> {
+  return releaseRequest("critical", ip);
+}
+
 export const TOO_MANY_REQUESTS_MESSAGE = "错误：请求次数过多，请稍后再试！";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { login, loginRoot, newAdmin, newUser, request, uniqueName } from "../support/api";
+import { baseUrl, login, loginRoot, newAdmin, newUser, request, uniqueName } from "../support/api";
 
 describe("GET /api/status", () => {
   it("answers every key of the reference's status object without authentication", async () => {
@@ -70,6 +70,40 @@ describe("sign-in over /api", () => {
     expect(statuses[20]).toBe(429);
     const other = await request("POST", "/api/user/login", { username: "nobody", password: "x" });
     expect(other.status).toBe(200);
+  });
+
+  it("counts failed sign-ins only: 30 right passwords from one address all get in, and wrong ones are still cut off after 20", async () => {
+    const { username } = await newUser("password123");
+    // A fresh 198.18.0.0/15 address, as above, so no other test shares this budget.
+    const ip = `198.${18 + Math.floor(Math.random() * 2)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 254) + 1}`;
+    const headers = { "X-Forwarded-For": ip };
+    for (let i = 0; i < 25; i += 1) {
+      const res = await request("POST", "/api/user/login", { username, password: "password123" }, headers);
+      expect(res.status, `API sign-in ${i + 1}`).toBe(200);
+      expect(res.json.success, `API sign-in ${i + 1}`).toBe(true);
+    }
+    for (let i = 0; i < 5; i += 1) {
+      const res = await fetch(baseUrl() + "/login", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams({ username, password: "password123" }),
+        redirect: "manual",
+      });
+      expect(res.status, `console sign-in ${i + 1}`).toBe(302);
+    }
+    // The successes left the shared budget untouched: OAuth on this address still answers.
+    const state = await request("GET", "/api/oauth/state", undefined, headers);
+    expect(state.status).toBe(200);
+    // 1 hit used by the state above; 19 more wrong guesses fill the budget of 20.
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      statuses.push((await request("POST", "/api/user/login", { username, password: "wrong-password" }, headers)).status);
+    }
+    expect(statuses.slice(0, 19).every((s) => s === 200)).toBe(true);
+    expect(statuses[19]).toBe(429);
+    // Once the failures used it up, even the right password waits: the check never runs.
+    const right = await request("POST", "/api/user/login", { username, password: "password123" }, headers);
+    expect(right.status).toBe(429);
   });
 });
 
