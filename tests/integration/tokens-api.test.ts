@@ -24,6 +24,30 @@ describe("/api/token", () => {
     expect(byKey.json.data.map((t: any) => t.id)).toEqual([token.id]);
   });
 
+  it("search by key finds a token from what the list shows of its key: the hint, with or without sk- and the mask", async () => {
+    const user = await newUser();
+    await createToken(user, { name: "alpha" });
+    await createToken(user, { name: "beta" });
+    const tokens = await tokensOf(user);
+    const alpha = tokens.find((t) => t.name === "alpha");
+    const hint: string = alpha.key;
+    const head = hint.slice(0, 4);
+    const tail = hint.slice(-4);
+    const found = async (typed: string) =>
+      ((await user.call("GET", `/api/token/search?token=${encodeURIComponent(typed)}`)).json.data as any[]).map((t) => t.id);
+    for (const typed of [`sk-${hint}`, hint, `sk-${head}…`, `${head}…${tail}`, `${head}...`, `…${tail}`, `sk-${head}`, head, tail, head.slice(1), tail.slice(0, 3), `${head.slice(2)}**${tail.slice(0, 2)}`]) {
+      expect(await found(typed), typed).toEqual([alpha.id]);
+    }
+    // sk- pins the text to the key's start, and the name filter still applies alongside.
+    expect(await found(`sk-${tail}`)).not.toContain(alpha.id);
+    expect(await found(`${head}x`)).toEqual([]);
+    const both = await user.call("GET", `/api/token/search?keyword=beta&token=${encodeURIComponent(`sk-${head}`)}`);
+    expect(both.json.data).toEqual([]);
+    const full = (await user.call("GET", `/api/token/${alpha.id}/key`)).json.data.key as string;
+    expect(await found(full)).toEqual([alpha.id]);
+    expect(await found(full.slice(3))).toEqual([alpha.id]);
+  });
+
   it("batch create makes N tokens with 6-character suffixes", async () => {
     const user = await newUser();
     await createToken(user, { name: "batch", count: 5 });

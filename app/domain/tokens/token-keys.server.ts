@@ -32,3 +32,34 @@ export function openTokenKey(sealed: string): string {
 export function maskTokenKey(key: string): string {
   return `${key.slice(0, 4)}${"*".repeat(10)}${key.slice(-4)}`;
 }
+
+/** How many characters of each end of a key its hint shows (see maskTokenKey). */
+export const KEY_HINT_VISIBLE = 4;
+
+/**
+ * A key search as the user typed it, read against what lists show (`sk-` + the hint, or
+ * `sk-abcd…` in other consoles): `hash` finds a full key; `head`/`tail` are the visible parts the
+ * hint must carry. A typed mask (`*`, `…` or `...`) splits the text into the end of the visible
+ * head and the start of the visible tail; `sk-` pins the head to the key's first character; a bare
+ * fragment may sit in either visible end.
+ */
+export type KeySearch = {
+  hash: string;
+  fragment?: { text: string; atStart: boolean } | { head: string; tail: string; atStart: boolean };
+};
+
+const MASK = /\*+|…+|\.{2,}/;
+
+export function parseKeySearch(typed: string): KeySearch {
+  const trimmed = typed.trim().replace(/^Bearer\s+/i, "");
+  const atStart = /^sk-/.test(trimmed);
+  const text = trimmed.replace(/^sk-/, "");
+  const hash = tokenKeyHash(text);
+  const parts = text.split(MASK);
+  if (parts.length === 1) return text.length > 0 && text.length <= KEY_HINT_VISIBLE ? { hash, fragment: { text, atStart } } : { hash };
+  const head = parts[0]!;
+  const tail = parts[parts.length - 1]!;
+  // Only what a hint can show: at most the visible characters on each side, something typed.
+  if (head.length > KEY_HINT_VISIBLE || tail.length > KEY_HINT_VISIBLE || (!head && !tail)) return { hash };
+  return { hash, fragment: { head, tail, atStart } };
+}

@@ -5,7 +5,7 @@ import { getDb } from "~/utils/db.server";
 import { publish } from "~/utils/redis.server";
 import { randomAlphanumeric } from "~/utils/secrets.server";
 import { normaliseAllowList, parseAllowList } from "./ip-allow-list";
-import { generateTokenKey, openTokenKey, sealTokenKey, tokenKeyHash } from "./token-keys.server";
+import { generateTokenKey, KEY_HINT_VISIBLE, openTokenKey, parseKeySearch, sealTokenKey } from "./token-keys.server";
 import { EXPIRY_INVALID, isExpiryInRange, TOKEN_NAME_TOO_LONG, tokenNameFits } from "./token-constants";
 import { effectiveTokenStatus } from "./token-status";
 import { MAX_BATCH_TOKENS, TOKEN_STATUS, type TokenFields, type TokenUpdateFields } from "./token-form";
@@ -124,12 +124,34 @@ export async function listTokens(userId: number, page: number, size: number): Pr
   return { items, total: Number(total.n) };
 }
 
-/** Search by name (substring) and/or by key (a full key, with or without `sk-`). */
+/**
+ * Search by name (substring) and/or by key: a full key (by its hash), or what the list shows of
+ * one (the hint's visible ends, with or without `sk-` and the mask), since the list never shows
+ * more and searching by what is on screen must find it.
+ */
 export async function searchTokens(userId: number, keyword: string, key: string): Promise<Token[]> {
   let query = await ownTokens(userId);
   if (keyword.trim()) query = query.where(sql<boolean>`position(${keyword.trim().toLowerCase()} in lower(name)) > 0`);
-  if (key.trim()) query = query.where("key_hash", "=", tokenKeyHash(key));
+  if (key.trim()) query = query.where(keyMatches(key));
   return query.orderBy("id", "desc").limit(100).execute();
+}
+
+function keyMatches(typed: string) {
+  const { hash, fragment } = parseKeySearch(typed);
+  const byHash = sql<boolean>`key_hash = ${hash}`;
+  if (!fragment) return byHash;
+  const head = sql`left(key_hint, ${sql.lit(KEY_HINT_VISIBLE)})`;
+  const tail = sql`right(key_hint, ${sql.lit(KEY_HINT_VISIBLE)})`;
+  if ("text" in fragment) {
+    if (fragment.atStart) return sql<boolean>`(${byHash} or starts_with(${head}, ${fragment.text}))`;
+    return sql<boolean>`(${byHash} or position(${fragment.text} in ${head}) > 0 or position(${fragment.text} in ${tail}) > 0)`;
+  }
+  // Typed up to the mask: the head's end (its whole when `sk-` pins it); after it, the tail's start.
+  const ends = [sql`starts_with(${tail}, ${fragment.tail})`];
+  if (fragment.head) {
+    ends.push(fragment.atStart ? sql`${head} = ${fragment.head}` : sql`right(${head}, ${sql.lit(fragment.head.length)}) = ${fragment.head}`);
+  }
+  return sql<boolean>`(${byHash} or (${sql.join(ends, sql` and `)}))`;
 }
 
 export async function getToken(userId: number, id: number): Promise<Token | undefined> {
