@@ -64,6 +64,21 @@ test.describe("tokens @nojs", () => {
     await expect(page.getByTestId("token-row-desktop")).toHaveCount(0);
   });
 
+  test("searching by the key the list shows (or a piece of it) finds that token", async ({ page }) => {
+    await freshUser(page);
+    await addToken(page, "findme");
+    await addToken(page, "other");
+    const shown = (await page.getByTestId("token-row-findme").getByTestId("token-key").textContent())!.trim();
+    expect(shown).toMatch(/^sk-[A-Za-z0-9]{4}\*+[A-Za-z0-9]{4}$/);
+    for (const typed of [shown, shown.slice(0, 7), shown.slice(3)]) {
+      await page.getByLabel("令牌密钥").fill(typed);
+      await page.getByRole("button", { name: "查询" }).click();
+      await expect(page).toHaveURL(new RegExp(`token=${encodeURIComponent(typed).replace(/\*/g, "\\*")}`));
+      await expect(page.getByTestId("token-row-findme"), typed).toBeVisible();
+      await expect(page.getByTestId("token-row-other"), typed).toHaveCount(0);
+    }
+  });
+
   test("RPM and TPM limits set on the add form show in the list and come back in the edit form", async ({ page }) => {
     const rpm = "每分钟请求数限制（RPM）";
     const tpm = "每分钟 Token 数限制（TPM）";
