@@ -24,7 +24,11 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/logo.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.systemName ?? "Switchyard" }];
+// The not-found page names itself in the tab and in history, as its heading does, rather than
+// passing for the site's home under the site name.
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
+  { title: isRouteErrorResponse(error) && error.status === 404 ? messages.notFound : (data?.systemName ?? "Switchyard") },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await optionalUser(request);

@@ -57,6 +57,15 @@ test.describe("application shell @nojs", () => {
     const response = await page.goto("/no-such-page");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "页面不存在" })).toBeVisible();
+    await expect(page).toHaveTitle("页面不存在");
+  });
+
+  test("/logo.png (the reference's default Logo) answers with an image, as /logo.svg does", async ({ request }) => {
+    for (const path of ["/logo.png", "/logo.svg"]) {
+      const reply = await request.get(path);
+      expect(reply.status(), path).toBe(200);
+      expect(reply.headers()["content-type"], path).toMatch(/^image\//);
+    }
   });
 
   test("visitors see sign-in links; the about page renders", async ({ page }) => {

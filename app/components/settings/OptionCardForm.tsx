@@ -12,6 +12,8 @@ export function useOptionCardResult(intent: string): CardResult | undefined {
 function FieldInput({ intent, field, shown, error }: { intent: string; field: FieldView; shown: string; error?: string }) {
   const id = `${intent}-${field.key}`;
   const invalid = error ? true : undefined;
+  // The refusal under the box is its description, so a screen reader reads it with the box.
+  const describedBy = error ? `${id}-error` : undefined;
   // Keyed by the value so a save that reloads the page's data also refreshes what the box shows.
   const key = `${field.key}:${shown}`;
   switch (field.kind) {
@@ -24,7 +26,7 @@ function FieldInput({ intent, field, shown, error }: { intent: string; field: Fi
       );
     case "textarea":
     case "json":
-      return <textarea key={key} id={id} name={field.key} className={`input min-h-24 ${field.kind === "json" ? "font-mono text-xs" : ""}`} rows={field.kind === "json" ? 8 : 5} maxLength={field.maxLength} defaultValue={shown} aria-invalid={invalid} />;
+      return <textarea key={key} id={id} name={field.key} className={`input min-h-24 ${field.kind === "json" ? "font-mono text-xs" : ""}`} rows={field.kind === "json" ? 8 : 5} maxLength={field.maxLength} defaultValue={shown} aria-invalid={invalid} aria-describedby={describedBy} />;
     case "select":
       return (
         <select key={key} id={id} name={field.key} className="input" defaultValue={shown}>
@@ -34,13 +36,13 @@ function FieldInput({ intent, field, shown, error }: { intent: string; field: Fi
         </select>
       );
     case "secret":
-      return <input id={id} name={field.key} type="password" className="input" autoComplete="new-password" maxLength={field.maxLength} placeholder={field.isSet ? "已设置，留空则不修改" : "未设置"} aria-invalid={invalid} />;
+      return <input id={id} name={field.key} type="password" className="input" autoComplete="new-password" maxLength={field.maxLength} placeholder={field.isSet ? "已设置，留空则不修改" : "未设置"} aria-invalid={invalid} aria-describedby={describedBy} />;
     case "number":
-      return <input key={key} id={id} name={field.key} type="number" className="input" min={field.min} max={field.max} step={field.step} required defaultValue={shown} aria-invalid={invalid} />;
+      return <input key={key} id={id} name={field.key} type="number" className="input" min={field.min} max={field.max} step={field.step} required defaultValue={shown} aria-invalid={invalid} aria-describedby={describedBy} />;
     case "url":
-      return <input key={key} id={id} name={field.key} type="url" className="input" maxLength={field.maxLength} defaultValue={shown} aria-invalid={invalid} />;
+      return <input key={key} id={id} name={field.key} type="url" className="input" maxLength={field.maxLength} defaultValue={shown} aria-invalid={invalid} aria-describedby={describedBy} />;
     default:
-      return <input key={key} id={id} name={field.key} type="text" className="input" maxLength={field.maxLength} defaultValue={shown} aria-invalid={invalid} />;
+      return <input key={key} id={id} name={field.key} type="text" className="input" maxLength={field.maxLength} defaultValue={shown} aria-invalid={invalid} aria-describedby={describedBy} />;
   }
 }
 
@@ -72,7 +74,7 @@ export function OptionCardForm({ card, children }: { card: CardView; children?: 
               )}
               <FieldInput intent={card.intent} field={field} shown={shown} error={error} />
               {field.help ? <p className="mt-1 text-xs text-gray-500">{field.help}</p> : null}
-              {error ? <p className="field-error">{error}</p> : null}
+              {error ? <p id={`${card.intent}-${field.key}-error`} className="field-error">{error}</p> : null}
             </div>
           );
         })}

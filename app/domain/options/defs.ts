@@ -46,9 +46,6 @@ const DEFAULT_CHATS = [
 /** The name the header, title and mails show while SystemName is unset or cleared. */
 export const DEFAULT_SYSTEM_NAME = "Switchyard";
 
-/** What ServerAddress means while the operator has not set it (the reference's constant default). */
-export const DEFAULT_SERVER_ADDRESS = "http://localhost:3000";
-
 const QUOTA_MAX = Number.MAX_SAFE_INTEGER;
 const LONG_TEXT = 1_000_000;
 const ROLE_MAX = 100;

@@ -1,6 +1,7 @@
 import { getDb } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
 import { onResubscribed, publish, subscribe } from "~/utils/redis.server";
-import { DEFAULT_SERVER_ADDRESS, DEFAULT_SYSTEM_NAME } from "./defs";
+import { DEFAULT_SYSTEM_NAME } from "./defs";
 import { checkOptionPreconditions, OPTION_DEFS, getOptionDef, validateOptionValue } from "./registry";
 import { createOptionReader } from "./typed";
 
@@ -45,9 +46,18 @@ export function getOptionValue(key: string): string | undefined {
   return values.get(key);
 }
 
-/** ServerAddress in effect: the operator's, else the default /api/status reports too. */
+/**
+ * ServerAddress in effect: the operator's, else the default /api/status reports too. The default
+ * names the port this server listens on (PORT), not the reference's fixed 3000: otherwise chat
+ * links and payment callbacks of a server started on another port point nowhere until the
+ * operator sets the option.
+ */
 export function effectiveServerAddress(): string {
-  return options.string("ServerAddress") || DEFAULT_SERVER_ADDRESS;
+  return options.string("ServerAddress") || defaultServerAddress();
+}
+
+function defaultServerAddress(): string {
+  return `http://localhost:${env.PORT}`;
 }
 
 /**

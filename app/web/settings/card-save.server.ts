@@ -166,7 +166,9 @@ export async function saveCard(card: OptionCard, form: FormData, opts: CardSaveO
     return data<CardResult>({ intent, error: messages.serverAddressFirst, values }, { status: 400 });
   }
   if (Object.keys(fieldErrors).length > 0) {
-    const message = opts.failureMessage ? `${opts.failureMessage}：${firstError(fieldErrors)}` : firstError(fieldErrors);
+    // Each refusal shows under its field; the card repeats it only inside a headline of its own
+    // (公告更新失败：…), else the same sentence would stand twice on the card.
+    const message = opts.failureMessage ? `${opts.failureMessage}：${firstError(fieldErrors)}` : undefined;
     return data<CardResult>({ intent, error: message, fieldErrors, values }, { status: 400 });
   }
   if (changed.size === 0) {
