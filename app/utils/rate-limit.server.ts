@@ -17,15 +17,19 @@ function sweep(now: number) {
   for (const [key, entry] of local) if (entry.resetAt <= now) local.delete(key);
 }
 
+// Counts a hit and makes sure the window ends (sets the expiry on the first hit, or on a count
+// found without one).
+const COUNT_SCRIPT = "local n = redis.call('incr', KEYS[1]) if n == 1 or redis.call('ttl', KEYS[1]) < 0 then redis.call('expire', KEYS[1], ARGV[1]) end return n";
+
 /** Counts one hit in the bucket's current window and returns the window's count so far. */
 export async function countRequest(bucket: string, ip: string, windowSeconds: number): Promise<number> {
   const key = `ratelimit:${bucket}:${ip}`;
   if (isRedisEnabled()) {
     const redis = getRedis();
     try {
-      const count = await redis.incr(redisNamespace() + key);
-      if (count === 1) await redis.expire(redisNamespace() + key, windowSeconds);
-      return count;
+      // One step: an INCR whose EXPIRE was lost (a dropped connection between two commands)
+      // left a count that never expired, and its address locked out for good.
+      return Number(await redis.eval(COUNT_SCRIPT, 1, redisNamespace() + key, windowSeconds));
     } catch {
       // Redis away (the command connection fails at once or within a second): count locally.
     }

@@ -12,6 +12,11 @@ beforeAll(async () => {
   process.env.REDIS_URL = redis.url();
   limiter = await import("~/utils/rate-limit.server");
   connection = await import("~/utils/redis.server");
+  // As at boot: the command connection opens first (without an offline queue, a command before
+  // that would be counted in process, and these tests would not be reaching Redis at all).
+  connection.connectRedis();
+  const client = connection.getRedis();
+  if (client.status !== "ready") await new Promise((resolve) => client.once("ready", resolve));
 });
 afterAll(async () => {
   await connection?.closeRedis?.();
@@ -43,5 +48,19 @@ describe("failure budgets in Redis", () => {
     expect(await limiter.countRequest("test-count", who, 600)).toBe(2);
     expect(await limiter.requestCount("test-count", who)).toBe(2);
     expect(await limiter.requestCount("test-count", who)).toBe(2);
+  });
+});
+
+describe("a window always ends", () => {
+  it("a count left without an expiry (its EXPIRE lost) gets one at the next hit, so the address is not locked out for good", async () => {
+    const who = `u${Math.random()}`;
+    const key = `${connection.redisNamespace()}ratelimit:test-expiry:${who}`;
+    // As a dropped connection between INCR and EXPIRE left it: a count with no expiry.
+    await connection.getRedis().set(key, "50");
+    expect(await connection.getRedis().ttl(key)).toBe(-1);
+    expect(await limiter.allowRequest("test-expiry", who, 20, 600)).toBe(false);
+    const ttl = await connection.getRedis().ttl(key);
+    expect(ttl).toBeGreaterThan(590);
+    expect(ttl).toBeLessThanOrEqual(600);
   });
 });
