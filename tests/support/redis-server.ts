@@ -38,3 +38,15 @@ export async function startTestRedis(): Promise<TestRedis> {
   await start();
   return { port, url: (db = 0) => `redis://127.0.0.1:${port}/${db}`, stop, start };
 }
+
+/**
+ * Opens a module instance's Redis connections as boot does and waits until they answer: the
+ * command connections have no offline queue, so a command sent before that would be counted in
+ * process instead, and a test meant for Redis would not reach it.
+ */
+export async function connectedRedis(connection: typeof import("~/utils/redis.server")): Promise<void> {
+  connection.connectRedis();
+  for (const client of [connection.getRedis(), connection.getPipelinedRedis()]) {
+    if (client.status !== "ready") await new Promise((resolve) => client.once("ready", resolve));
+  }
+}

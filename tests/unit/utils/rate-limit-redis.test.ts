@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestRedis, type TestRedis } from "../../support/redis-server";
+import { connectedRedis, startTestRedis, type TestRedis } from "../../support/redis-server";
 
 // The same budgets through Redis (several nodes share them): env is read at import, so the
 // module is loaded only once REDIS_URL points at a private redis-server.
@@ -12,11 +12,7 @@ beforeAll(async () => {
   process.env.REDIS_URL = redis.url();
   limiter = await import("~/utils/rate-limit.server");
   connection = await import("~/utils/redis.server");
-  // As at boot: the command connection opens first (without an offline queue, a command before
-  // that would be counted in process, and these tests would not be reaching Redis at all).
-  connection.connectRedis();
-  const client = connection.getRedis();
-  if (client.status !== "ready") await new Promise((resolve) => client.once("ready", resolve));
+  await connectedRedis(connection);
 });
 afterAll(async () => {
   await connection?.closeRedis?.();

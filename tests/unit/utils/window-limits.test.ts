@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestRedis, type TestRedis } from "../../support/redis-server";
+import { connectedRedis, startTestRedis, type TestRedis } from "../../support/redis-server";
 
 // The same limits in process and through Redis (env is read at import: each mode gets its own
 // module instance). Windows are short here (600 ms: 10 ms buckets) so sliding is seen in real time.
@@ -18,10 +18,7 @@ beforeAll(async () => {
   vi.resetModules();
   shared = await import("~/utils/window-limits.server");
   connection = await import("~/utils/redis.server");
-  // As at boot: the connections open first (without an offline queue a command before that would count in process).
-  connection.connectRedis();
-  const client = connection.getPipelinedRedis();
-  if (client.status !== "ready") await new Promise((resolve) => client.once("ready", resolve));
+  await connectedRedis(connection);
 });
 afterAll(async () => {
   await connection?.closeRedis?.();
@@ -119,9 +116,7 @@ async function anotherNode(): Promise<Limits> {
   vi.resetModules();
   const redisModule = await import("~/utils/redis.server");
   const limits = await import("~/utils/window-limits.server");
-  redisModule.connectRedis();
-  const client = redisModule.getPipelinedRedis();
-  if (client.status !== "ready") await new Promise((resolve) => client.once("ready", resolve));
+  await connectedRedis(redisModule);
   others.push(redisModule);
   return limits;
 }
