@@ -13,6 +13,17 @@ export function compactNumber(value: number): string {
 
 /** Quota as dollars when the operator shows currency, else abbreviated quota units. */
 export function renderQuota(quota: number, displayInCurrency: boolean, quotaPerUnit = QUOTA_PER_UNIT, digits = 2): string {
-  if (displayInCurrency) return `$${(quota / quotaPerUnit).toFixed(digits)}`;
+  if (displayInCurrency) return `$${dollars(quota / quotaPerUnit, digits)}`;
   return compactNumber(quota);
+}
+
+/**
+ * A non-zero amount must never read as $0.00 next to a row that says $0.000006: amounts the
+ * requested digits would round to zero get up to six decimals, trailing zeros dropped.
+ */
+function dollars(amount: number, digits: number): string {
+  const fixed = amount.toFixed(digits);
+  if (amount === 0 || Number(fixed) !== 0 || digits >= 6) return fixed;
+  const fine = amount.toFixed(6);
+  return Number(fine) === 0 ? fine : fine.replace(/0+$/, "");
 }

@@ -1,5 +1,5 @@
 import { readLogFilter, type LogFilter } from "~/domain/logs/logs.server";
-import { parseWallClock } from "~/utils/time-zone";
+import { formatTimestamp, parseWallClock } from "~/utils/time-zone";
 import { requestTimeZone } from "~/utils/time-zone.server";
 
 /** The /log form's fields (also carried by its page links and the CSV export link). */
@@ -12,13 +12,28 @@ function toSeconds(value: string | null, timeZone: string): string {
   return Number.isNaN(seconds) ? "" : String(seconds);
 }
 
+/** Unix seconds → a datetime-local field's value ("YYYY-MM-DDTHH:mm") in `timeZone`. */
+function toField(seconds: number, timeZone: string): string {
+  return formatTimestamp(seconds, timeZone).slice(0, 16).replace(" ", "T");
+}
+
+/** The usage log opens on a past day up to an hour ahead, so rows arriving meanwhile still show. */
+export const DEFAULT_LOG_LOOKBACK_SECONDS = 24 * 3600;
+export const DEFAULT_LOG_LOOKAHEAD_SECONDS = 3600;
+
 /**
  * The filter of the /log page and its CSV export, from the form's fields. They map onto the
  * log API's parameters, so the page, the export and /api/log agree; a user is pinned to their own rows.
  */
-export function pageLogFilter(request: Request, scope: { userId: number } | "all"): { filter: LogFilter; values: Record<string, string> } {
+export function pageLogFilter(request: Request, scope: { userId: number } | "all", now = Math.floor(Date.now() / 1000)): { filter: LogFilter; values: Record<string, string> } {
   const q = new URL(request.url).searchParams;
   const timeZone = requestTimeZone(request);
+  // A fresh visit gets the default range, shown in the form; a submitted form (whose fields are
+  // present, even empty ones the admin cleared) is taken as it is.
+  if (!q.has("start") && !q.has("end")) {
+    q.set("start", toField(now - DEFAULT_LOG_LOOKBACK_SECONDS, timeZone));
+    q.set("end", toField(now + DEFAULT_LOG_LOOKAHEAD_SECONDS, timeZone));
+  }
   const params = new URLSearchParams({
     type: q.get("type") ?? "0",
     token_name: q.get("token_name") ?? "",

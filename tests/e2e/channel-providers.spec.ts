@@ -45,6 +45,28 @@ test.describe("channel form per provider @nojs", () => {
     await expect(page.getByText("渠道创建成功！")).toBeVisible();
   });
 
+  test("a type switch replaces the previous type's default models and fills the new type's defaults", async ({ page, javaScriptEnabled }) => {
+    await asRoot(page);
+    await page.goto("/channel/add");
+    const chosen = page.locator('select[name="models"] option:checked');
+    // The options follow the catalog's order, not the order of choice.
+    const chosenSorted = async () => (await chosen.allTextContents()).sort();
+    // The form opens with OpenAI's defaults chosen; a model added by hand must survive switches.
+    await expect(chosen.filter({ hasText: /^dall-e-3$/ })).toHaveCount(1);
+    await page.getByLabel("自定义模型").fill("my-own-model");
+    await page.getByRole("button", { name: "填入", exact: true }).click();
+    await expect(chosen.filter({ hasText: /^my-own-model$/ })).toHaveCount(1);
+
+    await pickChannelType(page, "Azure OpenAI", javaScriptEnabled);
+    expect(await chosenSorted()).toEqual(["gpt-35-turbo", "gpt-4", "gpt-4o", "gpt-4o-mini", "my-own-model", "text-embedding-ada-002"]);
+    await expect(page.getByLabel("默认 API 版本")).toHaveValue("2023-06-01-preview");
+
+    // Azure's untouched API version is its default, not something another type should inherit.
+    await pickChannelType(page, "Ollama", javaScriptEnabled);
+    expect(await chosenSorted()).toEqual(["llama3.1", "mistral", "my-own-model", "nomic-embed-text", "qwen2.5"]);
+    await expect(page.locator('input[name="other"]')).toHaveValue("");
+  });
+
   test("a type without a default host cannot be saved without a base URL; a failed model fetch says why", async ({ page, javaScriptEnabled }) => {
     await asRoot(page);
     await page.goto("/channel/add");

@@ -10,6 +10,24 @@ test.beforeAll(async () => {
 test.afterAll(async () => upstream.close());
 
 test.describe("usage log @nojs", () => {
+  test("the filter opens on the default range: a day back to an hour ahead", async ({ page }) => {
+    await apiLogin(page.request, "root", "123456");
+    await page.goto("/log");
+    const start = await page.getByLabel("起始时间").inputValue();
+    const end = await page.getByLabel("结束时间").inputValue();
+    expect(start).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    expect(end).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    // Both are wall-clock times in one zone: read alike, they lie 25 hours apart, around now.
+    const [startMs, endMs] = [Date.parse(`${start}Z`), Date.parse(`${end}Z`)];
+    expect(endMs - startMs).toBe(25 * 3600 * 1000);
+    expect(Math.abs(endMs - 3600 * 1000 - Date.now())).toBeLessThan(15 * 3600 * 1000);
+    // A submitted form with the fields cleared is taken as it is: no range at all.
+    await page.getByLabel("起始时间").fill("");
+    await page.getByLabel("结束时间").fill("");
+    await page.getByRole("button", { name: "查询" }).click();
+    await expect(page.getByLabel("起始时间")).toHaveValue("");
+  });
+
   test("a user reads and filters their own calls; an admin sees every user's with channel and user card", async ({ page }) => {
     const request = page.request;
     const [modelA, modelB] = [uniqueName("la"), uniqueName("lb")];

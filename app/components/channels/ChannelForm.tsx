@@ -64,6 +64,8 @@ export function ChannelForm(props: Props) {
           <select {...getSelectProps(fields.type)} className="input" data-submit-on-change="#channel-switch-type">
             {props.types.map((t) => <option key={t.type} value={t.type}>{t.name}</option>)}
           </select>
+          {/* The type this form was drawn for: a switch replaces only that type's untouched defaults. */}
+          <input type="hidden" name="previous_type" value={currentType} />
           <button type="submit" id="channel-switch-type" name="intent" value="switch-type" formNoValidate className="btn-secondary shrink-0" data-js-hidden="">切换类型</button>
         </div>
       </div>

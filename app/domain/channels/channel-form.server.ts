@@ -109,6 +109,26 @@ function rerender(formData: FormData, formError?: string) {
   return { ...reply, status: undefined, error: formError ? { "": [formError] } : {} };
 }
 
+/**
+ * A type switch replaces what the previous type filled in and the admin left alone: its default
+ * models give way to the new type's (models added or kept by hand stay), and an `other` that is
+ * empty or still the previous type's default takes the new type's default (Azure's API version).
+ * The form starts with OpenAI's defaults selected, so "keep the chosen models" kept them always.
+ */
+function switchTypeDefaults(formData: FormData, setList: (name: string, values: string[]) => void) {
+  const next = getChannelType(Number(formData.get("type")));
+  const previousRaw = formData.get("previous_type");
+  const previous = previousRaw === null ? undefined : getChannelType(Number(previousRaw));
+  const chosen = formData.getAll("models").map(String);
+  const previousDefaults = new Set(previous?.defaultModels ?? []);
+  const kept = chosen.filter((m) => !previousDefaults.has(m));
+  setList("models", [...new Set([...(next?.defaultModels ?? []), ...kept])]);
+  const other = String(formData.get("other") ?? "").trim();
+  if (other === "" || (previous?.defaultOther !== undefined && other === previous.defaultOther)) {
+    formData.set("other", next?.defaultOther ?? "");
+  }
+}
+
 export async function handleChannelForm(request: Request, mode: "create" | "edit", id?: number, listModels?: ModelLister) {
   const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "save");
@@ -119,8 +139,7 @@ export async function handleChannelForm(request: Request, mode: "create" | "edit
   const defaultModelsOfType = () => [...(getChannelType(Number(formData.get("type")))?.defaultModels ?? [])];
   switch (intent) {
     case "switch-type":
-      // A new type starts with its default models, unless some are chosen already.
-      if (formData.getAll("models").length === 0) setList("models", defaultModelsOfType());
+      switchTypeDefaults(formData, setList);
       return rerender(formData);
     case "fill-defaults":
       setList("models", defaultModelsOfType());
