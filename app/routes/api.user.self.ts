@@ -8,6 +8,8 @@ import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.se
 import { bootApp } from "~/web/boot.server";
 
 const update = z.object({
+  // Length and uniqueness are checked by updateSelf, with registration's messages.
+  username: z.string().optional(),
   display_name: z.string().max(20).optional(),
   password: z.string().optional(),
   // The reference's console sends original_password; old_password is accepted as an alias.

@@ -138,3 +138,30 @@ test.describe("personal settings with JavaScript", () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.getByLabel("邀请链接").inputValue());
   });
 });
+
+test.describe("editing one's own account on /user/edit @nojs", () => {
+  test("a taken name is refused; a new name is saved and is the one that signs in", async ({ page }) => {
+    const { username: taken } = await registerUser(page);
+    const { username, password } = await registerUser(page);
+    await signIn(page, username, password);
+    await page.goto("/setting");
+    await page.getByRole("link", { name: "更新个人信息" }).click();
+    await expect(page).toHaveURL(/\/user\/edit$/);
+    await expect(page.getByLabel("用户名")).toHaveValue(username);
+
+    await page.getByLabel("用户名").fill(taken);
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page.getByText("用户名已存在，或已注销")).toBeVisible();
+
+    const renamed = uniqueName("n");
+    await page.getByLabel("用户名").fill(renamed);
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page).toHaveURL(/\/setting$/);
+    await expect(page.getByText("用户信息更新成功！")).toBeVisible();
+
+    await signOut(page);
+    await signInForm(page, username, password);
+    await expect(page).not.toHaveURL(/\/token$/);
+    await signIn(page, renamed, password);
+  });
+});

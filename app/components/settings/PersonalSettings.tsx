@@ -1,4 +1,4 @@
-import { Form, useActionData } from "@remix-run/react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { OAuthBindCards } from "./OAuthBindCards";
 import { EmailBindCard } from "./EmailBindCard";
@@ -26,7 +26,10 @@ function AccountCard({ me }: { me: Me }) {
   const error = result?.fieldErrors?.display_name?.[0];
   return (
     <section className="card">
-      <h2 className="text-lg font-semibold">账户信息</h2>
+      <div className="flex items-center justify-between">
+        <h2 className="text-lg font-semibold">账户信息</h2>
+        <Link to="/user/edit" className="btn-secondary">更新个人信息</Link>
+      </div>
       <dl className="mt-3 grid grid-cols-[6rem_1fr] gap-1 text-sm">
         <dt className="text-gray-500">用户名</dt><dd>{me.username}</dd>
         <dt className="text-gray-500">显示名称</dt><dd>{me.displayName}</dd>

@@ -6,9 +6,19 @@ import { publish } from "~/utils/redis.server";
 import { USER_CHANGED_CHANNEL } from "./manage.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { ROLE_ROOT } from "./roles";
-import { deletedUsername } from "./users.server";
+import { deletedUsername, isUsernameTaken } from "./users.server";
 
-export type SelfUpdate = { display_name?: string; password?: string; original_password?: string };
+/** Why `name` cannot become this user's new name, under registration's rules; null if it can. */
+async function usernameRefusal(user: User, name: string): Promise<string | null> {
+  if (!name) return messages.usernameRequired;
+  if (name.length > 12) return messages.usernameTooLong;
+  // `#` is reserved for the names of deleted accounts, as at registration.
+  if (name.includes("#")) return messages.usernameHasHash;
+  if (name !== user.username && (await isUsernameTaken(name))) return messages.usernameTaken;
+  return null;
+}
+
+export type SelfUpdate = { username?: string; display_name?: string; password?: string; original_password?: string };
 export type Outcome = { ok: true } | { ok: false; message: string };
 
 /**
@@ -18,7 +28,13 @@ export type Outcome = { ok: true } | { ok: false; message: string };
  */
 export async function updateSelf(user: User, change: SelfUpdate, keepSessionOf?: Request): Promise<Outcome> {
   const db = await getDb();
-  const set: { display_name?: string; password_hash?: string } = {};
+  const set: { username?: string; display_name?: string; password_hash?: string } = {};
+  if (change.username !== undefined) {
+    const name = change.username.trim();
+    const refusal = await usernameRefusal(user, name);
+    if (refusal) return { ok: false, message: refusal };
+    if (name !== user.username) set.username = name;
+  }
   if (change.display_name !== undefined) set.display_name = change.display_name.trim() || user.username;
   if (change.password) {
     if (!change.original_password) return { ok: false, message: messages.oldPasswordRequired };
@@ -27,8 +43,16 @@ export async function updateSelf(user: User, change: SelfUpdate, keepSessionOf?:
     set.password_hash = await hashPassword(change.password);
   }
   if (Object.keys(set).length === 0) return { ok: true };
-  await db.updateTable("users").set(set).where("id", "=", user.id).execute();
+  try {
+    await db.updateTable("users").set(set).where("id", "=", user.id).execute();
+  } catch (error) {
+    // Two accounts racing for one name: the unique index decides, the loser gets the message.
+    if ((error as { code?: string }).code === "23505") return { ok: false, message: messages.usernameTaken };
+    throw error;
+  }
   if (set.password_hash) await revokeUserSessions(user.id, keepSessionOf);
+  // Relay nodes cache the account (its name goes into usage logs); a rename drops that copy.
+  if (set.username) await publish(USER_CHANGED_CHANNEL, String(user.id));
   return { ok: true };
 }
 
