@@ -13,6 +13,6 @@ import { requestTimeZone } from "~/utils/time-zone.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const isAdmin = user.role >= ROLE_ADMIN;
-  const { filter } = pageLogFilter(request, isAdmin ? "all" : { userId: user.id });
+  const { filter } = pageLogFilter(request, isAdmin ? "all" : { userId: user.id }, { defaultRange: false });
   return logCsvResponse(filter, isAdmin, requestTimeZone(request));
 }

@@ -25,12 +25,17 @@ export const DEFAULT_LOG_LOOKAHEAD_SECONDS = 3600;
  * The filter of the /log page and its CSV export, from the form's fields. They map onto the
  * log API's parameters, so the page, the export and /api/log agree; a user is pinned to their own rows.
  */
-export function pageLogFilter(request: Request, scope: { userId: number } | "all", now = Math.floor(Date.now() / 1000)): { filter: LogFilter; values: Record<string, string> } {
+export function pageLogFilter(
+  request: Request,
+  scope: { userId: number } | "all",
+  { defaultRange = true, now = Math.floor(Date.now() / 1000) }: { defaultRange?: boolean; now?: number } = {},
+): { filter: LogFilter; values: Record<string, string> } {
   const q = new URL(request.url).searchParams;
   const timeZone = requestTimeZone(request);
   // A fresh visit gets the default range, shown in the form; a submitted form (whose fields are
-  // present, even empty ones the admin cleared) is taken as it is.
-  if (!q.has("start") && !q.has("end")) {
+  // present, even empty ones the admin cleared) is taken as it is. The export follows its link:
+  // the page's link carries the range, a script's URL without one gets every row.
+  if (defaultRange && !q.has("start") && !q.has("end")) {
     q.set("start", toField(now - DEFAULT_LOG_LOOKBACK_SECONDS, timeZone));
     q.set("end", toField(now + DEFAULT_LOG_LOOKAHEAD_SECONDS, timeZone));
   }
