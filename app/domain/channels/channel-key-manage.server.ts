@@ -1,15 +1,13 @@
 import type { Channel } from "../../../db/schema";
 import { decryptSecret } from "~/utils/secrets.server";
 import { keyRows, type KeyRow } from "./channel-key-hints";
-import { setChannelKeyStatus } from "./channel-key-status.server";
+import { ALL_KEYS_OFF, setChannelKeyStatus } from "./channel-key-status.server";
 import { CHANNEL_STATUS, getChannel, setChannelStatus, type ChannelResult } from "./channels.server";
 import { enabledKeyCount, KEY_STATUS, parseChannelInfo } from "./multi-key";
 
 export const KEY_ACTIONS = ["enable_key", "disable_key", "enable_all_keys"] as const;
 export type KeyAction = (typeof KEY_ACTIONS)[number];
 
-/** The reason a channel gets when it has no enabled key left (setChannelKeyStatus uses it too). */
-const ALL_KEYS_OFF = "所有密钥均已禁用";
 
 function statusReasonOf(channel: Channel): string {
   try {

@@ -2,6 +2,9 @@ import { getDb } from "~/utils/db.server";
 import { announce, CHANNEL_STATUS, setChannelStatus } from "./channels.server";
 import { enabledKeyCount, KEY_STATUS, parseChannelInfo, withKeyStatus } from "./multi-key";
 
+/** The reason a channel gets when it has no enabled key left; enabling a key again re-enables only a channel disabled for it. */
+export const ALL_KEYS_OFF = "所有密钥均已禁用";
+
 export type KeyStatusChange = { ok: true; channelDisabled: boolean } | { ok: false; message: string };
 
 /**
@@ -24,7 +27,7 @@ export async function setChannelKeyStatus(channelId: number, index: number, stat
   });
   if (!outcome.ok) return outcome;
   if (outcome.noneLeft && outcome.wasEnabled && status === KEY_STATUS.autoDisabled) {
-    await setChannelStatus(channelId, CHANNEL_STATUS.autoDisabled, `所有密钥均已禁用：${reason}`.slice(0, 500));
+    await setChannelStatus(channelId, CHANNEL_STATUS.autoDisabled, `${ALL_KEYS_OFF}：${reason}`.slice(0, 500));
     return { ok: true, channelDisabled: true };
   }
   await announce(channelId);
