@@ -118,7 +118,7 @@ export const messages = {
   footerUpdateFailed: "页脚内容更新失败",
   // --- end admin settings tabs ---
   // Online top-up through Epay (docs/decisions/021).
-  // The reference's API text has a space before the number; the spec's console text (§5) has none.
+  // The reference's API text has a space before the number; the console's text (docs/product.md, Wallet) has none.
   topUpBelowMinApi: "充值数量不能小于 {min}",
   topUpBelowMin: "充值数量不能小于{min}",
   topUpMoneyTooLow: "充值金额过低",
@@ -138,7 +138,7 @@ export const messages = {
   // Not in the spec (the reference copies the token to the clipboard and says 令牌已重置并已复制到剪贴板).
   accessTokenGenerated: "系统访问令牌已生成。它只显示这一次，请立即复制保存；之前的令牌已失效。",
   // --- end personal settings ---
-  // Redemption codes and the wallet's redeem form. Spec 001 §5/§8 where it
+  // Redemption codes and the wallet's redeem form. docs/product.md where it
   // gives the text; the refusals otherwise follow the reference's wording.
   redemptionNameLength: "兑换码名称长度必须在1-20之间",
   redemptionCountTooSmall: "兑换码个数必须大于0",

@@ -2,7 +2,7 @@
  * Relay overhead, measured side by side in one run against a loopback OpenAI-style mock:
  * direct-to-mock vs through Switchyard (token check, routing, reserve/settle, usage log) on real
  * PostgreSQL (+ Redis when REDIS_URL is set), with a bare node:http proxy beside it as the floor
- * any relay pays here. Prints the issue's table and the ratios.
+ * any relay pays here. Prints the overhead table and the ratios.
  *
  *   npm run bench:relay     (DATABASE_URL defaults to the local postgres server)
  *   BENCH_BASELINE=../other-checkout npm run bench:relay

@@ -27,7 +27,7 @@ export function entryOf(build: ServerBuild): EntryExports {
 
 /**
  * The one HTTP server: relay prefixes go straight to plain Node handlers (the Fetch-API
- * conversion in the Remix pipeline costs ~6x throughput on the relay, DESIGN.md §1); everything
+ * conversion in the Remix pipeline costs ~6x throughput on the relay, docs/architecture.md); everything
  * else goes through express to Remix, as remix-serve does.
  */
 export function createAppServer(options: {

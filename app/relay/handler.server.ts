@@ -19,7 +19,7 @@ import { MJ_PATH_PREFIXES } from "./tasks/mj-relay.server";
 import { keepLastOfRepeated, setMember } from "./json-edit";
 import { handleTaskRelay } from "./tasks/task-routes.server";
 
-/** Path prefixes served by the relay instead of Remix (DESIGN.md §1). */
+/** Path prefixes served by the relay instead of Remix (docs/architecture.md, The layers). */
 export const RELAY_PREFIXES = ["/v1/", "/v1beta/", ...MJ_PATH_PREFIXES, "/suno/", "/dashboard/billing/"];
 
 export function isRelayPath(url: string): boolean {

@@ -10,7 +10,7 @@ import { checkRelayFields } from "./request-parse";
 
 /**
  * The playground calls the relay as the signed-in user, without a token: only the user's quota
- * limits it, and its usage is logged under the token name `playground-<group>` (reference §3.1).
+ * limits it, and its usage is logged under the token name `playground-<group>`, as the reference logs it.
  */
 function playgroundToken(user: User, group: string): TokenContext {
   const token: Token = {

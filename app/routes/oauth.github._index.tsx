@@ -8,7 +8,7 @@ import { bootApp } from "~/web/boot.server";
 import { githubCallback, oauthRateLimited, signedInLocation } from "~/web/oauth.server";
 
 /**
- * GitHub's callback (spec 000 §2): reads code and state. A sign-in goes on to /token with its
+ * GitHub's callback (docs/product.md, Sign-in and accounts): reads code and state. A sign-in goes on to /token with its
  * session cookie, a binding back to /setting; a failure says 操作失败，重定向至登录界面中... with the
  * reason and moves on (to /setting when signed in, else /login) after a few seconds.
  */

@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type ResetRequestResult = { email: string; error?: string; sent?: string };
 
-/** Mails a single-use reset link (spec 000 §2 /reset); the address stays in the field either way. */
+/** Mails a single-use reset link (docs/product.md, Sign-in and accounts); the address stays in the field either way. */
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const email = String(form.get("email") ?? "").trim().slice(0, 254);

@@ -16,7 +16,7 @@ import { readSettingTab, SETTING_TABS, TAB_LABELS, type SettingTab } from "~/web
 
 export const meta: MetaFunction = () => [{ title: "设置" }];
 
-/** The admin tabs are root's (spec 000 §6); anyone else asking for one is refused, not shown personal. */
+/** The admin tabs are root's (docs/product.md, Settings); anyone else asking for one is refused, not shown personal. */
 async function requireTab(request: Request): Promise<{ user: Awaited<ReturnType<typeof requireUser>>; tab: SettingTab }> {
   const user = await requireUser(request);
   const tab = readSettingTab(new URL(request.url).searchParams.get("tab"));

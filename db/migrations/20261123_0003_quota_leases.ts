@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// Quota leases (DESIGN.md §6, docs/decisions): a node moves a slice of a payer's balance into a
+// Quota leases (docs/decisions/006): a node moves a slice of a payer's balance into a
 // lease and reserves requests against it in memory, so the relay's hot path makes no database
 // round trip. `users.leased` / `tokens.leased` is the part of `quota` / `remain_quota` that
 // leases hold: the balance itself stays the payer's whole balance (what every page shows and

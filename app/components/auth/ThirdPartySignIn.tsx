@@ -2,8 +2,8 @@ import type { ThirdPartyMethods } from "~/web/oauth.server";
 import { TelegramLoginWidget } from "./TelegramLoginWidget";
 
 /**
- * The login page's third-party methods, each shown only when the operator enabled it (spec 000
- * §2): the GitHub button (a link to a server route, so it works without JavaScript), the WeChat QR
+ * The login page's third-party methods, each shown only when the operator enabled it
+ * (docs/product.md, Sign-in and accounts): the GitHub button (a link to a server route, so it works without JavaScript), the WeChat QR
  * code with a code form (a plain POST), and Telegram's widget (JavaScript only).
  */
 export function ThirdPartySignIn({ methods }: { methods: ThirdPartyMethods }) {

@@ -79,7 +79,7 @@ export function RedemptionTable({ rows, redeemers, displayInCurrency, quotaPerUn
                     <RowActionForm id={row.id} intent="view" label="查看" />
                     <CopyLinesButton id={row.id} intent="copy" label="复制" />
                     <ConfirmButton label="删除" question={`确定是否要删除此兑换码？此修改将不可逆`} intent="delete" fields={{ id: row.id }} testId={`delete-${row.id}`} />
-                    {/* Spec 001 §4: a used code cannot be enabled again; disable is offered while unused.
+                    {/* docs/product.md, Redemption codes: a used code cannot be enabled again; disable is offered while unused.
                         Keyed by status: with JS the page re-renders in place, and a reused <details> would stay open. */}
                     {used ? null : row.status === REDEMPTION_STATUS.unused ? (
                       <ConfirmButton key="disable" label="禁用" question="确定要禁用此兑换码吗？禁用后无法兑换" intent="disable" fields={{ id: row.id }} testId={`disable-${row.id}`} />

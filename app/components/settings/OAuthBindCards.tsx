@@ -20,7 +20,7 @@ function Bound({ provider, label, value }: { provider: string; label: string; va
 }
 
 /**
- * The personal tab's account bindings (spec 000 §2): a bound identifier is shown read-only; an
+ * The personal tab's account bindings (docs/product.md, Settings): a bound identifier is shown read-only; an
  * unbound provider the operator enabled offers its way to bind — GitHub a link into its OAuth
  * round trip, WeChat the QR code and a code form, Telegram its widget (JavaScript only).
  */

@@ -2,7 +2,7 @@ import { sanitizeFooterHtml } from "~/utils/safe-html";
 
 export function Footer({ html, systemName, version }: { html: string; systemName: string; version: string }) {
   if (html) {
-    // The footer is root-configured HTML by design of the spec (links, ICP numbers, …), rebuilt from an allowlist.
+    // The footer is root-configured HTML by design (docs/product.md, The application shell: links, ICP numbers, …), rebuilt from an allowlist.
     return <footer className="px-4 py-3 text-center text-xs text-gray-500" dangerouslySetInnerHTML={{ __html: sanitizeFooterHtml(html) }} />;
   }
   return (

@@ -6,7 +6,7 @@ import type { OnlineTopUpConfig, OnlineTopUpMethod, OnlineTopUpResult } from "~/
 const METHOD_LABEL: Record<OnlineTopUpMethod, string> = { zfb: "支付宝", wx: "微信" };
 
 /**
- * The wallet's online top-up (spec 001 §2 Wallet): amount and a payment-method button, then a
+ * The wallet's online top-up (docs/product.md, Wallet): amount and a payment-method button, then a
  * confirmation with the amount and the payable yuan, then the signed form to the payment
  * gateway. Each step is a plain POST answered by the next view, so it all works without
  * JavaScript; the last form posts straight to the gateway, which is where the reference's

@@ -3,7 +3,7 @@ import { FlashBanner } from "~/components/FlashBanner";
 import { messages } from "~/messages";
 
 /**
- * Redeem a code (spec 001 §2 Wallet): a plain POST (intent=redeem), so it works without
+ * Redeem a code (docs/product.md, Wallet): a plain POST (intent=redeem), so it works without
  * JavaScript; with the enhancement script the button reads 兑换中... while the request runs. The get-codes button
  * opens the operator's TopUpLink, or says none is set.
  */

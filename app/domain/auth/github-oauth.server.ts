@@ -4,7 +4,7 @@ import { guardedHttp } from "~/utils/guarded-http.server";
 import { ProviderError } from "./provider-error";
 
 /**
- * GitHub's OAuth web flow (wire-formats §10): the browser goes to the authorize page with our
+ * GitHub's OAuth web flow: the browser goes to the authorize page with our
  * client id and a state; GitHub sends it back with a code, which we trade for a token at
  * `POST /login/oauth/access_token`, then read `GET /user`. Both hosts come from env so tests can
  * point them at a loopback mock (decision 018).

@@ -5,7 +5,7 @@ import { env } from "~/utils/env.server";
 /**
  * Cloudflare Turnstile, checked on the server for every protected action (sign-in, registration,
  * verification mail, reset mail) while TurnstileCheckEnabled is on. The reference checks once and
- * then skips the check for the rest of the session (new-api-facts §7.1): one solved challenge
+ * then skips the check for the rest of the session: one solved challenge
  * bought unlimited attempts. Cloudflare accepts a token once anyway, so each action brings its own.
  */
 const VERIFY_TIMEOUT_MS = 10_000;

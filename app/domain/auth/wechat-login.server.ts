@@ -5,7 +5,7 @@ import { upstreamUrlRefusal } from "~/utils/upstream-address";
 import { ProviderError } from "./provider-error";
 
 /**
- * The WeChat login server protocol of the reference (songquanpeng/wechat-server; wire-formats §10):
+ * The WeChat login server protocol of the reference (songquanpeng/wechat-server):
  * the user gets a short code from the official account and types it here; we ask
  * `GET {WeChatServerAddress}/api/wechat/user?code=` with the raw WeChatServerToken in
  * Authorization and get `{success, message, data: "<openid>"}`. An unknown or expired code comes

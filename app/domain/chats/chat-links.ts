@@ -6,7 +6,7 @@ export function fillChatLink(template: string, key: string, address: string): st
   return template.replaceAll("{key}", key).replaceAll("{address}", encodeURIComponent(address));
 }
 
-/** Where a chat page without a usable token goes, and after how long (spec 001 §9: 1.5 s). */
+/** Where a chat page without a usable token goes, and after how long (docs/product.md, Playground and chat frame: 1.5 s). */
 export const NO_TOKEN_REDIRECT = { to: "/token", seconds: 1.5 };
 
 export type ChatPreset = { name: string; template: string };

@@ -21,7 +21,7 @@ import { emailPolicyRefusal, isEmailTaken } from "./email-policy.server";
 import { sendMail, type Mail } from "./mailer.server";
 
 /**
- * The email sign-in flows of spec 000: a code for registration and binding, a reset link, the
+ * The email sign-in flows (docs/product.md, Sign-in and accounts): a code for registration and binding, a reset link, the
  * reset itself, and binding an address to an account.
  */
 export type Outcome = { ok: true } | { ok: false; message: string };

@@ -70,7 +70,7 @@ const OPTION_BOUNDS: Record<string, OptionBounds> = {
   TopUpLink: { url: true },
   ChatLink: { url: true },
   ChatLink2: { url: true },
-  // Spec 000 §5: "the minimum top-up input has min 1 and Price has min 0".
+  // docs/product.md, Settings: the minimum top-up is at least 1 and Price at least 0.
   Price: { min: 0, max: 1_000_000 },
   MinTopUp: { min: 1, max: 1_000_000 },
   Notice: { maxLength: LONG_TEXT },
@@ -115,7 +115,7 @@ function defaultBounds(def: OptionDef): OptionBounds {
   return {};
 }
 
-/** Every option of the spec's settings groups, with the reference's defaults (new-api facts §2). */
+/** Every option of the settings groups (docs/product.md, Settings), with the reference's defaults. */
 export const OPTION_DEFS: readonly OptionDef[] = [
   // Login
   bool("PasswordLoginEnabled", true),

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 
 /**
- * The standard 易支付 (Epay) MD5 signature (wire-formats §9), used both for the form this server
+ * The standard 易支付 (Epay) MD5 signature, used both for the form this server
  * hands the browser and for the gateway's notifies: every parameter except `sign` and
  * `sign_type`, empty values dropped, keys in ASCII order, joined as raw `k=v&k=v`, the merchant
  * key appended directly, lowercase hex MD5. Pure so the gateway mock and the tests share it.

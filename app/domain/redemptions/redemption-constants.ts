@@ -1,7 +1,7 @@
 /** Redemption constants without any server or schema import, so console pages can use them. */
 import { messages } from "~/messages";
 
-/** Spec 001 §4: 1 unused, 2 disabled, 3 used. */
+/** docs/product.md, Redemption codes: 1 unused, 2 disabled, 3 used. */
 export const REDEMPTION_STATUS = { unused: 1, disabled: 2, used: 3 } as const;
 
 export const DEFAULT_REDEMPTION_QUOTA = 100000;

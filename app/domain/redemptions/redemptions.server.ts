@@ -91,7 +91,7 @@ export async function createRedemptions(admin: User, input: { name: string; quot
   return { ok: true, value: keys };
 }
 
-/** Name and quota change only while the code is unused (spec 001 §4), checked in the UPDATE itself. */
+/** Name and quota change only while the code is unused (docs/product.md, Redemption codes), checked in the UPDATE itself. */
 export async function updateRedemption(id: number, input: { name: string; quota: number }): Promise<RedemptionResult<Redemption>> {
   const name = input.name.trim();
   const problem = checkNameAndQuota(name, input.quota);

@@ -20,7 +20,7 @@ function chatPresets(): ChatPreset[] {
 }
 
 /**
- * The public status object of the reference's `GET /api/status` (every key of its §3.4 is
+ * The public status object of the reference's `GET /api/status` (every key the reference sends is
  * present, so existing front-ends and scripts keep working). Nothing secret goes here.
  */
 export function buildPublicStatus() {

@@ -4,7 +4,7 @@ import type { ModelPricing } from "./pricing";
 export const QUOTA_TYPE_RATIO = 0;
 export const QUOTA_TYPE_PRICE = 1;
 
-/** One model of `GET /api/pricing` (new-api-facts §3.4), with the groups that reach it. */
+/** One model of `GET /api/pricing` (the reference's shape), with the groups that reach it. */
 export type PricingEntry = {
   model_name: string;
   quota_type: typeof QUOTA_TYPE_RATIO | typeof QUOTA_TYPE_PRICE;

@@ -11,7 +11,7 @@ export type { ConsumeLog } from "./lease-store.server";
 export { billingWritten, chargesJournaled } from "./settlement-writer.server";
 
 /**
- * Money on the relay path, with no database round trip in it (DESIGN.md §6):
+ * Money on the relay path, with no database round trip in it (docs/decisions/006, docs/architecture.md):
  *
  *  lease   — a slice of the payer's free balance (user, and token unless unlimited) moved into
  *            this node's lease by one conditional statement; both or neither, never below zero;

@@ -9,7 +9,7 @@ import { sendJson } from "../http.server";
  * `GET /mj/image/:id` (MjForwardUrlEnabled): streams a task's image from wherever the proxy said
  * it is. That address comes from an upstream, so it is fetched like any user-supplied URL: through
  * the SSRF guard (no link-local or metadata address, whether written or resolved; no redirect
- * followed), with a deadline and a size cap. The reference fetched it unchecked (facts §7.1).
+ * followed), with a deadline and a size cap. The reference fetched it unchecked.
  */
 const IMAGE_TIMEOUT_MS = 30_000;
 const IMAGE_MAX_BYTES = 32 * 1024 * 1024;

@@ -13,7 +13,7 @@ import { relayAdmitted } from "../admission/run.server";
 import { CHANNEL_STATUS } from "~/domain/channels/channels.server";
 import { callTaskUpstream, parseJsonBody, TaskUpstreamError } from "./task-upstream.server";
 
-/** `/mj/…` and `/{mode}/mj/…` (wire-formats §7): the mode, when given, and the path from `/mj` on. */
+/** `/mj/…` and `/{mode}/mj/…` (the Midjourney-proxy protocol): the mode, when given, and the path from `/mj` on. */
 export const MJ_MODES = ["fast", "relax", "turbo", "mj-fast", "mj-relax", "mj-turbo"] as const;
 export const MJ_PATH_PREFIXES = ["/mj/", ...MJ_MODES.map((mode) => `/${mode}/mj/`)];
 
@@ -136,7 +136,7 @@ function readProxyReply(body: string): ProxyReply | undefined {
   return { code, description: typeof o.description === "string" ? o.description : "", result, properties };
 }
 
-/** What the proxy's accepted codes mean for the new task row (wire-formats §7: 1, 21 exists, 22 queued). */
+/** What the proxy's accepted codes mean for the new task row (1, 21 exists, 22 queued). */
 const ACCEPTED = new Set([1, 21, 22]);
 const MODAL_ACTIONS = new Set(["INPAINT", "CUSTOM_ZOOM"]);
 

@@ -1,5 +1,5 @@
 /**
- * The Midjourney-proxy protocol's pure parts (wire-formats §7): which action a submit is, the
+ * The Midjourney-proxy protocol's pure parts: which action a submit is, the
  * task object as the proxy reports it (read leniently: it is untrusted), and the task object the
  * gateway answers with.
  */

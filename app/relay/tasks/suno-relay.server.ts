@@ -12,7 +12,7 @@ import { decodeTaskId } from "./mj-wire";
 import { callTaskUpstream, parseJsonBody } from "./task-upstream.server";
 
 /**
- * The Suno task relay (wire-formats §8): `/suno/submit/:action` (music, lyrics), `/suno/fetch`
+ * The Suno task relay (the Suno-API protocol): `/suno/submit/:action` (music, lyrics), `/suno/fetch`
  * and `/suno/fetch/:id`. Replies keep Suno-API's envelope `{code, message, data}`.
  */
 function sunoError(res: ServerResponse, status: number, code: string, message: string): void {

@@ -161,7 +161,7 @@ export async function saveCard(card: OptionCard, form: FormData, opts: CardSaveO
     }
   }
   const { changed, fieldErrors } = checkSubmitted(card, submitted);
-  // Payment callbacks are built on the server address (spec 000 §5: 请先填写服务器地址).
+  // Payment callbacks are built on the server address (docs/product.md, Settings: 请先填写服务器地址).
   if (card.needsServerAddress && changed.size > 0 && !(getOptionValue("ServerAddress") ?? "")) {
     return data<CardResult>({ intent, error: messages.serverAddressFirst, values }, { status: 400 });
   }

@@ -1,5 +1,5 @@
 /**
- * Which option keys each settings card owns (spec 000 §2 cards, §3 key groups). The server
+ * Which option keys each settings card owns (docs/product.md, Settings). The server
  * trusts only this map: a card's form names its card in `intent`, and whatever other field
  * names arrive are ignored, so a tampered form cannot reach another card's keys.
  */
@@ -11,7 +11,7 @@ export type CardField = {
   kind: FieldKind;
   choices?: readonly { value: string; label: string }[];
   help?: string;
-  /** JSON fields: the message for text that does not parse (spec 000 §5). */
+  /** JSON fields: the message for text that does not parse (docs/product.md, Settings). */
   jsonMessage?: string;
 };
 
@@ -19,7 +19,7 @@ export type OptionCard = {
   intent: string;
   title: string;
   fields: readonly CardField[];
-  /** Spec 000 §5: these need a server address saved or submitted first. */
+  /** docs/product.md, Settings: these need a server address saved or submitted first. */
   needsServerAddress?: boolean;
 };
 
@@ -225,10 +225,10 @@ export const SYSTEM_CARDS: readonly OptionCard[] = [
   },
 ];
 
-/** Addresses lose a trailing slash before they are stored (spec 000 §5). */
+/** Addresses lose a trailing slash before they are stored (docs/product.md, Settings). */
 export const TRAILING_SLASH_KEYS: ReadonlySet<string> = new Set(["ServerAddress", "WorkerUrl", "PayAddress", "CustomCallbackAddress", "WeChatServerAddress"]);
 
-/** Switching these off is asked twice (spec 000 §4: password login off needs a confirmation). */
+/** Switching these off is asked twice (docs/product.md, Settings: password login off needs a confirmation). */
 export const CONFIRM_OFF_KEYS: ReadonlySet<string> = new Set(["PasswordLoginEnabled"]);
 
 export function findCard(cards: readonly OptionCard[], intent: string): OptionCard | undefined {

@@ -4,7 +4,7 @@ import { messages } from "~/messages";
 import { cardView, saveCard, type CardResult } from "./card-save.server";
 import type { OptionCard } from "./option-cards.server";
 
-/** 其他设置: one form per site text, each with the spec's own success and failure message (§8). */
+/** 其他设置: one form per site text, each with its own success and failure message (docs/product.md, Settings). */
 type SiteTextCard = OptionCard & { saved: string; failed: string };
 
 const card = (intent: string, title: string, key: string, kind: "text" | "textarea", saved: string, failed: string, help: string): SiteTextCard => ({

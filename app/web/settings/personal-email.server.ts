@@ -8,7 +8,7 @@ import { allowCriticalRequest } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
 import type { SettingsActionResult } from "./tabs";
 
-/** The email-binding card's part of the personal tab (spec 000 §2: binding of email). */
+/** The email-binding card's part of the personal tab (docs/product.md, Settings: binding an email). */
 export function loadEmailBinding(user: User) {
   return { email: user.email, turnstile: turnstileWidgetSettings() };
 }

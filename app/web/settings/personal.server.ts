@@ -16,7 +16,7 @@ import type { SettingsActionResult } from "./tabs";
 import { loadOAuthBindings, oauthBindAction } from "./personal-oauth.server";
 
 /**
- * The personal tab (spec 000 §2 "Settings page"): account, models, invite, bindings,
+ * The personal tab (docs/product.md, Settings): account, models, invite, bindings,
  * system access token, password and account deletion. Every card posts `intent=<card>` here.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The tabs of /setting (spec 000 §2 "Settings page"): personal for everyone, the other three
+ * The tabs of /setting (docs/product.md, Settings): personal for everyone, the other three
  * for root only. Each tab owns a loader part and an action part in its own module
  * (`./<tab>.server.ts`) so the route stays a dispatcher.
  */

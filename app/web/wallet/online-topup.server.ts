@@ -24,7 +24,7 @@ export function loadOnlineTopUp(): OnlineTopUpConfig {
 const MAX_AMOUNT_DIGITS = 15;
 
 /**
- * The amount field as the console reads it: a whole number; below 1 it is raised to 1 (spec §5).
+ * The amount field as the console reads it: a whole number; below 1 it is raised to 1 (docs/product.md, Wallet).
  * Anything else is refused rather than guessed at.
  */
 function readAmount(raw: FormDataEntryValue | null): number | undefined {
@@ -55,8 +55,8 @@ export async function onlineTopUpAction(user: User, form: FormData): Promise<Onl
   if (intent === "topup-quote") {
     const quoted = quoteTopUp(user, amount);
     if (!quoted.ok) {
-      // The reference's console checks the minimum itself (spec §5's words) and shows any other
-      // refusal of the amount query as 错误：{detail} (spec §8).
+      // The reference's console checks the minimum itself (in the words of docs/product.md, Wallet) and shows any other
+      // refusal of the amount query as 错误：{detail}.
       const text = topUpRefusalText(quoted.refusal, "console");
       const message = quoted.refusal.reason === "below-min" ? text : messages.topUpAmountError.replace("{detail}", text);
       return { step: "error", message, amount: String(amount) };

@@ -3,7 +3,7 @@ import { messages } from "~/messages";
 
 /**
  * A refused top-up in words. The API keeps the reference's text (a space before the minimum);
- * the console uses the spec's (§5), which has none.
+ * the console uses the product's (docs/product.md, Wallet), which has none.
  */
 export function topUpRefusalText(refusal: TopUpRefusal, surface: "api" | "console"): string {
   switch (refusal.reason) {
@@ -21,7 +21,7 @@ export function topUpRefusalText(refusal: TopUpRefusal, surface: "api" | "consol
 }
 
 /**
- * The reference's top-up replies carry no `success` key (new-api facts §6, kept for its console
+ * The reference's top-up replies carry no `success` key (kept for its console
  * and scripts): `{message:"success", data, url?}` or `{message:"error", data:"<reason>"}`.
  */
 export function topUpReply(data: unknown, url?: string): Response {

@@ -1,5 +1,5 @@
 /**
- * OpenAI chat request → Anthropic Messages request (wire-formats §4 mapping): system and
+ * OpenAI chat request → Anthropic Messages request: system and
  * developer turns become `system`, images become image blocks, tools and tool calls and tool
  * results become their Anthropic blocks, consecutive same-role turns are merged.
  */

@@ -1,8 +1,8 @@
 import type { UpstreamError } from "../types";
 
 /**
- * Anthropic error body → the gateway's upstream error: `{type:"error", error:{type, message}}`
- * (wire-formats §4). A body that is not JSON (e.g. a 413 from the edge) is summarised by status.
+ * Anthropic error body → the gateway's upstream error: `{type:"error", error:{type, message}}`.
+ * A body that is not JSON (e.g. a 413 from the edge) is summarised by status.
  */
 export function parseAnthropicError(status: number, text: string): UpstreamError {
   try {

@@ -1,5 +1,5 @@
 /**
- * OpenAI chat request → Gemini `GenerateContentRequest` (wire-formats §5 mapping). Shared with
+ * OpenAI chat request → Gemini `GenerateContentRequest` (docs/wire-formats/gemini.md). Shared with
  * Vertex AI, whose Gemini models take the same body.
  */
 type Part = { type?: string; text?: string; image_url?: { url?: string } | string; input_audio?: { data?: string; format?: string } };

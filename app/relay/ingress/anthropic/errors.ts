@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { withCors } from "../../http.server";
 import type { RelayFailure } from "../../relay-error";
 
-/** The `error.type` Anthropic uses for a status (wire-formats §4 Errors). */
+/** The `error.type` Anthropic uses for a status. */
 export function anthropicErrorType(status: number): string {
   switch (status) {
     case 401:

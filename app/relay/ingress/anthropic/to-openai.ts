@@ -3,7 +3,7 @@ import { reasoningEffortFor } from "../reasoning-effort";
 
 /**
  * An Anthropic Messages request → the OpenAI chat request a non-Claude channel is sent
- * (wire-formats §4 mapping, read backwards): `system` becomes a system message, text, image and
+ * (the mapping of adapters/anthropic/convert-request.ts, read backwards): `system` becomes a system message, text, image and
  * PDF blocks become parts, `tool_use` blocks assistant tool calls, `tool_result` blocks tool
  * messages; `thinking` becomes `reasoning_effort`, `service_tier` its OpenAI tier, `top_k` goes
  * as it is (the converting adapter drops it for channels that refuse it). What has no

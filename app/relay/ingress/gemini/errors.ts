@@ -3,7 +3,7 @@ import type { UpstreamError } from "../../adapters/types";
 import { withCors } from "../../http.server";
 import type { RelayFailure } from "../../relay-error";
 
-/** Google's canonical status name for an HTTP status (wire-formats §5 Errors). */
+/** Google's canonical status name for an HTTP status (docs/wire-formats/gemini.md). */
 export function googleStatus(status: number): string {
   switch (status) {
     case 400:

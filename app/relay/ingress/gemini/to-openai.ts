@@ -3,7 +3,7 @@ import { reasoningEffortFor } from "../reasoning-effort";
 
 /**
  * A Gemini generateContent request → the OpenAI chat request a non-Gemini channel is sent
- * (wire-formats §5 mapping, read backwards). The REST parser takes camelCase and snake_case
+ * (docs/wire-formats/gemini.md, read backwards). The REST parser takes camelCase and snake_case
  * alike, so both spellings are read. Function calls get ids (Gemini's usually have none) that
  * their responses are matched to by name.
  */
