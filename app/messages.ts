@@ -1,6 +1,6 @@
 /**
- * The spec's display strings in one place, so a second locale can be added without hunting
- * through routes. Keys name the situation, values are the spec's exact Chinese text.
+ * The product's display strings in one place, so a second locale can be added without hunting
+ * through routes. Keys name the situation, values are the product's exact Chinese text.
  */
 export const messages = {
   loginExpired: "未登录或登录已过期，请重新登录！",
@@ -29,7 +29,7 @@ export const messages = {
   turnstileWaiting: "请稍后几秒重试，Turnstile 正在检查用户环境！",
   tooManyRequests: "错误：请求次数过多，请稍后再试！",
   serverError: "错误：服务器内部错误，请联系管理员！",
-  // Not in the spec: the database is unreachable or refusing connections (a 503, to try again).
+  // Not in docs/product.md: the database is unreachable or refusing connections (a 503, to try again).
   databaseUnavailable: "数据库暂时不可用，请稍后重试",
   databaseUnavailablePage: "数据库暂时不可用",
   retryLater: "请稍后刷新重试",
@@ -45,7 +45,7 @@ export const messages = {
   rootCannotDelete: "不能删除超级管理员账户",
   deleteConfirmPrompt: "请输入你的账户名以确认删除！",
   userUpdated: "用户信息更新成功！",
-  // Not in the spec (it only says a deregistered row has no operations): the /api refusal for one.
+  // Not in docs/product.md (it only says a deregistered row has no operations): the /api refusal for one.
   userDeregistered: "用户已注销，无法再进行操作",
   operationDone: "操作成功完成！",
   saved: "保存成功",
@@ -55,7 +55,7 @@ export const messages = {
   emailAliasNotAllowed: "管理员已启用邮箱地址别名限制，您的邮箱地址由于包含特殊符号而被拒绝。",
   emailTaken: "邮箱地址已被占用",
   emailNotRegistered: "该邮箱地址未注册",
-  // Not in the spec: the resend cooldown (30 s) says how long is left.
+  // Not in docs/product.md: the resend cooldown (30 s) says how long is left.
   emailCooldown: "发送过于频繁，请 {n} 秒后再试",
   verificationCodeExhausted: "验证码错误次数过多，请重新获取验证码",
   resetMailSent: "重置邮件发送成功，请检查你的邮箱！",
@@ -64,7 +64,7 @@ export const messages = {
   emailBound: "邮箱账户绑定成功！",
   emailBindEmailRequired: "请输入邮箱！",
   emailBindCodeRequired: "请输入邮箱验证码！",
-  // Not in the spec: shown to admins when settlements sit in the billing quarantine (decision 007).
+  // Not in docs/product.md: shown to admins when settlements sit in the billing quarantine (decision 007).
   billingQuarantined: "有 {n} 条结算记录无法写入数据库，已隔离保存在 {dir}，均未计费；请核对后手工处理。",
   // Third-party sign-in (GitHub, WeChat, Telegram).
   oauthFailed: "操作失败，重定向至登录界面中...",
@@ -101,7 +101,7 @@ export const messages = {
   logsCleared: "{n} 条日志已清理！",
   logTimeRequired: "请选择日志记录时间",
   logClearFailed: "日志清理失败：{message}",
-  // Not in the spec's words: the reference asks in a modal; without JavaScript the form asks again.
+  // Not in the product's words: the reference asks in a modal; without JavaScript the form asks again.
   passwordLoginOffConfirm: "确定要取消密码登录功能吗？如果你未绑定其他登录方式，将无法通过密码登录。请勾选确认后再保存",
   modelRatioReset: "模型倍率已重置为默认值",
   noticeUpdated: "公告已更新",
@@ -127,7 +127,7 @@ export const messages = {
   topUpDisabled: "管理员未开启在线充值！",
   topUpOrderFailed: "创建订单失败",
   topUpAmountError: "错误：{detail}",
-  // Not in the spec: the console's refusal of an amount that is not a whole number.
+  // Not in docs/product.md: the console's refusal of an amount that is not a whole number.
   topUpAmountInvalid: "充值数量必须是整数",
   // --- Personal settings: invite earnings, access token, account deletion ---
   // The reference's console: 划转金额最低为 + renderQuota(QuotaPerUnit).
@@ -135,7 +135,7 @@ export const messages = {
   // The reference's server refusal when the invite earnings are smaller than the amount.
   affTransferInsufficient: "邀请额度不足！",
   affTransferDone: "划转成功",
-  // Not in the spec (the reference copies the token to the clipboard and says 令牌已重置并已复制到剪贴板).
+  // Not in docs/product.md (the reference copies the token to the clipboard and says 令牌已重置并已复制到剪贴板).
   accessTokenGenerated: "系统访问令牌已生成。它只显示这一次，请立即复制保存；之前的令牌已失效。",
   // --- end personal settings ---
   // Redemption codes and the wallet's redeem form. docs/product.md where it

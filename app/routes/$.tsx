@@ -1,4 +1,4 @@
-/** Any path no other route claims: the spec's not-found page, with a real 404 status. */
+/** Any path no other route claims: the product's not-found page, with a real 404 status. */
 export function loader() {
   throw new Response("Not Found", { status: 404 });
 }

@@ -21,7 +21,7 @@ import { readForm } from "~/utils/edge-input";
 
 export const meta: MetaFunction = () => [{ title: "注册" }];
 
-// The spec keeps ?aff= "locally" so an invite survives a detour; a cookie does that without JS.
+// The product keeps ?aff= "locally" so an invite survives a detour; a cookie does that without JS.
 const affCookie = createCookie("aff", { path: "/", sameSite: "lax", httpOnly: true, maxAge: 30 * 24 * 3600 });
 
 /**

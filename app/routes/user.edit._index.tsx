@@ -16,7 +16,7 @@ import { requireUser } from "~/web/guards.server";
 export const meta: MetaFunction = () => [{ title: "更新个人信息" }];
 
 /**
- * The spec's /user/edit without an id: any signed-in user edits their own account. The form
+ * The product's /user/edit without an id: any signed-in user edits their own account. The form
  * carries no id; the action always changes the session's user, so nobody can edit another here.
  */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -32,7 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 /**
- * The spec copies the new password to the clipboard. A browser only lets a page do that on a
+ * The product copies the new password to the clipboard. A browser only lets a page do that on a
  * click, so there is a copy button (with the enhancement script); the field is selectable anyway.
  */
 function NewPassword({ password }: { password: string }) {

@@ -3,7 +3,7 @@ import { getSessionSecret } from "./secrets.server";
 
 /**
  * One-shot notices carried across the POST → redirect → GET of a console form (the toasts of
- * the spec), plus the default-password warning shown after root signs in. Signed so a visitor
+ * docs/product.md), plus the default-password warning shown after root signs in. Signed so a visitor
  * cannot forge one; read and cleared by the root loader.
  */
 export type Flash = { type: "success" | "error" | "info"; message: string; defaultPassword?: boolean };

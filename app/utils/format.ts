@@ -1,7 +1,7 @@
 /** Display helpers shared by console pages (no server imports: used in components). */
 export const QUOTA_PER_UNIT = 500000;
 
-/** The spec's compact numbers: k at 1e4, M at 1e6, B at 1e9. */
+/** The product's compact numbers: k at 1e4, M at 1e6, B at 1e9. */
 export function compactNumber(value: number): string {
   const abs = Math.abs(value);
   const trim = (n: number) => String(Number(n.toFixed(2)));

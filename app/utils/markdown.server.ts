@@ -10,7 +10,7 @@ export function renderMarkdown(source: string): string {
   return md.render(source);
 }
 
-/** The spec lets HomePageContent / About be a URL, shown in a frame instead of rendered. */
+/** The product lets HomePageContent / About be a URL, shown in a frame instead of rendered. */
 export function isFrameUrl(content: string): boolean {
   return /^https?:\/\/\S+$/i.test(content.trim());
 }

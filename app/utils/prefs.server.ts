@@ -2,7 +2,7 @@ import { createCookie } from "@remix-run/node";
 import { PAGE_SIZES } from "./pagination";
 
 /**
- * Per-browser list preferences the spec keeps "locally" (page sizes, id sort). A cookie keeps
+ * Per-browser list preferences the product keeps "locally" (page sizes, id sort). A cookie keeps
  * them without JavaScript; a choice made in the query string is remembered for next time.
  */
 type Prefs = Record<string, string | number | boolean>;

@@ -30,7 +30,7 @@ function refusal(lookup: Exclude<ChatTemplateLookup, { ok: true }>): ChatFrameVi
 
 /**
  * Opens `lookup`'s template with the visitor's first usable key. A visitor who is not signed in
- * has no key either: the spec's route is unguarded and its token fetch simply finds none, so
+ * has no key either: the product's route is unguarded and its token fetch simply finds none, so
  * both see the no-token message and move on to /token (which asks a visitor to sign in).
  */
 async function openChat(request: Request, lookup: ChatTemplateLookup): Promise<ChatFrameView | "not-found"> {

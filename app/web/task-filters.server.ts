@@ -17,7 +17,7 @@ function positiveInt(raw: string): number | undefined {
 
 /**
  * The filter of the drawing and task log pages. Untouched (no `start` in the query), a page
- * opens on the spec's default range: drawings from 30 days ago to an hour ahead, tasks from the
+ * opens on the product's default range: drawings from 30 days ago to an hour ahead, tasks from the
  * start of today. Drawing times are stored in milliseconds, task times in seconds.
  */
 export function pageTaskFilter(request: Request, kind: "mj" | "task", scope: { userId: number } | "all"): { filter: TaskListFilter; values: Record<string, string>; page: number } {

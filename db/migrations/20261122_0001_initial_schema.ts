@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// The whole schema of both spec documents. Times on the wire are unix seconds (the reference's
+// The whole schema of the product (docs/product.md). Times on the wire are unix seconds (the reference's
 // shapes), so they are stored as bigint seconds; quota and money are bigint quota units.
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`

@@ -36,7 +36,7 @@ function HelperButton({ intent, children }: { intent: string; children: React.Re
   );
 }
 
-/** The spec's channel drawer as a page; every helper is a submit button handled by the server. */
+/** The product's channel drawer as a page; every helper is a submit button handled by the server. */
 export function ChannelForm(props: Props) {
   const [form, fields] = useForm<z.input<typeof channelConsoleSchema>>({
     lastResult: props.lastResult,
@@ -166,7 +166,7 @@ export function ChannelForm(props: Props) {
         </div>
         <div>
           <label className="label" htmlFor={fields.weight.id}>权重</label>
-          {/* The spec's minimum; the server turns a negative weight into 0 rather than refusing it. */}
+          {/* The product's minimum; the server turns a negative weight into 0 rather than refusing it. */}
           <input {...getInputProps(fields.weight, { type: "number" })} className="input" min={0} />
           <Err errors={fields.weight.errors} />
         </div>

@@ -24,7 +24,7 @@ function Err({ errors }: { errors?: string[] }) {
 }
 
 /**
- * The spec's redemption drawer as a page. The quota presets are the token form's (conform
+ * The product's redemption drawer as a page. The quota presets are the token form's (conform
  * "update" intents: with JS they fill the field, without JS the server re-renders it filled).
  */
 export function RedemptionForm(props: Props) {

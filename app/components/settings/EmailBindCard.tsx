@@ -5,7 +5,7 @@ import type { EmailCardResult, loadEmailBinding } from "~/web/settings/personal-
 
 type Props = { data: ReturnType<typeof loadEmailBinding> };
 
-/** The spec's resend cooldown; the server enforces it, the enhancement script counts it down on the button. */
+/** The product's resend cooldown; the server enforces it, the enhancement script counts it down on the button. */
 const RESEND_SECONDS = 30;
 
 /**

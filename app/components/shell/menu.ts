@@ -15,10 +15,10 @@ type MenuEntry = MenuItem & { visible?: (c: MenuContext) => boolean };
 
 const isAdmin = (c: MenuContext) => c.role >= ROLE_ADMIN;
 
-// Order and conditions follow the spec's application shell, with only the pages that exist: a
+// Order and conditions follow the product's application shell, with only the pages that exist: a
 // link to a page that does not work yet is not offered (a unit test ties every entry here to a
-// route file). 绘图 and 异步任务 show while DrawingEnabled and TaskEnabled are on (spec: "only
-// when enabled in the stored options"), for admins as for users.
+// route file). 绘图 and 异步任务 show while DrawingEnabled and TaskEnabled are on (docs/product.md:
+// "while enabled"), for admins as for users.
 const ENTRIES: MenuEntry[] = [
   { to: "/playground", label: "操练场" },
   { to: "/pricing", label: "模型价格" },
@@ -39,7 +39,7 @@ export function visibleMenuItems(context: MenuContext): MenuItem[] {
   return ENTRIES.filter((e) => !e.visible || e.visible(context)).map(({ to, label }) => ({ to, label }));
 }
 
-/** The spec's New Year item: shown on January 1st and from February 9th to 24th. */
+/** The product's New Year item: shown on January 1st and from February 9th to 24th. */
 export function isNewYearSeason(now: Date): boolean {
   const month = now.getMonth() + 1;
   const day = now.getDate();

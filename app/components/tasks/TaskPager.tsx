@@ -29,7 +29,7 @@ export function ProgressBar({ progress, failed }: { progress: string; failed?: b
   );
 }
 
-/** Seconds between two times, red past a minute (the spec's task duration colour). */
+/** Seconds between two times, red past a minute (the product's task duration colour). */
 export function Duration({ seconds }: { seconds: number | undefined }) {
   if (seconds === undefined || seconds < 0) return <span>-</span>;
   const text = `${seconds.toFixed(1)} 秒`;

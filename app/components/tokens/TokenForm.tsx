@@ -29,7 +29,7 @@ function Err({ errors }: { errors?: string[] }) {
 }
 
 /**
- * The spec's token drawer as a page. Quick buttons (expiry, quota, count) are conform "update"
+ * The product's token drawer as a page. Quick buttons (expiry, quota, count) are conform "update"
  * intents: with JS they fill the field in place, without JS the server re-renders the form
  * with the value set — either way nothing is saved until 提交.
  */

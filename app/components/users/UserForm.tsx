@@ -15,7 +15,7 @@ function Err({ errors }: { errors?: string[] }) {
 type Result = SubmissionResult<string[]> | null | undefined;
 
 /**
- * The spec's add-user drawer as a page. Validated on the server; the HTML constraints (from the
+ * The product's add-user drawer as a page. Validated on the server; the HTML constraints (from the
  * same schema, computed by the loader) let the browser stop an empty or too-short field first.
  */
 export function AddUserForm({ lastResult, constraint }: { lastResult: Result; constraint: FormConstraint }) {
@@ -48,7 +48,7 @@ export function AddUserForm({ lastResult, constraint }: { lastResult: Result; co
 }
 
 export type EditUserContext = {
-  /** Editing oneself: the spec shows neither group nor quota then. */
+  /** Editing oneself: the product shows neither group nor quota then. */
   self: boolean;
   groups: string[];
   quota: number;
@@ -57,7 +57,7 @@ export type EditUserContext = {
   quotaPerUnit: number;
 };
 
-/** The spec's edit-user drawer as a page. A blank password keeps the old one. */
+/** The product's edit-user drawer as a page. A blank password keeps the old one. */
 export function EditUserForm({ lastResult, defaultValue, context, constraint }: { lastResult: Result; defaultValue: Record<string, unknown>; context: EditUserContext; constraint: FormConstraint }) {
   const [form, fields] = useForm<z.input<typeof editUserConsoleSchema>>({ lastResult, defaultValue: defaultValue as never, constraint });
   return (

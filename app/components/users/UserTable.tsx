@@ -43,7 +43,7 @@ function question(action: ManageAction, name: string): string {
 }
 
 /**
- * 添加额度 as a <details> panel (the spec's dialog without JavaScript): a signed amount the
+ * 添加额度 as a <details> panel (the product's dialog without JavaScript): a signed amount the
  * database adds to the balance, never leaving it below zero.
  */
 function AddQuotaDialog({ user }: { user: UserRow }) {

@@ -39,7 +39,7 @@ function AmountForm({ config, amount }: { config: OnlineTopUpConfig; amount?: st
       <input type="hidden" name="intent" value="topup-quote" />
       <div className="w-56">
         <label className="label" htmlFor="topup-amount">充值数量{unit}</label>
-        {/* The spec raises an amount under 1 to 1; the minimum top-up is the server's check, worded as the spec says. */}
+        {/* The product raises an amount under 1 to 1; the minimum top-up is the server's check, worded as docs/product.md says. */}
         <input id="topup-amount" name="amount" type="number" min={1} step={1} required defaultValue={amount ?? String(config.minAmount)} placeholder={`充值数量，最低 ${config.minAmount}`} className="input" />
       </div>
       <button type="submit" name="payment_method" value="zfb" className="btn-primary">{METHOD_LABEL.zfb}</button>

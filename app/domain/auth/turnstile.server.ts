@@ -43,7 +43,7 @@ async function verifyAtCloudflare(token: string, remoteIp: string): Promise<bool
   }
 }
 
-/** undefined when the action may go on; else the spec's refusal message. */
+/** undefined when the action may go on; else the product's refusal message. */
 export async function turnstileRefusal(token: string | null | undefined, remoteIp: string): Promise<string | undefined> {
   if (!isTurnstileEnabled()) return undefined;
   const value = (token ?? "").trim();

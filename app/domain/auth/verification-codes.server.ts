@@ -11,7 +11,7 @@ import { getSessionSecret } from "~/utils/secrets.server";
  */
 export type CodePurpose = "email" | "reset";
 
-/** The reference's validity (10 minutes) and the spec's resend cooldown (30 s). */
+/** The reference's validity (10 minutes) and the product's resend cooldown (30 s). */
 export const CODE_TTL_SECONDS = 600;
 export const RESEND_COOLDOWN_SECONDS = 30;
 /** Wrong guesses a code survives: a 6-digit code must not be guessable within its 10 minutes. */

@@ -1,5 +1,5 @@
 /**
- * The channel types of the spec (0 unknown … 41 Vertex AI): display name, default base URL and
+ * The channel types of docs/product.md (0 unknown … 41 Vertex AI): display name, default base URL and
  * models, key format and what `other` means. One table, read by forms, /api/models and the relay.
  */
 export interface ChannelTypeInfo {

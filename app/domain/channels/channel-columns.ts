@@ -53,7 +53,7 @@ export function toColumns(fields: ChannelFields, type: number): { ok: true; valu
     if (fields.priority < -999) return { ok: false, message: "优先级不能小于 -999" };
     out.priority = fields.priority;
   }
-  // The spec: weight has min 0 and negatives become 0.
+  // docs/product.md: weight has min 0 and negatives become 0.
   if (fields.weight !== undefined) out.weight = Math.max(0, fields.weight);
   if (fields.auto_ban !== undefined) out.auto_ban = fields.auto_ban;
   if (fields.max_input_tokens !== undefined) out.max_input_tokens = fields.max_input_tokens;

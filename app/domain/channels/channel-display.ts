@@ -1,7 +1,7 @@
 import type { Tone } from "~/components/StatusTag";
 import { compactNumber } from "~/utils/format";
 
-/** Console presentation rules of the spec for channel rows (pure, shared by pages and tests). */
+/** Console presentation rules of docs/product.md for channel rows (pure, shared by pages and tests). */
 export function channelStatusTag(status: number): { label: string; tone: Tone } {
   if (status === 1) return { label: "已启用", tone: "green" };
   if (status === 2) return { label: "已禁用", tone: "red" };

@@ -47,7 +47,7 @@ export type CreateMode = (typeof CREATE_MODES)[number];
 
 export type ChannelFields = z.infer<typeof channelFieldsSchema>;
 
-/** model_mapping and status_code_mapping: empty, or a JSON object (spec messages). */
+/** model_mapping and status_code_mapping: empty, or a JSON object (the messages of docs/product.md, Channels). */
 export function checkJsonObject(text: string | undefined, message: string): string | undefined {
   if (!text || !text.trim()) return undefined;
   try {

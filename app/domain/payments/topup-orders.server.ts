@@ -7,7 +7,7 @@ import { epayMerchant, epayNotifyUrl, epayReturnUrl, epaySubmitUrl } from "./epa
 import { EPAY_TYPE_OF_METHOD, signEpayParams, type EpayParams, type PaymentMethod } from "./epay-sign";
 import { formatYuan, minimumAmount, payableCents, quotaForAmount } from "./money";
 
-/** Why a top-up cannot go ahead; the wire layers word it (the API as the reference, the console as the spec). */
+/** Why a top-up cannot go ahead; the wire layers word it (the API as the reference, the console as docs/product.md). */
 export type TopUpRefusal =
   | { reason: "below-min"; min: number }
   | { reason: "money-too-low" }

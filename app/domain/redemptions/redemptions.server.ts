@@ -46,7 +46,7 @@ export async function listRedemptions(page: number, size: number): Promise<{ ite
   return { items, total: Number(total.n) };
 }
 
-/** The spec's "search by id or name": a keyword that is an id matches that row too; names match by substring. */
+/** The product's "search by id or name": a keyword that is an id matches that row too; names match by substring. */
 export async function searchRedemptions(keyword: string): Promise<Redemption[]> {
   const text = keyword.trim();
   let query = await liveRedemptions();

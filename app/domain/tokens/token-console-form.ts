@@ -47,7 +47,7 @@ export function toTokenFields(input: TokenConsoleInput, requestZone: string): To
   };
 }
 
-/** The spec's expiry quick buttons, as the text the field should hold. */
+/** The product's expiry quick buttons, as the text the field should hold. */
 export function expiryPresets(nowMs: number, format: (seconds: number) => string): { label: string; value: string }[] {
   const at = (seconds: number) => format(Math.floor(nowMs / 1000) + seconds);
   return [

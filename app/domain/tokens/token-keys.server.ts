@@ -2,7 +2,7 @@ import { decryptSecret, encryptSecret, hashLookupKey, randomAlphanumeric } from 
 
 /**
  * Token keys: `sk-` + 48 random characters. The database holds a hash for lookup (the relay's
- * hot path) and an encrypted copy for the spec's "view key"/"copy"; never the plaintext.
+ * hot path) and an encrypted copy for the product's "view key"/"copy"; never the plaintext.
  * The wire keeps the reference's shape: `key` is the 48 characters without the `sk-` prefix.
  */
 export const TOKEN_KEY_LENGTH = 48;

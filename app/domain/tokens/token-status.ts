@@ -16,7 +16,7 @@ export function effectiveTokenStatus(token: StatusFacts, nowSeconds: number): nu
   return token.status;
 }
 
-/** The spec's status tags; an enabled token with model limits says so. */
+/** The product's status tags; an enabled token with model limits says so. */
 export function tokenStatusLabel(status: number, modelLimitsEnabled: boolean): { label: string; tone: "green" | "gray" | "yellow" | "red" } {
   switch (status) {
     case TOKEN_STATUS.enabled:

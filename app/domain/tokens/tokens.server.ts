@@ -80,7 +80,7 @@ function columnsOf(fields: TokenUpdateFields) {
 
 /**
  * Creates `count` tokens in one transaction. With a count above 1 each name gets a 6-character
- * random suffix, as the spec's batch create does. Returns the new keys (shown once to the caller).
+ * random suffix, as the product's batch create does. Returns the new keys (shown once to the caller).
  */
 export async function createTokens(user: User, fields: TokenFields, count = 1): Promise<TokenResult<{ id: number; key: string }[]>> {
   if (!Number.isInteger(count) || count < 1 || count > MAX_BATCH_TOKENS) return { ok: false, message: `创建数量必须在 1 到 ${MAX_BATCH_TOKENS} 之间` };

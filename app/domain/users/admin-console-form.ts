@@ -7,7 +7,7 @@ import type { UserEdit } from "./admin.server";
  * numbers are read from their text). Field rules are the /api's (admin-input.ts).
  */
 
-/** 添加用户: username and password required (the spec), display name optional. */
+/** 添加用户: username and password required (docs/product.md), display name optional. */
 export const addUserConsoleSchema = z.object({
   username: userFields.username,
   display_name: userFields.displayName.optional(),
@@ -36,7 +36,7 @@ export const addQuotaConsoleSchema = z.object({
 
 /**
  * The edit as the domain takes it. Editing oneself leaves group and quota out whatever was
- * posted (the spec shows neither field then); a cleared display name or email is written as
+ * posted (the product shows neither field then); a cleared display name or email is written as
  * empty (the domain puts the username back as display name).
  */
 export function toUserEdit(id: number, input: z.infer<typeof editUserConsoleSchema>, self: boolean): UserEdit {
