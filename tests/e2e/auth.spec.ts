@@ -74,7 +74,7 @@ test.describe("sign-in @nojs", () => {
 });
 
 test.describe("sign-in hardening @nojs", () => {
-  test("item 13: redirectTo=/<TAB>/host after sign-in stays on this site", async ({ page, baseURL }) => {
+  test("redirectTo=/<TAB>/host after sign-in stays on this site", async ({ page, baseURL }) => {
     await page.goto("/login?redirectTo=%2F%09%2F127.0.0.1%3A18190%2F");
     await page.getByLabel("用户名").fill("root");
     await page.getByLabel("密码").fill("123456");
@@ -82,7 +82,7 @@ test.describe("sign-in hardening @nojs", () => {
     await expect(page).toHaveURL(`${baseURL}/token`);
   });
 
-  test("item 20: a sign-in whose cookie the browser did not keep says so instead of silently showing the form again", async ({ page }) => {
+  test("a sign-in whose cookie the browser did not keep says so instead of silently showing the form again", async ({ page }) => {
     // Stand-in for a browser that refuses the cookie (a Secure one over plain HTTP, cookies off).
     await page.route("**/login**", async (route) => {
       if (route.request().method() !== "POST") return route.fallback();
@@ -99,7 +99,7 @@ test.describe("sign-in hardening @nojs", () => {
 });
 
 test.describe("registration @nojs", () => {
-  test("shows the spec's validation messages, then registers", async ({ page }) => {
+  test("shows the product's validation messages, then registers", async ({ page }) => {
     const username = uniqueName();
     await page.goto("/register");
     await page.getByLabel("用户名").fill(username);

@@ -114,7 +114,7 @@ test.describe("channels @nojs", () => {
 });
 
 test.describe("channel tests from the console @nojs", () => {
-  test("item 19: a failed test shows red with its error on the channel row; item 21: a metadata base URL is refused by the form", async ({ page }) => {
+  test("a failed test shows red with its error on the channel row; a metadata base URL is refused by the form", async ({ page }) => {
     const { freePort } = await import("../support/server");
     await asRoot(page);
     await page.goto("/channel/add");

@@ -3,7 +3,7 @@ import { codeIn, resetLinkIn, SMTP_PASSWORD, SMTP_USER, startTestSmtp, type Test
 import { signIn, skipBrowserChecks, uniqueName } from "./helpers";
 
 /**
- * Issue 12 "Done means": root turns on email verification with an SMTP server, a new user
+ * End to end: root turns on email verification with an SMTP server, a new user
  * registers with a code from that server, and resets a forgotten password — with JavaScript on
  * and off. The SMTP server is a real one on loopback, started here; the options are restored.
  */

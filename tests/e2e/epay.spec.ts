@@ -3,7 +3,7 @@ import { startEpayGateway, type MockEpayGateway } from "../mocks/epay-gateway";
 import { registerUser, signIn } from "./helpers";
 
 /**
- * Online top-up through a loopback Epay gateway (issue 13 "done means"): root configures payment
+ * Online top-up through a loopback Epay gateway, end to end: root configures payment
  * through the options API, a user pays 10 yuan from the wallet — amount, confirmation, the signed
  * form, the gateway's cashier page, back to /topup — and the balance rises once, also when the
  * gateway sends its notify again. Every option changed is put back at the end.
@@ -87,7 +87,7 @@ test.describe("wallet: online top-up @nojs", () => {
     }
   });
 
-  test("an amount under the minimum top-up is refused in the spec's words and creates no order", async ({ page, request, baseURL }) => {
+  test("an amount under the minimum top-up is refused in the product's words and creates no order", async ({ page, request, baseURL }) => {
     const { username, password } = await registerUser(page);
     await signIn(page, username, password);
     await expect(page).toHaveURL(/\/token$/);

@@ -4,7 +4,7 @@ import { formatTable, kb, meterTransfer } from "../support/page-transfer";
 import { apiLogin, mergeOption, uniqueName } from "./helpers";
 
 /**
- * Issue 16's budgets. A light page is server-rendered HTML, its CSS and the small enhancement
+ * The page-weight budgets (decision 032). A light page is server-rendered HTML, its CSS and the small enhancement
  * script; a page that opts in to the client runtime (handle.hydrate) may ship React and Remix.
  */
 const BUDGETS = {

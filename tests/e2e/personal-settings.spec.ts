@@ -8,7 +8,7 @@ async function signIn(page: Page, username: string, password: string) {
 }
 
 /**
- * Issue 12, personal settings (/setting): models, invite link and figures, moving earnings into
+ * Personal settings (/setting): models, invite link and figures, moving earnings into
  * quota, the system access token shown once, and deleting one's own account — with JavaScript
  * on and off.
  */

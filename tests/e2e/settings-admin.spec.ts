@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { registerUser, signIn, signOut, skipBrowserChecks, uniqueName } from "./helpers";
 
 /**
- * Issue 12, the root-only settings tabs driven through the console (JavaScript on and off).
+ * The root-only settings tabs driven through the console (JavaScript on and off).
  * Every option a test changes is put back before it ends: the e2e server is shared.
  */
 async function asRoot(page: Page) {

@@ -115,7 +115,7 @@ test.describe("tokens @nojs", () => {
     await expect(page.getByLabel(tpm)).toHaveValue("2000");
   });
 
-  test("a bad expiry date is refused with the spec's message", async ({ page }) => {
+  test("a bad expiry date is refused with the product's message", async ({ page }) => {
     await freshUser(page);
     await page.goto("/token/add");
     await page.getByLabel("名称").fill("bad-date");
@@ -124,7 +124,7 @@ test.describe("tokens @nojs", () => {
     await expect(page.getByText("过期时间格式错误！")).toBeVisible();
   });
 
-  test("item 12: a name over the reference's 30 bytes and an expiry past year 9999 are refused in the form", async ({ page }) => {
+  test("a name over the reference's 30 bytes and an expiry past year 9999 are refused in the form", async ({ page }) => {
     await freshUser(page);
     await page.goto("/token/add");
     await page.getByLabel("名称").fill("😀".repeat(40));

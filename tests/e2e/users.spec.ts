@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { registerUser, signIn, uniqueName } from "./helpers";
 
-/** Issue 12: the /user console page (管理用户). */
+/** The /user console page (管理用户). */
 
 async function asRoot(page: Page) {
   await signIn(page, "root", "123456");

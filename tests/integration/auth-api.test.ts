@@ -119,7 +119,7 @@ describe("registration", () => {
     expect(self.json.data).toMatchObject({ username, role: 1, status: 1, password: "", access_token: null });
   });
 
-  it("applies the spec's password rules", async () => {
+  it("applies the product's password rules", async () => {
     const short = await request("POST", "/api/user/register", { username: uniqueName(), password: "short" });
     expect(short.json.success).toBe(false);
     expect(short.json.message).toContain("密码长度不得小于 8 位！");

@@ -47,7 +47,7 @@ describe("channel tests and balances", () => {
     await setOption(root, "AutomaticDisableChannelEnabled", "false");
   });
 
-  it("item 19: a failed test (refused, error status, error body, timeout) says so with its message, stays on the channel and counts for auto-disable", async () => {
+  it("a failed test (refused, error status, error body, timeout) says so with its message, stays on the channel and counts for auto-disable", async () => {
     const testOf = async (id: number) => {
       const res = await root.call("GET", `/api/channel/test/${id}`);
       const channel = (await root.call("GET", `/api/channel/${id}`)).json.data;

@@ -56,7 +56,7 @@ describe("channel CRUD and the abilities index", () => {
     expect(created.other).toContain("us-central1");
   });
 
-  it("validates as the spec says", async () => {
+  it("validates as the product describes", async () => {
     expect((await create({ name: "" })).json).toEqual({ success: false, message: "请填写渠道名称和渠道密钥！" });
     expect((await create({ name: unique(), key: "" })).json).toEqual({ success: false, message: "请填写渠道名称和渠道密钥！" });
     expect((await create({ name: unique(), models: "" })).json).toEqual({ success: false, message: "请至少选择一个模型！" });
@@ -77,7 +77,7 @@ describe("channel CRUD and the abilities index", () => {
     expect((await findByName(azure))[0].other).toBe("2023-06-01-preview");
   });
 
-  it("item 21: a link-local or cloud-metadata base URL is refused at create and at update, loopback and private ones are kept", async () => {
+  it("a link-local or cloud-metadata base URL is refused at create and at update, loopback and private ones are kept", async () => {
     const metadata = "http://169.254.169.254/latest/meta-data";
     for (const base_url of [metadata, "http://[::ffff:169.254.169.254]", "http://0xA9FEA9FE", "http://[fd00:ec2::254]", "http://metadata.google.internal"]) {
       const name = unique();

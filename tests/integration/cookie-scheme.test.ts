@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type StartedServer } from "../support/server";
 
 /**
- * Item 20: the session cookie's Secure attribute follows the scheme the browser used. These run
+ * The session cookie's Secure attribute follows the scheme the browser used. These run
  * their own production servers without the suite's INSECURE_COOKIES, one behind a trusted proxy.
  */
 let direct: StartedServer;
@@ -27,8 +27,8 @@ async function apiLogin(server: StartedServer, headers: Record<string, string> =
   return { json: (await res.json()) as { success: boolean }, cookie: res.headers.get("set-cookie") ?? "" };
 }
 
-describe("item 20: sign-in over plain HTTP keeps its cookie", () => {
-  it("item 20: over plain http the session cookie is not Secure, and the console sign-in reaches /token", async () => {
+describe("sign-in over plain HTTP keeps its cookie", () => {
+  it("over plain http the session cookie is not Secure, and the console sign-in reaches /token", async () => {
     const api = await apiLogin(direct);
     expect(api.json.success).toBe(true);
     expect(api.cookie).toMatch(/^session=/);
@@ -47,13 +47,13 @@ describe("item 20: sign-in over plain HTTP keeps its cookie", () => {
     expect(hop.headers.get("location")).toBe("/log");
   });
 
-  it("item 20: X-Forwarded-Proto: https makes it Secure only behind a trusted proxy", async () => {
+  it("X-Forwarded-Proto: https makes it Secure only behind a trusted proxy", async () => {
     expect((await apiLogin(proxied, { "X-Forwarded-Proto": "https" })).cookie).toMatch(/;\s*Secure/i);
     expect((await apiLogin(proxied)).cookie).not.toMatch(/;\s*Secure/i);
     expect((await apiLogin(direct, { "X-Forwarded-Proto": "https" })).cookie).not.toMatch(/;\s*Secure/i);
   });
 
-  it("item 20: a browser that dropped the cookie is told so on the login page", async () => {
+  it("a browser that dropped the cookie is told so on the login page", async () => {
     const form = await fetch(`${proxied.baseUrl}/login`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-Proto": "https" },

@@ -4,7 +4,7 @@ import { baseUrl, loginRoot, request, type ApiSession } from "../support/api";
 import { userWithToken } from "../support/relay";
 
 /**
- * Issue 11, item 11: each kind of bad input the fuzzer found is a 400 (or 404, 413) with a clear
+ * Decision 011: each kind of bad input the fuzzer found is a 400 (or 404, 413) with a clear
  * message in its surface's shape, never a 500 or a reset connection.
  */
 let root: ApiSession;
@@ -18,8 +18,8 @@ beforeAll(async () => {
 const relay = (body: string | Uint8Array<ArrayBuffer>, path = "/v1/chat/completions") =>
   fetch(`${baseUrl()}${path}`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body });
 
-describe("item 11: /api answers bad input with a 400 envelope", () => {
-  it("item 11: an id above 2³¹−1 on an id route is a 400 naming the id, on every method", async () => {
+describe("/api answers bad input with a 400 envelope", () => {
+  it("an id above 2³¹−1 on an id route is a 400 naming the id, on every method", async () => {
     for (const [method, path] of [["GET", "/api/token/2147483648"], ["DELETE", "/api/channel/2147483648"], ["GET", "/api/token/99999999999/key"], ["POST", "/api/channel/copy/1e3"]] as const) {
       const res = await root.call(method, path);
       expect(res.status, `${method} ${path}`).toBe(400);
@@ -30,7 +30,7 @@ describe("item 11: /api answers bad input with a 400 envelope", () => {
     expect(body.json.success).toBe(false);
   });
 
-  it("item 11: NUL in a query string or a JSON body is a 400, before any database sees it", async () => {
+  it("NUL in a query string or a JSON body is a 400, before any database sees it", async () => {
     const query = await root.call("GET", "/api/token/search?keyword=%00");
     expect(query.status).toBe(400);
     expect(query.json).toEqual({ success: false, message: expect.stringContaining("NUL") });
@@ -40,13 +40,13 @@ describe("item 11: /api answers bad input with a 400 envelope", () => {
     expect((await root.call("GET", "/api/log/self?token_name=a%00b")).status).toBe(400);
   });
 
-  it("item 11: a path with a broken %-escape is a 400 envelope, not a Remix URIError", async () => {
+  it("a path with a broken %-escape is a 400 envelope, not a Remix URIError", async () => {
     const res = await root.call("GET", "/api/token/%E0%A4%A");
     expect(res.status).toBe(400);
     expect(res.json.success).toBe(false);
   });
 
-  it("item 11: a body posted to a route that never reads it still gets its answer (the connection hung)", async () => {
+  it("a body posted to a route that never reads it still gets its answer (the connection hung)", async () => {
     const body = `{"a":${"[".repeat(150_000)}${"]".repeat(150_000)}}`;
     // Two rounds: the second reuses the kept-alive connections the first left with unread bodies.
     for (let round = 0; round < 2; round++) {
@@ -57,22 +57,22 @@ describe("item 11: /api answers bad input with a 400 envelope", () => {
     }
   });
 
-  it("item 11: an /api body over MAX_JSON_BODY_BYTES gets its 413 envelope", async () => {
+  it("an /api body over MAX_JSON_BODY_BYTES gets its 413 envelope", async () => {
     const res = await root.call("PUT", "/api/option/", JSON.stringify({ key: "Notice", value: "x".repeat(20 * 1024 * 1024) }));
     expect(res.status).toBe(413);
     expect(res.json).toEqual({ success: false, message: "请求体过大" });
   });
 });
 
-describe("item 11: what else the fuzzer found", () => {
-  it("item 11: concurrent 'fix abilities' calls all succeed (two rebuilds collided on a unique key)", async () => {
+describe("what else the fuzzer found", () => {
+  it("concurrent 'fix abilities' calls all succeed (two rebuilds collided on a unique key)", async () => {
     const results = await Promise.all(Array.from({ length: 4 }, () => root.call("POST", "/api/channel/fix")));
     expect(results.map((r) => [r.status, r.json.success])).toEqual(Array(4).fill([200, true]));
   });
 });
 
-describe("item 11: the console answers bad input with a 400 or 404 page", () => {
-  it("item 11: a console id that is not an int4 is a 404 page, on loaders and actions", async () => {
+describe("the console answers bad input with a 400 or 404 page", () => {
+  it("a console id that is not an int4 is a 404 page, on loaders and actions", async () => {
     for (const path of ["/token/edit/abc", "/token/edit/2147483648", "/channel/edit/1e3"]) {
       expect((await request("GET", path, undefined, { Cookie: root.cookie })).status, path).toBe(404);
     }
@@ -81,13 +81,13 @@ describe("item 11: the console answers bad input with a 400 or 404 page", () => 
     expect((await request("GET", "/token/chat?chat=0&id=abc", undefined, { Cookie: root.cookie })).status).toBe(404);
   });
 
-  it("item 11: NUL in a console form field is a 400 page that says so", async () => {
+  it("NUL in a console form field is a 400 page that says so", async () => {
     const res = await fetch(`${baseUrl()}/token/add`, { method: "POST", headers: { Cookie: root.cookie, Origin: baseUrl(), "Content-Type": "application/x-www-form-urlencoded" }, body: "name=a%00b&remain_quota=1" });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("NUL");
   });
 
-  it("item 11: a bad %-escape in a page path and a legacy ?_data= request are 400s", async () => {
+  it("a bad %-escape in a page path and a legacy ?_data= request are 400s", async () => {
     expect((await request("GET", "/token/edit/%E0%A4%A", undefined, { Cookie: root.cookie })).status).toBe(400);
     const legacy = await fetch(`${baseUrl()}/setting?_data=routes%2Fsetting`, { method: "POST", headers: { Cookie: root.cookie, Origin: baseUrl(), "Content-Type": "application/x-www-form-urlencoded" }, body: "original_password=x&password=password123&password2=password123" });
     expect(legacy.status).toBe(400);
@@ -95,8 +95,8 @@ describe("item 11: the console answers bad input with a 400 or 404 page", () => 
   });
 });
 
-describe("item 11: the relay answers bad input in the OpenAI shape", () => {
-  it("item 11: max_tokens 1e20 is a 400 naming the field", async () => {
+describe("the relay answers bad input in the OpenAI shape", () => {
+  it("max_tokens 1e20 is a 400 naming the field", async () => {
     const res = await relay(JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }], max_tokens: 1e20 }));
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { message: string; type: string } };
@@ -104,31 +104,31 @@ describe("item 11: the relay answers bad input in the OpenAI shape", () => {
     expect(body.error.message).toContain("max_tokens");
   });
 
-  it("item 11: 100 000 levels of nested arrays are a 400, not a stack overflow", async () => {
+  it("100 000 levels of nested arrays are a 400, not a stack overflow", async () => {
     const res = await relay(`{"model":"gpt-4o-mini","messages":${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain("嵌套");
   });
 
-  it("item 11: a broken %-escape in a model path is a 400", async () => {
+  it("a broken %-escape in a model path is a 400", async () => {
     const res = await fetch(`${baseUrl()}/v1/models/%E0%A4%A`, { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { type: string } }).error.type).toBe("invalid_request_error");
   });
 
-  it("item 11: a 33 MB relay body gets a 413 in the OpenAI shape, sent before the connection closes", async () => {
+  it("a 33 MB relay body gets a 413 in the OpenAI shape, sent before the connection closes", async () => {
     const res = await relay(new Uint8Array(33 * 1024 * 1024).fill(0x61));
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request_too_large");
   });
 
-  it("item 11: the same without Content-Length (a chunked upload) also gets its 413", async () => {
+  it("the same without Content-Length (a chunked upload) also gets its 413", async () => {
     expect(await chunkedUpload("/v1/chat/completions", { Authorization: `Bearer ${key}` }, 34)).toBe(413);
   });
 });
 
-describe("item 11: /api bodies without a declared length are capped too", () => {
-  it("item 11: a chunked /api body past MAX_JSON_BODY_BYTES gets its 413, not a reset", async () => {
+describe("/api bodies without a declared length are capped too", () => {
+  it("a chunked /api body past MAX_JSON_BODY_BYTES gets its 413, not a reset", async () => {
     expect(await chunkedUpload("/api/option/", { Cookie: root.cookie, "New-Api-User": String(root.userId) }, 3, "PUT")).toBe(413);
   });
 });

@@ -8,7 +8,7 @@ import { freePort, startServer, type StartedServer } from "../support/server";
 import { call, signIn, type Node } from "../support/standalone";
 
 /**
- * Issue 12, sign-in flows by email and Turnstile, on a server of this file's own (its SMTP and
+ * Sign-in flows by email and Turnstile, on a server of this file's own (its SMTP and
  * Turnstile settings would disturb the shared one): a real SMTP server on loopback receives the
  * mail and the test reads it as a mailbox would.
  */

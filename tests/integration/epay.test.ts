@@ -4,7 +4,7 @@ import { startEpayGateway, type GatewayOrder, type MockEpayGateway } from "../mo
 import { baseUrl, loginRoot, newAdmin, newUser, request, type ApiSession } from "../support/api";
 
 /**
- * Online top-up through Epay (issue 13, decision 021) against a loopback gateway that checks the
+ * Online top-up through Epay (decision 021) against a loopback gateway that checks the
  * merchant's signed form and signs its notifies the way Epay does. The payment options are set
  * on the shared server for this file and put back afterwards.
  */
@@ -215,7 +215,7 @@ describe("Epay: the wallet's console form", () => {
     expect(cashier, gateway.refusals.at(-1)).toContain("易支付收银台");
   });
 
-  it("words refusals as the spec: the minimum as 充值数量不能小于{min}, other amount errors as 错误：{detail}", async () => {
+  it("words refusals as the product does: the minimum as 充值数量不能小于{min}, other amount errors as 错误：{detail}", async () => {
     const user = await newUser();
     await setOption("MinTopUp", "5");
     try {
@@ -229,7 +229,7 @@ describe("Epay: the wallet's console form", () => {
     }
     await setOption("Price", "0.001");
     try {
-      // Under 1 is raised to 1 (spec §5); 1 × 0.001 yuan is under a fen.
+      // Under 1 is raised to 1 (docs/product.md, Wallet); 1 × 0.001 yuan is under a fen.
       const low = await postWallet(user, { intent: "topup-quote", amount: "0", payment_method: "zfb" });
       expect(low.html).toContain("错误：充值金额过低");
     } finally {

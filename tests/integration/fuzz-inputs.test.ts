@@ -10,7 +10,7 @@ import { startSunoApi } from "../mocks/suno-api";
 import { createChannel, mergeOption, setOption, uniqueModel, userWithToken } from "../support/relay";
 
 /**
- * Issue 11, item 11: every input has a type. Every /api route, every console page and action and
+ * Every input has a type (decision 011). Every /api route, every console page and action and
  * the relay's JSON fields get hostile values (huge, negative, 2³¹, 1e20, NUL, CR/LF, \v, control
  * characters, emoji runs, bad % escapes, deep nesting, wrong types, very long strings) against the
  * real server; no answer may be a 5xx (the relay's deliberate 502/503/504 aside) or a dropped
@@ -176,10 +176,10 @@ function report(label: string, outcomes: FuzzOutcome[], startedAt: number) {
   return reportOutcomes(label, outcomes, startedAt, KNOWN_PENDING);
 }
 
-describe("item 11: fuzzed inputs never get a 5xx", () => {
+describe("fuzzed inputs never get a 5xx", () => {
   const routes = discoverRoutes();
 
-  it("item 11: every /api route and console page answers hostile path and query values without a 5xx", { timeout: 180_000 }, async () => {
+  it("every /api route and console page answers hostile path and query values without a 5xx", { timeout: 180_000 }, async () => {
     const cases: FuzzCase[] = [];
     for (const route of routes) {
       const methods = [...(route.hasLoader ? ["GET"] : []), ...(route.hasAction ? ["POST", "PUT", "DELETE"] : [])];
@@ -201,7 +201,7 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
     expect(report("paths and queries", outcomes, startedAt)).toEqual([]);
   });
 
-  it("item 11: every /api JSON body and console form field gets hostile values without a 5xx", { timeout: 180_000 }, async () => {
+  it("every /api JSON body and console form field gets hostile values without a 5xx", { timeout: 180_000 }, async () => {
     const token = { name: "fuzz", remain_quota: 1000, expired_time: -1, unlimited_quota: false, model_limits_enabled: false, model_limits: "", allow_ips: "", group: "" };
     const channel = { type: 1, key: "sk-upstream", base_url: upstream.url, name: "fuzz-channel", models: "fuzz-none", group: "default", priority: 0, weight: 0 };
     const jsonBases: [string, string, Record<string, unknown>][] = [
@@ -280,7 +280,7 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
     expect(report("bodies and forms", outcomes, startedAt)).toEqual([]);
   });
 
-  it("item 11: the relay's JSON fields get hostile values without a 5xx (upstream 502/503/504 aside)", { timeout: 180_000 }, async () => {
+  it("the relay's JSON fields get hostile values without a 5xx (upstream 502/503/504 aside)", { timeout: 180_000 }, async () => {
     // The earlier tests sent POST /api/option/rest_model_ratio (it reads no input), which puts
     // ModelRatio back to the defaults: the fuzz model's ratio is merged in again.
     await mergeOption(root, "ModelRatio", { [relayModel]: 1 });
@@ -295,7 +295,7 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
       ["/v1/rerank", { model: relayModel, query: "q", documents: ["a"] }, ["query", "documents", "top_n"]],
       ["/v1/audio/speech", { model: relayModel, input: "hi", voice: "alloy" }, ["input", "voice", "speed"]],
       ["/v1/edits", { model: relayModel, input: "teh", instruction: "fix" }, ["input", "instruction"]],
-      // The native surfaces (issue 14): converted for the fuzz channel (OpenAI), Responses passed through.
+      // The native surfaces (decision 026): converted for the fuzz channel (OpenAI), Responses passed through.
       ["/v1/messages", { model: relayModel, max_tokens: 5, messages: [{ role: "user", content: "hi" }] }, ["model", "max_tokens", "messages", "system", "stream", "tools", "tool_choice", "stop_sequences", "temperature", "metadata"]],
       ["/v1/responses", { model: relayModel, input: "hi", max_output_tokens: 5 }, ["model", "input", "instructions", "stream", "max_output_tokens", "tools", "tool_choice", "text", "reasoning"]],
       [`/v1beta/models/${relayModel}:generateContent`, { contents: [{ role: "user", parts: [{ text: "hi" }] }] }, ["contents", "systemInstruction", "generationConfig", "tools", "toolConfig"]],
@@ -330,7 +330,7 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
     expect(outcomes.filter((o) => o.status === 200 && /^\/v1(?:beta\/models|\/messages|\/responses)/.test(o.fuzzCase.path)).length).toBeGreaterThan(50);
   });
 
-  it("issue 15: the Midjourney and Suno relays' fields get hostile values without a 5xx (upstream 502/503/504 aside)", { timeout: 180_000 }, async () => {
+  it("the Midjourney and Suno relays' fields get hostile values without a 5xx (upstream 502/503/504 aside)", { timeout: 180_000 }, async () => {
     const proxy = await startMjProxy({ secret: "fuzz-mj", stepMs: 50 });
     const suno = await startSunoApi({ key: "fuzz-suno", stepMs: 50 });
     try {
@@ -355,7 +355,7 @@ describe("item 11: fuzzed inputs never get a 5xx", () => {
     }
   });
 
-  it("item 11: signing out with hostile input still answers without a 5xx", async () => {
+  it("signing out with hostile input still answers without a 5xx", async () => {
     const cases: FuzzCase[] = [
       { method: "DELETE", path: "/api/user/self?x=%ZZ", headers: sessionHeaders(throwaway) },
       { method: "POST", path: "/logout", body: formBody({ redirectTo: "\u0000" }), contentType: "application/x-www-form-urlencoded", headers: { Cookie: throwaway.cookie, Origin: baseUrl() } },

@@ -14,8 +14,8 @@ function formPost(path: string, fields: Record<string, string>, headers: Record<
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-describe("item 12: deleted-user renames cannot collide", () => {
-  it("item 12: a username with # (the rename's marker) is refused, so a deleted user's new name is never taken", async () => {
+describe("deleted-user renames cannot collide", () => {
+  it("a username with # (the rename's marker) is refused, so a deleted user's new name is never taken", async () => {
     const res = await request("POST", "/api/user/register", { username: "z#deleted-15", password: "password123" });
     expect(res.json).toEqual({ success: false, message: "用户名不能包含 # 字符" });
     const user = await newUser();
@@ -25,10 +25,10 @@ describe("item 12: deleted-user renames cannot collide", () => {
   });
 });
 
-describe("item 12: a name taken before # was refused", () => {
+describe("a name taken before # was refused", () => {
   const databaseUrl = inject("databaseUrl");
   // Only PostgreSQL lets the test write a row beside the server (PGlite is the server's alone).
-  it.skipIf(!databaseUrl)("item 12: a live account named <name>#deleted-<id> (registered before the rule) does not block deleting <name>", async () => {
+  it.skipIf(!databaseUrl)("a live account named <name>#deleted-<id> (registered before the rule) does not block deleting <name>", async () => {
     const user = await newUser();
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
@@ -42,8 +42,8 @@ describe("item 12: a name taken before # was refused", () => {
   });
 });
 
-describe("item 13: redirect targets stay on this site", () => {
-  it("item 13: sign-in with redirectTo=/<TAB>/host lands on /token, not on the other host", async () => {
+describe("redirect targets stay on this site", () => {
+  it("sign-in with redirectTo=/<TAB>/host lands on /token, not on the other host", async () => {
     const res = await formPost("/login", { username: "root", password: "123456", redirectTo: "/\t/127.0.0.1:18190/" });
     expect(res.status).toBe(302);
     const location = res.headers.get("location") ?? "";
@@ -58,7 +58,7 @@ describe("item 13: redirect targets stay on this site", () => {
     expect(hop.headers.get("location")).toBe("/token");
   });
 
-  it("item 13: the theme switch refuses off-site targets", async () => {
+  it("the theme switch refuses off-site targets", async () => {
     for (const redirectTo of ["/\t/evil.example/", "/\\evil.example", "//evil.example", "https://evil.example/"]) {
       const res = await formPost("/theme", { theme: "dark", redirectTo });
       expect(res.status, redirectTo).toBe(302);
@@ -69,8 +69,8 @@ describe("item 13: redirect targets stay on this site", () => {
   });
 });
 
-describe("item 14: sign-in time does not tell which usernames exist", () => {
-  it("item 14: an unknown username takes about as long to refuse as a wrong password", async () => {
+describe("sign-in time does not tell which usernames exist", () => {
+  it("an unknown username takes about as long to refuse as a wrong password", async () => {
     const user = await newUser();
     const attempt = async (username: string) => {
       const started = performance.now();
@@ -90,8 +90,8 @@ describe("item 14: sign-in time does not tell which usernames exist", () => {
   });
 });
 
-describe("item 15: state changes from another site are refused", () => {
-  it("item 15: POST /logout from another origin is a 403 and the session lives on", async () => {
+describe("state changes from another site are refused", () => {
+  it("POST /logout from another origin is a 403 and the session lives on", async () => {
     const user = await newUser();
     const crossSite: Record<string, string>[] = [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Origin: "null" }];
     for (const headers of crossSite) {
@@ -110,7 +110,7 @@ describe("item 15: state changes from another site are refused", () => {
     expect((await user.call("GET", "/api/user/self")).json.success).toBe(false);
   });
 
-  it("item 15: console actions, the theme switch and cookie-carried /api calls from another origin are 403, never 500", async () => {
+  it("console actions, the theme switch and cookie-carried /api calls from another origin are 403, never 500", async () => {
     const user = await newUser();
     const evil = { Cookie: user.cookie, Origin: "https://evil.example" };
     const theme = await formPost("/theme", { theme: "dark", redirectTo: "/\t/evil.example/" }, evil);
@@ -131,8 +131,8 @@ describe("item 15: state changes from another site are refused", () => {
   });
 });
 
-describe("item 16: options keep the gateway working", () => {
-  it("item 16: out-of-range values are refused with success:false and nothing is stored", async () => {
+describe("options keep the gateway working", () => {
+  it("out-of-range values are refused with success:false and nothing is stored", async () => {
     const root = await loginRoot();
     const refused: [string, unknown][] = [
       ["QuotaPerUnit", 0],
@@ -160,8 +160,8 @@ describe("item 16: options keep the gateway working", () => {
   });
 });
 
-describe("item 22: what the reference's console reads", () => {
-  it("item 22: /api/option/ reports ServerAddress as /api/status does", async () => {
+describe("what the reference's console reads", () => {
+  it("/api/option/ reports ServerAddress as /api/status does", async () => {
     const root = await loginRoot();
     const options = (await root.call("GET", "/api/option/")).json.data as { key: string; value: string }[];
     const status = (await request("GET", "/api/status")).json.data;

@@ -141,8 +141,8 @@ describe("GET /api/log/token", () => {
   });
 });
 
-describe("item 22: the user column of the reference's console", () => {
-  it("item 22: a channel-test row (user 1) is written and listed with root's user name", async () => {
+describe("the user column of the reference's console", () => {
+  it("a channel-test row (user 1) is written and listed with root's user name", async () => {
     expect((await root.call("GET", `/api/channel/test/${channelId}`)).json.success).toBe(true);
     const res = await root.call("GET", `/api/log/?p=1&page_size=50&channel=${channelId}`);
     const row = res.json.data.items.find((i: { token_name: string }) => i.token_name === "模型测试");

@@ -6,7 +6,7 @@ import { call, eventually, signIn, sleep, type Node } from "../support/standalon
 import { balances, isRefund, logsOf, payer, setOptionOn, taskChannel, type Payer } from "../support/tasks";
 
 /**
- * Issue 15, Midjourney: submit through the gateway → billed once → polled (or called back) to
+ * Midjourney: submit through the gateway → billed once → polled (or called back) to
  * SUCCESS with the image behind the gateway; FAILURE, timeouts and refused submits give the
  * charge back to the user and the token, exactly once, however many pollers and callbacks race.
  */

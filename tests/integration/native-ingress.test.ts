@@ -9,7 +9,7 @@ import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { createChannel, mergeOption, quotaOf, uniqueModel, userWithToken } from "../support/relay";
 
 /**
- * The native client surfaces (issue 14, decision 026) driven by the official SDKs, unchanged,
+ * The native client surfaces (decision 026) driven by the official SDKs, unchanged,
  * against loopback upstreams: pass-through where the channel speaks the client's protocol,
  * converted where it does not; billed, logged and failed over like chat.
  */

@@ -8,7 +8,7 @@ import { fakeIp, uniqueName } from "../support/api";
 import { startServer, type StartedServer } from "../support/server";
 
 /**
- * Third-party sign-in (issue 12, decision 018) against loopback providers speaking their real
+ * Third-party sign-in (decision 018) against loopback providers speaking their real
  * protocols: a GitHub (authorize page, token exchange, /user), a WeChat login server, and
  * Telegram's widget signature computed with a test bot token. This file runs its own server: the
  * GitHub endpoints are fixed at start by GITHUB_OAUTH_BASE_URL / GITHUB_API_BASE_URL.

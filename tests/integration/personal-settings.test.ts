@@ -3,7 +3,7 @@ import { baseUrl, login, loginRoot, newAdmin, newUser, request, uniqueName, type
 import { createChannel, setOption, uniqueModel } from "../support/relay";
 
 /**
- * Issue 12, personal settings: invite codes and rewards, moving invite earnings into quota
+ * Personal settings: invite codes and rewards, moving invite earnings into quota
  * (decision 015), the system access token, models and self-deletion, with their role matrix.
  */
 const FORBIDDEN_401 = "无权进行此操作，未登录且未提供 access token";
@@ -223,7 +223,7 @@ describe("DELETE /api/user/self", () => {
   });
 });
 
-describe("issue 12 personal: role matrix (route × visitor / ordinary / admin / root)", () => {
+describe("personal settings: role matrix (route × visitor / ordinary / admin / root)", () => {
   type Call = { status: number; json: any };
   const refusedVisitor = (res: Call) => {
     expect(res.status).toBe(401);

@@ -6,7 +6,7 @@ import { startServer } from "../support/server";
 import { call, channelAndKey, chat, eventually, signIn, sleep, stoppedAfterAll } from "../support/standalone";
 
 /**
- * Issue 11 item 5: PostgreSQL connections dropped under the server (failover, a DBA's
+ * PostgreSQL connections dropped under the server (failover, a DBA's
  * pg_terminate_backend, a proxy restart) must cost one clean error per request caught on a dead
  * connection, never the process, and never a quota unit.
  */
@@ -27,7 +27,7 @@ function isCleanFailure(path: string, status: number, json: any): boolean {
 }
 
 describe.skipIf(kind !== "postgres")("PostgreSQL connections dropped mid-load", () => {
-  it("item 5: pg_terminate_backend mid-load: the process lives, failures are clean 5xx, quota stays exact", async () => {
+  it("pg_terminate_backend mid-load: the process lives, failures are clean 5xx, quota stays exact", async () => {
     const upstream = await startOpenAiMock();
     upstreams.push(upstream);
     const server = await startServer({ kind: "postgres", env: { BILLING_FLUSH_DELAY_MS: "50" } });
@@ -144,7 +144,7 @@ describe.skipIf(kind !== "postgres")("PostgreSQL connections dropped mid-load", 
     await admin.end();
   }, 180_000);
 
-  it("item 6: /healthz answers 503 while the database refuses connections, and 200 once it is back", async () => {
+  it("/healthz answers 503 while the database refuses connections, and 200 once it is back", async () => {
     const server = await startServer({ kind: "postgres", worker: false });
     servers.push(server);
     const database = new URL(server.databaseUrl!).pathname.slice(1);
@@ -165,7 +165,7 @@ describe.skipIf(kind !== "postgres")("PostgreSQL connections dropped mid-load", 
     await admin.end();
   }, 60_000);
 
-  it("item 5: a node whose liveness lock is briefly free (its connection re-taking it) is not taken for stopped", async () => {
+  it("a node whose liveness lock is briefly free (its connection re-taking it) is not taken for stopped", async () => {
     const server = await startServer({ kind: "postgres", env: { RECOVERY_SWEEP_SECONDS: "5" }, worker: false });
     servers.push(server);
     // A stand-in node held by this test: its lock key, a lease it holds, the payer's leased part.

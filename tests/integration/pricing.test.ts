@@ -253,7 +253,7 @@ describe("chat pages", () => {
     expect((await page("/chat/7", user)).status).toBe(404);
   });
 
-  it("without a usable token shows the spec's error and moves on to /token after 1.5 s, without JavaScript", async () => {
+  it("without a usable token shows the product's error and moves on to /token after 1.5 s, without JavaScript", async () => {
     await setForFile("Chats", JSON.stringify([{ 测试聊天: template }]));
     const user = await newUser();
     for (const caller of [user, undefined]) {

@@ -8,7 +8,7 @@ import { createChannel, mergeOption, quotaOf, uniqueModel, userWithToken } from 
 import { startServer } from "../support/server";
 import { call, channelAndKey, signIn } from "../support/standalone";
 
-/** The Realtime WebSocket pass-through (issue 14, decision 026): relayed both ways, billed from response.done. */
+/** The Realtime WebSocket pass-through (decision 026): relayed both ways, billed from response.done. */
 let root: ApiSession;
 let upstream: RealtimeMock;
 const model = uniqueModel("rt");

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { baseUrl, fakeIp, loginRoot, newAdmin, newUser, request, type ApiSession } from "../support/api";
 import { quotaOf } from "../support/relay";
 
-/** Issue 13, redemption codes and the wallet's redeem: /api/redemption/* and POST /api/user/topup, on both databases. */
+/** Redemption codes and the wallet's redeem: /api/redemption/* and POST /api/user/topup, on both databases. */
 const FORBIDDEN = "无权进行此操作，权限不足";
 const KEY = /^[0-9a-f]{32}$/;
 
@@ -48,7 +48,7 @@ async function topUpLogsFor(codeId: number): Promise<{ user_id: number; quota: n
   return (res.json.data.items as { user_id: number; quota: number; content: string }[]).filter((l) => l.content.endsWith(`兑换码ID ${codeId}`));
 }
 
-describe("issue 13 redemption: role matrix", () => {
+describe("redemption codes: role matrix", () => {
   let codeId: number;
   beforeAll(async () => {
     codeId = await idOf((await makeCodes(1))[0]!);
@@ -91,7 +91,7 @@ describe("issue 13 redemption: role matrix", () => {
   });
 });
 
-describe("issue 13 redemption: codes", () => {
+describe("redemption codes: keys, bounds, search and edits", () => {
   it("POST answers the keys once (32 hex characters each); no list, search or get returns them", async () => {
     const name = `一次${Math.random().toString(36).slice(2, 6)}`;
     const res = await root.call("POST", "/api/redemption/", { name, quota: 5000, count: 5 });
@@ -165,7 +165,7 @@ describe("issue 13 redemption: codes", () => {
     allowed(edited);
     expect(edited.json.data).toMatchObject({ id, name: "改名", quota: 4321 });
     allowed(await admin.call("PUT", "/api/redemption/?status_only=true", { id, status: 2 }));
-    // Spec 001 §4: edit only while unused (a disabled code is not).
+    // docs/product.md, Redemption codes: edit only while unused (a disabled code is not).
     refusedWith(await admin.call("PUT", "/api/redemption/", { id, name: "再改", quota: 1 }), "只有未使用的兑换码可以编辑");
     allowed(await admin.call("PUT", "/api/redemption/?status_only=true", { id, status: 1 }));
     const user = await newUser();
@@ -178,7 +178,7 @@ describe("issue 13 redemption: codes", () => {
   });
 });
 
-describe("issue 13 redemption: redeeming", () => {
+describe("redemption codes: redeeming", () => {
   it("credits the balance once, answers the quota, writes one type-1 log; the same code again is refused", async () => {
     const [key] = await makeCodes(1, 250000);
     const id = await idOf(key!);
@@ -248,7 +248,7 @@ describe("issue 13 redemption: redeeming", () => {
   }, 60_000);
 });
 
-describe("issue 13 redemption: guessing is limited", () => {
+describe("redemption codes: guessing is limited", () => {
   it("after 10 unknown keys a user is refused (429), even with a good code, which stays unspent", async () => {
     const user = await newUser();
     for (let i = 0; i < 10; i++) refusedWith(await user.call("POST", "/api/user/topup", { key: `${i}`.padStart(32, "f") }), "无效的兑换码");

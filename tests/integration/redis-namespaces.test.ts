@@ -4,7 +4,7 @@ import { startTestRedis } from "../support/redis-server";
 import { call, eventually, signIn, sleep, stoppedAfterAll } from "../support/standalone";
 
 /**
- * Issue 11 item 7: deployments sharing one Redis server stay apart. Pub/sub ignores the database
+ * Deployments sharing one Redis server stay apart. Pub/sub ignores the database
  * number, so before the deployment key one deployment's RegisterEnabled=false closed another's
  * registration.
  */
@@ -17,7 +17,7 @@ async function registrationOpen(baseUrl: string): Promise<boolean> {
 }
 
 describe("deployments on one Redis server", () => {
-  it("item 7: closing registration on one deployment leaves it open on others (/0 vs /1, and two databases on /0)", async () => {
+  it("closing registration on one deployment leaves it open on others (/0 vs /1, and two databases on /0)", async () => {
     const redis = await startTestRedis();
     redises.push(redis);
     // Each server gets a database of its own (a scratch PostgreSQL database or a PGlite directory).
@@ -39,7 +39,7 @@ describe("deployments on one Redis server", () => {
     expect(await registrationOpen(c.baseUrl)).toBe(true);
   }, 180_000);
 
-  it.skipIf(kind !== "postgres")("item 7: two nodes of one deployment still hear each other (same database, same Redis db)", async () => {
+  it.skipIf(kind !== "postgres")("two nodes of one deployment still hear each other (same database, same Redis db)", async () => {
     const redis = await startTestRedis();
     redises.push(redis);
     const first = await startServer({ kind, env: { REDIS_URL: redis.url(2) }, worker: false });

@@ -7,7 +7,7 @@ import { startTestRedis } from "../support/redis-server";
 import { call, channelAndKey, chat, eventually, signIn, stoppedAfterAll } from "../support/standalone";
 
 /**
- * Issue 11 item 6: Redis going away costs nothing a user waits for. Sign-in and saves answer at
+ * Redis going away costs nothing a user waits for. Sign-in and saves answer at
  * once (publishing is fired, not awaited), relaying goes on, /healthz says "degraded", and when
  * Redis is back pub/sub works again by itself. A node also starts while Redis is down.
  */
@@ -21,7 +21,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
 }
 
 describe("Redis outage", () => {
-  it("item 6: with Redis stopped, sign-in and saves answer within 2 s, relay works, /healthz is degraded; pub/sub recovers", async () => {
+  it("with Redis stopped, sign-in and saves answer within 2 s, relay works, /healthz is degraded; pub/sub recovers", async () => {
     const redis = await startTestRedis();
     redises.push(redis);
     const upstream = await startOpenAiMock();
@@ -124,7 +124,7 @@ describe("Redis outage", () => {
     }
   }, 120_000);
 
-  it("item 6: a node starts with REDIS_URL pointing at a dead port, serves, and reports Redis degraded", async () => {
+  it("a node starts with REDIS_URL pointing at a dead port, serves, and reports Redis degraded", async () => {
     const upstream = await startOpenAiMock();
     upstreams.push(upstream);
     const deadPort = await freePort();

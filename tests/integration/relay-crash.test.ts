@@ -181,7 +181,7 @@ describe("crashes", () => {
     await upstream.close();
   }, 120_000);
 
-  it("item 1: a bad journal line is quarantined and the start goes on, replaying the good lines exactly", async () => {
+  it("a bad journal line is quarantined and the start goes on, replaying the good lines exactly", async () => {
     const crashed = await threeRepliesThenCrash("poison");
     const { upstream, storage } = crashed;
 

@@ -107,7 +107,7 @@ describe("token refusals (OpenAI-shaped, with the reference's messages)", () => 
 });
 
 describe("failover, auto-disable and status mapping", () => {
-  it("item 18: retries are on by default (3): a dead channel beside a working one at the same priority fails no call", async () => {
+  it("retries are on by default (3): a dead channel beside a working one at the same priority fails no call", async () => {
     const options = (await root.call("GET", "/api/option/")).json.data as { key: string; value: string }[];
     expect(options.find((o) => o.key === "RetryTimes")?.value).toBe("3");
     const model = uniqueModel("dead");
@@ -188,7 +188,7 @@ describe("failover, auto-disable and status mapping", () => {
     expect([self.quota, self.used_quota, self.request_count]).toEqual([100_000, 0, 0]);
   });
 
-  it("item 4: a stream whose upstream never sends headers is given up after RELAY_TIMEOUT and fails over; alone it is a 504", async () => {
+  it("a stream whose upstream never sends headers is given up after RELAY_TIMEOUT and fails over; alone it is a 504", async () => {
     const model = uniqueModel("hangs");
     const dead = await mock();
     const good = await mock();

@@ -6,7 +6,7 @@ import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { createChannel, mergeOption, quotaOf, setOption, tokenOf, uniqueModel, userWithToken } from "../support/relay";
 
 /**
- * Quota leases under concurrency (issue 11, items 9 and 10): a user whose tokens race for the
+ * Quota leases under concurrency (decisions 006 and 009): a user whose tokens race for the
  * last of its balance gets every request answered, and a balance edit afterwards takes effect.
  */
 const databaseUrl = inject("databaseUrl");
@@ -60,7 +60,7 @@ async function raiseUserQuota(userId: number, quota: number) {
 }
 
 describe("leases under concurrency", () => {
-  it("item 9: quota for 10 calls, two unlimited tokens, 50 concurrent calls on each: every call is answered, and both tokens work after a refill", async () => {
+  it("quota for 10 calls, two unlimited tokens, 50 concurrent calls on each: every call is answered, and both tokens work after a refill", async () => {
     const model = uniqueModel("lease");
     await mergeOption(root, "ModelPrice", { [model]: 0.002 }); // 1000 quota per call
     await createChannel(root, { base_url: upstream.url, models: model });
@@ -132,7 +132,7 @@ describe("leases under concurrency", () => {
     return { ok, noted, model, user, key, charged: self.used_quota as number };
   }
 
-  it("item 10: without the hold's floor an undersized max_tokens lets extra calls through; every uncharged unit is counted on the user and the channel", async () => {
+  it("without the hold's floor an undersized max_tokens lets extra calls through; every uncharged unit is counted on the user and the channel", async () => {
     await setOption(root, "PreConsumedQuota", "0"); // the operator turned pre-consumption off: holds are prompt + max_tokens only
     try {
       const { ok, noted, charged } = await burstOnTenCallToken();
@@ -144,7 +144,7 @@ describe("leases under concurrency", () => {
     }
   });
 
-  it("item 10: a token worth 10 calls of 30 under 300 concurrent calls with max_tokens 20: with the hold's floor no call goes unpaid, and the token still delivers exactly its 10 calls", async () => {
+  it("a token worth 10 calls of 30 under 300 concurrent calls with max_tokens 20: with the hold's floor no call goes unpaid, and the token still delivers exactly its 10 calls", async () => {
     const { ok, noted, model, user, key } = await burstOnTenCallToken();
     expect(ok).toBeGreaterThanOrEqual(1);
     expect(ok).toBeLessThanOrEqual(10);

@@ -70,7 +70,7 @@ describe("OpenAI-compatible relay through the official client", () => {
     expect(used).toBeLessThan(100);
   });
 
-  it("item 17: include_usage with an upstream that sends no usage gets a closing usage chunk with the billed tokens; with upstream usage, exactly one", async () => {
+  it("include_usage with an upstream that sends no usage gets a closing usage chunk with the billed tokens; with upstream usage, exactly one", async () => {
     const { user, key } = await userWithToken(100_000);
     const events = async () => {
       const res = await fetch(`${baseUrl()}/v1/chat/completions`, {

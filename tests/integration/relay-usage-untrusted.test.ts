@@ -5,7 +5,7 @@ import { startAnthropicMock } from "../mocks/anthropic-upstream";
 import { createChannel, mergeOption, quotaOf, uniqueModel, userWithToken } from "../support/relay";
 
 /**
- * Issue 11 items 1-3 through the real server: the usage an upstream reports is untrusted input.
+ * Through the real server (decision 007): the usage an upstream reports is untrusted input.
  * A bad count bills as if no usage came (tokens counted, a warning in the log), a string count is
  * a number, an absurd count is clamped — and in every case the charge has its log row and the
  * node's billing keeps flowing (no later call or /api read waits behind a refused write).
@@ -90,7 +90,7 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
     expect(counted.other.usage_warning).toBeUndefined();
   });
 
-  it("item 1: a non-numeric usage value bills counted tokens with a warning, and billing keeps flowing", async () => {
+  it("a non-numeric usage value bills counted tokens with a warning, and billing keeps flowing", async () => {
     const bad = await billedCall('{"prompt_tokens":"abc","completion_tokens":5,"total_tokens":5}', stream);
     expect([bad.log.prompt_tokens, bad.log.completion_tokens, bad.log.quota]).toEqual([counted.log.prompt_tokens, counted.log.completion_tokens, counted.log.quota]);
     expect(bad.balance.used_quota).toBe(bad.log.quota);
@@ -106,7 +106,7 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
     ['a "NaN" string', '{"prompt_tokens":"NaN","completion_tokens":5}', "NaN"],
     ["a fraction", '{"prompt_tokens":10,"completion_tokens":1.5}', "completion_tokens"],
     ["a usage that is not an object", '"lots"', "lots"],
-  ])("item 1: %s is treated as no usage", async (_name, usage, mentioned) => {
+  ])("%s is treated as no usage", async (_name, usage, mentioned) => {
     const bad = await billedCall(usage, stream);
     expect([bad.log.prompt_tokens, bad.log.completion_tokens, bad.log.quota]).toEqual([counted.log.prompt_tokens, counted.log.completion_tokens, counted.log.quota]);
     expect(bad.balance.used_quota).toBe(bad.log.quota);
@@ -114,14 +114,14 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
     expect(bad.readMs).toBeLessThan(1_000);
   });
 
-  it("item 2: string usage is converted, not concatenated", async () => {
+  it("string usage is converted, not concatenated", async () => {
     const billed = await billedCall('{"prompt_tokens":"10","completion_tokens":20,"total_tokens":"30"}', stream);
     expect([billed.log.prompt_tokens, billed.log.completion_tokens, billed.log.quota]).toEqual([10, 20, 30]);
     expect(billed.balance.used_quota).toBe(30);
     expect(billed.other.usage_warning).toBeUndefined();
   });
 
-  it("item 3: a huge reported usage is clamped, charged with its log row, and the clamp recorded", async () => {
+  it("a huge reported usage is clamped, charged with its log row, and the clamp recorded", async () => {
     const billed = await billedCall('{"prompt_tokens":3e9,"completion_tokens":5,"total_tokens":3000000005}', stream);
     expect([billed.log.prompt_tokens, billed.log.completion_tokens, billed.log.quota]).toEqual([CEILING, 5, CEILING + 5]);
     expect(billed.balance.used_quota).toBe(CEILING + 5);
@@ -169,7 +169,7 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
 });
 
 describe("untrusted usage from Anthropic", () => {
-  it.each([false, true])("items 1-3: string counts converted, a bad count counted with a warning, a huge one clamped (stream: %s)", async (stream) => {
+  it.each([false, true])("string counts converted, a bad count counted with a warning, a huge one clamped (stream: %s)", async (stream) => {
     const claude = await startAnthropicMock("sk-ant-usage");
     try {
       const claudeModel = uniqueModel("claude-usage");

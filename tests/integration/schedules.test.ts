@@ -7,7 +7,7 @@ import { startServer, type StartedServer } from "../support/server";
 import { call, channelAndKey, eventually, signIn, sleep, stoppedAfterAll, type Node } from "../support/standalone";
 
 /**
- * Issue 15, schedules, for real with short intervals (decision 029): the auto-test disables a
+ * Schedules, for real with short intervals (decision 029): the auto-test disables a
  * channel broken at its mock and re-enables it once it recovers, mailing root each time; logs
  * older than LogRetentionDays are gone after the retention job, newer ones kept; the quota
  * reminder goes once per crossing; and with external workers (WORKERS=off + `npm run worker`)

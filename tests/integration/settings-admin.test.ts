@@ -5,7 +5,7 @@ import { startServer } from "../support/server";
 import { call, eventually, signIn, stoppedAfterAll } from "../support/standalone";
 
 /**
- * Issue 12, admin settings tabs: /api/option/ and rest_model_ratio for every role, and the
+ * The admin settings tabs: /api/option/ and rest_model_ratio for every role, and the
  * console cards of /setting?tab=operation|system|other (which keys a card may write, secrets
  * write-only, validation before anything is stored). Every option changed here is put back.
  */
@@ -158,7 +158,7 @@ describe("/setting admin tabs", () => {
     expect(again.html).toContain("你似乎并没有修改什么");
   });
 
-  it("invalid JSON and out-of-bounds numbers are refused with the spec's message and nothing is stored", async () => {
+  it("invalid JSON and out-of-bounds numbers are refused with the product's message and nothing is stored", async () => {
     await remember("ModelRatio", "GroupRatio", "MinTopUp", "Price");
     const before = await optionsOf(root);
     const ratio = await postCard(root, "operation", {

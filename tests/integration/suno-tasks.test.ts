@@ -5,7 +5,7 @@ import { call, eventually, signIn, sleep, type Node } from "../support/standalon
 import { balances, isRefund, logsOf, payer, taskChannel, type Payer } from "../support/tasks";
 
 /**
- * Issue 15, Suno: `/suno/submit/:action` billed at the action's fixed price, polled through the
+ * Suno: `/suno/submit/:action` billed at the action's fixed price, polled through the
  * API's `POST /suno/fetch` until SUCCESS (clips kept) or FAILURE (refunded to the user and the
  * token exactly once), listed in /api/task/self.
  */

@@ -198,8 +198,8 @@ describe("groups and models for users", () => {
   });
 });
 
-describe("item 12: token input is what it says", () => {
-  it("item 12: the string \"false\" for unlimited_quota is refused with a clear message, not read as true", async () => {
+describe("token input is what it says", () => {
+  it("the string \"false\" for unlimited_quota is refused with a clear message, not read as true", async () => {
     const user = await newUser();
     const res = await createToken(user, { name: "strbool", unlimited_quota: "false" });
     expect(res.json.success).toBe(false);
@@ -211,7 +211,7 @@ describe("item 12: token input is what it says", () => {
     expect(list.json.data).toEqual([]);
   });
 
-  it("item 12: names are limited to the reference's 30 UTF-8 bytes (Go's len())", async () => {
+  it("names are limited to the reference's 30 UTF-8 bytes (Go's len())", async () => {
     const user = await newUser();
     expect((await createToken(user, { name: "😀".repeat(40) })).json).toEqual({ success: false, message: "令牌名称过长" });
     expect((await createToken(user, { name: "😀".repeat(8) })).json).toEqual({ success: false, message: "令牌名称过长" }); // 32 bytes
@@ -222,7 +222,7 @@ describe("item 12: token input is what it says", () => {
     expect((await createToken(user, { name: "😀".repeat(7) })).json.success).toBe(true);
   });
 
-  it("item 12: a batch whose suffixed names would pass 30 bytes is refused, so every stored name can be saved again", async () => {
+  it("a batch whose suffixed names would pass 30 bytes is refused, so every stored name can be saved again", async () => {
     const user = await newUser();
     const long = await createToken(user, { name: "a".repeat(24), count: 2 });
     expect(long.json.success).toBe(false);
@@ -233,7 +233,7 @@ describe("item 12: token input is what it says", () => {
     expect((await user.call("PUT", "/api/token/", { id: token.id, name: token.name, expired_time: -1, remain_quota: 7 })).json.success).toBe(true);
   });
 
-  it("item 12: an expiry beyond year 9999 is refused, and the token pages render a far expiry", async () => {
+  it("an expiry beyond year 9999 is refused, and the token pages render a far expiry", async () => {
     const user = await newUser();
     for (const expired_time of [99999999999999, 253402300800, 0, -2]) {
       const res = await createToken(user, { name: "far", expired_time });

@@ -3,7 +3,7 @@ import { loginRoot, newAdmin, newUser, request, uniqueName, type ApiSession } fr
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { createChannel, mergeOption, quotaOf, uniqueModel, userWithToken } from "../support/relay";
 
-/** Issue 12, users: the admin user-management /api routes and their role rules, on both databases. */
+/** Users: the admin user-management /api routes and their role rules, on both databases. */
 const FORBIDDEN = "无权进行此操作，权限不足";
 const PEER = "无权更新同权限等级或更高权限等级的用户信息";
 const DEREGISTERED = "用户已注销，无法再进行操作";
@@ -39,7 +39,7 @@ const routes: { name: string; run: (caller: ApiSession, target: ApiSession) => P
   { name: "POST /api/user/manage", run: (c, t) => c.call("POST", "/api/user/manage", { id: t.userId, action: "disable" }) },
 ];
 
-describe("issue 12 users: role matrix (route × ordinary / admin / root)", () => {
+describe("users: role matrix (route × ordinary / admin / root)", () => {
   for (const route of routes) {
     it(`${route.name}: an ordinary user is refused, an admin and root are allowed`, async () => {
       const ordinary = await newUser();
@@ -65,7 +65,7 @@ describe("issue 12 users: role matrix (route × ordinary / admin / root)", () =>
   });
 });
 
-describe("issue 12 users: who may act on whom", () => {
+describe("users: who may act on whom", () => {
   it("an admin cannot view, edit, delete or manage another admin or root; root can act on an admin", async () => {
     const otherAdmin = await newAdmin();
     for (const target of [otherAdmin.userId, rootId]) {
@@ -126,7 +126,7 @@ describe("issue 12 users: who may act on whom", () => {
   });
 });
 
-describe("issue 12 users: list, search and fields", () => {
+describe("users: list, search and fields", () => {
   it("lists newest first with a 0-based p and a page size; search matches id, name and group", async () => {
     const a = await newUser();
     const b = await newUser();
@@ -200,7 +200,7 @@ describe("issue 12 users: list, search and fields", () => {
   });
 });
 
-describe("issue 12 users: quota edits", () => {
+describe("users: quota edits", () => {
   it("quota_delta adds, accepts negatives and never drives quota below zero; each change is a management log", async () => {
     const user = await newUser();
     allowed(await admin.call("PUT", "/api/user/", { id: user.userId, quota: 1000 }));
@@ -241,7 +241,7 @@ describe("issue 12 users: quota edits", () => {
   });
 });
 
-describe("issue 12 users: a balance edit reaches the relay's leases", () => {
+describe("users: a balance edit reaches the relay's leases", () => {
   let upstream: MockUpstream;
   afterAll(async () => {
     await upstream?.close();

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, fakeIp, loginRoot, newAdmin, newUser, request, uniqueName, type ApiSession } from "../support/api";
 
 /**
- * Issue 12, the /user console page: its actions check roles on the server, so a form posted by
+ * The /user console page: its actions check roles on the server, so a form posted by
  * hand (no button shown) is refused just the same. Plain form posts, as a browser without
  * JavaScript sends them.
  */
@@ -33,7 +33,7 @@ beforeAll(async () => {
 
 const userOf = async (id: number) => (await root.call("GET", `/api/user/${id}`)).json.data;
 
-describe("issue 12 /user page: server-side role checks", () => {
+describe("/user page: server-side role checks", () => {
   it("an admin posting row operations and 添加额度 against root or another admin is refused and changes nothing", async () => {
     for (const target of [root.userId, otherAdmin.userId]) {
       const before = await userOf(target);
@@ -86,7 +86,7 @@ describe("issue 12 /user page: server-side role checks", () => {
     expect((await userOf(target.userId)).status).toBe(1);
   });
 
-  it("添加额度 never takes a balance below zero; a short password is refused with the spec's message", async () => {
+  it("添加额度 never takes a balance below zero; a short password is refused with the product's message", async () => {
     const user = await newUser();
     await root.call("PUT", "/api/user/", { id: user.userId, quota: 300 });
     const res = await formPost(admin, "/user?index", { intent: "add-quota", id: String(user.userId), quota_delta: "-1000" });

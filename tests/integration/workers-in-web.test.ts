@@ -6,7 +6,7 @@ import { startTestRedis } from "../support/redis-server";
 import { call, channelAndKey, chat, eventually, signIn, sleep, stoppedAfterAll } from "../support/standalone";
 
 /**
- * Issue 11 item 8: with Redis, a web process runs the BullMQ workers itself (unless WORKERS=off),
+ * With Redis, a web process runs the BullMQ workers itself (unless WORKERS=off),
  * so one `npm start` is complete; and a queued job nobody runs says so in the console instead
  * of "running" for an hour.
  */
@@ -14,7 +14,7 @@ const kind = inject("dbKind");
 const { servers, upstreams, redises } = stoppedAfterAll();
 
 describe("background jobs with Redis", () => {
-  it("item 8: with WORKERS=off and no worker, a queued test-all shows as waiting for a worker; with workers on it runs", async () => {
+  it("with WORKERS=off and no worker, a queued test-all shows as waiting for a worker; with workers on it runs", async () => {
     const redis = await startTestRedis();
     redises.push(redis);
     const upstream = await startOpenAiMock();
@@ -48,7 +48,7 @@ describe("background jobs with Redis", () => {
     expect(done).toMatchObject({ total: 1, done: 1, waitingForWorker: false });
   }, 180_000);
 
-  it.skipIf(kind !== "postgres")("item 8: quota held by a SIGKILLed node comes back with no `npm run worker` running", async () => {
+  it.skipIf(kind !== "postgres")("quota held by a SIGKILLed node comes back with no `npm run worker` running", async () => {
     const redis = await startTestRedis();
     redises.push(redis);
     const upstream = await startOpenAiMock();

@@ -3,7 +3,7 @@ import { createServer, type ServerResponse } from "node:http";
 import { escapeHtml, readBody } from "./http-helpers";
 
 /**
- * A loopback 易支付 (Epay) gateway speaking the merchant protocol of wire-formats §9, with its
+ * A loopback 易支付 (Epay) gateway speaking the standard merchant protocol, with its
  * own signing code (not the app's, so a fault there cannot agree with itself):
  * - `GET|POST /submit.php` with the merchant's signed form: checks the merchant id, the
  *   signature (sorted raw `k=v&…` + key, lowercase MD5) and the fields, then shows a cashier

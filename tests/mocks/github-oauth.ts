@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { escapeHtml, readBody } from "./http-helpers";
 
 /**
- * A loopback stand-in for GitHub's OAuth web flow, speaking its real protocol (wire-formats §10):
+ * A loopback stand-in for GitHub's OAuth web flow, speaking its real protocol:
  * - `GET /login/oauth/authorize?client_id&state[&redirect_uri]`: the consent page, a form asking
  *   which GitHub user signs in (`&login=` approves at once, as GitHub does for an app the user
  *   already authorized); approving redirects to the app's registered callback with `code` and `state`;

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readBody } from "./http-helpers";
 
 /**
- * A loopback Midjourney proxy (novicezk/midjourney-proxy protocol, wire-formats §7). It checks
+ * A loopback Midjourney proxy (novicezk/midjourney-proxy protocol). It checks
  * `mj-api-secret` (401 with an empty body otherwise, as the real one), moves each task through
  * its real states on timers — SUBMITTED → IN_PROGRESS with rising progress → SUCCESS with an
  * image URL, or FAILURE with a failReason — and POSTs the task to its notifyHook on every change.

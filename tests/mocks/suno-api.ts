@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import { readBody } from "./http-helpers";
 
 /**
- * A loopback Suno-API (wire-formats §8): bearer key checked; `/suno/submit/:action` (music,
+ * A loopback Suno-API: bearer key checked; `/suno/submit/:action` (music,
  * lyrics; case-insensitive) answers `{code:"success", data:<taskId>}`; `POST /suno/fetch {ids}`
  * reports each task as it moves SUBMITTED → QUEUED → IN_PROGRESS → SUCCESS (with clips), or
  * FAILURE with a fail_reason when the prompt contains "fail". Times in seconds, as Suno's.

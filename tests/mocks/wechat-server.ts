@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from "node:http";
 
 /**
  * A loopback stand-in for the WeChat login server the reference talks to
- * (songquanpeng/wechat-server; wire-formats §10): `GET /api/wechat/user?code=` with the raw token in
+ * (songquanpeng/wechat-server): `GET /api/wechat/user?code=` with the raw token in
  * Authorization answers `{success, message, data: "<openid>"}`; an unknown or used code is still
  * `success: true` with empty data; a missing code is `无效的参数`; a wrong token is refused.
  */

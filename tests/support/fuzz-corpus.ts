@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * The hostile-input corpus and route discovery of the input fuzzer (issue 11, item 11). Routes
+ * The hostile-input corpus and route discovery of the input fuzzer (decision 011). Routes
  * are read from app/routes so a new route is fuzzed without anyone editing the test.
  */
 
@@ -125,7 +125,7 @@ export function fillPattern(pattern: string, value: string): string {
 }
 
 /**
- * The task relay's surfaces (issue 15): path, a valid body, the fields to make hostile. `auth` is
+ * The task relay's surfaces (decision 030): path, a valid body, the fields to make hostile. `auth` is
  * how the client presents its key there (Midjourney clients use `mj-api-secret`).
  */
 export const TASK_RELAY_BASES: { path: string; auth: "mj" | "bearer"; body: Record<string, unknown>; fields: string[] }[] = [

@@ -33,7 +33,7 @@ describe("side menu", () => {
     expect(labels({ ...base, hasChatLink: false })).not.toContain("聊天");
   });
 
-  it("keeps the spec's order", () => {
+  it("keeps the menu order of the application shell", () => {
     expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "兑换码", "钱包", "用户管理", "日志", "数据看板", "绘图", "异步任务", "设置"]);
   });
 

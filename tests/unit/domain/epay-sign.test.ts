@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { epaySignature, epaySigningString, signEpayParams, verifyEpaySignature } from "~/domain/payments/epay-sign";
 
-// The worked examples of wire-formats §9 (merchant key abc123).
+// Worked examples of the Epay signature (merchant key abc123).
 const KEY = "abc123";
 const purchase = {
   pid: "1001",

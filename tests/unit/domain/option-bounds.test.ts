@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { OPTION_DEFS, validateOptionValue } from "~/domain/options/registry";
 
-describe("item 16: every option has bounds in its definition", () => {
-  it("item 16: every number has a range, every string a length cap, and every default passes its own bounds", () => {
+describe("every option has bounds in its definition", () => {
+  it("every number has a range, every string a length cap, and every default passes its own bounds", () => {
     for (const def of OPTION_DEFS) {
       if (def.type === "int" || def.type === "float") {
         expect(def.max, def.key).toBeTypeOf("number");
@@ -13,7 +13,7 @@ describe("item 16: every option has bounds in its definition", () => {
     }
   });
 
-  it("item 16: values that break the gateway are refused", () => {
+  it("values that break the gateway are refused", () => {
     expect(validateOptionValue("QuotaPerUnit", "0")).toMatchObject({ ok: false });
     expect(validateOptionValue("QuotaPerUnit", "0.5")).toMatchObject({ ok: true });
     expect(validateOptionValue("RetryTimes", "1000000000")).toMatchObject({ ok: false });
@@ -24,7 +24,7 @@ describe("item 16: every option has bounds in its definition", () => {
     expect(validateOptionValue("ServerAddress", "")).toMatchObject({ ok: true });
     expect(validateOptionValue("ServerAddress", "https://gw.example.com")).toMatchObject({ ok: true });
     expect(validateOptionValue("SystemName", "x".repeat(5000))).toMatchObject({ ok: false });
-    // Spec 000 §5: the minimum top-up input has min 1 and Price has min 0; the export interval min 1.
+    // docs/product.md, Settings: the minimum top-up input has min 1 and Price has min 0; the export interval min 1.
     expect(validateOptionValue("MinTopUp", "0")).toMatchObject({ ok: false });
     expect(validateOptionValue("MinTopUp", "1")).toMatchObject({ ok: true });
     expect(validateOptionValue("Price", "0")).toMatchObject({ ok: true });

@@ -12,8 +12,8 @@ vi.mock("~/utils/db.server", () => ({
 }));
 vi.mock("~/utils/redis.server", () => ({ subscribe: async () => undefined, publish: async () => undefined, onResubscribed: () => undefined }));
 
-describe("item 16: stored values outside their bounds", () => {
-  it("item 16: a value saved before bounds existed is not served; the default is, and valid values load as stored", async () => {
+describe("stored values outside their bounds", () => {
+  it("a value saved before bounds existed is not served; the default is, and valid values load as stored", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const { loadOptions, options } = await import("~/domain/options/store.server");
     await loadOptions();

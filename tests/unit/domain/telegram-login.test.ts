@@ -10,7 +10,7 @@ function signed(fields: Record<string, string>, token = TOKEN, extra: Record<str
 }
 
 describe("Telegram login widget check", () => {
-  it("matches the worked example of wire-formats §10 (sorted key=value lines, HMAC-SHA256 under SHA256(token))", () => {
+  it("matches the worked example of Telegram's login check (sorted key=value lines, HMAC-SHA256 under SHA256(token))", () => {
     const fields = { id: "42", first_name: "Ada", username: "ada", auth_date: "1735689600" };
     expect(telegramDataCheckString(fields)).toBe("auth_date=1735689600\nfirst_name=Ada\nid=42\nusername=ada");
     expect(telegramHash(fields, TOKEN)).toBe("3b9be64637995342c48f7f9d1832eb4503ac21eadf77f07da5856dc993e6b777");

@@ -30,7 +30,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe("journal replay", () => {
-  it("item 1: a settlement the database refuses is quarantined and the rest replay exactly", async () => {
+  it("a settlement the database refuses is quarantined and the rest replay exactly", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     vi.spyOn(console, "log").mockImplementation(() => undefined);
     const { SettleJournal, journalDir } = await import("~/relay/billing/settle-journal.server");

@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 /**
- * Issue 11, item 9: the quota ledger (quota.server + lease-store + settlement writer + crash
+ * The quota ledger (quota.server + lease-store + settlement writer + crash
  * recovery) driven against a real database (PGlite in memory) by random interleavings of
  * reserve, settle (under, at and over the hold), refund, payer edits, idle sweeps and node
  * death. After each run: every operation was answered within the bound, nothing is below zero,
@@ -211,19 +211,19 @@ async function runScenario(steps: [Op, Gap][]) {
   // Consumed balance (start + edits - end) is exactly the quota the usage logs record.
   expect(6000 + userEdits - Number(user.quota)).toBe(logged);
   expect(Number(user.used_quota)).toBe(logged);
-  // Item 10: what was delivered beyond the balance is counted, exactly as the logs note it.
+  // Shortfalls (decision 009): what was delivered beyond the balance is counted, exactly as the logs note it.
   expect(Number(user.shortfall_quota)).toBe(noted);
 }
 
 describe("quota ledger under random interleavings", () => {
-  it("item 9: every request answered, nothing below zero, leases accounted, charges = logs (item 10: shortfall counted = noted)", async () => {
+  it("every request answered, nothing below zero, leases accounted, charges = logs (shortfall counted = noted)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(stepArb, { minLength: 4, maxLength: 40 }), async (steps) => runScenario(steps)),
       { numRuns: Number(process.env.LEDGER_RUNS ?? 60), endOnFailure: true },
     );
   }, 180_000);
 
-  it("item 9: a lease statement that outlasts the bound ends in a busy refusal, and its late grant is credited, not lost", async () => {
+  it("a lease statement that outlasts the bound ends in a busy refusal, and its late grant is credited, not lost", async () => {
     // The database answers every lease statement 2× the bound late: the waiter gives up, the statement still lands.
     const slowWait = 300;
     process.env.BILLING_WAIT_MS = String(slowWait);

@@ -95,7 +95,7 @@ describe("pipeStream at the reply's last event", () => {
   });
 });
 
-describe("endStream (item 17)", () => {
+describe("endStream", () => {
   const noUsage = streamFixture.split("\n\n").filter((e) => e.trim() && !/"choices":\s*\[\]/.test(e)).join("\n\n") + "\n\n";
   const usage = { prompt_tokens: 7, completion_tokens: 2 };
 

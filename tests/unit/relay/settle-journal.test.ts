@@ -36,7 +36,7 @@ describe("settle journal", () => {
     expect(left[0]!.rejected).toEqual([]); // a torn last line is no settlement: nothing to quarantine
   });
 
-  it("item 1: refuses to record a settlement that would not replay (non-integer charge or token count)", () => {
+  it("refuses to record a settlement that would not replay (non-integer charge or token count)", () => {
     const { SettleJournal, journalsLeftBy } = journalModule;
     const journal = new SettleJournal("host:444:45");
     const log = { username: "u", tokenName: "t", modelName: "m", promptTokens: 10, completionTokens: 5, useTimeSeconds: 1, isStream: false, channelId: 3, group: "default", content: "", other: {} };
@@ -54,7 +54,7 @@ describe("settle journal", () => {
     journal.close();
   });
 
-  it("item 1: reports a line that fails the schema or does not parse mid-file, and reads the good ones around it", () => {
+  it("reports a line that fails the schema or does not parse mid-file, and reads the good ones around it", () => {
     const { SettleJournal, journalsLeftBy, journalDir } = journalModule;
     const dead = new SettleJournal("host:555:46");
     dead.append(settlement(10));

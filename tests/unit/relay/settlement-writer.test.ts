@@ -41,7 +41,7 @@ const log = { username: "u", tokenName: "t", modelName: "m", promptTokens: 10, c
 const charge = (amount: number) => ({ leaseId: 7, userId: 1, tokenId: 2, limited: true, charge: amount, channelId: 3, at: 1_700_000_000, log });
 
 describe("settlement writer", () => {
-  it("item 1: a settlement the database keeps refusing is quarantined with its log; the rest are written, nothing waits behind it", async () => {
+  it("a settlement the database keeps refusing is quarantined with its log; the rest are written, nothing waits behind it", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     for (const amount of [10, refusedCharge, 30]) writer.journalCharge(charge(amount), "hash");
     await writer.chargesJournaled(true);
@@ -63,7 +63,7 @@ describe("settlement writer", () => {
     expect(written.map((w) => w.charge)).toEqual([10, 30, 40]);
   });
 
-  it("item 1: refuses to journal a charge that is not a non-negative integer", () => {
+  it("refuses to journal a charge that is not a non-negative integer", () => {
     expect(() => writer.journalCharge(charge(Number.NaN), "hash")).toThrow(/settlement refused/);
     expect(() => writer.journalCharge({ ...charge(5), log: { ...log, tokenName: "bad\u0000name" } }, "hash")).toThrow(/tokenName/);
   });

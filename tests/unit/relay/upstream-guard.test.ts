@@ -40,7 +40,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const get = (url: string) => sendUpstream(url, { method: "GET", headers: { Authorization: "Bearer sk-channel-key" }, connectTimeoutMs: 2000 });
 
-describe("item 21: the upstream client refuses link-local and metadata addresses at call time", () => {
+describe("the upstream client refuses link-local and metadata addresses at call time", () => {
   it("refuses a URL whose host is a link-local IP, before connecting", async () => {
     await expect(get("http://[fe80::1]:9/v1/models")).rejects.toBeInstanceOf(ForbiddenUpstreamAddressError);
     await expect(get("http://[fe80::1]:9/v1/models")).rejects.toThrow(FORBIDDEN_UPSTREAM_MESSAGE);

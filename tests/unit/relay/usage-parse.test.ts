@@ -9,16 +9,16 @@ import { clampUsage, parseAnthropicUsage, parseOpenAiUsage, readCount } from "~/
 // eslint-disable-next-line no-control-regex -- the characters a log line must not carry
 const CONTROL = /[\u0000-\u001f]/;
 
-/** Issue 11 items 1-3: usage reported by an upstream is untrusted input. */
+/** Decision 007: usage reported by an upstream is untrusted input. */
 describe("usage parser", () => {
-  it("item 1: accepts only finite non-negative integers (numeric strings converted)", () => {
+  it("accepts only finite non-negative integers (numeric strings converted)", () => {
     expect([0, 7, "12", " 12 ", "3e3", "10.0", null, undefined].map(readCount)).toEqual([0, 7, 12, 12, 3000, 10, undefined, undefined]);
     for (const bad of ["abc", "", "-1", "0x10", "Infinity", "NaN", -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, true, {}, [3]]) {
       expect(typeof readCount(bad), String(bad)).toBe("symbol");
     }
   });
 
-  it("item 1: a non-numeric count makes the whole usage 'not reported', with a warning", () => {
+  it("a non-numeric count makes the whole usage 'not reported', with a warning", () => {
     const parsed = parseOpenAiUsage({ prompt_tokens: "abc", completion_tokens: 5 });
     expect(parsed.usage).toBeUndefined();
     expect(parsed.usageNote?.usage_warning).toContain('prompt_tokens "abc"');
@@ -30,19 +30,19 @@ describe("usage parser", () => {
     expect(parseOpenAiUsage({ prompt_tokens: "\u0000\u001b[2J", completion_tokens: 1 }).usageNote?.usage_warning).not.toMatch(CONTROL);
   });
 
-  it("item 1: absent or null usage is simply not reported", () => {
+  it("absent or null usage is simply not reported", () => {
     expect(parseOpenAiUsage(undefined)).toEqual({});
     expect(parseOpenAiUsage(null)).toEqual({});
     expect(parseAnthropicUsage(undefined)).toEqual({ cachedTokens: 0 });
   });
 
-  it("item 2: string counts are converted, not concatenated", () => {
+  it("string counts are converted, not concatenated", () => {
     expect(parseOpenAiUsage({ prompt_tokens: "10", completion_tokens: 20 })).toEqual({ usage: { prompt_tokens: 10, completion_tokens: 20 } });
     expect(parseOpenAiUsage({ prompt_tokens: "10", total_tokens: "25" })).toEqual({ usage: { prompt_tokens: 10, completion_tokens: 15 } });
     expect(parseAnthropicUsage({ input_tokens: "10", output_tokens: "20", cache_read_input_tokens: "5", cache_creation_input_tokens: null })).toEqual({ usage: { prompt_tokens: 15, completion_tokens: 20, cached_tokens: 5 }, cachedTokens: 5 });
   });
 
-  it("item 2: every adapter path reads counts through the parser", () => {
+  it("every adapter path reads counts through the parser", () => {
     expect(usageOfReply(Buffer.from('{"choices":[],"usage":{"prompt_tokens":"10","completion_tokens":20}}')).usage).toEqual({ prompt_tokens: 10, completion_tokens: 20 });
     const stream = createOpenAiStreamTranslator(false);
     expect(stream.push(undefined, '{"choices":[],"usage":{"prompt_tokens":"10","completion_tokens":20}}').usage).toEqual({ prompt_tokens: 10, completion_tokens: 20 });
@@ -64,7 +64,7 @@ describe("usage parser", () => {
     expect(audio.countedCompletion).toBeGreaterThan(0);
   });
 
-  it("item 3: absurd counts are clamped to the ceiling, the reported figure kept", () => {
+  it("absurd counts are clamped to the ceiling, the reported figure kept", () => {
     expect(clampUsage({ prompt_tokens: 3e9, completion_tokens: 5 }, 2_000_000)).toEqual({ usage: { prompt_tokens: 2_000_000, completion_tokens: 5 }, usageNote: { usage_clamped: { prompt_tokens: 3e9 } } });
     expect(clampUsage({ prompt_tokens: 10, completion_tokens: 20 }, 2_000_000)).toEqual({ usage: { prompt_tokens: 10, completion_tokens: 20 } });
     // Whatever the configuration, a count stays inside PostgreSQL's int.

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { checkRequestTarget, findJsonProblem, idSchema, readForm, readId } from "~/utils/edge-input";
 
-describe("item 11: one parsing layer at the edge", () => {
-  it("item 11: an id is 1 … 2³¹−1 in plain digits; everything else is no id", () => {
+describe("one parsing layer at the edge", () => {
+  it("an id is 1 … 2³¹−1 in plain digits; everything else is no id", () => {
     expect(readId("1")).toBe(1);
     expect(readId(2147483647)).toBe(2147483647);
     for (const bad of ["2147483648", "0", "-1", "abc", "1e3", "0x10", " 1", "1.5", "", null, undefined, [], {}, "9".repeat(30)]) expect(readId(bad)).toBeUndefined();
@@ -11,7 +11,7 @@ describe("item 11: one parsing layer at the edge", () => {
     expect(z.object({ id: idSchema }).safeParse({ id: 2147483648 }).success).toBe(false);
   });
 
-  it("item 11: NUL anywhere in a JSON body, or nesting past the limit, is found without recursion", () => {
+  it("NUL anywhere in a JSON body, or nesting past the limit, is found without recursion", () => {
     expect(findJsonProblem({ a: [{ b: "ok\n\t" }] })).toBeUndefined();
     expect(findJsonProblem({ a: [{ b: "x\u0000" }] })).toContain("NUL");
     expect(findJsonProblem({ ["k\u0000"]: 1 })).toContain("NUL");
@@ -20,7 +20,7 @@ describe("item 11: one parsing layer at the edge", () => {
     expect(findJsonProblem(deep)).toContain("嵌套");
   });
 
-  it("item 11: broken %-escapes in a path, NUL in path or query and legacy ?_data= are refused; bad escapes in a query are left to the route", () => {
+  it("broken %-escapes in a path, NUL in path or query and legacy ?_data= are refused; bad escapes in a query are left to the route", () => {
     expect(checkRequestTarget("/token/edit/12?p=1")).toBeUndefined();
     expect(checkRequestTarget("/token?keyword=%ZZ")).toBeUndefined();
     expect(checkRequestTarget("/token/edit/%E0%A4%A")).toContain("%");
@@ -29,7 +29,7 @@ describe("item 11: one parsing layer at the edge", () => {
     expect(checkRequestTarget("/token?_data=routes%2Ftoken._index")).toContain("_data");
   });
 
-  it("item 11: a form with NUL in any field is a 400, a clean one is read as usual", async () => {
+  it("a form with NUL in any field is a 400, a clean one is read as usual", async () => {
     const post = (body: string) => new Request("http://x/token/add", { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
     expect((await readForm(post("name=a&b=c"))).get("b")).toBe("c");
     const refused = await readForm(post("name=a%00b")).catch((e: unknown) => e);

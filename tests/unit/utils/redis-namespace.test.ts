@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-/** Issue 11 item 7: the deployment key every Redis channel, key and queue carries. */
+/** The deployment key every Redis channel, key and queue carries. */
 async function keyWith(vars: Record<string, string | undefined>): Promise<string> {
   vi.resetModules();
   for (const [name, value] of Object.entries(vars)) {
@@ -18,7 +18,7 @@ afterEach(() => {
 
 describe("deployment key", () => {
   const pg = "postgres://app:secret@db:5432/switchyard";
-  it("item 7: differs by Redis database number and by database, not by the database password", async () => {
+  it("differs by Redis database number and by database, not by the database password", async () => {
     const base = await keyWith({ REDIS_PREFIX: undefined, DATABASE_URL: pg, REDIS_URL: "redis://cache:6379/0" });
     expect(base).toMatch(/^[0-9a-f]{12}$/);
     expect(await keyWith({ REDIS_URL: "redis://cache:6379/1" })).not.toBe(base);
@@ -28,7 +28,7 @@ describe("deployment key", () => {
     expect(await keyWith({ DATABASE_URL: pg, REDIS_URL: "redis://cache:6379" })).toBe(base);
   });
 
-  it("item 7: REDIS_PREFIX wins, and embedded deployments are told apart by their data directory", async () => {
+  it("REDIS_PREFIX wins, and embedded deployments are told apart by their data directory", async () => {
     expect(await keyWith({ REDIS_PREFIX: "prod-eu", DATABASE_URL: pg, REDIS_URL: "redis://cache:6379/0" })).toBe("prod-eu");
     const a = await keyWith({ REDIS_PREFIX: undefined, DATABASE_URL: undefined, PGLITE_DIR: "/srv/a/pglite" });
     const b = await keyWith({ PGLITE_DIR: "/srv/b/pglite" });

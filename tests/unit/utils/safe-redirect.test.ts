@@ -3,7 +3,7 @@ import { safeRedirectPath } from "~/utils/safe-redirect";
 
 const ORIGIN = "http://127.0.0.1:3000";
 
-describe("item 13: redirect targets stay on this origin", () => {
+describe("redirect targets stay on this origin", () => {
   it("keeps same-origin paths with their query and fragment", () => {
     expect(safeRedirectPath("/token", ORIGIN)).toBe("/token");
     expect(safeRedirectPath("/log?p=2&type=2#top", ORIGIN)).toBe("/log?p=2&type=2#top");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FORBIDDEN_UPSTREAM_MESSAGE, isForbiddenUpstreamIp, upstreamUrlRefusal } from "~/utils/upstream-address";
 
 // Pure checks of the guard: no address here is ever connected to.
-describe("item 21: upstream address guard", () => {
+describe("upstream address guard", () => {
   it("refuses link-local and cloud-metadata addresses in every textual form", () => {
     for (const ip of [
       "169.254.169.254", "169.254.0.1", "169.254.255.255", "169.254.0.23",
