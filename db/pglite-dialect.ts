@@ -15,7 +15,7 @@ import {
 /**
  * Kysely dialect for PGlite. Written here rather than using kysely-pglite because that package
  * reports 0 affected rows for every UPDATE/DELETE and lets a concurrent query slip into another
- * request's open transaction (stack-notes P8). PGlite is a single session, so the connection is
+ * request's open transaction (decision 002). PGlite is a single session, so the connection is
  * handed out under a mutex: one holder at a time, transactions included.
  */
 export class PGliteDialect implements Dialect {

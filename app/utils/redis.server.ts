@@ -206,7 +206,7 @@ export function onResubscribed(resync: () => void): void {
 }
 
 export async function closeRedis(): Promise<void> {
-  // BullMQ and ioredis never quit connections on their own (stack-notes P11b); quit waits for
+  // BullMQ and ioredis never quit connections on their own (a process would not exit); quit waits for
   // a reply, so a dead server gets disconnect() instead.
   const close = (client: Redis | undefined) => (client?.status === "ready" ? client.quit().catch(() => client.disconnect()) : client?.disconnect());
   await Promise.all([close(publisher), close(subscriber), close(sharedClient), close(pipelinedClient)]);

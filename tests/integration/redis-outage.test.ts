@@ -102,7 +102,7 @@ describe("Redis outage", () => {
       return progress?.running === false && progress?.done === 1;
     }, 15_000, 200)).toBe(true);
 
-    // Done means: consumed quota = Σ logged quota, nothing held (PostgreSQL: read straight from the database).
+    // The money invariant: consumed quota = Σ logged quota, nothing held (PostgreSQL: read straight from the database).
     if (server.databaseUrl) {
       const relayCalls = 1 + 30; // the timed call and the load, all during the outage
       const db = new pg.Client({ connectionString: server.databaseUrl });
