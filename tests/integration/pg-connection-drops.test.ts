@@ -132,7 +132,7 @@ describe.skipIf(kind !== "postgres")("PostgreSQL connections dropped mid-load", 
       leased: after.leased,
       leaseSum: after.leaseSum,
     };
-    console.log(`[item 5 figures] ${JSON.stringify(figures)}`);
+    console.log(`[connection-drop figures] ${JSON.stringify(figures)}`);
     mkdirSync("test-results", { recursive: true });
     writeFileSync("test-results/item5-server.log", server.output());
     expect(settled).toBe(true);

@@ -116,7 +116,7 @@ describe("Redis outage", () => {
         figures = { relayCalls, usageLogs: Number(logs.n), consumedQuota: 100_000_000 - Number(user.quota), loggedQuota: Number(logs.s), usedQuota: Number(user.used_quota), leased: Number(user.leased), leaseSum: Number(leases.s) };
         return figures.usageLogs === figures.relayCalls && figures.leased === 0 && figures.leaseSum === 0;
       }, 15_000, 250);
-      console.log(`[item 6 figures] ${JSON.stringify(figures)}`);
+      console.log(`[redis-outage figures] ${JSON.stringify(figures)}`);
       await db.end();
       expect(settled).toBe(true);
       expect(figures.consumedQuota).toBe(figures.loggedQuota);
@@ -131,7 +131,7 @@ describe("Redis outage", () => {
     const started = Date.now();
     const server = await startServer({ kind, env: { REDIS_URL: `redis://127.0.0.1:${deadPort}/0` }, worker: false });
     servers.push(server);
-    console.log(`[item 6 figures] node with Redis down ready in ${Date.now() - started} ms`);
+    console.log(`[redis-outage figures] node with Redis down ready in ${Date.now() - started} ms`);
     const health = await call(server.baseUrl, "/healthz");
     expect(health.status).toBe(200);
     expect(health.json).toMatchObject({ db: { ok: true }, redis: { status: "degraded" } });

@@ -75,7 +75,7 @@ describe("leases under concurrency", () => {
     const hung = results.filter((r) => r.status === 0).length;
     const ok = results.filter((r) => r.status === 200).length;
     const refused = results.filter((r) => r.status === 403 && String(r.json?.error?.message).includes("用户额度不足")).length;
-    console.log(`item 9 burst: ${ok} ok, ${refused} refused, ${hung} unanswered, ${Date.now() - started} ms`);
+    console.log(`lease burst: ${ok} ok, ${refused} refused, ${hung} unanswered, ${Date.now() - started} ms`);
     expect(hung).toBe(0);
     expect(ok).toBe(10);
     expect(refused).toBe(90);
@@ -118,7 +118,7 @@ describe("leases under concurrency", () => {
     const logs = (await user.call("GET", "/api/log/self?p=1&page_size=100&type=2")).json.data.items as { quota: number; other: string }[];
     const noted = logs.reduce((sum, log) => sum + Number(JSON.parse(log.other || "{}").shortfall ?? 0), 0);
     const channel = ((await root.call("GET", `/api/channel/${channelId}`)).json.data) as { shortfall_quota: number };
-    console.log(`item 10: ${ok} of 300 through, charged ${self.used_quota}, shortfall ${self.shortfall_quota} (${logs.filter((l) => l.other.includes("shortfall")).length} logs note one)`);
+    console.log(`shortfall run: ${ok} of 300 through, charged ${self.used_quota}, shortfall ${self.shortfall_quota} (${logs.filter((l) => l.other.includes("shortfall")).length} logs note one)`);
 
     // Never below zero; what was delivered is what was charged plus the counted shortfall.
     expect(self.quota).toBe(300 - self.used_quota);

@@ -80,7 +80,7 @@ describe("background jobs with Redis", () => {
     // Nobody restarts the crashed node; the survivor's own worker runs the recovery sweep.
     expect(await eventually(async () => (await held()).leased === 0, 30_000, 250)).toBe(true);
     const after = await held();
-    console.log(`[item 8 figures] ${JSON.stringify({ heldAtCrash: during.leased, returnedAfterMs: Date.now() - crashedAt, before, after })}`);
+    console.log(`[worker-crash figures] ${JSON.stringify({ heldAtCrash: during.leased, returnedAfterMs: Date.now() - crashedAt, before, after })}`);
     expect(after).toMatchObject({ leased: 0, leases: 0, leaseSum: 0, quota: before.quota });
     expect(survivor.output()).toContain("processing background jobs");
     await db.end();
