@@ -1,7 +1,6 @@
 import { CHANNEL_TYPE_TABLE, type ChannelTypeInfo } from "./catalog-data";
 
 export type { ChannelTypeInfo } from "./catalog-data";
-export const CHANNEL_TYPES = CHANNEL_TYPE_TABLE;
 
 const byType = new Map(CHANNEL_TYPE_TABLE.map((t) => [t.type, t]));
 

@@ -53,11 +53,6 @@ export const deletedUsername = sql<string>`case
   then users.username || '#deleted-' || users.id::text || '-' || (extract(epoch from clock_timestamp()) * 1000000)::bigint::text
   else users.username || '#deleted-' || users.id::text end`;
 
-export async function findUserById(id: number): Promise<User | undefined> {
-  const db = await getDb();
-  return db.selectFrom("users").selectAll().where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
-}
-
 /** Login accepts the username or the email, as the reference does. */
 export async function verifyCredentials(login: string, password: string): Promise<User | undefined> {
   const db = await getDb();

@@ -49,10 +49,6 @@ const dedicated = new Map<number, Adapter>([
 ]);
 const openAiCompatible = new Map<number, Adapter>();
 
-export function registerAdapter(type: number, adapter: Adapter): void {
-  dedicated.set(type, adapter);
-}
-
 export function adapterFor(type: number): Adapter {
   const own = dedicated.get(type);
   if (own) return own;
