@@ -2,7 +2,8 @@ import type { Channel } from "../../../db/schema";
 import { decryptSecret } from "~/utils/secrets.server";
 import { keyRows, type KeyRow } from "./channel-key-hints";
 import { ALL_KEYS_OFF, setChannelKeyStatus } from "./channel-key-status.server";
-import { CHANNEL_STATUS, getChannel, setChannelStatus, type ChannelResult } from "./channels.server";
+import { getChannel, setChannelStatus, type ChannelResult } from "./channels.server";
+import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
 import { enabledKeyCount, KEY_STATUS, parseChannelInfo } from "./multi-key";
 
 export const KEY_ACTIONS = ["enable_key", "disable_key", "enable_all_keys"] as const;

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { User } from "../../../db/schema";
 import { revokeUserSessions } from "~/domain/auth/sessions.server";
 import { listGroupNames } from "~/domain/groups/groups.server";
-import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 import { options } from "~/domain/options/store.server";
 import { messages } from "~/messages";
 import { getDb } from "~/utils/db.server";

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { DB, User } from "../../../db/schema";
-import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 import { logQuotaText } from "~/domain/logs/quota-text.server";
 import { getDb } from "~/utils/db.server";
 import { hashLookupKey, randomAlphanumeric } from "~/utils/secrets.server";
