@@ -12,11 +12,11 @@ import { toColumns, type Columns } from "./channel-columns";
 import type { ChannelFields, CreateMode } from "./channel-input";
 import { multiKeyInfo, parseChannelInfo, type KeyMode } from "./multi-key";
 import { readId } from "~/utils/edge-input";
+import type { Result } from "~/utils/result";
 
 /** Every node's routing cache listens here; the message is the channel id ("*" for many). */
 export const CHANNEL_CHANGED_CHANNEL = "channel-changed";
 
-export type ChannelResult<T = undefined> = { ok: true; value: T } | { ok: false; message: string };
 
 /** The reference's channel JSON: every column but the key, which never leaves the server. */
 export function toChannelJson(channel: Channel) {
@@ -49,7 +49,7 @@ export type CreateOptions = { mode?: CreateMode; multiKeyMode?: KeyMode };
  * holding every line as its keys. Each gets its abilities, all in one transaction: either every
  * channel of the batch exists or none does.
  */
-export async function createChannels(fields: ChannelFields, options: CreateOptions = {}): Promise<ChannelResult<number[]>> {
+export async function createChannels(fields: ChannelFields, options: CreateOptions = {}): Promise<Result<number[]>> {
   const mode = options.mode ?? "batch";
   const type = fields.type ?? 1;
   if (!getChannelType(type) || type === CHANNEL_TYPE.unknown) return { ok: false, message: "未知的渠道类型" };
@@ -89,7 +89,7 @@ export async function createChannels(fields: ChannelFields, options: CreateOptio
  * Changed fields only; a blank key keeps the stored one. A multi-key channel's non-blank key is
  * its new key set: every key starts enabled again (old indexes may name other keys now).
  */
-export async function updateChannel(id: number, fields: ChannelFields): Promise<ChannelResult<Channel>> {
+export async function updateChannel(id: number, fields: ChannelFields): Promise<Result<Channel>> {
   const db = await getDb();
   const current = await db.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
   if (!current) return { ok: false, message: "渠道未找到，请刷新页面后重试。" };
@@ -133,7 +133,7 @@ export async function updateChannel(id: number, fields: ChannelFields): Promise<
  * change (a disable, or `automatic` for a re-enable after a passing test) that really changes the
  * status writes a system log (type 4), once however many requests hit the same failure.
  */
-export async function setChannelStatus(id: number, status: number, reason = "", change: { automatic?: boolean } = {}): Promise<ChannelResult<Channel>> {
+export async function setChannelStatus(id: number, status: number, reason = "", change: { automatic?: boolean } = {}): Promise<Result<Channel>> {
   if (!(Object.values(CHANNEL_STATUS) as number[]).includes(status)) return { ok: false, message: "无效的渠道状态" };
   const db = await getDb();
   const current = await db.selectFrom("channels").select(["id", "other_info"]).where("id", "=", id).executeTakeFirst();
@@ -199,7 +199,7 @@ export async function searchChannels(filters: { keyword?: string; group?: string
   return query.limit(500).execute();
 }
 
-export async function deleteChannel(id: number): Promise<ChannelResult> {
+export async function deleteChannel(id: number): Promise<Result> {
   return deleteChannels([id]).then((n) => (n ? { ok: true, value: undefined } : { ok: false, message: "渠道未找到，请刷新页面后重试。" }));
 }
 
@@ -220,7 +220,7 @@ export async function deleteDisabledChannels(): Promise<number> {
 }
 
 /** A copy with the same key and settings, enabled, with fresh counters. */
-export async function copyChannel(id: number, suffix = "_复制"): Promise<ChannelResult<number>> {
+export async function copyChannel(id: number, suffix = "_复制"): Promise<Result<number>> {
   const db = await getDb();
   const source = await db.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
   if (!source) return { ok: false, message: "渠道复制失败" };
