@@ -3,17 +3,19 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { bootApp } from "./web/boot.server";
 import { dropRenderPadding } from "./web/html-stream.server";
 import { answerDatabaseOutages, RETRY_AFTER_SECONDS } from "./web/database-outage.server";
-import { closeDatabase } from "./utils/db.server";
+import { closeDatabase, openDatabase } from "./utils/db.server";
 export { isFreshEmbeddedDatabase, prepareDatabase } from "./utils/db.server";
 import { env } from "./utils/env.server";
-import { closeRedis, isRedisEnabled } from "./utils/redis.server";
-import { stopTracing } from "./utils/tracing.server";
-import { releaseNodeLock } from "./relay/billing/node-liveness.server";
+import { closeRedis, connectRedis, isRedisEnabled } from "./utils/redis.server";
+import { startTracing, stopTracing } from "./utils/tracing.server";
+import { holdNodeLock, releaseNodeLock } from "./relay/billing/node-liveness.server";
+import { recoverStoppedNodes } from "./relay/billing/crash-recovery.server";
+import { loadOptions } from "./domain/options/store.server";
+import { ensureRootUser } from "./domain/users/users.server";
 import { billingWritten, closeBilling } from "./relay/billing/quota.server";
-import { stopInProcessJobs } from "../jobs/in-process";
+import { startInProcessJobs, stopInProcessJobs } from "../jobs/in-process";
 
 // The server entry (server/index.ts) reaches the relay and the lifecycle hooks through this
 // module, so console and relay share one module graph: one pool, one cache, one options store.
@@ -24,7 +26,23 @@ export { refuseCrossSiteMutation } from "./utils/cross-site.server";
 export async function startBullWorker() {
   return (await import("../jobs/bullmq")).startBullWorker();
 }
-export { bootApp, billingWritten, answerDatabaseOutages };
+export { billingWritten, answerDatabaseOutages };
+export { startBoot } from "./utils/boot-gate.server";
+
+/** The steps of the boot sequence, which the composition root (server/boot.ts) runs in its order. */
+export const bootSteps = {
+  env,
+  connectRedis,
+  startTracing,
+  openDatabase,
+  loadOptions,
+  holdNodeLock,
+  recoverStoppedNodes,
+  ensureRootUser,
+  isRedisEnabled,
+  startInProcessJobs,
+  startBullWorker,
+};
 // Client mistakes (405, 404) are not logged; faults of ours are, with their stack.
 export { logRequestError as handleError } from "./web/request-error-log.server";
 

@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
+import { entryOf } from "../server/entry";
+import { bootApp } from "../server/boot";
 import { installJsonConsole } from "../server/json-console";
 
 /**
@@ -9,8 +11,6 @@ import { installJsonConsole } from "../server/json-console";
  * process (one module graph: same DB setup, same domain code) and needs REDIS_URL. Web
  * processes run the same worker unless WORKERS=off; dedicated workers are optional.
  */
-type WorkerEntry = { bootApp: () => Promise<void>; shutdownApp: () => Promise<void>; startBullWorker: () => Promise<{ close: () => Promise<void> }> };
-
 if (process.env.LOG_FORMAT === "json") installJsonConsole();
 if (!process.env.REDIS_URL) {
   console.error("npm run worker needs REDIS_URL (without it, jobs run inside the web process).");
@@ -23,10 +23,10 @@ if (!existsSync(buildPath)) {
 }
 process.env.NODE_ENV ??= "production";
 const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
-const entry = build.entry.module as unknown as WorkerEntry;
-await entry.bootApp();
+const entry = entryOf(build);
+await bootApp(entry);
 // bootApp started it already unless WORKERS=off; this returns the running one (or starts it).
-const worker = await entry.startBullWorker();
+const worker = await entry.bootSteps.startBullWorker();
 
 let stopping = false;
 async function stop(signal: string) {

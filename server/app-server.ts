@@ -5,25 +5,9 @@ import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 import { checkRequestTarget } from "../app/utils/edge-input";
+import { entryOf, type EntryExports } from "./entry";
 
-/** What the server build's entry module exports besides the Remix document handler. */
-export type EntryExports = {
-  bootApp: () => Promise<void>;
-  isFreshEmbeddedDatabase: () => boolean;
-  prepareDatabase: () => Promise<void>;
-  shutdownApp: () => Promise<void>;
-  billingWritten: () => Promise<void>;
-  handleRelay: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-  handleRealtimeUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => Promise<void>;
-  isRelayPath: (url: string) => boolean;
-  refuseCrossSiteMutation: (req: IncomingMessage, res: ServerResponse) => boolean;
-  apiBodyLimit: () => number;
-  answerDatabaseOutages: (build: ServerBuild) => ServerBuild;
-};
-
-export function entryOf(build: ServerBuild): EntryExports {
-  return build.entry.module as unknown as EntryExports;
-}
+export { entryOf, type EntryExports } from "./entry";
 
 /**
  * The one HTTP server: relay prefixes go straight to plain Node handlers (the Fetch-API

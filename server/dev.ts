@@ -1,6 +1,7 @@
 import type { ServerBuild } from "@remix-run/node";
 import { createServer as createViteServer } from "vite";
 import { createAppServer, entryOf, installGracefulShutdown } from "./app-server";
+import { bootApp } from "./boot";
 
 // Development: Vite serves the client with HMR; the server build is loaded through Vite so code
 // changes apply without a restart. Same routing as production (relay prefixes first).
@@ -8,7 +9,7 @@ process.env.NODE_ENV ??= "development";
 const vite = await createViteServer({ server: { middlewareMode: true } });
 const loadBuild = () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
 const getEntry = async () => entryOf(await loadBuild());
-await (await getEntry()).bootApp();
+await bootApp(await getEntry());
 
 const server = createAppServer({
   mode: "development",

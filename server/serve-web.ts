@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
 import { createAppServer, entryOf, installGracefulShutdown, type EntryExports } from "./app-server";
+import { bootApp } from "./boot";
 
 /** Set on the short-lived process that creates a fresh embedded database for its parent. */
 const PREPARE_ONLY = "SWITCHYARD_PREPARE_DATABASE_ONLY";
@@ -39,7 +40,7 @@ export async function serveWeb(): Promise<void> {
     process.exit(0);
   }
   await prepareFreshEmbeddedDatabase(entry);
-  await entry.bootApp();
+  await bootApp(entry);
 
   const server = createAppServer({
     mode: "production",

@@ -1,3 +1,5 @@
+import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
+
 /** The balance endpoints of the providers that have one: channel type → how to read the remaining credit. */
 export type BalanceGet = (url: string, headers: Record<string, string>) => Promise<unknown>;
 type BalanceReader = (base: string, key: string, get: BalanceGet) => Promise<number>;
@@ -31,19 +33,19 @@ const openAiBilling: BalanceReader = async (base, key, get) => {
 const creditGrants = (amountField: string): BalanceReader => async (base, key, get) => readAmount(field(await get(`${base}/dashboard/billing/credit_grants`, bearer(key)), amountField), amountField);
 
 export const BALANCE_PROVIDERS: ReadonlyMap<number, BalanceReader> = new Map<number, BalanceReader>([
-  [1, openAiBilling],
-  [8, openAiBilling],
+  [CHANNEL_TYPE.openai, openAiBilling],
+  [CHANNEL_TYPE.custom, openAiBilling],
   // AIProxy reports points on its own site, whatever the relay base URL.
-  [10, async (_base, key, get) => readAmount(field(await get("https://aiproxy.io/api/report/getUserOverview", { "Api-Key": key }), "data", "totalPoints"), "data.totalPoints")],
-  [12, creditGrants("total_remaining")],
-  [13, creditGrants("total_available")],
-  [20, async (base, key, get) => {
+  [CHANNEL_TYPE.aiProxy, async (_base, key, get) => readAmount(field(await get("https://aiproxy.io/api/report/getUserOverview", { "Api-Key": key }), "data", "totalPoints"), "data.totalPoints")],
+  [CHANNEL_TYPE.api2gpt, creditGrants("total_remaining")],
+  [CHANNEL_TYPE.aigc2d, creditGrants("total_available")],
+  [CHANNEL_TYPE.openRouter, async (base, key, get) => {
     const reply = await get(`${base}/v1/credits`, bearer(key));
     return readAmount(readAmount(field(reply, "data", "total_credits"), "total_credits") - readAmount(field(reply, "data", "total_usage"), "total_usage"), "balance");
   }],
-  [25, async (base, key, get) => readAmount(field(await get(`${base}/v1/users/me/balance`, bearer(key)), "data", "available_balance"), "data.available_balance")],
-  [40, async (base, key, get) => readAmount(field(await get(`${base}/v1/user/info`, bearer(key)), "data", "totalBalance"), "data.totalBalance")],
-  [43, async (base, key, get) => {
+  [CHANNEL_TYPE.moonshot, async (base, key, get) => readAmount(field(await get(`${base}/v1/users/me/balance`, bearer(key)), "data", "available_balance"), "data.available_balance")],
+  [CHANNEL_TYPE.siliconCloud, async (base, key, get) => readAmount(field(await get(`${base}/v1/user/info`, bearer(key)), "data", "totalBalance"), "data.totalBalance")],
+  [CHANNEL_TYPE.deepSeek, async (base, key, get) => {
     const infos = field(await get(`${base}/user/balance`, bearer(key)), "balance_infos");
     const list = Array.isArray(infos) ? (infos as { currency?: unknown; total_balance?: unknown }[]) : [];
     const chosen = list.find((i) => i?.currency === "CNY") ?? list[0];

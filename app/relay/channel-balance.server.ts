@@ -22,11 +22,6 @@ const getJson: BalanceGet = async (url, headers) => {
   }
 };
 
-/** Whether the console should offer a balance refresh for this type. */
-export function supportsBalance(type: number): boolean {
-  return BALANCE_PROVIDERS.has(type);
-}
-
 /**
  * A channel's remaining credit from its provider's balance endpoint (OpenAI's billing endpoints,
  * SiliconCloud, DeepSeek, OpenRouter, Moonshot, AIProxy, API2GPT, AIGC2D). The number is the

@@ -4,8 +4,8 @@ import { adapterFor } from "./adapters/registry";
 import { ChannelConfigError, type ChannelAddress } from "./adapters/types";
 import { guardedHttp } from "~/utils/guarded-http.server";
 import { channelKeyForCall } from "~/domain/channels/channel-key.server";
+import type { Result } from "~/utils/result";
 
-export type FetchModelsResult = { ok: true; value: string[] } | { ok: false; message: string };
 
 /** A model list larger than this is not a model list. */
 const MAX_LIST_BYTES = 4 * 1024 * 1024;
@@ -17,7 +17,7 @@ const MAX_LIST_BYTES = 4 * 1024 * 1024;
  * goes through the SSRF-guarded client, so link-local and cloud-metadata addresses are refused,
  * redirects are not followed, and the reply is bounded in time and size.
  */
-export async function listUpstreamModels(channel: ChannelAddress, key: string, timeoutMs = 10_000): Promise<FetchModelsResult> {
+export async function listUpstreamModels(channel: ChannelAddress, key: string, timeoutMs = 10_000): Promise<Result<string[]>> {
   const lister = adapterFor(channel.type).listModels;
   if (!lister) return { ok: false, message: "该渠道类型不支持获取模型列表" };
   try {
@@ -32,7 +32,7 @@ export async function listUpstreamModels(channel: ChannelAddress, key: string, t
 }
 
 /** GET /api/channel/fetch_models/:id — the saved channel's list. */
-export async function fetchUpstreamModels(channelId: number, timeoutMs = 10_000): Promise<FetchModelsResult> {
+export async function fetchUpstreamModels(channelId: number, timeoutMs = 10_000): Promise<Result<string[]>> {
   const channel: Channel | undefined = await getChannel(channelId);
   if (!channel) return { ok: false, message: "渠道未找到，请刷新页面后重试。" };
   return listUpstreamModels(channel, channelKeyForCall(channel), timeoutMs);

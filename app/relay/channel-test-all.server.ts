@@ -5,6 +5,7 @@ import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { getRedis, isRedisEnabled, redisNamespace } from "~/utils/redis.server";
 import { testChannel } from "./channel-test.server";
+import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
 
 /**
  * "Test all channels" as a background job, with progress the console can show. Progress lives
@@ -105,12 +106,12 @@ export async function runTestAll(): Promise<TestAllProgress> {
       if (result.disabled) {
         progress.disabled += 1;
         changes.push({ id: channel.id, name: channel.name, enabled: false, reason: result.message });
-      } else if (tooSlow && channel.status === 1 && channel.auto_ban && options.bool("AutomaticDisableChannelEnabled")) {
+      } else if (tooSlow && channel.status === CHANNEL_STATUS.enabled && channel.auto_ban && options.bool("AutomaticDisableChannelEnabled")) {
         const reason = `响应时间 ${result.time.toFixed(2)}s 超过阈值 ${threshold}s`;
         await setChannelStatus(channel.id, 3, reason);
         progress.disabled += 1;
         changes.push({ id: channel.id, name: channel.name, enabled: false, reason });
-      } else if (result.success && !tooSlow && channel.status === 3 && options.bool("AutomaticEnableChannelEnabled")) {
+      } else if (result.success && !tooSlow && channel.status === CHANNEL_STATUS.autoDisabled && options.bool("AutomaticEnableChannelEnabled")) {
         await setChannelStatus(channel.id, 1, "", { automatic: true });
         progress.enabled += 1;
         changes.push({ id: channel.id, name: channel.name, enabled: true, reason: "" });

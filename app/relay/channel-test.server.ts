@@ -11,10 +11,13 @@ import { mapModel } from "./attempt.server";
 import { shouldDisableChannel } from "./failure-policy";
 import { readAll, sendUpstream, UpstreamAbortError } from "./upstream-client.server";
 import { channelKeyForCall } from "~/domain/channels/channel-key.server";
+import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
+import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 
 export type ChannelTestResult = { success: boolean; message: string; time: number; disabled?: boolean };
 
-const UNTESTABLE_TYPES = new Set([2, 5, 36]);
+const UNTESTABLE_TYPES = new Set<number>([CHANNEL_TYPE.midjourney, CHANNEL_TYPE.midjourneyPlus, CHANNEL_TYPE.suno]);
 
 /** ?model=, then the channel's test model, then a chat model it serves (see defaultTestModel). */
 export function testModelFor(channel: Channel, requested?: string): string {
@@ -117,12 +120,12 @@ export async function testChannel(channel: Channel, requestedModel?: string): Pr
   await (await getDb())
     .insertInto("logs")
     .values((eb) => ({
-      created_at: Math.floor(Date.now() / 1000), type: 2, content: result.success ? "模型测试" : `模型测试失败：${result.message}`.slice(0, 500), user_id: 1,
+      created_at: Math.floor(Date.now() / 1000), type: LOG_TYPE.consume, content: result.success ? "模型测试" : `模型测试失败：${result.message}`.slice(0, 500), user_id: 1,
       username: eb.fn.coalesce(eb.selectFrom("users").select("username").where("id", "=", 1), eb.val("")),
       token_name: "模型测试", model_name: model, quota: 0, use_time: Math.round(result.time), channel_id: channel.id, other: JSON.stringify({ test: true }),
     }))
     .execute();
-  if (disableReason && channel.auto_ban && channel.status === 1 && options.bool("AutomaticDisableChannelEnabled")) {
+  if (disableReason && channel.auto_ban && channel.status === CHANNEL_STATUS.enabled && options.bool("AutomaticDisableChannelEnabled")) {
     await setChannelStatus(channel.id, 3, disableReason.slice(0, 500));
     result.disabled = true;
   }

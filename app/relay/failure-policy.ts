@@ -1,4 +1,5 @@
 import type { UpstreamError } from "./adapters/types";
+import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
 
 /**
  * The reference's retry rule: retry 429, 307 and 5xx except 504/524; a 400 only from Anthropic
@@ -8,7 +9,7 @@ import type { UpstreamError } from "./adapters/types";
 export function isRetryableStatus(status: number, channelType: number): boolean {
   if (status >= 200 && status < 300) return false;
   if (status === 408 || status === 504 || status === 524) return false;
-  if (status === 400) return channelType === 14;
+  if (status === 400) return channelType === CHANNEL_TYPE.anthropic;
   return true;
 }
 
@@ -32,7 +33,7 @@ const DISABLE_FRAGMENTS = ["The security token included in the request is invali
 /** The reference's auto-disable rule: the upstream says this key will not work again. */
 export function shouldDisableChannel(status: number, error: UpstreamError, channelType: number): boolean {
   if (status === 401) return true;
-  if (status === 403 && channelType === 24) return true;
+  if (status === 403 && channelType === CHANNEL_TYPE.gemini) return true;
   if (error.code && DISABLE_CODES.has(error.code)) return true;
   if (DISABLE_TYPES.has(error.type)) return true;
   if (DISABLE_PREFIXES.some((p) => error.message.startsWith(p))) return true;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { bootApp, isBooted } from "~/web/boot.server";
+import { isBooted, whenBooted } from "~/utils/boot-gate.server";
 import { env } from "~/utils/env.server";
 import { isDatabaseUnavailable } from "~/utils/db-errors";
 import { refusals } from "./admission/refusals";
@@ -73,7 +73,7 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
 async function dispatchRelay(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
   const startedAt = Date.now();
   if (answerPreflight(req, res)) return;
-  if (!isBooted()) await bootApp();
+  if (!isBooted()) await whenBooted();
   const path = pathOf(req.url ?? "/");
   const native = matchIngress(req.method, path);
   if (native) return serveIngress(req, res, native.surface, native.match, requestId, startedAt);

@@ -2,12 +2,12 @@ import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { SiteContent } from "~/components/SiteContent";
 import { loadSiteContent } from "~/domain/site/content.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 export const meta: MetaFunction = () => [{ title: "关于" }];
 
 export async function loader() {
-  await bootApp();
+  await whenBooted();
   return loadSiteContent("About");
 }
 

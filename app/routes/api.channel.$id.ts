@@ -2,11 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteChannel, getChannel, toChannelJson } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     const channel = await getChannel(parseId(params.id));
     return channel ? apiOk(toChannelJson(channel)) : apiFail("渠道未找到，请刷新页面后重试。");
@@ -15,7 +15,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
 
 export function action({ request, params }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     if (request.method !== "DELETE") return apiFail("方法不允许", 405);
     const result = await deleteChannel(parseId(params.id));

@@ -5,7 +5,7 @@ import { channelFieldsSchema, CREATE_MODES } from "~/domain/channels/channel-inp
 import { createChannels, listChannels, setChannelStatus, toChannelJson, updateChannel } from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { readPage } from "~/utils/pagination";
 
 // The reference's console sends {mode, multi_key_mode, channel: {...}}; older clients send the
@@ -15,7 +15,7 @@ const updateBody = channelFieldsSchema.extend({ id: idSchema, status: z.coerce.n
 
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     const url = new URL(request.url);
     const { page, size } = readPage(url, "page_size");
@@ -27,7 +27,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     if (request.method === "POST") {
       const { mode, channel, ...top } = await readJson(request, createBody);

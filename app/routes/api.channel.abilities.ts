@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiOk, apiRoute, parseId, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { getDb } from "~/utils/db.server";
 
 /**
@@ -10,7 +10,7 @@ import { getDb } from "~/utils/db.server";
  */
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     const params = new URL(request.url).searchParams;
     const db = await getDb();

@@ -2,12 +2,12 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { allCatalogModels } from "~/domain/channels/catalog";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 /** The reference's OpenAI-style model objects for every model the catalogue knows. */
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     return apiOk(
       allCatalogModels().map((id) => ({

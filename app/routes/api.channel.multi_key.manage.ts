@@ -4,7 +4,7 @@ import { KEY_ACTIONS, manageChannelKey } from "~/domain/channels/channel-key-man
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { idSchema } from "~/utils/edge-input";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 // The reference's endpoint for one key of a multi-key channel; enable_all_keys needs no index.
 const body = z.object({
@@ -15,7 +15,7 @@ const body = z.object({
 
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     if (request.method !== "POST") return apiFail("方法不允许", 405);
     const input = await readJson(request, body);

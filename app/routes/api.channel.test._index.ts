@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { readTestAllProgress, startTestAll } from "~/relay/channel-test-all.server";
 import { apiFail, apiOk, apiRoute, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { enqueueJob } from "../../jobs/enqueue";
 
 /** Starts testing every channel in the background; `?progress=1` reads how far it got. */
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     if (new URL(request.url).searchParams.get("progress")) return apiOk(await readTestAllProgress());
     const started = await startTestAll(() => enqueueJob("channels.test-all"));

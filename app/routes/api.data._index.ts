@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ADMIN_MAX_RANGE, findUserIdByName, readHourlyUsage, readUsageRange, toQuotaDataJson } from "~/domain/usage/usage-data.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 /**
  * GET /api/data/?start_timestamp=&end_timestamp=&username= (admin): usage per model and hour,
@@ -10,7 +10,7 @@ import { bootApp } from "~/web/boot.server";
  */
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     const q = new URL(request.url).searchParams;
     const range = readUsageRange(q.get("start_timestamp"), q.get("end_timestamp"), ADMIN_MAX_RANGE);

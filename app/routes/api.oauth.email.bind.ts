@@ -3,13 +3,13 @@ import { bindEmail } from "~/domain/email/email-flows.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { messages } from "~/messages";
 import { apiFail, apiOk, apiRoute, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { queryText, requireCriticalAndTurnstile } from "~/web/email-requests.server";
 
 /** `GET /api/oauth/email/bind?email=&code=`: binds the address the code from /api/verification went to. */
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireCriticalAndTurnstile(request, { turnstile: false });
     const user = await requireApiUser(request, ROLE_USER);
     const result = await bindEmail(user, queryText(request, "email"), queryText(request, "code"));

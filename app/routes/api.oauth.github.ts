@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { loginReplyUser } from "~/domain/auth/third-party-accounts.server";
 import { apiFail, apiOk, apiRoute } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { githubCallback, oauthRateLimited, TOO_MANY_REQUESTS_MESSAGE } from "~/web/oauth.server";
 
 /**
@@ -11,7 +11,7 @@ import { githubCallback, oauthRateLimited, TOO_MANY_REQUESTS_MESSAGE } from "~/w
  */
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     if (await oauthRateLimited(request)) return apiFail(TOO_MANY_REQUESTS_MESSAGE, 429);
     const query = new URL(request.url).searchParams;
     const outcome = await githubCallback(request, query);

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { issueOAuthState } from "~/domain/auth/oauth-state.server";
 import { apiFail, apiRoute } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { oauthRateLimited, TOO_MANY_REQUESTS_MESSAGE } from "~/web/oauth.server";
 
 /**
@@ -10,7 +10,7 @@ import { oauthRateLimited, TOO_MANY_REQUESTS_MESSAGE } from "~/web/oauth.server"
  */
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     if (await oauthRateLimited(request)) return apiFail(TOO_MANY_REQUESTS_MESSAGE, 429);
     const aff = new URL(request.url).searchParams.get("aff") ?? "";
     const issued = await issueOAuthState(request, /^[A-Za-z0-9]{1,32}$/.test(aff) ? aff : "");

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { loginReplyUser } from "~/domain/auth/third-party-accounts.server";
 import { apiFail, apiRoute } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { oauthRateLimited, TOO_MANY_REQUESTS_MESSAGE, telegramSignIn } from "~/web/oauth.server";
 
 /**
@@ -10,7 +10,7 @@ import { oauthRateLimited, TOO_MANY_REQUESTS_MESSAGE, telegramSignIn } from "~/w
  */
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     if (await oauthRateLimited(request)) return apiFail(TOO_MANY_REQUESTS_MESSAGE, 429);
     const outcome = await telegramSignIn(request, new URL(request.url).searchParams);
     if (!outcome.ok) return apiFail(outcome.message, outcome.status);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { listPublicOptions, saveOption } from "~/domain/options/store.server";
 import { ROLE_ROOT } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 // Console scripts send booleans and numbers as JSON values; they are stored as their string form.
 // The reference's console leaves `value` out when a text field is empty: that saves "", and
@@ -12,7 +12,7 @@ const body = z.object({ key: z.string().min(1), value: z.union([z.string(), z.nu
 
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ROOT);
     return apiOk(listPublicOptions());
   });
@@ -20,7 +20,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ROOT);
     if (request.method !== "PUT") return apiFail("方法不允许", 405);
     const input = await readJson(request, body);

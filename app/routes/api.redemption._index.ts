@@ -6,7 +6,7 @@ import { DEFAULT_REDEMPTION_QUOTA } from "~/domain/redemptions/redemption-consta
 import { createRedemptions, listRedemptions, setRedemptionStatus, toRedemptionJson, updateRedemption } from "~/domain/redemptions/redemptions.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 // Numbers arrive as numbers from the reference's console; the domain judges their ranges, so the
 // refusals are its business messages (200) and only a wrong type is a 400.
@@ -17,7 +17,7 @@ const statusBody = z.object({ id: idSchema, status: z.number().int() });
 
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     const { page, size } = readPage(new URL(request.url));
     const { items, total } = await listRedemptions(page, size);
@@ -27,7 +27,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     const admin = await requireApiUser(request, ROLE_ADMIN);
     if (request.method === "POST") {
       const input = await readJson(request, createBody);

@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { sendPasswordResetMail } from "~/domain/email/email-flows.server";
 import { messages } from "~/messages";
 import { apiFail, apiOk, apiRoute } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { queryText, requireCriticalAndTurnstile } from "~/web/email-requests.server";
 
 /** `GET /api/reset_password?email=&turnstile=`: mails a single-use reset link. */
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireCriticalAndTurnstile(request, { turnstile: true });
     const result = await sendPasswordResetMail(queryText(request, "email"));
     return result.ok ? apiOk(undefined, messages.resetMailSent) : apiFail(result.message);

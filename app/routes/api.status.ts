@@ -1,10 +1,10 @@
 import { buildPublicStatus } from "~/domain/site/status.server";
 import { apiOk, apiRoute } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 export function loader() {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     return apiOk(buildPublicStatus());
   });
 }

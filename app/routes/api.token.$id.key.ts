@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { revealTokenKey } from "~/domain/tokens/tokens.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 /**
  * The full key of one's own token, for "view key" and "copy". Lists only carry a masked key,
@@ -10,7 +10,7 @@ import { bootApp } from "~/web/boot.server";
  */
 export function loader({ request, params }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     const user = await requireApiUser(request, ROLE_USER);
     const key = await revealTokenKey(user.id, parseId(params.id));
     return key ? apiOk({ key: `sk-${key}` }) : apiFail("令牌不存在");

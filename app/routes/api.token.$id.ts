@@ -3,11 +3,11 @@ import { deleteToken, getToken } from "~/domain/tokens/tokens.server";
 import { toTokenApiJson } from "~/domain/tokens/token-wire.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     const user = await requireApiUser(request, ROLE_USER);
     const token = await getToken(user.id, parseId(params.id));
     return token ? apiOk(toTokenApiJson(token)) : apiFail("令牌不存在");
@@ -16,7 +16,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
 
 export function action({ request, params }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     const user = await requireApiUser(request, ROLE_USER);
     if (request.method !== "DELETE") return apiFail("方法不允许", 405);
     const result = await deleteToken(user.id, parseId(params.id));

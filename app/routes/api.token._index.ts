@@ -6,7 +6,7 @@ import { createTokens, listTokens, setTokenStatus, updateToken } from "~/domain/
 import { toTokenApiJson } from "~/domain/tokens/token-wire.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { readPage } from "~/utils/pagination";
 
 // The reference's console sends model_limits as a comma list and numbers as numbers.
@@ -16,7 +16,7 @@ const statusBody = z.object({ id: idSchema, status: z.coerce.number().int() });
 
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     const user = await requireApiUser(request, ROLE_USER);
     const { page, size } = readPage(new URL(request.url), "size");
     const { items, total } = await listTokens(user.id, page, size);
@@ -26,7 +26,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     const user = await requireApiUser(request, ROLE_USER);
     if (request.method === "POST") {
       const input = await readJson(request, createBody);

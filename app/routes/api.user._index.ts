@@ -5,12 +5,12 @@ import { toPublicUser } from "~/domain/users/users.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { readPage } from "~/utils/pagination";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 /** The user list: an array as in the reference (p 0-based), the total beside it for pagers. */
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     const { page, size } = readPage(new URL(request.url), "page_size");
     const { items, total } = await listUsers(page, size);
@@ -20,7 +20,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     const actor = await requireApiUser(request, ROLE_ADMIN);
     if (request.method === "POST") {
       const result = await addUser(actor, await readJson(request, addUserBody));

@@ -4,7 +4,7 @@ import { transferAffQuota } from "~/domain/users/affiliate.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { messages } from "~/messages";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 // The reference binds an int; below the minimum or above the earnings is a business refusal.
 const body = z.object({ quota: z.number().int() });
@@ -12,7 +12,7 @@ const body = z.object({ quota: z.number().int() });
 /** Moves invite earnings into the caller's balance (decision 015). */
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     const user = await requireApiUser(request, ROLE_USER);
     const { quota } = await readJson(request, body);
     const result = await transferAffQuota(user, quota);

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { acceptEpayNotify } from "~/domain/payments/epay-notify.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 function plain(body: "success" | "fail"): Response {
   return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
@@ -13,7 +13,7 @@ function plain(body: "success" | "fail"): Response {
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   try {
-    await bootApp();
+    await whenBooted();
     const result = await acceptEpayNotify(new URL(request.url).searchParams);
     if (result.reply === "fail") console.warn(`[epay] notify refused: ${result.outcome}`);
     return plain(result.reply);

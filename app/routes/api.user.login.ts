@@ -4,7 +4,7 @@ import { checkPasswordSignIn, SignInError } from "~/domain/auth/authenticator.se
 import { createSession } from "~/domain/auth/sessions.server";
 import { turnstileRefusal } from "~/domain/auth/turnstile.server";
 import { apiFail, apiRoute, readJson } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { allowCriticalRequest, releaseCriticalRequest, TOO_MANY_REQUESTS_MESSAGE } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
 
@@ -12,7 +12,7 @@ const body = z.object({ username: z.string().default(""), password: z.string().d
 
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     if (request.method !== "POST") return apiFail("方法不允许", 405);
     if (!(await allowCriticalRequest(clientIp(request)))) return apiFail(TOO_MANY_REQUESTS_MESSAGE, 429);
     const input = await readJson(request, body);

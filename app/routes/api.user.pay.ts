@@ -4,7 +4,7 @@ import { PAYMENT_METHODS, type PaymentMethod } from "~/domain/payments/epay-sign
 import { createTopUpOrder } from "~/domain/payments/topup-orders.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiFail, apiRoute, readJson, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { topUpError, topUpRefusalText, topUpReply } from "~/web/wallet/topup-refusals";
 
 const body = z.object({
@@ -20,7 +20,7 @@ const body = z.object({
  */
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     const user = await requireApiUser(request, ROLE_USER);
     if (request.method !== "POST") return apiFail("方法不允许", 405);
     const input = await readJson(request, body);

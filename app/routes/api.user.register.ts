@@ -4,7 +4,7 @@ import { turnstileRefusal } from "~/domain/auth/turnstile.server";
 import { registerWithPassword } from "~/domain/users/registration.server";
 import { messages } from "~/messages";
 import { apiFail, apiOk, apiRoute, readJson } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { allowCriticalRequest, TOO_MANY_REQUESTS_MESSAGE } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
 
@@ -22,7 +22,7 @@ const body = z
 
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     if (!(await allowCriticalRequest(clientIp(request)))) return apiFail(TOO_MANY_REQUESTS_MESSAGE, 429);
     const input = await readJson(request, body);
     const turnstile = await turnstileRefusal(new URL(request.url).searchParams.get("turnstile"), clientIp(request));

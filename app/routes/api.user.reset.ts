@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { resetPasswordWithToken } from "~/domain/email/email-flows.server";
 import { apiFail, apiOk, apiRoute, readJson } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { requireCriticalAndTurnstile } from "~/web/email-requests.server";
 
 const body = z.object({ email: z.string().max(254).default(""), token: z.string().max(128).default("") });
@@ -10,7 +10,7 @@ const body = z.object({ email: z.string().max(254).default(""), token: z.string(
 /** `POST /api/user/reset {email, token}`: the new password (12 characters), once, as in the reference. */
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     if (request.method !== "POST") return apiFail("方法不允许", 405);
     await requireCriticalAndTurnstile(request, { turnstile: false });
     const input = await readJson(request, body);

@@ -4,11 +4,11 @@ import { toPublicUser } from "~/domain/users/users.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { readPage } from "~/utils/pagination";
 import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     const url = new URL(request.url);
     const { page, size } = readPage(url, "page_size", 100);

@@ -5,7 +5,7 @@ import { deleteSelf, updateSelf } from "~/domain/users/self-service.server";
 import { toPublicUser } from "~/domain/users/users.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 const update = z.object({
   // Length and uniqueness are checked by updateSelf, with registration's messages.
@@ -19,7 +19,7 @@ const update = z.object({
 
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     const user = await requireApiUser(request, ROLE_USER);
     return apiOk(toPublicUser(user));
   });
@@ -27,7 +27,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     const user = await requireApiUser(request, ROLE_USER);
     if (request.method === "PUT") {
       const input = await readJson(request, update);

@@ -5,14 +5,14 @@ import { redemptionMessages } from "~/domain/redemptions/redemption-constants";
 import { ROLE_USER } from "~/domain/users/roles";
 import { clientIp } from "~/utils/request.server";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 const body = z.object({ key: z.string().default("") });
 
 /** Redeems a code: `data` is the redeemed quota, as the reference answers. */
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     const user = await requireApiUser(request, ROLE_USER);
     if (request.method !== "POST") return apiFail("方法不允许", 405);
     const input = await readJson(request, body);

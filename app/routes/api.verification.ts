@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { sendVerificationCode } from "~/domain/email/email-flows.server";
 import { messages } from "~/messages";
 import { apiFail, apiOk, apiRoute } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { queryText, requireCriticalAndTurnstile } from "~/web/email-requests.server";
 
 /** `GET /api/verification?email=&turnstile=`: mails a registration or binding code (visitors may call it). */
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {
-    await bootApp();
+    await whenBooted();
     await requireCriticalAndTurnstile(request, { turnstile: true });
     const result = await sendVerificationCode(queryText(request, "email"));
     return result.ok ? apiOk(undefined, messages.verificationCodeSent) : apiFail(result.message);

@@ -1,4 +1,4 @@
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { checkDatabase, checkJournal, checkRedis } from "~/utils/health.server";
 import { journalDir } from "~/relay/billing/settle-journal.server";
 import { quarantineStatus } from "~/relay/billing/journal-quarantine.server";
@@ -10,7 +10,7 @@ import { settlementBacklog } from "~/relay/billing/settlement-writer.server";
  * (relaying works; changes reach other nodes late, rate limits count per node).
  */
 export async function loader() {
-  const db = await checkDatabase(bootApp());
+  const db = await checkDatabase(whenBooted());
   const redis = checkRedis();
   const journal = checkJournal(journalDir(), quarantineStatus().lines, settlementBacklog());
   const ok = db.ok && redis.status !== "degraded" && journal.ok;

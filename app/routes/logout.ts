@@ -1,9 +1,9 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { destroySession } from "~/domain/auth/sessions.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 export async function action({ request }: ActionFunctionArgs) {
-  await bootApp();
+  await whenBooted();
   return redirect("/login", { headers: { "Set-Cookie": await destroySession(request) } });
 }
 

@@ -4,7 +4,7 @@ import { FlashBanner } from "~/components/FlashBanner";
 import { getSessionUser } from "~/domain/auth/sessions.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { githubCallback, oauthRateLimited, signedInLocation } from "~/web/oauth.server";
 
 /**
@@ -20,7 +20,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await bootApp();
+  await whenBooted();
   const query = new URL(request.url).searchParams;
   const back = (await getSessionUser(request)) ? "/setting" : "/login";
   if (await oauthRateLimited(request)) return data({ reason: messages.tooManyRequests, back }, { status: 429 });

@@ -4,7 +4,7 @@ import { issueOAuthState } from "~/domain/auth/oauth-state.server";
 import { options } from "~/domain/options/store.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { oauthRateLimited } from "~/web/oauth.server";
 
 /**
@@ -13,7 +13,7 @@ import { oauthRateLimited } from "~/web/oauth.server";
  * (the settings page links here too); otherwise it signs in.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await bootApp();
+  await whenBooted();
   if (!options.bool("GitHubOAuthEnabled")) return redirectWithFlash("/login", { type: "error", message: messages.githubDisabled });
   if (await oauthRateLimited(request)) return redirectWithFlash("/login", { type: "error", message: messages.tooManyRequests });
   const aff = new URL(request.url).searchParams.get("aff") ?? "";

@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { messages } from "~/messages";
 import { readForm } from "~/utils/edge-input";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { oauthRateLimited, signedInLocation, telegramSignIn } from "~/web/oauth.server";
 
 /**
@@ -12,7 +12,7 @@ import { oauthRateLimited, signedInLocation, telegramSignIn } from "~/web/oauth.
  * into that someone's account; a cross-site POST is refused before it gets here (decision 018).
  */
 export async function action({ request }: ActionFunctionArgs) {
-  await bootApp();
+  await whenBooted();
   if (await oauthRateLimited(request)) return redirectWithFlash("/login", { type: "error", message: messages.tooManyRequests });
   const form = await readForm(request);
   const params = new URLSearchParams();

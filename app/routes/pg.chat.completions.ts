@@ -4,7 +4,7 @@ import { ROLE_USER } from "~/domain/users/roles";
 import { playgroundRelay, relayErrorBody } from "~/relay/playground.server";
 import { webStreamSink } from "~/relay/reply-sink";
 import { ApiError, readJson, requireApiUser } from "~/web/api.server";
-import { bootApp } from "~/web/boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 const body = z.object({ messages: z.array(z.record(z.string(), z.unknown())).min(1) }).passthrough();
 
@@ -13,7 +13,7 @@ const body = z.object({ messages: z.array(z.record(z.string(), z.unknown())).min
  * refused, as in the reference), then the relay core streams straight into the response.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  await bootApp();
+  await whenBooted();
   try {
     if (!request.headers.get("Cookie") && request.headers.get("Authorization")) throw new ApiError("暂不支持使用 access token", 401);
     const user = await requireApiUser(request, ROLE_USER);

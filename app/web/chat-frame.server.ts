@@ -3,7 +3,7 @@ import { firstUsableTokenKey } from "~/domain/chats/chat-key.server";
 import { chatLinkKind, chatLinkTemplate, fillChatLink, lookupChatTemplate, NO_TOKEN_REDIRECT, readChatPresets, type ChatTemplateLookup } from "~/domain/chats/chat-links";
 import { options } from "~/domain/options/store.server";
 import { messages } from "~/messages";
-import { bootApp } from "./boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 import { optionalUser } from "./guards.server";
 
 /** What a chat page shows: the client with the key filled in, or why not. */
@@ -47,13 +47,13 @@ async function openChat(request: Request, lookup: ChatTemplateLookup): Promise<C
 
 /** `/chat` (id undefined) and `/chat/{id}`. */
 export async function loadChatFrame(request: Request, id: number | undefined): Promise<ChatFrameView | "not-found"> {
-  await bootApp();
+  await whenBooted();
   return openChat(request, lookupChatTemplate(options.json("Chats"), options.string("ChatLink"), id));
 }
 
 /** `/chat2link`: the operator's second chat link (ChatLink2), opened directly rather than framed. */
 export async function loadChatLink2(request: Request): Promise<ChatFrameView | "not-found"> {
-  await bootApp();
+  await whenBooted();
   const link = options.string("ChatLink2").trim();
   const lookup: ChatTemplateLookup = link ? { ok: true, preset: { name: "聊天", template: chatLinkTemplate(link) } } : { ok: false, reason: "missing" };
   return openChat(request, lookup);

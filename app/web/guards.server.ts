@@ -3,14 +3,14 @@ import type { User } from "../../db/schema";
 import { destroySession, getSessionUser, sentSessionCookie } from "~/domain/auth/sessions.server";
 import { USER_STATUS_BANNED } from "~/domain/users/roles";
 import { messages } from "~/messages";
-import { bootApp } from "./boot.server";
+import { whenBooted } from "~/utils/boot-gate.server";
 
 /**
  * Console page guards. They read the user's current row on every request, so a demoted or
  * banned user loses access at once; a visitor is sent to /login and comes back afterwards.
  */
 export async function requireUser(request: Request): Promise<User> {
-  await bootApp();
+  await whenBooted();
   const user = await getSessionUser(request);
   if (!user || user.status === USER_STATUS_BANNED) {
     const url = new URL(request.url);
@@ -34,7 +34,7 @@ export async function requireRole(request: Request, minRole: number): Promise<Us
 }
 
 export async function optionalUser(request: Request): Promise<User | undefined> {
-  await bootApp();
+  await whenBooted();
   const user = await getSessionUser(request);
   return user && user.status !== USER_STATUS_BANNED ? user : undefined;
 }

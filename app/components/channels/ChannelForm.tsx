@@ -6,6 +6,7 @@ import { browserCheckedFormProps } from "~/components/form-props";
 import type { channelConsoleSchema } from "~/domain/channels/channel-console-form";
 import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from "~/domain/channels/channel-form-helpers";
 import type { FormConstraint } from "~/web/form-constraint";
+import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
 
 export type ChannelTypeOption = { type: number; name: string; keyHint: string; otherLabel?: string; defaultModels: readonly string[]; baseUrlPlaceholder: string };
 
@@ -115,7 +116,7 @@ export function ChannelForm(props: Props) {
       ) : (
         <input {...getInputProps(fields.other, { type: "hidden" })} />
       )}
-      {currentType === 1 ? (
+      {currentType === CHANNEL_TYPE.openai ? (
         <div>
           <label className="label" htmlFor={fields.openai_organization.id}>组织（Organization）</label>
           <input {...getInputProps(fields.openai_organization, { type: "text" })} className="input" placeholder="可选" />

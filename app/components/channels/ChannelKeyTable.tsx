@@ -4,6 +4,7 @@ import { useTimeZone } from "~/components/useTimeZone";
 import type { KeyRow } from "~/domain/channels/channel-key-hints";
 import { keyStatusLabel } from "~/domain/channels/channel-display";
 import { formatTimestamp } from "~/utils/time-zone";
+import { KEY_STATUS } from "~/domain/channels/multi-key";
 
 /** One key's 启用/禁用 as its own small POST form, so it works without JavaScript. */
 function KeyButton({ index, enabled }: { index: number; enabled: boolean }) {
@@ -20,7 +21,7 @@ function KeyButton({ index, enabled }: { index: number; enabled: boolean }) {
 /** A multi-key channel's keys by index: a hint of each (never the key), its status and why. */
 export function ChannelKeyTable({ keys }: { keys: KeyRow[] }) {
   const timeZone = useTimeZone();
-  const enabled = keys.filter((k) => k.status === 1).length;
+  const enabled = keys.filter((k) => k.status === KEY_STATUS.enabled).length;
   return (
     <section className="card flex max-w-3xl flex-col gap-3" aria-labelledby="channel-keys-title">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -48,12 +49,12 @@ export function ChannelKeyTable({ keys }: { keys: KeyRow[] }) {
                 <td className="p-2">{key.index}</td>
                 <td className="p-2 font-mono">{key.hint}</td>
                 <td className="p-2">
-                  <StatusTag tone={key.status === 1 ? "green" : key.status === 2 ? "red" : "yellow"}>{keyStatusLabel(key.status)}</StatusTag>
+                  <StatusTag tone={key.status === KEY_STATUS.enabled ? "green" : key.status === KEY_STATUS.manuallyDisabled ? "red" : "yellow"}>{keyStatusLabel(key.status)}</StatusTag>
                 </td>
                 <td className="p-2 text-xs text-gray-500">
-                  {key.status !== 1 ? `${key.reason || keyStatusLabel(key.status)}${key.time ? `（${formatTimestamp(key.time, timeZone)}）` : ""}` : ""}
+                  {key.status !== KEY_STATUS.enabled ? `${key.reason || keyStatusLabel(key.status)}${key.time ? `（${formatTimestamp(key.time, timeZone)}）` : ""}` : ""}
                 </td>
-                <td className="p-2"><KeyButton index={key.index} enabled={key.status === 1} /></td>
+                <td className="p-2"><KeyButton index={key.index} enabled={key.status === KEY_STATUS.enabled} /></td>
               </tr>
             ))}
           </tbody>

@@ -6,6 +6,7 @@ import { channelStatusTag, lastTestFailure, renderBalance, responseTimeTone, sta
 import { renderQuota } from "~/utils/format";
 import { formatTimestamp } from "~/utils/time-zone";
 import { useTimeZone } from "~/components/useTimeZone";
+import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
 
 export type ChannelRowData = {
   id: number;
@@ -35,7 +36,7 @@ export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRow
   const testFailure = lastTestFailure(channel.other_info);
   const routingForm = `routing-${channel.id}`;
   return (
-    <tr className={`border-b border-gray-100 align-top dark:border-gray-800 ${channel.status !== 1 ? "opacity-60" : ""}`} data-testid={`channel-row-${channel.name}`}>
+    <tr className={`border-b border-gray-100 align-top dark:border-gray-800 ${channel.status !== CHANNEL_STATUS.enabled ? "opacity-60" : ""}`} data-testid={`channel-row-${channel.name}`}>
       <td className="p-2"><input type="checkbox" name="ids" value={channel.id} form="channel-selection" aria-label={`选择 ${channel.name}`} /></td>
       <td className="p-2">{channel.id}</td>
       <td className="p-2 font-medium">{channel.name}</td>
@@ -89,7 +90,7 @@ export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRow
       </td>
       <td className="actions-col p-2">
         <div className="flex max-w-[9rem] flex-wrap items-center gap-x-2 gap-y-1 sm:max-w-none">
-          <StatusToggle id={channel.id} enabled={channel.status === 1} />
+          <StatusToggle id={channel.id} enabled={channel.status === CHANNEL_STATUS.enabled} />
           <RowActionForm id={channel.id} intent="test" label="测试" />
           <Link to={`/channel/edit/${channel.id}`} className="text-sm text-blue-600 hover:underline dark:text-blue-400">编辑</Link>
           <RowActionForm id={channel.id} intent="copy" label="复制" />

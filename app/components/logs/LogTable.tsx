@@ -2,6 +2,7 @@ import { StatusTag, type Tone } from "~/components/StatusTag";
 import { renderQuota } from "~/utils/format";
 import { formatTimestamp } from "~/utils/time-zone";
 import { useTimeZone } from "~/components/useTimeZone";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 
 export type LogRowView = {
   id: number;
@@ -25,10 +26,10 @@ export type LogRowView = {
 export type UserCard = { username: string; quota: number; used_quota: number; request_count: number };
 
 const TYPES: Record<number, { label: string; tone: Tone }> = {
-  1: { label: "充值", tone: "green" },
-  2: { label: "消费", tone: "blue" },
-  3: { label: "管理", tone: "yellow" },
-  4: { label: "系统", tone: "gray" },
+  [LOG_TYPE.topup]: { label: "充值", tone: "green" },
+  [LOG_TYPE.consume]: { label: "消费", tone: "blue" },
+  [LOG_TYPE.manage]: { label: "管理", tone: "yellow" },
+  [LOG_TYPE.system]: { label: "系统", tone: "gray" },
 };
 
 type LogOther = { frt?: number; use_channel?: string[]; cache_tokens?: number; cache_creation_tokens?: number; reasoning_tokens?: number };
@@ -91,7 +92,7 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
           {logs.map((log) => {
             const type = TYPES[log.type] ?? { label: "未知", tone: "gray" as Tone };
             const other = parseOther(log.other);
-            const consume = log.type === 2;
+            const consume = log.type === LOG_TYPE.consume;
             const card = users[log.user_id];
             return (
               <tr key={log.id} className="border-b border-gray-100 align-top dark:border-gray-800" data-testid="log-row">

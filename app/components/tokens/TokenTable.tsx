@@ -3,7 +3,7 @@ import { ConfirmButton } from "~/components/ConfirmButton";
 import { RowPopover } from "~/components/RowPopover";
 import { RowActionForm, StatusToggle } from "~/components/RowActionForm";
 import { StatusTag } from "~/components/StatusTag";
-import { rateLimitNote } from "~/domain/tokens/token-constants";
+import { rateLimitNote, TOKEN_STATUS } from "~/domain/tokens/token-constants";
 import { tokenStatusLabel } from "~/domain/tokens/token-status";
 import { renderQuota } from "~/utils/format";
 import { formatTimestamp } from "~/utils/time-zone";
@@ -61,7 +61,7 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
             const shownKey = revealed?.id === token.id ? revealed.key : `sk-${token.key}`;
             const limits = rateLimitNote(token.rpm_limit, token.tpm_limit);
             return (
-              <tr key={token.id} className={`border-b border-gray-100 align-top dark:border-gray-800 ${token.status !== 1 ? "opacity-60" : ""}`} data-testid={`token-row-${token.name}`}>
+              <tr key={token.id} className={`border-b border-gray-100 align-top dark:border-gray-800 ${token.status !== TOKEN_STATUS.enabled ? "opacity-60" : ""}`} data-testid={`token-row-${token.name}`}>
                 <td className="p-2">
                   <input type="checkbox" name="ids" value={token.id} form="token-selection" aria-label={`选择 ${token.name}`} />
                 </td>
@@ -93,7 +93,7 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
                       </RowPopover>
                     ) : null}
                     <ConfirmButton label="删除" question={`确定是否要删除此令牌？此修改将不可逆`} intent="delete" fields={{ id: token.id }} testId={`delete-${token.name}`} />
-                    <StatusToggle id={token.id} enabled={token.status === 1} />
+                    <StatusToggle id={token.id} enabled={token.status === TOKEN_STATUS.enabled} />
                     <Link to={`/token/edit/${token.id}`} className="text-sm text-blue-600 hover:underline dark:text-blue-400">编辑</Link>
                   </div>
                 </td>

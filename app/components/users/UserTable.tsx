@@ -5,6 +5,7 @@ import { StatusTag } from "~/components/StatusTag";
 import type { ManageAction } from "~/domain/users/admin-rules";
 import { userRoleTag, userStatusTag } from "~/domain/users/user-display";
 import { renderQuota } from "~/utils/format";
+import { USER_STATUS_ENABLED } from "~/domain/users/roles";
 
 export type UserRow = {
   id: number;
@@ -89,7 +90,7 @@ export function UserTable({ users, displayInCurrency, quotaPerUnit }: Props) {
             return (
               <tr
                 key={user.id}
-                className={`border-b border-gray-100 align-top dark:border-gray-800 ${user.status !== 1 || user.deregistered ? "opacity-60" : ""}`}
+                className={`border-b border-gray-100 align-top dark:border-gray-800 ${user.status !== USER_STATUS_ENABLED || user.deregistered ? "opacity-60" : ""}`}
                 data-testid={`user-row-${user.username}`}
               >
                 <td className="p-2">{user.id}</td>

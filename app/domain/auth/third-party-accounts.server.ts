@@ -6,6 +6,7 @@ import { USER_STATUS_BANNED } from "~/domain/users/roles";
 import { isUsernameTaken, registerUser } from "~/domain/users/users.server";
 import { messages } from "~/messages";
 import { getDb } from "~/utils/db.server";
+import type { Result } from "~/utils/result";
 
 /**
  * Accounts behind a third-party identity (GitHub numeric id, WeChat openid, Telegram id). One
@@ -24,7 +25,6 @@ const DEFAULT_DISPLAY_NAME: Record<Provider, string> = { github: "GitHub User", 
 
 export type IdentityProfile = { displayName?: string; email?: string };
 export type SignInResult = { ok: true; user: User; created: boolean } | { ok: false; message: string };
-export type BindResult = { ok: true } | { ok: false; message: string };
 
 function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const e = error as { code?: string; constraint?: string; message?: string };
@@ -116,7 +116,7 @@ const TAKEN_MESSAGE: Record<Provider, string> = {
 };
 
 /** Attaches the identity to this account (replacing an earlier one of the same provider); refused when another account holds it. */
-export async function bindIdentity(user: User, provider: Provider, externalId: string): Promise<BindResult> {
+export async function bindIdentity(user: User, provider: Provider, externalId: string): Promise<Result> {
   if (user.status === USER_STATUS_BANNED) return { ok: false, message: messages.banned };
   const owner = await findIdentityOwner(provider, externalId);
   if (owner && owner.id !== user.id) return { ok: false, message: TAKEN_MESSAGE[provider] };

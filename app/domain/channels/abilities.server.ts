@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Channel, DB } from "../../../db/schema";
+import { CHANNEL_STATUS } from "./channel-status";
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -12,7 +13,7 @@ export function abilitiesOf(channel: Pick<Channel, "id" | "group" | "models" | "
   const rows = [];
   for (const group of splitList(channel.group)) {
     for (const model of splitList(channel.models)) {
-      rows.push({ group, model, channel_id: channel.id, enabled: channel.status === 1, priority: channel.priority, weight: channel.weight });
+      rows.push({ group, model, channel_id: channel.id, enabled: channel.status === CHANNEL_STATUS.enabled, priority: channel.priority, weight: channel.weight });
     }
   }
   return rows;

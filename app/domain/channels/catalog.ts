@@ -1,7 +1,7 @@
 import { CHANNEL_TYPE_TABLE, type ChannelTypeInfo } from "./catalog-data";
+import { CHANNEL_TYPE } from "./channel-types";
 
 export type { ChannelTypeInfo } from "./catalog-data";
-export const CHANNEL_TYPES = CHANNEL_TYPE_TABLE;
 
 const byType = new Map(CHANNEL_TYPE_TABLE.map((t) => [t.type, t]));
 
@@ -14,15 +14,13 @@ export function channelTypeName(type: number): string {
 }
 
 /** Types an operator can pick (0 only describes rows of unknown origin). */
-export const SELECTABLE_CHANNEL_TYPES = CHANNEL_TYPE_TABLE.filter((t) => t.type !== 0);
-
-export const VERTEX_AI_TYPE = 41;
+export const SELECTABLE_CHANNEL_TYPES = CHANNEL_TYPE_TABLE.filter((t) => t.type !== CHANNEL_TYPE.unknown);
 
 /**
  * Types whose host is not a base URL: Spark (18) and AWS (33) derive it from the model and the
  * region in the key, Vertex (41) from the region in `other`. A base URL, when set, still wins.
  */
-const SELF_ADDRESSED_TYPES = new Set([18, 33, VERTEX_AI_TYPE]);
+const SELF_ADDRESSED_TYPES = new Set<number>([CHANNEL_TYPE.xunfei, CHANNEL_TYPE.aws, CHANNEL_TYPE.vertexAi]);
 
 /**
  * Whether a channel of this type must name its own host: it has no catalogue default (Azure,
@@ -40,7 +38,7 @@ export const BASE_URL_REQUIRED_MESSAGE = "该渠道类型必须填写 Base URL";
 export function validateChannelKey(type: number, key: string): string | undefined {
   const info = byType.get(type);
   if (!info) return "未知的渠道类型";
-  if (type === VERTEX_AI_TYPE) {
+  if (type === CHANNEL_TYPE.vertexAi) {
     try {
       const parsed = JSON.parse(key) as Record<string, unknown>;
       if (typeof parsed.client_email !== "string" || typeof parsed.private_key !== "string") return "Vertex AI 密钥必须是包含 client_email 与 private_key 的服务账号 JSON";
@@ -58,7 +56,7 @@ export function validateChannelKey(type: number, key: string): string | undefine
 
 /** Batch create: one key per non-blank line; a Vertex service-account JSON is one key whole. */
 export function splitChannelKeys(type: number, keyText: string): string[] {
-  if (type === VERTEX_AI_TYPE) return keyText.trim() ? [keyText.trim()] : [];
+  if (type === CHANNEL_TYPE.vertexAi) return keyText.trim() ? [keyText.trim()] : [];
   return keyText
     .split(/\r?\n/)
     .map((k) => k.trim())
@@ -67,7 +65,7 @@ export function splitChannelKeys(type: number, keyText: string): string[] {
 
 /** GET /api/models: channel type → its default models. */
 export function modelsByType(): Record<string, string[]> {
-  return Object.fromEntries(CHANNEL_TYPE_TABLE.filter((t) => t.type !== 0).map((t) => [String(t.type), [...t.defaultModels]]));
+  return Object.fromEntries(CHANNEL_TYPE_TABLE.filter((t) => t.type !== CHANNEL_TYPE.unknown).map((t) => [String(t.type), [...t.defaultModels]]));
 }
 
 export function allCatalogModels(): string[] {

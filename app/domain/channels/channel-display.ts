@@ -1,11 +1,12 @@
 import type { Tone } from "~/components/StatusTag";
 import { compactNumber } from "~/utils/format";
+import { CHANNEL_STATUS } from "./channel-status";
 
 /** Console presentation rules of docs/product.md for channel rows (pure, shared by pages and tests). */
 export function channelStatusTag(status: number): { label: string; tone: Tone } {
-  if (status === 1) return { label: "已启用", tone: "green" };
-  if (status === 2) return { label: "已禁用", tone: "red" };
-  if (status === 3) return { label: "自动禁用", tone: "yellow" };
+  if (status === CHANNEL_STATUS.enabled) return { label: "已启用", tone: "green" };
+  if (status === CHANNEL_STATUS.manuallyDisabled) return { label: "已禁用", tone: "red" };
+  if (status === CHANNEL_STATUS.autoDisabled) return { label: "自动禁用", tone: "yellow" };
   return { label: "未知状态", tone: "gray" };
 }
 
@@ -48,7 +49,7 @@ export function lastTestFailure(otherInfo: string): string {
 
 /** 已启用 / 手动禁用 / 自动禁用, for one key of a multi-key channel. */
 export function keyStatusLabel(status: number): string {
-  if (status === 2) return "手动禁用";
-  if (status === 3) return "自动禁用";
+  if (status === CHANNEL_STATUS.manuallyDisabled) return "手动禁用";
+  if (status === CHANNEL_STATUS.autoDisabled) return "自动禁用";
   return "已启用";
 }

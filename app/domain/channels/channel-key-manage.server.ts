@@ -2,8 +2,10 @@ import type { Channel } from "../../../db/schema";
 import { decryptSecret } from "~/utils/secrets.server";
 import { keyRows, type KeyRow } from "./channel-key-hints";
 import { ALL_KEYS_OFF, setChannelKeyStatus } from "./channel-key-status.server";
-import { CHANNEL_STATUS, getChannel, setChannelStatus, type ChannelResult } from "./channels.server";
+import { getChannel, setChannelStatus } from "./channels.server";
+import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
 import { enabledKeyCount, KEY_STATUS, parseChannelInfo } from "./multi-key";
+import type { Result } from "~/utils/result";
 
 export const KEY_ACTIONS = ["enable_key", "disable_key", "enable_all_keys"] as const;
 export type KeyAction = (typeof KEY_ACTIONS)[number];
@@ -24,7 +26,7 @@ function statusReasonOf(channel: Channel): string {
  * one; once a key is back, a channel disabled for exactly that reason is enabled again. A
  * channel disabled for any other reason (by hand, by a failed test) stays as it is.
  */
-export async function manageChannelKey(channelId: number, action: KeyAction, index: number): Promise<ChannelResult<string>> {
+export async function manageChannelKey(channelId: number, action: KeyAction, index: number): Promise<Result<string>> {
   const channel = await getChannel(channelId);
   if (!channel) return { ok: false, message: "渠道未找到，请刷新页面后重试。" };
   const info = parseChannelInfo(channel.channel_info);

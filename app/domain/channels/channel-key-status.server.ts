@@ -1,5 +1,6 @@
 import { getDb } from "~/utils/db.server";
-import { announce, CHANNEL_STATUS, setChannelStatus } from "./channels.server";
+import { announce, setChannelStatus } from "./channels.server";
+import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
 import { enabledKeyCount, KEY_STATUS, parseChannelInfo, withKeyStatus } from "./multi-key";
 
 /** The reason a channel gets when it has no enabled key left; enabling a key again re-enables only a channel disabled for it. */

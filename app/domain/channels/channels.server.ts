@@ -1,21 +1,22 @@
 import { sql } from "kysely";
 import type { Channel } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
-import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
+import { CHANNEL_STATUS } from "./channel-status";
+import { CHANNEL_TYPE } from "./channel-types";
 import { publish } from "~/utils/redis.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import { rebuildAbilities } from "./abilities.server";
-import { BASE_URL_REQUIRED_MESSAGE, getChannelType, requiresBaseUrl, splitChannelKeys, validateChannelKey, VERTEX_AI_TYPE } from "./catalog";
+import { BASE_URL_REQUIRED_MESSAGE, getChannelType, requiresBaseUrl, splitChannelKeys, validateChannelKey } from "./catalog";
 import { toColumns, type Columns } from "./channel-columns";
 import type { ChannelFields, CreateMode } from "./channel-input";
 import { multiKeyInfo, parseChannelInfo, type KeyMode } from "./multi-key";
 import { readId } from "~/utils/edge-input";
+import type { Result } from "~/utils/result";
 
-export const CHANNEL_STATUS = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const;
 /** Every node's routing cache listens here; the message is the channel id ("*" for many). */
 export const CHANNEL_CHANGED_CHANNEL = "channel-changed";
 
-export type ChannelResult<T = undefined> = { ok: true; value: T } | { ok: false; message: string };
 
 /** The reference's channel JSON: every column but the key, which never leaves the server. */
 export function toChannelJson(channel: Channel) {
@@ -48,14 +49,14 @@ export type CreateOptions = { mode?: CreateMode; multiKeyMode?: KeyMode };
  * holding every line as its keys. Each gets its abilities, all in one transaction: either every
  * channel of the batch exists or none does.
  */
-export async function createChannels(fields: ChannelFields, options: CreateOptions = {}): Promise<ChannelResult<number[]>> {
+export async function createChannels(fields: ChannelFields, options: CreateOptions = {}): Promise<Result<number[]>> {
   const mode = options.mode ?? "batch";
   const type = fields.type ?? 1;
-  if (!getChannelType(type) || type === 0) return { ok: false, message: "未知的渠道类型" };
+  if (!getChannelType(type) || type === CHANNEL_TYPE.unknown) return { ok: false, message: "未知的渠道类型" };
   const keys = splitChannelKeys(type, fields.key ?? "");
   if (!fields.name?.trim() || keys.length === 0) return { ok: false, message: "请填写渠道名称和渠道密钥！" };
   if (mode === "single" && keys.length > 1) return { ok: false, message: "单个渠道只能填写一个密钥；每行一个渠道请用批量创建，一个渠道多个密钥请用单渠道多密钥" };
-  if (mode === "multi_to_single" && type === VERTEX_AI_TYPE) return { ok: false, message: NO_MULTI_KEY_VERTEX };
+  if (mode === "multi_to_single" && type === CHANNEL_TYPE.vertexAi) return { ok: false, message: NO_MULTI_KEY_VERTEX };
   const models = fields.models ?? [...(getChannelType(type)?.defaultModels ?? [])];
   const problem = checkKeys(type, keys);
   if (problem) return { ok: false, message: problem };
@@ -88,7 +89,7 @@ export async function createChannels(fields: ChannelFields, options: CreateOptio
  * Changed fields only; a blank key keeps the stored one. A multi-key channel's non-blank key is
  * its new key set: every key starts enabled again (old indexes may name other keys now).
  */
-export async function updateChannel(id: number, fields: ChannelFields): Promise<ChannelResult<Channel>> {
+export async function updateChannel(id: number, fields: ChannelFields): Promise<Result<Channel>> {
   const db = await getDb();
   const current = await db.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
   if (!current) return { ok: false, message: "渠道未找到，请刷新页面后重试。" };
@@ -102,7 +103,7 @@ export async function updateChannel(id: number, fields: ChannelFields): Promise<
   const set: Partial<Columns> & { key_encrypted?: string; channel_info?: string } = { ...mapped.value };
   if (fields.name !== undefined && !fields.name.trim()) return { ok: false, message: "请填写渠道名称和渠道密钥！" };
   const multiKey = parseChannelInfo(current.channel_info).is_multi_key;
-  if (multiKey && type === VERTEX_AI_TYPE) return { ok: false, message: NO_MULTI_KEY_VERTEX };
+  if (multiKey && type === CHANNEL_TYPE.vertexAi) return { ok: false, message: NO_MULTI_KEY_VERTEX };
   const key = fields.key?.trim();
   const keys = key ? (multiKey ? splitChannelKeys(type, key) : [key]) : [];
   const problem = checkKeys(type, keys);
@@ -132,8 +133,8 @@ export async function updateChannel(id: number, fields: ChannelFields): Promise<
  * change (a disable, or `automatic` for a re-enable after a passing test) that really changes the
  * status writes a system log (type 4), once however many requests hit the same failure.
  */
-export async function setChannelStatus(id: number, status: number, reason = "", change: { automatic?: boolean } = {}): Promise<ChannelResult<Channel>> {
-  if (![1, 2, 3].includes(status)) return { ok: false, message: "无效的渠道状态" };
+export async function setChannelStatus(id: number, status: number, reason = "", change: { automatic?: boolean } = {}): Promise<Result<Channel>> {
+  if (!(Object.values(CHANNEL_STATUS) as number[]).includes(status)) return { ok: false, message: "无效的渠道状态" };
   const db = await getDb();
   const current = await db.selectFrom("channels").select(["id", "other_info"]).where("id", "=", id).executeTakeFirst();
   if (!current) return { ok: false, message: "渠道未找到，请刷新页面后重试。" };
@@ -198,7 +199,7 @@ export async function searchChannels(filters: { keyword?: string; group?: string
   return query.limit(500).execute();
 }
 
-export async function deleteChannel(id: number): Promise<ChannelResult> {
+export async function deleteChannel(id: number): Promise<Result> {
   return deleteChannels([id]).then((n) => (n ? { ok: true, value: undefined } : { ok: false, message: "渠道未找到，请刷新页面后重试。" }));
 }
 
@@ -219,7 +220,7 @@ export async function deleteDisabledChannels(): Promise<number> {
 }
 
 /** A copy with the same key and settings, enabled, with fresh counters. */
-export async function copyChannel(id: number, suffix = "_复制"): Promise<ChannelResult<number>> {
+export async function copyChannel(id: number, suffix = "_复制"): Promise<Result<number>> {
   const db = await getDb();
   const source = await db.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
   if (!source) return { ok: false, message: "渠道复制失败" };

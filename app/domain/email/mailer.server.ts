@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import nodemailer from "nodemailer";
 import { options } from "~/domain/options/store.server";
 import { isForbiddenUpstreamIp } from "~/utils/upstream-address";
+import type { Result } from "~/utils/result";
 
 /**
  * Outgoing mail through the operator's SMTP server (options SMTPServer, SMTPPort, SMTPAccount,
@@ -20,7 +21,6 @@ const WHOLE_SEND_TIMEOUT_MS = 45_000;
 export const SMTP_NOT_CONFIGURED_MESSAGE = "管理员未配置 SMTP 邮件服务器，无法发送邮件";
 export const SMTP_SEND_FAILED_MESSAGE = "邮件发送失败，请稍后重试或联系管理员";
 
-export type MailResult = { ok: true } | { ok: false; message: string };
 export type Mail = { to: string; subject: string; html: string; text: string };
 
 export function isSmtpConfigured(): boolean {
@@ -53,7 +53,7 @@ async function resolveSmtpHost(host: string): Promise<string> {
 }
 
 /** Sends one message; failures are logged with their cause and answered with a message fit for a visitor. */
-export async function sendMail(mail: Mail): Promise<MailResult> {
+export async function sendMail(mail: Mail): Promise<Result> {
   if (!isSmtpConfigured()) return { ok: false, message: SMTP_NOT_CONFIGURED_MESSAGE };
   const host = options.string("SMTPServer").trim();
   const port = options.int("SMTPPort");

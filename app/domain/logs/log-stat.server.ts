@@ -2,7 +2,8 @@ import { sql, type ExpressionBuilder } from "kysely";
 import type { DB } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { HOUR, readRollupProgress } from "~/domain/usage/rollups.server";
-import { LOG_TYPE, where, type LogFilter } from "./logs.server";
+import { where, type LogFilter } from "./logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 
 type Sums = { quota: number; requests: number; tokens: number };
 

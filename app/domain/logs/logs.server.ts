@@ -4,8 +4,6 @@ import { getDb } from "~/utils/db.server";
 import { tokenKeyHash } from "~/domain/tokens/token-keys.server";
 import { pruneLogsBefore } from "./retention.server";
 
-/** Log types as the reference numbers them. */
-export const LOG_TYPE = { unknown: 0, topup: 1, consume: 2, manage: 3, system: 4 } as const;
 
 export type LogFilter = {
   userId?: number;

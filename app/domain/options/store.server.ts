@@ -4,6 +4,7 @@ import { onResubscribed, publish, subscribe } from "~/utils/redis.server";
 import { DEFAULT_SYSTEM_NAME } from "./defs";
 import { checkOptionPreconditions, OPTION_DEFS, getOptionDef, validateOptionValue } from "./registry";
 import { createOptionReader } from "./typed";
+import type { Result } from "~/utils/result";
 
 /**
  * Options live in memory for reads (every request consults them) and in the options table for
@@ -80,9 +81,8 @@ export function listPublicOptions(): { key: string; value: string }[] {
   }));
 }
 
-export type OptionSaveResult = { ok: true } | { ok: false; message: string };
 
-export async function saveOption(key: string, raw: string): Promise<OptionSaveResult> {
+export async function saveOption(key: string, raw: string): Promise<Result> {
   await loadOptions();
   const checked = validateOptionValue(key, raw);
   if (!checked.ok) return checked;

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 import { options } from "~/domain/options/store.server";
 import { USER_CHANGED_CHANNEL } from "~/domain/users/manage.server";
 import { getDb } from "~/utils/db.server";

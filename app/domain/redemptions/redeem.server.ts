@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { User } from "../../../db/schema";
-import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 import { options } from "~/domain/options/store.server";
 import { USER_CHANGED_CHANNEL } from "~/domain/users/manage.server";
 import { messages } from "~/messages";

@@ -3,8 +3,8 @@ import type { Redemption, User } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { generateRedemptionKey, redemptionKeyHash, redemptionKeyHint } from "./redemption-keys.server";
 import { MAX_REDEMPTION_COUNT, REDEMPTION_STATUS, redemptionMessages as m, redemptionNameFits, redemptionQuotaFits } from "./redemption-constants";
+import type { Result } from "~/utils/result";
 
-export type RedemptionResult<T = undefined> = { ok: true; value: T } | { ok: false; message: string };
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -66,7 +66,7 @@ export async function getRedemption(id: number): Promise<Redemption | undefined>
  * Makes `count` codes of one name and quota in one statement and returns their keys: the only
  * moment they exist outside the database's hashes (decision 020).
  */
-export async function createRedemptions(admin: User, input: { name: string; quota: number; count: number }): Promise<RedemptionResult<string[]>> {
+export async function createRedemptions(admin: User, input: { name: string; quota: number; count: number }): Promise<Result<string[]>> {
   const name = input.name.trim();
   const problem = checkNameAndQuota(name, input.quota);
   if (problem) return { ok: false, message: problem };
@@ -92,7 +92,7 @@ export async function createRedemptions(admin: User, input: { name: string; quot
 }
 
 /** Name and quota change only while the code is unused (docs/product.md, Redemption codes), checked in the UPDATE itself. */
-export async function updateRedemption(id: number, input: { name: string; quota: number }): Promise<RedemptionResult<Redemption>> {
+export async function updateRedemption(id: number, input: { name: string; quota: number }): Promise<Result<Redemption>> {
   const name = input.name.trim();
   const problem = checkNameAndQuota(name, input.quota);
   if (problem) return { ok: false, message: problem };
@@ -115,7 +115,7 @@ export async function updateRedemption(id: number, input: { name: string; quota:
  * Enable (1) or disable (2). A used code keeps its status: the UPDATE skips it, so a toggle racing
  * a redeem cannot turn a spent code back into a spendable one.
  */
-export async function setRedemptionStatus(id: number, status: number): Promise<RedemptionResult<Redemption>> {
+export async function setRedemptionStatus(id: number, status: number): Promise<Result<Redemption>> {
   if (status !== REDEMPTION_STATUS.unused && status !== REDEMPTION_STATUS.disabled) return { ok: false, message: m.statusInvalid };
   const db = await getDb();
   const row = await db
@@ -131,7 +131,7 @@ export async function setRedemptionStatus(id: number, status: number): Promise<R
 }
 
 /** Soft delete, as the reference: a used code's row stays as the record of who redeemed it. */
-export async function deleteRedemption(id: number): Promise<RedemptionResult> {
+export async function deleteRedemption(id: number): Promise<Result> {
   const db = await getDb();
   const result = await db.updateTable("redemptions").set({ deleted_at: new Date() }).where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0 ? { ok: true, value: undefined } : { ok: false, message: m.notFound };

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { DB } from "../../../db/schema";
-import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 
 /** What a failed task paid, to give back. */
 export type TaskCharge = { userId: number; tokenId: number; channelId: number; quota: number; modelName: string };

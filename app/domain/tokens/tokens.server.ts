@@ -9,11 +9,11 @@ import { generateTokenKey, KEY_HINT_VISIBLE, openTokenKey, parseKeySearch, sealT
 import { EXPIRY_INVALID, isExpiryInRange, TOKEN_NAME_TOO_LONG, tokenNameFits } from "./token-constants";
 import { effectiveTokenStatus } from "./token-status";
 import { MAX_BATCH_TOKENS, TOKEN_STATUS, type TokenFields, type TokenUpdateFields } from "./token-form";
+import type { Result } from "~/utils/result";
 
 /** The relay's token cache listens here; the message is the token's key hash. */
 export const TOKEN_CHANGED_CHANNEL = "token-changed";
 
-export type TokenResult<T = undefined> = { ok: true; value: T } | { ok: false; message: string };
 
 const now = () => Math.floor(Date.now() / 1000);
 const BATCH_SUFFIX_LENGTH = 6;
@@ -82,7 +82,7 @@ function columnsOf(fields: TokenUpdateFields) {
  * Creates `count` tokens in one transaction. With a count above 1 each name gets a 6-character
  * random suffix, as the product's batch create does. Returns the new keys (shown once to the caller).
  */
-export async function createTokens(user: User, fields: TokenFields, count = 1): Promise<TokenResult<{ id: number; key: string }[]>> {
+export async function createTokens(user: User, fields: TokenFields, count = 1): Promise<Result<{ id: number; key: string }[]>> {
   if (!Number.isInteger(count) || count < 1 || count > MAX_BATCH_TOKENS) return { ok: false, message: `创建数量必须在 1 到 ${MAX_BATCH_TOKENS} 之间` };
   const problem = checkFields(user, fields);
   if (problem) return { ok: false, message: problem };
@@ -174,7 +174,7 @@ function enableRefusal(token: Pick<Token, "expired_time" | "remain_quota" | "unl
   return undefined;
 }
 
-export async function setTokenStatus(userId: number, id: number, status: number): Promise<TokenResult<Token>> {
+export async function setTokenStatus(userId: number, id: number, status: number): Promise<Result<Token>> {
   if (status !== TOKEN_STATUS.enabled && status !== TOKEN_STATUS.disabled) return { ok: false, message: "无效的令牌状态" };
   const token = await getToken(userId, id);
   if (!token) return { ok: false, message: "令牌不存在" };
@@ -192,7 +192,7 @@ export async function setTokenStatus(userId: number, id: number, status: number)
  * Full edit. An expired or exhausted token whose new expiry or quota makes it usable again goes
  * back to enabled (the reference leaves it stuck in 3/4 until toggled by hand).
  */
-export async function updateToken(user: User, id: number, fields: TokenUpdateFields): Promise<TokenResult<Token>> {
+export async function updateToken(user: User, id: number, fields: TokenUpdateFields): Promise<Result<Token>> {
   const token = await getToken(user.id, id);
   if (!token) return { ok: false, message: "令牌不存在" };
   const problem = checkFields(user, fields);
@@ -213,7 +213,7 @@ export async function updateToken(user: User, id: number, fields: TokenUpdateFie
   return { ok: true, value: updated };
 }
 
-export async function deleteToken(userId: number, id: number): Promise<TokenResult> {
+export async function deleteToken(userId: number, id: number): Promise<Result> {
   const db = await getDb();
   const deleted = await db
     .updateTable("tokens")

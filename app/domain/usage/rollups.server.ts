@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { DB } from "../../../db/schema";
-import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 import { getDb } from "~/utils/db.server";
 
 /**
@@ -92,15 +92,6 @@ async function rollUpRangeIn(trx: Transaction<DB>, from: number, to: number): Pr
       set username = excluded.username, token_used = excluded.token_used, count = excluded.count, quota = excluded.quota
   `.execute(trx);
   return Number(result.numAffectedRows ?? 0);
-}
-
-/** Recomputes the hours in [from, to) (an operator's re-run), after any run in progress. */
-export async function rollUpRange(from: number, to: number): Promise<number> {
-  const db = await getDb();
-  return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${ROLLUP_LOCK})`.execute(trx);
-    return rollUpRangeIn(trx, from, to);
-  });
 }
 
 /**

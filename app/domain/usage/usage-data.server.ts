@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 import { getDb } from "~/utils/db.server";
 import type { HourlyUsage } from "./buckets";
 import { HOUR, hourOf, readRollupProgress } from "./rollups.server";

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { User } from "../../../db/schema";
 import { revokeUserSessions } from "~/domain/auth/sessions.server";
 import { listGroupNames } from "~/domain/groups/groups.server";
-import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 import { options } from "~/domain/options/store.server";
 import { messages } from "~/messages";
 import { getDb } from "~/utils/db.server";
@@ -13,6 +13,7 @@ import { hashPassword } from "./passwords.server";
 import { editRefusal, outranks, ruleMessages } from "./admin-rules";
 import { ROLE_ADMIN, ROLE_USER } from "./roles";
 import { createUser, isUsernameTaken } from "./users.server";
+import type { Result } from "~/utils/result";
 
 /**
  * Admin user management: list, search, view, add and edit. Deleting and the row
@@ -21,7 +22,6 @@ import { createUser, isUsernameTaken } from "./users.server";
  * a deregistered account takes no operation.
  */
 
-export type AdminResult<T = undefined> = { ok: true; value: T } | { ok: false; message: string };
 
 export const adminMessages = {
   ...ruleMessages,
@@ -80,7 +80,7 @@ export async function searchUsersPage(keyword: string, group: string, page: numb
   return { items, total: Number(total.n) };
 }
 
-export async function getUserForAdmin(actor: User, id: number): Promise<AdminResult<User>> {
+export async function getUserForAdmin(actor: User, id: number): Promise<Result<User>> {
   const db = await getDb();
   const target = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   if (!target) return { ok: false, message: adminMessages.notFound };
@@ -91,7 +91,7 @@ export async function getUserForAdmin(actor: User, id: number): Promise<AdminRes
 export type NewUserInput = { username: string; password: string; display_name?: string; role?: number };
 
 /** Adds an account with the new-user quota, as registration does; never a role at or above the actor's. */
-export async function addUser(actor: User, input: NewUserInput): Promise<AdminResult<User>> {
+export async function addUser(actor: User, input: NewUserInput): Promise<Result<User>> {
   const role = input.role ?? ROLE_USER;
   if (role !== ROLE_USER && role !== ROLE_ADMIN) return { ok: false, message: "无效的参数：role 只能是 1 或 10" };
   if (role >= actor.role) return { ok: false, message: adminMessages.createRoleTooHigh };
@@ -125,7 +125,7 @@ export type UserEdit = {
   quota_delta?: number;
 };
 
-async function editableTarget(actor: User, id: number): Promise<AdminResult<User>> {
+async function editableTarget(actor: User, id: number): Promise<Result<User>> {
   const db = await getDb();
   const target = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   if (!target) return { ok: false, message: adminMessages.notFound };
@@ -141,7 +141,7 @@ async function editableTarget(actor: User, id: number): Promise<AdminResult<User
  * USER_CHANGED message makes nodes hand back their unheld slices (decision 006). A changed
  * balance writes a management log (type 3) in the same transaction, as the reference does.
  */
-export async function editUser(actor: User, edit: UserEdit): Promise<AdminResult<User>> {
+export async function editUser(actor: User, edit: UserEdit): Promise<Result<User>> {
   if (edit.quota !== undefined && edit.quota_delta !== undefined) return { ok: false, message: adminMessages.quotaBoth };
   const allowed = await editableTarget(actor, edit.id);
   if (!allowed.ok) return allowed;

@@ -1,5 +1,5 @@
 import type { User } from "../../../db/schema";
-import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 import { logQuotaText } from "~/domain/logs/quota-text.server";
 import { options } from "~/domain/options/store.server";
 import { messages } from "~/messages";

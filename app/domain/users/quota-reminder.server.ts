@@ -3,6 +3,7 @@ import { sendMail } from "~/domain/email/mailer.server";
 import { effectiveServerAddress, effectiveSystemName, options } from "~/domain/options/store.server";
 import { getDb } from "~/utils/db.server";
 import { renderQuota } from "~/utils/format";
+import { USER_STATUS_ENABLED } from "~/domain/users/roles";
 
 /**
  * The low-balance reminder (decision 029): one mail per crossing of QuotaRemindThreshold. A
@@ -41,7 +42,7 @@ export async function sweepQuotaReminders(): Promise<ReminderSweep> {
   `.execute(db);
   let mailed = 0;
   for (const user of due) {
-    if (!user.email || user.status !== 1) continue;
+    if (!user.email || user.status !== USER_STATUS_ENABLED) continue;
     // One failed mail (SMTP down) neither stops the others nor re-arms: the next crossing mails again.
     const result = await sendMail(reminderMail(user.email, user.quota)).catch(() => ({ ok: false }));
     if (result.ok) mailed += 1;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { DB, User } from "../../../db/schema";
-import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 import { logQuotaText } from "~/domain/logs/quota-text.server";
 import { getDb } from "~/utils/db.server";
 import { hashLookupKey, randomAlphanumeric } from "~/utils/secrets.server";
@@ -52,11 +52,6 @@ export const deletedUsername = sql<string>`case
   when exists (select 1 from users taken where taken.username = users.username || '#deleted-' || users.id::text)
   then users.username || '#deleted-' || users.id::text || '-' || (extract(epoch from clock_timestamp()) * 1000000)::bigint::text
   else users.username || '#deleted-' || users.id::text end`;
-
-export async function findUserById(id: number): Promise<User | undefined> {
-  const db = await getDb();
-  return db.selectFrom("users").selectAll().where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
-}
 
 /** Login accepts the username or the email, as the reference does. */
 export async function verifyCredentials(login: string, password: string): Promise<User | undefined> {

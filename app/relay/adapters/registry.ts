@@ -20,38 +20,35 @@ import { COMPATIBLE_ADAPTERS } from "./openai-compatible/compatible-types";
 import { siliconCloudAdapter } from "./siliconcloud/siliconcloud-adapter";
 import type { Adapter } from "./types";
 import { vertexAdapter } from "./vertex/vertex-adapter";
+import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
 
 /**
  * Channel type → adapter. Providers with their own protocol register here; every other type
  * speaks the OpenAI wire through the shared base with its catalogue default URL.
  */
 const dedicated = new Map<number, Adapter>([
-  [3, azureAdapter],
-  [4, ollamaAdapter],
-  [11, palmAdapter],
-  [14, anthropicAdapter],
-  [15, baiduAdapter],
-  [16, zhipuV3Adapter],
-  [17, aliAdapter],
-  [18, sparkAdapter],
-  [23, hunyuanAdapter],
-  [24, geminiAdapter],
-  [26, zhipuV4Adapter],
-  [33, awsAdapter],
-  [34, cohereAdapter],
-  [35, minimaxAdapter],
-  [37, difyAdapter],
-  [38, jinaAdapter],
-  [39, cloudflareAdapter],
-  [40, siliconCloudAdapter],
-  [41, vertexAdapter],
+  [CHANNEL_TYPE.azure, azureAdapter],
+  [CHANNEL_TYPE.ollama, ollamaAdapter],
+  [CHANNEL_TYPE.palm, palmAdapter],
+  [CHANNEL_TYPE.anthropic, anthropicAdapter],
+  [CHANNEL_TYPE.baidu, baiduAdapter],
+  [CHANNEL_TYPE.zhipu, zhipuV3Adapter],
+  [CHANNEL_TYPE.ali, aliAdapter],
+  [CHANNEL_TYPE.xunfei, sparkAdapter],
+  [CHANNEL_TYPE.tencent, hunyuanAdapter],
+  [CHANNEL_TYPE.gemini, geminiAdapter],
+  [CHANNEL_TYPE.zhipuV4, zhipuV4Adapter],
+  [CHANNEL_TYPE.aws, awsAdapter],
+  [CHANNEL_TYPE.cohere, cohereAdapter],
+  [CHANNEL_TYPE.minimax, minimaxAdapter],
+  [CHANNEL_TYPE.dify, difyAdapter],
+  [CHANNEL_TYPE.jina, jinaAdapter],
+  [CHANNEL_TYPE.cloudflare, cloudflareAdapter],
+  [CHANNEL_TYPE.siliconCloud, siliconCloudAdapter],
+  [CHANNEL_TYPE.vertexAi, vertexAdapter],
   ...COMPATIBLE_ADAPTERS,
 ]);
 const openAiCompatible = new Map<number, Adapter>();
-
-export function registerAdapter(type: number, adapter: Adapter): void {
-  dedicated.set(type, adapter);
-}
 
 export function adapterFor(type: number): Adapter {
   const own = dedicated.get(type);

@@ -1,7 +1,7 @@
 import type { Channel } from "../../../db/schema";
 import { checkModelAllowed, resolveGroup, type TokenContext } from "../auth/token-auth.server";
 import { pricedModel, type PricedModel } from "../billing/price-tables.server";
-import { CHANNEL_STATUS } from "~/domain/channels/channels.server";
+import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
 import type { RelayFailure } from "../relay-error";
 import { routingTable, tiersIn, type RoutingTable } from "../routing/channel-cache.server";
 import type { Tier } from "../routing/pick-channel";

@@ -1,5 +1,6 @@
 import type { Channel } from "../../../db/schema";
-import { CHANNEL_STATUS, setChannelStatus } from "~/domain/channels/channels.server";
+import { setChannelStatus } from "~/domain/channels/channels.server";
+import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
 import { options } from "~/domain/options/store.server";
 import type { UpstreamError } from "../adapters/types";
 import { shouldDisableChannel } from "../failure-policy";

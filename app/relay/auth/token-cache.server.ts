@@ -78,7 +78,3 @@ export function adjustCachedTokenQuota(keyHash: string, charged: number): void {
   const entry = byHash.get(keyHash);
   if (entry && !entry.token.unlimited_quota) entry.token = { ...entry.token, remain_quota: Math.max(0, entry.token.remain_quota - charged) };
 }
-
-export function forgetToken(keyHash: string): void {
-  byHash.delete(keyHash);
-}

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { getDb } from "~/utils/db.server";
 import { TOKEN_STATUS } from "~/domain/tokens/token-constants";
 import { retryOnDeadlock } from "./retry-on-deadlock";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 
 /**
  * The database side of quota leases (see quota.server for the in-memory side). Each function
@@ -183,7 +184,7 @@ export async function writeSettlements(nodeId: string, items: Settlement[], line
         where channels.id = s.channel_id returning channels.id
       ), lg as (
         insert into logs (created_at, type, content, user_id, username, token_name, token_id, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, "group", other)
-        select at, 2, content, user_id, username, token_name, token_id, model_name, charge, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, grp, other
+        select at, ${sql.lit(LOG_TYPE.consume)}, content, user_id, username, token_name, token_id, model_name, charge, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, grp, other
         from j where has_log
         returning id
       )

@@ -92,11 +92,6 @@ function retakeNodeLock(lock: NodeLock, attempt = 0): void {
   }, delay).unref();
 }
 
-/** Whether this process holds its liveness lock right now (false while it is being re-taken). */
-export function holdsNodeLock(): boolean {
-  return Boolean(state.__switchyardNodeLock?.client);
-}
-
 export async function releaseNodeLock(): Promise<void> {
   const lock = state.__switchyardNodeLock;
   state.__switchyardNodeLock = undefined;

@@ -1,13 +1,14 @@
 import type { Adapter, AdapterContext, StreamStep, StreamTranslator } from "../adapters/types";
 import { estimatePromptTokens } from "../request-parse";
 import type { ReplyCodec } from "./types";
+import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
 
 /**
  * Channel types whose API refuses a parameter it does not know (OpenAI's own, and Azure's
  * deployment of it): the converted request's fields with no OpenAI counterpart (`top_k`) are not
  * sent to them. OpenAI-compatible servers (vLLM, Ollama, SiliconFlow…) take them.
  */
-const STRICT_OPENAI_TYPES = new Set([1, 3]);
+const STRICT_OPENAI_TYPES = new Set<number>([CHANNEL_TYPE.openai, CHANNEL_TYPE.azure]);
 const NOT_OPENAI_FIELDS = ["top_k"];
 
 function forChannel(ctx: AdapterContext): AdapterContext {

@@ -10,7 +10,7 @@ import type { RelayFailure } from "../relay-error";
 import { clearModeFlags, decodeTaskId, MJ_SUBMIT_ROUTES, mjSubmitKind, mjTaskObject, readReportedMjTask } from "./mj-wire";
 import { failedTaskAttempt, taskBill, taskCall, taskChannelKey } from "./task-billing.server";
 import { relayAdmitted } from "../admission/run.server";
-import { CHANNEL_STATUS } from "~/domain/channels/channels.server";
+import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
 import { callTaskUpstream, parseJsonBody, TaskUpstreamError } from "./task-upstream.server";
 
 /** `/mj/…` and `/{mode}/mj/…` (the Midjourney-proxy protocol): the mode, when given, and the path from `/mj` on. */

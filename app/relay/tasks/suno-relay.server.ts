@@ -7,7 +7,7 @@ import { BodyTooLargeError, readBody, sendJson } from "../http.server";
 import type { RelayFailure } from "../relay-error";
 import { failedTaskAttempt, taskBill, taskCall } from "./task-billing.server";
 import { relayAdmitted } from "../admission/run.server";
-import { CHANNEL_STATUS } from "~/domain/channels/channels.server";
+import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
 import { decodeTaskId } from "./mj-wire";
 import { callTaskUpstream, parseJsonBody } from "./task-upstream.server";
 

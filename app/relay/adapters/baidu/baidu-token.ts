@@ -59,8 +59,3 @@ export function baiduAccessToken(credential: BaiduCredential): Promise<string> {
 export function forgetBaiduAccessToken(credential: BaiduCredential, token: string): void {
   cache.invalidate(cacheKey(credential), token);
 }
-
-/** Tests: start from an empty cache. */
-export function clearBaiduTokens(): void {
-  cache.clear();
-}

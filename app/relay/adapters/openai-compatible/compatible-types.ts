@@ -1,6 +1,7 @@
 import type { Adapter } from "../types";
 import { createCompatibleAdapter, underPrefix } from "./compatible-adapter";
 import { convertTokenMetaRerank } from "./token-meta-rerank";
+import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
 
 /**
  * OpenAI-wire providers whose paths are not OpenAI's: VolcEngine Ark serves it under /api/v3,
@@ -10,8 +11,8 @@ import { convertTokenMetaRerank } from "./token-meta-rerank";
 const xinference = createCompatibleAdapter({ defaultBase: "" });
 
 export const COMPATIBLE_ADAPTERS: ReadonlyMap<number, Adapter> = new Map<number, Adapter>([
-  [27, createCompatibleAdapter({ defaultBase: "https://api.perplexity.ai", mapPath: underPrefix(""), modelsPath: null })],
-  [45, createCompatibleAdapter({ defaultBase: "https://ark.cn-beijing.volces.com", mapPath: underPrefix("/api/v3"), modelsPath: null })],
-  [46, createCompatibleAdapter({ defaultBase: "https://qianfan.baidubce.com", mapPath: underPrefix("/v2"), modelsPath: () => "/v2/models" })],
-  [47, { ...xinference, convertResponse: (ctx, raw) => (ctx.mode === "rerank" ? { body: convertTokenMetaRerank(raw) } : xinference.convertResponse(ctx, raw)) }],
+  [CHANNEL_TYPE.perplexity, createCompatibleAdapter({ defaultBase: "https://api.perplexity.ai", mapPath: underPrefix(""), modelsPath: null })],
+  [CHANNEL_TYPE.volcEngine, createCompatibleAdapter({ defaultBase: "https://ark.cn-beijing.volces.com", mapPath: underPrefix("/api/v3"), modelsPath: null })],
+  [CHANNEL_TYPE.baiduV2, createCompatibleAdapter({ defaultBase: "https://qianfan.baidubce.com", mapPath: underPrefix("/v2"), modelsPath: () => "/v2/models" })],
+  [CHANNEL_TYPE.xinference, { ...xinference, convertResponse: (ctx, raw) => (ctx.mode === "rerank" ? { body: convertTokenMetaRerank(raw) } : xinference.convertResponse(ctx, raw)) }],
 ]);

@@ -5,6 +5,7 @@ import { createOpenAiStreamTranslator } from "./openai-stream";
 import { listOpenAiModels } from "../openai-compatible/list-models";
 import { channelBase } from "../shared/channel-base";
 import { insertMember, setMember } from "../../json-edit";
+import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
 
 /** The body sent upstream: the client's JSON with the mapped model and, for streams, usage asked for. */
 function openAiBody(ctx: AdapterContext, askUsage: boolean): Record<string, unknown> {
@@ -77,7 +78,7 @@ export function upstreamUrl(ctx: AdapterContext, defaultBase: string): string {
   if (url !== undefined) return url;
   const base = (ctx.channel.base_url || defaultBase).replace(/\/+$/, "");
   if (!base) throw new ChannelConfigError(`渠道 #${ctx.channel.id} 未设置 Base URL`);
-  if (ctx.channel.type === 8 && base.includes("{model}")) return base.replaceAll("{model}", ctx.upstreamModel);
+  if (ctx.channel.type === CHANNEL_TYPE.custom && base.includes("{model}")) return base.replaceAll("{model}", ctx.upstreamModel);
   url = `${base}${ctx.path}`;
   if (!byPath) channelUrls.set(ctx.channel, (byPath = new Map()));
   byPath.set(ctx.path, url);

@@ -11,9 +11,10 @@ import { sendAnthropicError } from "./errors";
 import { anthropicPassThrough } from "./pass-through";
 import { anthropicReplyCodec } from "./reply-codec";
 import { anthropicToOpenAi } from "./to-openai";
+import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
 
 /** Channel types that speak the Messages API themselves: the client's body goes there as it is. */
-const MESSAGES_NATIVE_TYPES = new Set([14]);
+const MESSAGES_NATIVE_TYPES = new Set<number>([CHANNEL_TYPE.anthropic]);
 
 /** The fields the gateway reads before relaying; the rest is the upstream's to judge. */
 const messagesFields = z.object({

@@ -10,9 +10,10 @@ import { sendGeminiError } from "./errors";
 import { geminiPassThrough } from "./pass-through";
 import { geminiReplyCodec } from "./reply-codec";
 import { geminiToOpenAi, wantsThoughts } from "./to-openai";
+import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
 
 /** Channel types that speak generateContent themselves. */
-const GEMINI_NATIVE_TYPES = new Set([24]);
+const GEMINI_NATIVE_TYPES = new Set<number>([CHANNEL_TYPE.gemini]);
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

@@ -6,7 +6,7 @@ import { getChannelType } from "~/domain/channels/catalog";
 import { options } from "~/domain/options/store.server";
 import { env } from "~/utils/env.server";
 import { guardedLookup, upstreamUrlRefusal } from "~/utils/upstream-address";
-import { isBooted, bootApp } from "~/web/boot.server";
+import { isBooted, whenBooted } from "~/utils/boot-gate.server";
 import { relayAdmitted } from "../../admission/run.server";
 import type { FailedAttempt } from "../../admission/attempt-loop.server";
 import type { CallSettlement } from "../../admission/settlement.server";
@@ -84,7 +84,7 @@ export async function handleRealtimeUpgrade(req: IncomingMessage, socket: Duplex
   socket.on("error", () => undefined);
   const url = new URL(req.url ?? "/", "http://relay.invalid");
   if (url.pathname.replace(/\/+$/, "") !== "/v1/realtime") return refuse(socket, localFailure(404, `Invalid URL (${req.method} ${url.pathname})`, "not_found", "invalid_request_error"), requestId);
-  if (!isBooted()) await bootApp();
+  if (!isBooted()) await whenBooted();
   const authenticated = authenticateToken(realtimeCredential(req.headers), relayClientIp(req, env.TRUST_PROXY));
   const token = authenticated instanceof Promise ? await authenticated : authenticated;
   if (isFailure(token)) return refuse(socket, token, requestId);

@@ -9,13 +9,14 @@ import type { IngressSurface } from "../types";
 import { responsesPassThrough } from "./pass-through";
 import { responsesReplyCodec } from "./reply-codec";
 import { responsesToOpenAi } from "./to-openai";
+import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
 
 /**
  * Channel types known to serve `/v1/responses` themselves: OpenAI (1) and custom (8), which is
  * an OpenAI-style endpoint by definition. The OpenAI-compatible rest (DeepSeek, Moonshot…)
  * serve only chat completions, so they get the request converted.
  */
-const RESPONSES_NATIVE_TYPES = new Set([1, 8]);
+const RESPONSES_NATIVE_TYPES = new Set<number>([CHANNEL_TYPE.openai, CHANNEL_TYPE.custom]);
 
 /** OpenAI Responses `POST /v1/responses`: a Bearer key, and errors in the OpenAI shape. */
 export const responsesSurface: IngressSurface = {
