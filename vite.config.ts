@@ -10,8 +10,9 @@ declare module "@remix-run/node" {
 }
 
 /**
- * The enhancement script reaches the build as a `?url` asset, which Vite copies as written (with
- * its comments). Minified here: half the bytes a light page downloads.
+ * The plain scripts of app/enhance/ (the enhancement script, the playground's chat) reach the
+ * build as `?url` assets, which Vite copies as written (with their comments). Minified here:
+ * half the bytes a page downloads.
  */
 function minifyEnhanceScript(): Plugin {
   return {
@@ -19,8 +20,8 @@ function minifyEnhanceScript(): Plugin {
     apply: "build",
     async generateBundle(_options, bundle) {
       for (const file of Object.values(bundle)) {
-        if (file.type !== "asset" || !/(^|\/)enhance-[\w-]+\.js$/.test(file.fileName)) continue;
-        file.source = (await transformWithEsbuild(String(file.source), "enhance.js", { minify: true, target: "es2020", charset: "utf8" })).code;
+        if (file.type !== "asset" || !/(^|\/)(enhance|playground-chat)-[\w-]+\.js$/.test(file.fileName)) continue;
+        file.source = (await transformWithEsbuild(String(file.source), file.fileName, { minify: true, target: "es2020", charset: "utf8" })).code;
       }
     },
   };
@@ -44,9 +45,9 @@ export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   server: { port: 5173, host: "127.0.0.1" },
   build: {
-    // The enhancement script is imported `?url`; left to the default, Vite would inline it in
-    // the HTML of every page as a data: URL instead of one file cached for a year.
-    assetsInlineLimit: (file) => (file.endsWith("/enhance/enhance.js") ? false : undefined),
+    // The plain scripts are imported `?url`; left to the default, Vite would inline a small one
+    // in the HTML as a data: URL instead of one file cached for a year.
+    assetsInlineLimit: (file) => (/\/enhance\/[\w-]+\.js$/.test(file) ? false : undefined),
     rollupOptions: {
       // Two warnings that read like failures and are not: resource routes (no component) make
       // empty client chunks by design, and zod ships annotations Rollup drops harmlessly.

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { ROLE_USER } from "~/domain/users/roles";
 import { playgroundRelay, relayErrorBody } from "~/relay/playground.server";
-import { webStreamSink } from "~/relay/reply-sink";
+import { webStreamSink, type ReplySink } from "~/relay/reply-sink";
 import { ApiError, readJson, requireApiUser } from "~/web/api.server";
 import { whenBooted } from "~/utils/boot-gate.server";
 
@@ -19,7 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const user = await requireApiUser(request, ROLE_USER);
     const input = (await readJson(request, body)) as Record<string, unknown>;
     const { sink, response } = webStreamSink();
-    const failure = playgroundRelay(user, input, sink);
+    const failure = playgroundRelay(user, input, goneWithRequest(sink, request.signal));
     const first = await Promise.race([response, failure]);
     if (first instanceof Response) return first;
     const failed = first ?? { status: 500, message: "empty reply", type: "new_api_error", code: null };
@@ -29,4 +29,36 @@ export async function action({ request }: ActionFunctionArgs) {
     if (error instanceof Response) return error;
     throw error;
   }
+}
+
+/**
+ * The page's 停止 (or a closed tab) ends the call as a client leaving ends one on /v1: the
+ * upstream call is aborted and what was streamed is what is billed. Remix goes on reading the
+ * reply stream after the socket closed, so the stream alone never learns that the client left;
+ * the request's abort signal does.
+ */
+function goneWithRequest(sink: ReplySink, signal: AbortSignal): ReplySink {
+  const listeners: (() => void)[] = [];
+  let gone = false;
+  const leave = () => {
+    if (gone || !sink.open) return;
+    gone = true;
+    for (const listener of listeners) listener();
+    // Nobody reads the rest: the stream is closed, so Remix's copy of it ends too.
+    sink.end();
+  };
+  signal.addEventListener("abort", leave, { once: true });
+  sink.onClientGone(leave);
+  return {
+    start: (status, headers) => sink.start(status, headers),
+    write: (chunk) => sink.write(chunk),
+    end: (chunk) => sink.end(chunk),
+    get started() {
+      return sink.started;
+    },
+    get open() {
+      return sink.open && !gone;
+    },
+    onClientGone: (listener) => void listeners.push(listener),
+  };
 }

@@ -1,24 +1,16 @@
-import type { PageHandle } from "~/components/shell/PageScripts";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
-import { FlashBanner } from "~/components/FlashBanner";
-import { streamChat } from "~/components/playground/stream-chat";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { chatFormMessages, chatFormSchema, DEFAULT_SYSTEM_PROMPT, formFields, postedSettings, readHistory, type ChatMessage, type ChatSettings } from "~/components/playground/chat-form";
+import { PlaygroundForm } from "~/components/playground/PlaygroundForm";
 import { userUsableGroups } from "~/domain/groups/groups.server";
 import { listModelsForGroup } from "~/domain/groups/models.server";
 import { playgroundRelay } from "~/relay/playground.server";
 import { bufferSink } from "~/relay/reply-sink";
-import { requireUser } from "~/web/guards.server";
-import { useShellData } from "~/root";
 import { readForm } from "~/utils/edge-input";
+import { requireUser } from "~/web/guards.server";
+import playgroundScript from "~/enhance/playground-chat.js?url";
 
 export const meta: MetaFunction = () => [{ title: "操练场" }];
-
-/** The streaming chat re-renders as tokens arrive: this page keeps the client runtime (decision 032). */
-export const handle: PageHandle = { hydrate: true };
-
-type Message = { role: "user" | "assistant"; content: string; state?: "loading" | "incomplete" | "complete" | "error" };
-const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -26,125 +18,69 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const requested = new URL(request.url).searchParams.get("group") ?? user.group;
   const group = requested in groups ? requested : user.group;
   const models = await listModelsForGroup(group);
-  return { groups, group, models, defaultModel: models.includes("gpt-4o-mini") ? "gpt-4o-mini" : (models[0] ?? "gpt-4o-mini"), systemPrompt: DEFAULT_SYSTEM_PROMPT };
+  const model = models.includes("gpt-4o-mini") ? "gpt-4o-mini" : (models[0] ?? "gpt-4o-mini");
+  const settings: ChatSettings = { group, model, temperature: "0.1", max_tokens: "0", system: DEFAULT_SYSTEM_PROMPT };
+  return { groups, models, settings, userId: user.id };
 }
 
-function readHistory(raw: FormDataEntryValue | null): Message[] {
-  try {
-    const parsed = JSON.parse(String(raw ?? "[]")) as Message[];
-    return Array.isArray(parsed) ? parsed.filter((m) => (m.role === "user" || m.role === "assistant") && typeof m.content === "string").slice(-50) : [];
-  } catch {
-    return [];
-  }
-}
+type ActionResult = { history: ChatMessage[]; error: string; settings: ChatSettings };
 
-/** Without JavaScript the form posts here and the whole reply is rendered on the server. */
+/**
+ * Without JavaScript the form posts here: the chat runs on the server, not streamed, and the page
+ * answers with the whole conversation (the relay, its auth and its billing are the ones
+ * /pg/chat/completions uses).
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
-  if (form.get("intent") === "clear") return data({ history: [] as Message[], error: "" });
-  const history = readHistory(form.get("history"));
-  const content = String(form.get("message") ?? "").trim();
-  if (!content) return data({ history, error: "请输入消息" }, { status: 400 });
-  const system = String(form.get("system") ?? "").trim();
-  const maxTokens = Number(form.get("max_tokens") ?? 0);
-  const temperature = Number(form.get("temperature") ?? 0);
-  const messages = [...(system ? [{ role: "system", content: system }] : []), ...history, { role: "user", content }];
+  const settings = postedSettings(form);
+  const answer = (history: ChatMessage[], error = "", status = 200) => data<ActionResult>({ history, error, settings }, { status });
+  const parsed = chatFormSchema.safeParse(formFields(form));
+  if (!parsed.success) return answer(readHistory(String(form.get("history") ?? "")) ?? [], parsed.error.issues[0]?.message ?? chatFormMessages.history, 400);
+  const fields = parsed.data;
+  if (fields.intent === "clear") return answer([]);
+  const history = readHistory(fields.history);
+  if (!history) return answer([], chatFormMessages.history, 400);
+  if (!fields.message) return answer(history, chatFormMessages.emptyMessage, 400);
+
+  const asked: ChatMessage[] = [...history, { role: "user", content: fields.message }];
+  const messages = [...(fields.system ? [{ role: "system", content: fields.system }] : []), ...asked];
   const { sink, result } = bufferSink();
   const failure = await playgroundRelay(
     user,
-    { group: String(form.get("group") ?? ""), model: String(form.get("model") ?? ""), messages, stream: false, ...(maxTokens > 0 ? { max_tokens: maxTokens } : {}), ...(temperature > 0 ? { temperature } : {}) },
+    {
+      group: fields.group,
+      model: fields.model,
+      messages,
+      stream: false,
+      ...(fields.max_tokens > 0 ? { max_tokens: fields.max_tokens } : {}),
+      ...(fields.temperature > 0 ? { temperature: fields.temperature } : {}),
+    },
     sink,
   );
-  const next: Message[] = [...history, { role: "user", content }];
-  if (failure) return data({ history: next, error: failure.message }, { status: 400 });
-  const reply = JSON.parse(result().body) as { choices?: { message?: { content?: string } }[] };
-  return data({ history: [...next, { role: "assistant" as const, content: reply.choices?.[0]?.message?.content ?? "" }], error: "" });
+  if (failure) return answer(asked, failure.message, 400);
+  return answer([...asked, { role: "assistant", content: replyText(result().body) }]);
+}
+
+/** The first choice's text of an OpenAI chat reply (the relay has already converted it). */
+function replyText(body: string): string {
+  try {
+    const reply = JSON.parse(body) as { choices?: { message?: { content?: unknown } }[] };
+    const content = reply.choices?.[0]?.message?.content;
+    return typeof content === "string" ? content : "";
+  } catch {
+    return "";
+  }
 }
 
 export default function Playground() {
   const page = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const shell = useShellData();
-  const [messages, setMessages] = useState<Message[]>(result?.history ?? []);
-  const [error, setError] = useState(result?.error ?? "");
-  const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    setMessages(result?.history ?? []);
-    setError(result?.error ?? "");
-  }, [result]);
-
-  // With JavaScript the reply streams in place; the form's server action stays the fallback.
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    if (!shell?.user || submitter?.value === "clear") {
-      if (submitter?.value === "clear") {
-        event.preventDefault();
-        setMessages([]);
-        setError("");
-      }
-      return;
-    }
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const content = String(form.get("message") ?? "").trim();
-    if (!content) return setError("请输入消息");
-    const system = String(form.get("system") ?? "").trim();
-    const history = messages.filter((m) => m.state !== "error").map(({ role, content: c }) => ({ role, content: c }));
-    const maxTokens = Number(form.get("max_tokens") ?? 0);
-    const temperature = Number(form.get("temperature") ?? 0);
-    setError("");
-    setMessages([...history, { role: "user", content }, { role: "assistant", content: "", state: "loading" }]);
-    const input = formRef.current?.querySelector<HTMLTextAreaElement>("textarea[name=message]");
-    if (input) input.value = "";
-    try {
-      await streamChat(
-        shell.user.id,
-        { group: form.get("group"), model: form.get("model"), messages: [...(system ? [{ role: "system", content: system }] : []), ...history, { role: "user", content }], ...(maxTokens > 0 ? { max_tokens: maxTokens } : {}), ...(temperature > 0 ? { temperature } : {}) },
-        (delta) => setMessages((all) => all.map((m, i) => (i === all.length - 1 ? { ...m, content: m.content + delta, state: "incomplete" } : m))),
-      );
-      setMessages((all) => all.map((m, i) => (i === all.length - 1 ? { ...m, state: "complete" } : m)));
-    } catch (failure) {
-      setMessages((all) => all.map((m, i) => (i === all.length - 1 ? { ...m, state: "error" } : m)));
-      setError((failure as Error).message);
-    }
-  }
-
   return (
-    <Form method="post" ref={formRef} onSubmit={onSubmit} className="flex flex-col gap-4 sm:flex-row">
-      <aside className="card flex shrink-0 flex-col gap-3 sm:w-64">
-        <label className="label" htmlFor="pg-group">分组</label>
-        <select id="pg-group" name="group" defaultValue={page.group} className="input">
-          {Object.entries(page.groups).map(([name, label]) => <option key={name} value={name}>{label}</option>)}
-        </select>
-        <label className="label" htmlFor="pg-model">模型</label>
-        <select id="pg-model" name="model" defaultValue={page.defaultModel} className="input">
-          {page.models.length ? page.models.map((m) => <option key={m} value={m}>{m}</option>) : <option value="gpt-4o-mini">gpt-4o-mini</option>}
-        </select>
-        <label className="label" htmlFor="pg-temperature">温度</label>
-        <input id="pg-temperature" name="temperature" type="range" min={0.1} max={1} step={0.1} defaultValue={0.1} />
-        <label className="label" htmlFor="pg-max-tokens">最大 Tokens（0 为不限制）</label>
-        <input id="pg-max-tokens" name="max_tokens" type="number" min={0} defaultValue={0} className="input" />
-        <label className="label" htmlFor="pg-system">系统提示词</label>
-        <textarea id="pg-system" name="system" rows={4} defaultValue={page.systemPrompt} className="input" />
-      </aside>
-      <section className="card flex min-w-0 flex-1 flex-col gap-3">
-        <input type="hidden" name="history" value={JSON.stringify(messages.filter((m) => m.state !== "error").map(({ role, content }) => ({ role, content })))} />
-        <ol className="flex flex-col gap-2" data-testid="playground-messages" aria-live="polite">
-          {messages.map((m, i) => (
-            <li key={i} className={`rounded px-3 py-2 text-sm whitespace-pre-wrap ${m.role === "user" ? "self-end bg-blue-50 dark:bg-blue-950" : "bg-gray-100 dark:bg-gray-700"}`} data-role={m.role} data-state={m.state ?? "complete"}>
-              {m.content || (m.state === "loading" ? "…" : "")}
-            </li>
-          ))}
-        </ol>
-        {error ? <FlashBanner type="error" message={error} /> : null}
-        <label className="sr-only" htmlFor="pg-message">消息</label>
-        <textarea id="pg-message" name="message" rows={3} className="input" placeholder="输入消息…" />
-        <div className="flex gap-2">
-          <button type="submit" name="intent" value="send" className="btn-primary">发送</button>
-          <button type="submit" name="intent" value="clear" formNoValidate className="btn-secondary">清除上下文</button>
-        </div>
-      </section>
-    </Form>
+    <>
+      <PlaygroundForm groups={page.groups} models={page.models} settings={result?.settings ?? page.settings} history={result?.history ?? []} error={result?.error ?? ""} userId={page.userId} />
+      {/* This page's own script, after the form it takes over (docs/decisions/032). */}
+      <script src={playgroundScript} defer />
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import type { Theme } from "~/utils/theme.server";
 
-/** Plain links and forms throughout: on a page with the client runtime they still load whole pages. */
+/** Plain links and forms throughout: every page is a whole-document load (no page runs a client router). */
 export type ShellUser = { id: number; username: string; display_name: string; role: number };
 
 export function TopBar(props: { systemName: string; logo: string; theme: Theme; user?: ShellUser; newYear: boolean }) {
