@@ -95,4 +95,33 @@ test.describe("the model picker at 390 px @nojs", () => {
       ["gpt-4o-mini", claude].sort()
     );
   });
+
+  test("a token's model limits are picked the same way and saved exactly", async ({ page, javaScriptEnabled }) => {
+    await signIn(page, "root", "123456");
+    await expect(page).toHaveURL(/\/token$/);
+    // Two models of root's group, one of them found by search (JS) or in its group (no JS).
+    const mine = uniqueName("pm-model");
+    const created = await page.request.post("/api/channel/", { headers: ROOT, data: { type: 1, name: uniqueName("mp"), key: "sk-x", models: `gpt-4o-mini,${mine}`, group: "default" } });
+    expect(((await created.json()) as { success: boolean }).success).toBe(true);
+    await page.goto("/token/add");
+    const name = uniqueName("mt");
+    await page.getByLabel("名称").fill(name);
+    await page.getByLabel("启用模型限制（非必要，不建议启用）").check();
+    const picker = page.getByTestId("token-models");
+    if (javaScriptEnabled) {
+      await page.locator("html[data-enhanced]").waitFor({ state: "attached" });
+      await picker.getByRole("searchbox").fill(mine);
+      await expect(picker.locator("label[data-model]:visible")).toHaveCount(1);
+    } else {
+      await picker.locator("summary", { hasText: "其他" }).click();
+    }
+    await picker.getByLabel(mine, { exact: true }).check();
+    const box = (await picker.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await page.getByRole("button", { name: "提交" }).click();
+    await expect(page).toHaveURL(/\/token$/);
+    const found = await page.request.get(`/api/token/search?keyword=${name}`, { headers: ROOT });
+    const tokens = ((await found.json()) as { data: { name: string; model_limits: string; model_limits_enabled: boolean }[] }).data;
+    expect(tokens.find((t) => t.name === name)).toMatchObject({ model_limits: mine, model_limits_enabled: true });
+  });
 });
