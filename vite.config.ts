@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, transformWithEsbuild, type Plugin } from "vite";
+import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 declare module "@remix-run/node" {
@@ -9,18 +10,66 @@ declare module "@remix-run/node" {
   }
 }
 
+const ENHANCE_DIR = fileURLToPath(new URL("./app/enhance/", import.meta.url));
+const ENHANCE_ID = /\/app\/enhance\/enhance\.js\?url$/;
+const DEV_ENHANCE_URL = "/@switchyard/enhance.js";
+
 /**
- * The plain scripts of app/enhance/ (the enhancement script, the playground's chat) reach the
- * build as `?url` assets, which Vite copies as written (with their comments). Minified here:
- * half the bytes a page downloads.
+ * Every `enhance*.js` of app/enhance/ joined, enhance.js last (it marks the page ready). Each
+ * file is a self-contained IIFE, so joining is all the bundling they need.
  */
-function minifyEnhanceScript(): Plugin {
+async function joinedEnhanceScript(watch?: (file: string) => void): Promise<string> {
+  const files = (await readdir(ENHANCE_DIR)).filter((f) => /^enhance[\w-]*\.js$/.test(f)).sort((a, b) => Number(a === "enhance.js") - Number(b === "enhance.js") || a.localeCompare(b));
+  for (const f of files) watch?.(ENHANCE_DIR + f);
+  return (await Promise.all(files.map((f) => readFile(ENHANCE_DIR + f, "utf8")))).join("\n");
+}
+
+/**
+ * The enhancement script (docs/decisions/032, 043) is written as several small files and loaded
+ * as one: imported `?url` as `~/enhance/enhance.js`, it is built here from all of them and
+ * minified (half the bytes a light page downloads). Its name's hash is of the joined file, so a
+ * change in any part gives a new address (it is cached for a year), and it is always a file of
+ * its own, never inlined as a data: URL. In development the joined file is served unminified.
+ */
+function enhanceScript(): Plugin {
+  let command: "build" | "serve" = "build";
   return {
-    name: "switchyard:minify-enhance-script",
+    name: "switchyard:enhance-script",
+    enforce: "pre",
+    configResolved(config) {
+      command = config.command;
+    },
+    configureServer(server) {
+      server.middlewares.use(DEV_ENHANCE_URL, (_req, res) => {
+        void joinedEnhanceScript().then((code) => {
+          res.setHeader("Content-Type", "text/javascript");
+          res.end(code);
+        });
+      });
+    },
+    async load(id) {
+      if (!ENHANCE_ID.test(id)) return null;
+      if (command === "serve") return `export default ${JSON.stringify(DEV_ENHANCE_URL)}`;
+      const joined = await joinedEnhanceScript((file) => this.addWatchFile(file));
+      const { code } = await transformWithEsbuild(joined, "enhance.js", { minify: true, target: "es2020", charset: "utf8" });
+      // Vite's asset plugin writes the emitted file's final address where this placeholder stands.
+      const ref = this.emitFile({ type: "asset", name: "enhance.js", source: code });
+      return `export default "__VITE_ASSET__${ref}__"`;
+    },
+  };
+}
+
+/**
+ * The playground's chat script (docs/decisions/032) reaches the build as a `?url` asset, which
+ * Vite copies as written, comments and all; minified here like the enhancement script.
+ */
+function minifyPlaygroundScript(): Plugin {
+  return {
+    name: "switchyard:minify-playground-script",
     apply: "build",
     async generateBundle(_options, bundle) {
       for (const file of Object.values(bundle)) {
-        if (file.type !== "asset" || !/(^|\/)(enhance|playground-chat)-[\w-]+\.js$/.test(file.fileName)) continue;
+        if (file.type !== "asset" || !/(^|\/)playground-chat-[\w-]+\.js$/.test(file.fileName)) continue;
         file.source = (await transformWithEsbuild(String(file.source), file.fileName, { minify: true, target: "es2020", charset: "utf8" })).code;
       }
     },
@@ -29,7 +78,8 @@ function minifyEnhanceScript(): Plugin {
 
 export default defineConfig({
   plugins: [
-    minifyEnhanceScript(),
+    enhanceScript(),
+    minifyPlaygroundScript(),
     tailwindcss(),
     remix({
       future: {

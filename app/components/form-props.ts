@@ -1,4 +1,5 @@
 import { getFormProps, type FormMetadata } from "@conform-to/react";
+import { formValidityMessagesProp, type FormConstraint } from "~/web/form-constraint";
 
 /**
  * conform's form props, with the browser's own validation left on. conform renders `novalidate`
@@ -6,7 +7,9 @@ import { getFormProps, type FormMetadata } from "@conform-to/react";
  * browser checks the fields' constraints (from the zod schema, see web/form-constraint.ts)
  * before posting, with or without hydration, and the server validates again. Buttons that must
  * post whatever is typed (conform's intent buttons, helper buttons) carry `formNoValidate`.
+ * The constraint's messages go on the form, for the browser to word its refusals as the server
+ * does (app/enhance/enhance-validity.js).
  */
-export function browserCheckedFormProps<Schema extends Record<string, unknown>>(form: FormMetadata<Schema, string[]>) {
-  return { ...getFormProps(form), noValidate: false };
+export function browserCheckedFormProps<Schema extends Record<string, unknown>>(form: FormMetadata<Schema, string[]>, constraint?: FormConstraint) {
+  return { ...getFormProps(form), noValidate: false, ...formValidityMessagesProp(constraint) };
 }

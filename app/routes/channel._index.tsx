@@ -183,7 +183,7 @@ export default function ChannelPage() {
           <p className="card text-sm text-gray-500">暂无渠道</p>
         ) : (
           <div className="overflow-x-auto">
-            <table className="w-full min-w-[960px] border-collapse text-sm" data-testid="channel-table">
+            <table className="card-rows w-full sm:min-w-[960px] border-collapse text-sm" data-testid="channel-table">
               <thead>
                 <tr className="border-b border-gray-200 text-left dark:border-gray-700">
                   <th className="p-2"><span className="sr-only">选择</span></th>

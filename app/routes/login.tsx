@@ -87,7 +87,7 @@ export default function LoginPage() {
         {expired && !form.errors && !settings.cookieRejected ? <FlashBanner type="error" message={messages.loginExpired} /> : null}
         {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
         {settings.passwordLogin ? (
-          <Form method="post" {...browserCheckedFormProps(form)} className="flex flex-col gap-3">
+          <Form method="post" {...browserCheckedFormProps(form, settings.constraint)} className="flex flex-col gap-3">
             <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
             <div>
               <label className="label" htmlFor={fields.username.id}>用户名</label>

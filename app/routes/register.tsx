@@ -32,7 +32,7 @@ const affCookie = createCookie("aff", { path: "/", sameSite: "lax", httpOnly: tr
 function registerConstraint(emailVerification: boolean): FormConstraint {
   const constraint = formConstraint(registerSchema(emailVerification));
   if (!emailVerification) return constraint;
-  return { ...constraint, email: formConstraint(sendCodeSchema).email!, verification_code: { required: true } };
+  return { ...constraint, email: formConstraint(sendCodeSchema).email!, verification_code: { required: true, messages: { valueMissing: messages.verificationCodeRequired } } };
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -107,7 +107,7 @@ export default function RegisterPage() {
         {!open ? (
           <FlashBanner type="info" message={settings.registerEnabled ? messages.passwordRegisterDisabled : messages.registerDisabled} />
         ) : (
-          <Form method="post" {...browserCheckedFormProps(form)} className="flex flex-col gap-3">
+          <Form method="post" {...browserCheckedFormProps(form, settings.constraint)} className="flex flex-col gap-3">
             {/* Enter in a field presses the form's first submit button: this one, so it registers rather than sends a code. */}
             {settings.emailVerification ? <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true">注册</button> : null}
             <div>

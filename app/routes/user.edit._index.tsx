@@ -48,7 +48,7 @@ export default function EditSelfPage() {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm<z.input<typeof editSelfSchema>>({ lastResult, defaultValue: page.defaultValue, constraint: page.constraint });
   return (
-    <Form method="post" {...browserCheckedFormProps(form)} className="card flex max-w-xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form, page.constraint)} className="card flex max-w-xl flex-col gap-4">
       <h1 className="text-xl font-bold">更新个人信息</h1>
       {form.errors?.length ? <FlashBanner type="error" message={form.errors[0] ?? ""} /> : null}
       <div>

@@ -1,6 +1,7 @@
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { z } from "zod";
 import type { FieldConstraint, FormConstraint } from "./form-constraint";
+import { validityMessages } from "./validity-messages.server";
 
 type JsonProperty = {
   type?: string | string[];
@@ -59,7 +60,8 @@ function withoutUndefined(constraint: FieldConstraint): FieldConstraint {
  * browser. conform's getZodConstraint tells which fields are required (optional, defaulted and
  * transformed fields are not); since zod 4.6 it no longer sees lengths and ranges (zod stopped
  * recording checks where it reads them), so those come from zod's own JSON Schema of the
- * form's input, which reads the checks themselves.
+ * form's input, which reads the checks themselves. Each field also carries the schema's own
+ * message for each constraint, for the browser to show instead of its own wording.
  */
 export function formConstraint(schema: z.ZodType): FormConstraint {
   const shape = getZodConstraint(schema);
@@ -67,7 +69,8 @@ export function formConstraint(schema: z.ZodType): FormConstraint {
   const out: FormConstraint = {};
   for (const name of Object.keys(shape)) {
     const { required, multiple } = shape[name] ?? {};
-    out[name] = withoutUndefined({ required, multiple, ...bounds(json.properties?.[name]) });
+    const constraint = withoutUndefined({ required, multiple, ...bounds(json.properties?.[name]) });
+    out[name] = withoutUndefined({ ...constraint, messages: validityMessages(schema, name, constraint) });
   }
   return out;
 }

@@ -32,13 +32,13 @@ test.describe("channel form per provider @nojs", () => {
 
     await pickType(page, "Ollama", javaScriptEnabled);
     await expect(page.getByLabel("代理地址（Base URL）")).toHaveAttribute("placeholder", "http://localhost:11434");
-    await expect(page.locator('select[name="models"] option:checked', { hasText: "nomic-embed-text" })).toHaveCount(1);
+    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)', { hasText: "nomic-embed-text" })).toHaveCount(1);
     const name = uniqueName("ol");
     await page.getByLabel("名称").fill(name);
     await page.getByLabel("密钥", { exact: true }).fill("any");
     await page.getByLabel("代理地址（Base URL）").fill(ollama.url);
     await page.getByRole("button", { name: "获取模型列表" }).click();
-    await expect(page.locator('select[name="models"] option:checked')).toHaveText(["llama3.2:latest", "qwen2.5:7b"]);
+    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)')).toHaveText(["llama3.2:latest", "qwen2.5:7b"]);
     expect(ollama.requests.at(-1)).toMatchObject({ method: "GET", path: "/api/tags" });
     // The typed key survives the re-render, so the save that follows needs nothing re-entered.
     await page.getByRole("button", { name: "提交" }).click();
@@ -48,7 +48,7 @@ test.describe("channel form per provider @nojs", () => {
   test("a type switch replaces the previous type's default models and fills the new type's defaults", async ({ page, javaScriptEnabled }) => {
     await asRoot(page);
     await page.goto("/channel/add");
-    const chosen = page.locator('select[name="models"] option:checked');
+    const chosen = page.locator('[data-testid="channel-models"] label:has(input:checked)');
     // The options follow the catalog's order, not the order of choice.
     const chosenSorted = async () => (await chosen.allTextContents()).sort();
     // The form opens with OpenAI's defaults chosen; a model added by hand must survive switches.

@@ -64,18 +64,18 @@ test.describe("channels @nojs", () => {
     await expect(page.getByText("模型映射必须是合法的 JSON 格式！")).toBeVisible();
 
     await page.getByRole("button", { name: "清除所有模型" }).click();
-    await expect(page.locator('select[name="models"] option:checked')).toHaveCount(0);
+    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)')).toHaveCount(0);
     // A new type with no models chosen comes back with its defaults.
     await pickChannelType(page, "Anthropic Claude", javaScriptEnabled);
-    await expect(page.locator('select[name="models"] option:checked').first()).toHaveText(/^claude-/);
+    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)').first()).toHaveText(/^claude-/);
     await page.getByRole("button", { name: "清除所有模型" }).click();
     await page.getByRole("button", { name: "填入该类型的默认模型" }).click();
-    await expect(page.locator('select[name="models"] option:checked').first()).toHaveText(/^claude-/);
+    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)').first()).toHaveText(/^claude-/);
 
     await page.getByLabel("自定义模型").fill("my-model, claude-3-5-sonnet-20241022");
     await page.getByRole("button", { name: "填入", exact: true }).click();
     await expect(page.getByText("某些模型已存在！")).toBeVisible();
-    await expect(page.locator('select[name="models"] option:checked', { hasText: "my-model" })).toHaveCount(1);
+    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)', { hasText: "my-model" })).toHaveCount(1);
 
     await page.getByRole("button", { name: "填入模板" }).first().click();
     await expect(page.getByLabel("模型重定向")).toHaveValue(/gpt-3\.5-turbo-0301/);

@@ -2,6 +2,7 @@ import { getInputProps, getSelectProps, getTextareaProps, useForm, type Submissi
 import { Form, Link } from "@remix-run/react";
 import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
+import { ModelPicker } from "~/components/ModelPicker";
 import { browserCheckedFormProps } from "~/components/form-props";
 import type { channelConsoleSchema } from "~/domain/channels/channel-console-form";
 import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from "~/domain/channels/channel-form-helpers";
@@ -46,13 +47,13 @@ export function ChannelForm(props: Props) {
   });
   const currentType = Number(fields.type.value ?? props.defaultValue.type ?? 1);
   const typeInfo = props.types.find((t) => t.type === currentType);
-  // conform reports a one-item multi-select as a plain string.
+  // conform reports a one-item list of checkboxes as a plain string.
   const rawModels = fields.models.value as string[] | string | undefined;
   const selected = new Set(Array.isArray(rawModels) ? rawModels : rawModels ? [rawModels] : []);
-  // Listed models (获取模型列表) and custom ones come back selected: each needs its <option>.
+  // Listed models (获取模型列表) and custom ones come back chosen: each needs its checkbox.
   const modelOptions = [...new Set([...props.allModels, ...selected])];
   return (
-    <Form method="post" {...browserCheckedFormProps(form)} className="card flex max-w-3xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form, props.constraint)} className="card flex max-w-3xl flex-col gap-4">
       <h1 className="text-xl font-bold">{props.mode === "create" ? "创建新的渠道" : "更新渠道信息"}</h1>
       {props.notice ? <FlashBanner type="info" message={props.notice} /> : null}
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
@@ -123,10 +124,7 @@ export function ChannelForm(props: Props) {
         </div>
       ) : null}
       <div>
-        <label className="label" htmlFor={fields.models.id}>模型</label>
-        <select {...getSelectProps(fields.models)} multiple className="input h-40 font-mono">
-          {modelOptions.map((m) => <option key={m} value={m}>{m}</option>)}
-        </select>
+        <ModelPicker name={fields.models.name} legend="模型" models={modelOptions} chosen={selected} testId="channel-models" />
         <Err errors={fields.models.errors} />
         <div className="mt-1 flex flex-wrap items-center gap-1">
           <HelperButton intent="fill-defaults">填入该类型的默认模型</HelperButton>

@@ -38,10 +38,10 @@ export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRow
   return (
     <tr className={`border-b border-gray-100 align-top dark:border-gray-800 ${channel.status !== CHANNEL_STATUS.enabled ? "opacity-60" : ""}`} data-testid={`channel-row-${channel.name}`}>
       <td className="p-2"><input type="checkbox" name="ids" value={channel.id} form="channel-selection" aria-label={`选择 ${channel.name}`} /></td>
-      <td className="p-2">{channel.id}</td>
-      <td className="p-2 font-medium">{channel.name}</td>
-      <td className="p-2">{channel.group.split(",").map((g) => <span key={g} className="mr-1 inline-block rounded bg-gray-100 px-1 text-xs dark:bg-gray-700">{g}</span>)}</td>
-      <td className="p-2">
+      <td data-label="ID" className="p-2">{channel.id}</td>
+      <td data-label="名称" className="p-2 font-medium">{channel.name}</td>
+      <td data-label="分组" className="p-2">{channel.group.split(",").map((g) => <span key={g} className="mr-1 inline-block rounded bg-gray-100 px-1 text-xs dark:bg-gray-700">{g}</span>)}</td>
+      <td data-label="类型" className="p-2">
         {channel.typeName}
         {channel.keys ? (
           <div className="mt-1" data-testid="multi-key">
@@ -49,11 +49,11 @@ export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRow
           </div>
         ) : null}
       </td>
-      <td className="p-2">
+      <td data-label="状态" className="p-2">
         <StatusTag tone={status.tone} title={reason || undefined}>{status.label}</StatusTag>
         {reason ? <div className="mt-1 max-w-[12rem] text-xs text-gray-500" data-testid="status-reason">{reason}</div> : null}
       </td>
-      <td className="p-2" data-testid="response-time">
+      <td data-label="响应时间" className="p-2" data-testid="response-time">
         {testFailure ? (
           <>
             <StatusTag tone="red" title={testFailure}>测试失败</StatusTag>
@@ -63,7 +63,7 @@ export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRow
           <StatusTag tone={time.tone}>{time.label}</StatusTag>
         )}
       </td>
-      <td className="p-2 whitespace-nowrap">
+      <td data-label="已用/剩余" className="p-2 whitespace-nowrap">
         {renderQuota(channel.used_quota, displayInCurrency)} /{" "}
         <Form method="post" className="inline">
           <input type="hidden" name="id" value={channel.id} />
@@ -75,14 +75,14 @@ export function ChannelRow({ channel, displayInCurrency }: { channel: ChannelRow
           </div>
         ) : null}
       </td>
-      <td className="p-2">
+      <td data-label="优先级" className="p-2">
         <Form method="post" id={routingForm} className="flex items-center gap-1">
           <input type="hidden" name="intent" value="routing" />
           <input type="hidden" name="id" value={channel.id} />
           <input name="priority" type="number" min={-999} defaultValue={channel.priority} className="input w-20" aria-label={`${channel.name} 优先级`} />
         </Form>
       </td>
-      <td className="p-2">
+      <td data-label="权重" className="p-2">
         <div className="flex items-center gap-1">
           <input name="weight" type="number" min={0} defaultValue={channel.weight} form={routingForm} className="input w-16" aria-label={`${channel.name} 权重`} />
           <button type="submit" form={routingForm} className="btn-secondary">保存</button>

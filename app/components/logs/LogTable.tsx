@@ -71,7 +71,7 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
   if (logs.length === 0) return <p className="card text-sm text-gray-500">暂无日志</p>;
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[860px] border-collapse text-sm" data-testid="log-table">
+      <table className="card-rows w-full sm:min-w-[860px] border-collapse text-sm" data-testid="log-table">
         <thead>
           <tr className="border-b border-gray-200 text-left dark:border-gray-700">
             <th className="p-2">时间</th>
@@ -96,10 +96,10 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
             const card = users[log.user_id];
             return (
               <tr key={log.id} className="border-b border-gray-100 align-top dark:border-gray-800" data-testid="log-row">
-                <td className="whitespace-nowrap p-2">{formatTimestamp(log.created_at, timeZone)}</td>
-                {isAdmin ? <td className="p-2" title={log.channel_name}>{log.channel ? <StatusTag tone="gray">{log.channel}</StatusTag> : null}</td> : null}
+                <td data-label="时间" className="whitespace-nowrap p-2">{formatTimestamp(log.created_at, timeZone)}</td>
+                {isAdmin ? <td data-label="渠道" className="p-2" title={log.channel_name}>{log.channel ? <StatusTag tone="gray">{log.channel}</StatusTag> : null}</td> : null}
                 {isAdmin ? (
-                  <td className="p-2">
+                  <td data-label="用户" className="p-2">
                     {card ? (
                       <details>
                         <summary className="cursor-pointer whitespace-nowrap text-blue-700 dark:text-blue-300">{log.username}</summary>
@@ -119,12 +119,12 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
                     )}
                   </td>
                 ) : null}
-                <td className="p-2">{log.token_name ? <StatusTag tone="gray">{log.token_name}</StatusTag> : null}</td>
-                <td className="p-2">
+                <td data-label="令牌" className="p-2">{log.token_name ? <StatusTag tone="gray">{log.token_name}</StatusTag> : null}</td>
+                <td data-label="类型" className="p-2">
                   <StatusTag tone={type.tone}>{type.label}</StatusTag>
                 </td>
-                <td className="p-2">{log.model_name}</td>
-                <td className="whitespace-nowrap p-2">
+                <td data-label="模型" className="p-2">{log.model_name}</td>
+                <td data-label="用时/首字" className="whitespace-nowrap p-2">
                   {consume ? (
                     <>
                       <StatusTag tone={log.use_time <= 5 ? "green" : log.use_time <= 10 ? "yellow" : "red"}>{log.use_time} s</StatusTag>{" "}
@@ -133,17 +133,17 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
                     </>
                   ) : null}
                 </td>
-                <td className="p-2">{consume ? <PromptTokens tokens={log.prompt_tokens} other={other} /> : ""}</td>
-                <td className="p-2">
+                <td data-label="提示" className="p-2">{consume ? <PromptTokens tokens={log.prompt_tokens} other={other} /> : ""}</td>
+                <td data-label="补全" className="p-2">
                   {consume ? log.completion_tokens : ""}
                   {consume && other.reasoning_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-reasoning-tokens">推理 {other.reasoning_tokens}</div> : null}
                 </td>
-                <td className="p-2" data-testid="log-cost">
+                <td data-label="花费" className="p-2" data-testid="log-cost">
                   {/* A call often costs fractions of a cent: six places, as the reference shows them. */}
                   {consume ? renderQuota(log.quota, displayInCurrency, quotaPerUnit, 6) : ""}
                 </td>
-                {isAdmin ? <td className="p-2 text-xs">{other.use_channel && other.use_channel.length > 1 ? `渠道：${other.use_channel.join(" → ")}` : ""}</td> : null}
-                <td className="max-w-xs p-2 text-xs text-gray-600 dark:text-gray-300">{log.content}</td>
+                {isAdmin ? <td data-label="重试" className="p-2 text-xs">{other.use_channel && other.use_channel.length > 1 ? `渠道：${other.use_channel.join(" → ")}` : ""}</td> : null}
+                <td data-label="详情" className="max-w-xs p-2 text-xs text-gray-600 dark:text-gray-300">{log.content}</td>
               </tr>
             );
           })}

@@ -34,7 +34,7 @@ export function RedemptionForm(props: Props) {
     constraint: props.constraint,
   });
   return (
-    <Form method="post" {...browserCheckedFormProps(form)} className="card flex max-w-2xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form, props.constraint)} className="card flex max-w-2xl flex-col gap-4">
       <h1 className="text-xl font-bold">{props.mode === "create" ? "创建新的兑换码" : "更新兑换码信息"}</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <div>

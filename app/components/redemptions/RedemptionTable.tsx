@@ -39,7 +39,7 @@ export function RedemptionTable({ rows, redeemers, displayInCurrency, quotaPerUn
   if (rows.length === 0) return <p className="card text-sm text-gray-500">暂无兑换码</p>;
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[760px] border-collapse text-sm" data-testid="redemption-table">
+      <table className="card-rows w-full sm:min-w-[760px] border-collapse text-sm" data-testid="redemption-table">
         <thead>
           <tr className="border-b border-gray-200 text-left dark:border-gray-700">
             <th className="p-2">
@@ -65,15 +65,15 @@ export function RedemptionTable({ rows, redeemers, displayInCurrency, quotaPerUn
                 <td className="p-2">
                   <input type="checkbox" name="ids" value={row.id} form={selectionForm} aria-label={`选择 ${row.name} #${row.id}`} />
                 </td>
-                <td className="p-2">{row.id}</td>
-                <td className="p-2">
+                <td data-label="ID" className="p-2">{row.id}</td>
+                <td data-label="名称" className="p-2">
                   <div className="font-medium">{row.name}</div>
                   <code className="text-xs text-gray-500" data-testid="redemption-key-hint">{row.key}</code>
                 </td>
-                <td className="p-2"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
-                <td className="p-2">{renderQuota(row.quota, displayInCurrency, quotaPerUnit)}</td>
-                <td className="p-2 whitespace-nowrap">{formatTimestamp(row.created_time, timeZone)}</td>
-                <td className="p-2" data-testid="redeemer">{redeemerLabel(row, redeemers)}</td>
+                <td data-label="状态" className="p-2"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
+                <td data-label="额度" className="p-2">{renderQuota(row.quota, displayInCurrency, quotaPerUnit)}</td>
+                <td data-label="创建时间" className="p-2 whitespace-nowrap">{formatTimestamp(row.created_time, timeZone)}</td>
+                <td data-label="兑换人ID" className="p-2" data-testid="redeemer">{redeemerLabel(row, redeemers)}</td>
                 <td className="actions-col p-2">
                   <div className="flex max-w-[9rem] flex-wrap items-center gap-x-2 gap-y-1 sm:max-w-none">
                     <RowActionForm id={row.id} intent="view" label="查看" />

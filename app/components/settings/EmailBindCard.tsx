@@ -2,6 +2,8 @@ import { Form, useActionData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { TurnstileWidget } from "~/components/TurnstileWidget";
 import type { EmailCardResult, loadEmailBinding } from "~/web/settings/personal-email.server";
+import { validityMessagesProp } from "~/web/form-constraint";
+import { messages } from "~/messages";
 
 type Props = { data: ReturnType<typeof loadEmailBinding> };
 
@@ -30,7 +32,7 @@ export function EmailBindCard({ data }: Props) {
           <label className="label" htmlFor="bind-email">新邮箱</label>
           <div className="flex gap-2">
             {/* Both buttons need an address (the server says 请输入邮箱！ too); the code is only the bind button's, so the browser does not ask for it. */}
-            <input id="bind-email" name="email" type="email" className="input" placeholder="输入邮箱地址" required maxLength={50} defaultValue={result?.email ?? ""} aria-invalid={errors.email ? true : undefined} />
+            <input id="bind-email" name="email" type="email" className="input" placeholder="输入邮箱地址" required maxLength={50} {...validityMessagesProp({ valueMissing: messages.emailBindEmailRequired })} defaultValue={result?.email ?? ""} aria-invalid={errors.email ? true : undefined} />
             <button type="submit" name="intent" value="email-code" className="btn-secondary shrink-0" data-countdown={codeSent ? RESEND_SECONDS : undefined} data-countdown-label="重新发送 ({n})">
               获取验证码
             </button>

@@ -4,7 +4,7 @@ import { OAuthBindCards } from "./OAuthBindCards";
 import { EmailBindCard } from "./EmailBindCard";
 import { messages } from "~/messages";
 import { renderQuota } from "~/utils/format";
-import { constraintProps, type FormConstraint } from "~/web/form-constraint";
+import { constraintProps, validityMessagesProp, type FormConstraint } from "~/web/form-constraint";
 import type { loadPersonalTab } from "~/web/settings/personal.server";
 import type { SettingsActionResult } from "~/web/settings/tabs";
 
@@ -132,6 +132,7 @@ function InviteCard({ me }: { me: Me }) {
             step={1}
             min={invite.minTransfer}
             max={canTransfer ? invite.quota : undefined}
+            {...validityMessagesProp({ rangeUnderflow: messages.affTransferMin.replace("{amount}", show(invite.minTransfer)), rangeOverflow: messages.affTransferInsufficient })}
             defaultValue={canTransfer ? invite.quota : invite.minTransfer}
             aria-invalid={error ? true : undefined}
           />
@@ -225,7 +226,7 @@ function DeleteAccountCard({ me }: { me: Me }) {
         <Form method="post" className="flex flex-col gap-2">
           <input type="hidden" name="intent" value="delete-account" />
           <label className="label" htmlFor="delete-confirm-username">{messages.deleteConfirmPrompt}</label>
-          <input id="delete-confirm-username" name="confirm_username" className="input" required autoComplete="off" placeholder={me.username} aria-invalid={error ? true : undefined} />
+          <input id="delete-confirm-username" name="confirm_username" className="input" required {...validityMessagesProp({ valueMissing: messages.deleteConfirmPrompt })} autoComplete="off" placeholder={me.username} aria-invalid={error ? true : undefined} />
           {error ? <p className="field-error" role="alert">{error}</p> : null}
           <button type="submit" className="btn-danger self-start">确认删除</button>
         </Form>

@@ -2,6 +2,7 @@ import { getInputProps, getSelectProps, getTextareaProps, useForm, type Submissi
 import { Form, Link } from "@remix-run/react";
 import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
+import { ModelPicker } from "~/components/ModelPicker";
 import type { tokenConsoleSchema } from "~/domain/tokens/token-console-form";
 import { COUNT_PRESETS, QUOTA_PRESET_DOLLARS, RATE_LIMIT_LABELS } from "~/domain/tokens/token-constants";
 import { compactNumber } from "~/utils/format";
@@ -43,8 +44,12 @@ export function TokenForm(props: Props) {
     constraint: props.constraint,
   });
   const unlimited = fields.unlimited_quota.value === "on";
+  // conform reports a one-item list of checkboxes as a plain string. A limit on a model no
+  // longer offered keeps its checkbox, so saving the form does not drop it unseen.
+  const rawLimits = fields.model_limits.value as string[] | string | undefined;
+  const limited = new Set(Array.isArray(rawLimits) ? rawLimits : rawLimits ? [rawLimits] : []);
   return (
-    <Form method="post" {...browserCheckedFormProps(form)} className="card flex max-w-2xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form, props.constraint)} className="card flex max-w-2xl flex-col gap-4">
       <h1 className="text-xl font-bold">{props.mode === "create" ? "创建新的令牌" : "更新令牌信息"}</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <input type="hidden" name="tz" value={props.timeZone} />
@@ -115,10 +120,9 @@ export function TokenForm(props: Props) {
         <label className="flex items-center gap-2 text-sm">
           <input {...getInputProps(fields.model_limits_enabled, { type: "checkbox" })} /> 启用模型限制（非必要，不建议启用）
         </label>
-        <label className="label mt-2" htmlFor={fields.model_limits.id}>可用模型</label>
-        <select {...getSelectProps(fields.model_limits)} multiple className="input h-32">
-          {props.models.map((m) => <option key={m} value={m}>{m}</option>)}
-        </select>
+        <div className="mt-2">
+          <ModelPicker name={fields.model_limits.name} legend="可用模型" models={[...new Set([...props.models, ...limited])]} chosen={limited} testId="token-models" />
+        </div>
       </div>
       <div>
         <label className="label" htmlFor={fields.group.id}>令牌分组</label>

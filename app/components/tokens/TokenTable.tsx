@@ -38,7 +38,7 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
   if (tokens.length === 0) return <p className="card text-sm text-gray-500">暂无令牌</p>;
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[720px] border-collapse text-sm" data-testid="token-table">
+      <table className="card-rows w-full sm:min-w-[720px] border-collapse text-sm" data-testid="token-table">
         <thead>
           <tr className="border-b border-gray-200 text-left dark:border-gray-700">
             <th className="p-2">
@@ -65,18 +65,18 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
                 <td className="p-2">
                   <input type="checkbox" name="ids" value={token.id} form="token-selection" aria-label={`选择 ${token.name}`} />
                 </td>
-                <td className="p-2">
+                <td data-label="名称" className="p-2">
                   <div className="font-medium">{token.name}</div>
                   <code id={tokenKeyId(token.id)} className="whitespace-nowrap text-xs text-gray-500" data-testid="token-key">{shownKey}</code>
                 </td>
-                <td className="p-2"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
-                <td className="p-2">{renderQuota(token.used_quota, displayInCurrency, quotaPerUnit)}</td>
-                <td className="p-2">
+                <td data-label="状态" className="p-2"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
+                <td data-label="已用额度" className="p-2">{renderQuota(token.used_quota, displayInCurrency, quotaPerUnit)}</td>
+                <td data-label="剩余额度" className="p-2">
                   {token.unlimited_quota ? "无限制" : renderQuota(token.remain_quota, displayInCurrency, quotaPerUnit)}
                   {limits ? <div className="whitespace-nowrap text-xs text-gray-500" data-testid="token-limits">{limits}</div> : null}
                 </td>
-                <td className="p-2 whitespace-nowrap">{formatTimestamp(token.created_time, timeZone)}</td>
-                <td className="p-2 whitespace-nowrap">{token.expired_time === -1 ? "永不过期" : formatTimestamp(token.expired_time, timeZone)}</td>
+                <td data-label="创建时间" className="p-2 whitespace-nowrap">{formatTimestamp(token.created_time, timeZone)}</td>
+                <td data-label="过期时间" className="p-2 whitespace-nowrap">{token.expired_time === -1 ? "永不过期" : formatTimestamp(token.expired_time, timeZone)}</td>
                 <td className="actions-col p-2">
                   <div className="flex max-w-[9rem] flex-wrap items-center gap-x-2 gap-y-1 sm:max-w-none">
                     <RowActionForm id={token.id} intent="reveal" label="查看" />

@@ -21,7 +21,7 @@ type Result = SubmissionResult<string[]> | null | undefined;
 export function AddUserForm({ lastResult, constraint }: { lastResult: Result; constraint: FormConstraint }) {
   const [form, fields] = useForm<z.input<typeof addUserConsoleSchema>>({ lastResult, constraint });
   return (
-    <Form method="post" {...browserCheckedFormProps(form)} className="card flex max-w-xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form, constraint)} className="card flex max-w-xl flex-col gap-4">
       <h1 className="text-xl font-bold">添加用户</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <div>
@@ -61,7 +61,7 @@ export type EditUserContext = {
 export function EditUserForm({ lastResult, defaultValue, context, constraint }: { lastResult: Result; defaultValue: Record<string, unknown>; context: EditUserContext; constraint: FormConstraint }) {
   const [form, fields] = useForm<z.input<typeof editUserConsoleSchema>>({ lastResult, defaultValue: defaultValue as never, constraint });
   return (
-    <Form method="post" {...browserCheckedFormProps(form)} className="card flex max-w-xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form, constraint)} className="card flex max-w-xl flex-col gap-4">
       <h1 className="text-xl font-bold">更新用户信息</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <div>

@@ -68,7 +68,7 @@ export function UserTable({ users, displayInCurrency, quotaPerUnit }: Props) {
   if (users.length === 0) return <p className="card text-sm text-gray-500">暂无用户</p>;
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[960px] border-collapse text-sm" data-testid="user-table">
+      <table className="card-rows w-full sm:min-w-[960px] border-collapse text-sm" data-testid="user-table">
         <thead>
           <tr className="border-b border-gray-200 text-left dark:border-gray-700">
             <th className="p-2">ID</th>
@@ -93,18 +93,18 @@ export function UserTable({ users, displayInCurrency, quotaPerUnit }: Props) {
                 className={`border-b border-gray-100 align-top dark:border-gray-800 ${user.status !== USER_STATUS_ENABLED || user.deregistered ? "opacity-60" : ""}`}
                 data-testid={`user-row-${user.username}`}
               >
-                <td className="p-2">{user.id}</td>
-                <td className="p-2 font-medium">{user.username}</td>
-                <td className="p-2">{user.display_name}</td>
-                <td className="p-2" data-testid="user-group">{user.group}</td>
-                <td className="p-2 whitespace-nowrap" data-testid="user-quota">
+                <td data-label="ID" className="p-2">{user.id}</td>
+                <td data-label="用户名" className="p-2 font-medium">{user.username}</td>
+                <td data-label="显示名称" className="p-2">{user.display_name}</td>
+                <td data-label="分组" className="p-2" data-testid="user-group">{user.group}</td>
+                <td data-label="已用/剩余额度" className="p-2 whitespace-nowrap" data-testid="user-quota">
                   <div>已用 {renderQuota(user.used_quota, displayInCurrency, quotaPerUnit)}</div>
                   <div>剩余 {renderQuota(user.quota, displayInCurrency, quotaPerUnit)}</div>
                 </td>
-                <td className="p-2">{user.request_count}</td>
-                <td className="p-2" data-testid="user-role"><StatusTag tone={role.tone}>{role.label}</StatusTag></td>
-                <td className="p-2" data-testid="user-status"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
-                <td className="p-2">{user.inviter_id > 0 ? user.inviter_id : "无"}</td>
+                <td data-label="请求次数" className="p-2">{user.request_count}</td>
+                <td data-label="角色" className="p-2" data-testid="user-role"><StatusTag tone={role.tone}>{role.label}</StatusTag></td>
+                <td data-label="状态" className="p-2" data-testid="user-status"><StatusTag tone={status.tone}>{status.label}</StatusTag></td>
+                <td data-label="邀请人" className="p-2">{user.inviter_id > 0 ? user.inviter_id : "无"}</td>
                 <td className="actions-col p-2">
                   <div className="flex max-w-[9rem] flex-wrap items-center gap-x-2 gap-y-1 sm:max-w-none" data-testid="user-operations">
                     {user.edit ? <Link to={`/user/edit/${user.id}`} className="text-sm text-blue-600 hover:underline dark:text-blue-400">编辑</Link> : null}

@@ -2,6 +2,8 @@ import { Form, Link } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { renderQuota } from "~/utils/format";
 import type { OnlineTopUpConfig, OnlineTopUpMethod, OnlineTopUpResult } from "~/web/wallet/online-topup-view";
+import { validityMessagesProp } from "~/web/form-constraint";
+import { messages } from "~/messages";
 
 const METHOD_LABEL: Record<OnlineTopUpMethod, string> = { zfb: "支付宝", wx: "微信" };
 
@@ -34,13 +36,14 @@ export function OnlineTopUpCard({ config, result }: { config: OnlineTopUpConfig;
 
 function AmountForm({ config, amount }: { config: OnlineTopUpConfig; amount?: string }) {
   const unit = config.displayInCurrency ? "（美元）" : "（额度）";
+  const belowMin = messages.topUpBelowMin.replace("{min}", String(config.minAmount));
   return (
     <Form method="post" className="flex flex-wrap items-end gap-2">
       <input type="hidden" name="intent" value="topup-quote" />
       <div className="w-56">
         <label className="label" htmlFor="topup-amount">充值数量{unit}</label>
         {/* The product raises an amount under 1 to 1; the minimum top-up is the server's check, worded as docs/product.md says. */}
-        <input id="topup-amount" name="amount" type="number" min={1} step={1} required defaultValue={amount ?? String(config.minAmount)} placeholder={`充值数量，最低 ${config.minAmount}`} className="input" />
+        <input id="topup-amount" name="amount" type="number" min={1} step={1} required {...validityMessagesProp({ valueMissing: belowMin, rangeUnderflow: belowMin })} defaultValue={amount ?? String(config.minAmount)} placeholder={`充值数量，最低 ${config.minAmount}`} className="input" />
       </div>
       <button type="submit" name="payment_method" value="zfb" className="btn-primary">{METHOD_LABEL.zfb}</button>
       <button type="submit" name="payment_method" value="wx" className="btn-primary">{METHOD_LABEL.wx}</button>

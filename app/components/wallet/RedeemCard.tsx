@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { messages } from "~/messages";
+import { validityMessagesProp } from "~/web/form-constraint";
 
 /**
  * Redeem a code (docs/product.md, Wallet): a plain POST (intent=redeem), so it works without
@@ -17,7 +18,7 @@ export function RedeemCard({ error, topUpLink, linkMissing }: { error?: string; 
         <input type="hidden" name="intent" value="redeem" />
         <div className="flex-1">
           <label className="label" htmlFor="redeem-key">兑换码</label>
-          <input id="redeem-key" name="key" className="input font-mono" placeholder="请输入兑换码" required maxLength={64} autoComplete="off" />
+          <input id="redeem-key" name="key" className="input font-mono" placeholder="请输入兑换码" required {...validityMessagesProp({ valueMissing: messages.redeemKeyRequired })} maxLength={64} autoComplete="off" />
         </div>
         <button type="submit" className="btn-primary" data-busy-label="兑换中...">兑换</button>
         {topUpLink ? (

@@ -24,9 +24,9 @@ function refuses(constraint: ReturnType<typeof formConstraint>[string], value: s
 describe("HTML constraints derived from the server's zod schemas", () => {
   it("register: the browser refuses a missing or too-short password and a too-long username before posting", () => {
     const c = formConstraint(registerSchema(false));
-    expect(c.username).toEqual({ required: true, minLength: 1, maxLength: 12 });
-    expect(c.password).toEqual({ required: true, minLength: 8, maxLength: 20 });
-    expect(c.password2).toEqual({ required: true });
+    expect(c.username).toEqual({ required: true, minLength: 1, maxLength: 12, messages: { valueMissing: "请输入用户名" } });
+    expect(c.password).toEqual({ required: true, minLength: 8, maxLength: 20, messages: { valueMissing: "请输入密码", tooShort: "密码长度不得小于 8 位！" } });
+    expect(c.password2).toEqual({ required: true, messages: { valueMissing: "两次输入的密码不一致" } });
     expect(refuses(c.password!, "abc")).toBe(true);
     expect(refuses(c.password!, "password123")).toBe(false);
     expect(refuses(c.username!, "a".repeat(13))).toBe(true);
@@ -37,20 +37,20 @@ describe("HTML constraints derived from the server's zod schemas", () => {
 
   it("login asks for both fields", () => {
     const c = formConstraint(loginSchema);
-    expect(c.username).toEqual({ required: true, minLength: 1 });
-    expect(c.password).toEqual({ required: true, minLength: 1 });
+    expect(c.username).toEqual({ required: true, minLength: 1, messages: { valueMissing: "请输入用户名和密码！" } });
+    expect(c.password).toEqual({ required: true, minLength: 1, messages: { valueMissing: "请输入用户名和密码！" } });
     expect(c.redirectTo?.required).toBe(false);
   });
 
   it("token: the name is required and capped, numbers are whole and in range, defaulted fields are optional", () => {
     const c = formConstraint(tokenConsoleSchema);
     // 30 bytes are at most 30 characters: the byte rule itself stays the server's.
-    expect(c.name).toEqual({ required: true, minLength: 1, maxLength: 30 });
-    expect(c.remain_quota).toEqual({ required: false, min: 0, step: 1 });
-    expect(c.count).toEqual({ required: false, min: 1, max: 100, step: 1 });
+    expect(c.name).toEqual({ required: true, minLength: 1, maxLength: 30, messages: { valueMissing: "请输入名称" } });
+    expect(c.remain_quota).toMatchObject({ required: false, min: 0, step: 1 });
+    expect(c.count).toMatchObject({ required: false, min: 1, max: 100, step: 1 });
     // Per-minute limits: 0 (no limit) up to a billion, whole numbers, empty allowed (means 0).
     for (const limit of [c.rpm_limit, c.tpm_limit]) {
-      expect(limit).toEqual({ required: false, min: 0, max: 1_000_000_000, step: 1 });
+      expect(limit).toMatchObject({ required: false, min: 0, max: 1_000_000_000, step: 1 });
       expect(refuses(limit!, "-1")).toBe(true);
       expect(refuses(limit!, "1000000001")).toBe(true);
       expect(refuses(limit!, "2.5")).toBe(true);
@@ -67,10 +67,10 @@ describe("HTML constraints derived from the server's zod schemas", () => {
   });
 
   it("a refined object keeps its fields' constraints (password change; an edit whose password may stay blank)", () => {
-    expect(formConstraint(changePasswordSchema).password).toEqual({ required: true, minLength: 8, maxLength: 20 });
+    expect(formConstraint(changePasswordSchema).password).toMatchObject({ required: true, minLength: 8, maxLength: 20, messages: { tooShort: "密码长度不得小于 8 位！" } });
     const edit = formConstraint(editUserConsoleSchema);
-    expect(edit.password).toEqual({ required: false, minLength: 8, maxLength: 20 });
-    expect(edit.quota).toEqual({ required: false, min: 0, step: 1 });
+    expect(edit.password).toMatchObject({ required: false, minLength: 8, maxLength: 20 });
+    expect(edit.quota).toMatchObject({ required: false, min: 0, step: 1 });
   });
 
   it("a regex becomes a pattern that means what zod means: a match anywhere in the value", () => {
@@ -85,7 +85,16 @@ describe("HTML constraints derived from the server's zod schemas", () => {
     const c = formConstraint(registerSchema(false));
     expect(JSON.parse(JSON.stringify(c))).toEqual(c);
     expect(constraintProps(c, "email")).toEqual({});
-    expect(constraintProps(c, "password")).toEqual({ required: true, minLength: 8, maxLength: 20 });
+    expect(constraintProps(c, "password")).toEqual({ required: true, minLength: 8, maxLength: 20, "data-validity-messages": JSON.stringify({ valueMissing: "请输入密码", tooShort: "密码长度不得小于 8 位！" }) });
     expect(constraintProps(c, "missing")).toEqual({});
+  });
+
+  it("each constraint carries the server's own message for breaking it, never zod's generic English", () => {
+    const c = formConstraint(tokenConsoleSchema);
+    expect(c.count?.messages).toEqual({ rangeUnderflow: "数量至少为 1", rangeOverflow: "数量不能超过 100" });
+    expect(c.remain_quota?.messages).toEqual({ rangeUnderflow: "额度不能为负数" });
+    const plain = formConstraint(z.object({ code: z.string().min(6), n: z.coerce.number().int().min(0) }));
+    expect(plain.code).toEqual({ required: true, minLength: 6 });
+    expect(plain.n).toEqual({ required: true, min: 0, step: 1 });
   });
 });
