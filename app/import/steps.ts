@@ -1,10 +1,16 @@
+import { channelsStep } from "./steps/channels";
+import { optionsStep } from "./steps/options";
+import { redemptionsStep } from "./steps/redemptions";
+import { sequencesStep } from "./steps/sequences";
+import { tokensStep } from "./steps/tokens";
+import { usersStep } from "./steps/users";
 import type { ImportStep } from "./types";
 
 /**
  * The import's steps, in order. Accounts first (users, then what points at them), options and
  * codes after; the history tables follow, since their rows point at users, tokens and channels.
  */
-export const accountSteps: ImportStep[] = [];
+export const accountSteps: ImportStep[] = [usersStep, tokensStep, channelsStep, optionsStep, redemptionsStep];
 
 /**
  * History steps (logs, top_ups, midjourneys, tasks, quota_data) go here, in this order: they
@@ -13,4 +19,7 @@ export const accountSteps: ImportStep[] = [];
  */
 export const historySteps: ImportStep[] = [];
 
-export const importSteps: ImportStep[] = [...accountSteps, ...historySteps];
+/** Last of all: sequences past every imported id (the history tables' too). */
+export const finalSteps: ImportStep[] = [sequencesStep];
+
+export const importSteps: ImportStep[] = [...accountSteps, ...historySteps, ...finalSteps];
