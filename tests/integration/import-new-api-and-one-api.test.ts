@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
-import { mariaDbSource, runImportCli, sqliteSource, type Source, type Variant } from "../support/import-sources";
+import { mariaDbSource, postgresSource, runImportCli, sqliteSource, type Source, type Variant } from "../support/import-sources";
 import { seedSource, type Seeded } from "../support/import-seed";
 import { createScratchDatabase, startServer, type StartedServer } from "../support/server";
 import { call, chat, signIn } from "../support/standalone";
@@ -33,11 +33,13 @@ async function freshTarget(): Promise<Target> {
   };
 }
 
-const CASES: { variant: Variant; dialect: "sqlite" | "mariadb"; fork: string }[] = [
+const CASES: { variant: Variant; dialect: "sqlite" | "mariadb" | "postgres"; fork: string }[] = [
   { variant: "new-api-v0.3.0.2", dialect: "sqlite", fork: "new-api v0.3.0.x" },
   { variant: "new-api-later", dialect: "mariadb", fork: "new-api later than v0.3.0.2 (channels.tag, users.setting, logs.group" },
   { variant: "one-api", dialect: "sqlite", fork: "one-api" },
   { variant: "one-api", dialect: "mariadb", fork: "one-api" },
+  // A source on PostgreSQL needs a server: where the suite has one (DATABASE_URL), it is read too.
+  ...(process.env.DATABASE_URL ? [{ variant: "new-api-v0.3.0.2" as const, dialect: "postgres" as const, fork: "new-api v0.3.0.x" }] : []),
 ];
 
 describe.each(CASES)("import $variant from $dialect", ({ variant, dialect, fork }) => {
@@ -49,7 +51,7 @@ describe.each(CASES)("import $variant from $dialect", ({ variant, dialect, fork 
 
   beforeAll(async () => {
     upstream = await startOpenAiMock();
-    source = dialect === "sqlite" ? await sqliteSource(variant) : await mariaDbSource(variant);
+    source = dialect === "sqlite" ? await sqliteSource(variant) : dialect === "mariadb" ? await mariaDbSource(variant) : await postgresSource(process.env.DATABASE_URL!);
     seeded = await seedSource(source, variant, upstream.url);
     await source.close();
     target = await freshTarget();

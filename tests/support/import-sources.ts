@@ -5,6 +5,7 @@ import { join } from "node:path";
 import bcrypt from "bcryptjs";
 import mysql from "mysql2/promise";
 import sqlite from "node-sqlite3-wasm";
+import pg from "pg";
 import packageJson from "../../package.json" with { type: "json" };
 
 /**
@@ -17,7 +18,7 @@ export type Source = { source: string; exec(sql: string, params?: unknown[]): Pr
 
 const MARIADB_URL = process.env.MARIADB_URL ?? "mysql://root@127.0.0.1:3306";
 
-function ddlFiles(variant: Variant, dialect: "sqlite" | "mysql"): string[] {
+function ddlFiles(variant: Variant, dialect: "sqlite" | "mysql" | "postgres"): string[] {
   const files = variant === "new-api-later" ? ["new-api-v0.3.0.2", "new-api-later"] : [variant];
   return files.map((f) => readFileSync(new URL(`../fixtures/import/${f}.${dialect}.sql`, import.meta.url), "utf8"));
 }
@@ -53,6 +54,36 @@ export async function mariaDbSource(variant: Variant): Promise<Source & { drop()
     async close() {},
     async drop() {
       await admin.query(`drop database if exists ${name}`);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * new-api v0.3.0.2 on a scratch PostgreSQL database (on the server DATABASE_URL points at). The
+ * seed's MySQL-style SQL is spoken here too: backticks become double quotes, `?` becomes $n, and
+ * PostgreSQL reads the text '1' / '0' sent for a boolean column as true / false.
+ */
+export async function postgresSource(adminUrl: string): Promise<Source & { drop(): Promise<void> }> {
+  const name = `import_src_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  for (const ddl of ddlFiles("new-api-v0.3.0.2", "postgres")) await client.query(ddl);
+  return {
+    source: url.toString(),
+    async exec(sql, params = []) {
+      let n = 0;
+      await client.query(sql.replace(/`/g, '"').replace(/\?/g, () => `$${++n}`), params.map((p) => (p === null ? null : String(p))));
+    },
+    async close() {},
+    async drop() {
+      await client.end();
+      await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
     },
   };
