@@ -44,7 +44,7 @@ const CASES: { variant: Variant; dialect: "sqlite" | "mariadb" | "postgres"; for
 
 describe.each(CASES)("import $variant from $dialect", ({ variant, dialect, fork }) => {
   let upstream: MockUpstream;
-  let source: Source & { drop?: () => Promise<void> };
+  let source: Source & { drop(): Promise<void> };
   let seeded: Seeded;
   let target: Target;
   let server: StartedServer | undefined;
@@ -60,7 +60,7 @@ describe.each(CASES)("import $variant from $dialect", ({ variant, dialect, fork 
   afterAll(async () => {
     await server?.stop();
     await upstream?.close();
-    await source?.drop?.();
+    await source?.drop();
     await target?.drop();
   });
 
@@ -179,6 +179,7 @@ describe("import into a deployment already in use", () => {
       }
     } finally {
       await upstream.close();
+      await source.drop();
       await target.drop();
     }
   });

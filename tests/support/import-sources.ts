@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import bcrypt from "bcryptjs";
@@ -23,8 +23,9 @@ function ddlFiles(variant: Variant, dialect: "sqlite" | "mysql" | "postgres"): s
   return files.map((f) => readFileSync(new URL(`../fixtures/import/${f}.${dialect}.sql`, import.meta.url), "utf8"));
 }
 
-export async function sqliteSource(variant: Variant): Promise<Source> {
-  const path = join(mkdtempSync(join(tmpdir(), "import-src-")), "one-api.db");
+export async function sqliteSource(variant: Variant): Promise<Source & { drop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "import-src-"));
+  const path = join(dir, "one-api.db");
   const db = new sqlite.Database(path);
   for (const ddl of ddlFiles(variant, "sqlite")) db.exec(ddl);
   return {
@@ -34,6 +35,10 @@ export async function sqliteSource(variant: Variant): Promise<Source> {
     },
     async close() {
       if (db.isOpen) db.close();
+    },
+    async drop() {
+      if (db.isOpen) db.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
