@@ -334,7 +334,17 @@ export interface JobRunsTable {
   progress_detail: Generated<string>;
 }
 
+/** One row per `npm run import --apply` into this database (migration 0017, decision 042). */
+export interface ImportRunsTable {
+  id: Generated<number>;
+  source: string;
+  fork: string;
+  started_at: Generated<Date>;
+  finished_at: Date | null;
+}
+
 export interface DB {
+  import_runs: ImportRunsTable;
   job_runs: JobRunsTable;
   verification_codes: VerificationCodesTable;
   quota_reservations: QuotaReservationsTable;

@@ -9,7 +9,9 @@ import { join } from "node:path";
 
 const INPUTS = ["app", "server", "jobs", "db", "public", "package.json", "package-lock.json", "vite.config.ts", "tsconfig.json"];
 const STAMP = "build/.source-stamp";
-const ENTRY = "build/entry/server/index.mjs";
+const ENTRIES = ["build/entry/server/index.mjs", "build/entry/server/import.mjs"];
+// `npm run import` builds the same way before it runs; its lines say who is speaking.
+const TAG = process.argv.includes("--for=import") ? "[import]" : "[start]";
 
 function filesOf(path) {
   if (!existsSync(path)) return [];
@@ -32,16 +34,16 @@ if (process.argv.includes("--write")) {
   process.exit(0);
 }
 
-const built = existsSync(ENTRY) && existsSync(STAMP) && readFileSync(STAMP, "utf8") === stamp;
+const built = ENTRIES.every((entry) => existsSync(entry)) && existsSync(STAMP) && readFileSync(STAMP, "utf8") === stamp;
 if (built) process.exit(0);
-console.log(existsSync(ENTRY) ? "[start] the sources changed since the last build: rebuilding…" : "[start] first start: building the console and server…");
+console.log(existsSync(ENTRIES[0]) ? `${TAG} the sources changed since the last build: rebuilding…` : `${TAG} first start: building the console and server…`);
 const started = Date.now();
 // The build's own output is only shown when it fails: a start prints what a person needs.
 const result = spawnSync("npm", ["run", "--silent", "build"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
 if (result.status !== 0) {
   process.stdout.write(result.stdout ?? "");
   process.stderr.write(result.stderr ?? "");
-  console.error("[start] the build failed: see the output above");
+  console.error(`${TAG} the build failed: see the output above`);
   process.exit(result.status ?? 1);
 }
-console.log(`[start] built in ${Math.round((Date.now() - started) / 1000)} s`);
+console.log(`${TAG} built in ${Math.round((Date.now() - started) / 1000)} s`);
