@@ -1,3 +1,4 @@
+import { historySteps as history } from "./history/steps";
 import type { ImportStep } from "./types";
 
 /**
@@ -11,6 +12,6 @@ export const accountSteps: ImportStep[] = [];
  * read `ctx.logSource` for logs, honour `ctx.options.skipLogs` / `logsSince`, write in batches
  * and resume where an earlier run stopped.
  */
-export const historySteps: ImportStep[] = [];
+export const historySteps: ImportStep[] = history;
 
 export const importSteps: ImportStep[] = [...accountSteps, ...historySteps];
