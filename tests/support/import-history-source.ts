@@ -102,3 +102,17 @@ export async function mariadbReachable(): Promise<boolean> {
     return false;
   }
 }
+
+/** A second SQLite file holding only `logs` (a deployment with LOG_SQL_DSN): ids 100 and 101. */
+export function seedSqliteLogDatabase(path: string): void {
+  const db = new sqlite.Database(path);
+  try {
+    const logsDdl = statements().find((s) => s.startsWith("create table logs"))!;
+    db.exec(logsDdl.replaceAll(" auto_increment", ""));
+    for (const [id, content] of [[100, "from the log database"], [101, "also from the log database"]] as const) {
+      db.run("insert into logs (id, user_id, created_at, type, content, username, model_name, quota) values (?, 2, ?, 2, ?, 'alice', 'gpt-4o-old', 10)", [id, TIMES.oct, content]);
+    }
+  } finally {
+    db.close();
+  }
+}
