@@ -70,7 +70,9 @@ export function seedSqliteSource(path: string): void {
   }
 }
 
-export const MARIADB_ADMIN = { host: "127.0.0.1", port: 3306, user: "root", password: "" };
+/** CI names its server in MARIADB_URL (.ci/run); locally the default 127.0.0.1:3306, root, no password. */
+const MARIADB_URL = new URL(process.env.MARIADB_URL ?? "mysql://root@127.0.0.1:3306");
+export const MARIADB_ADMIN = { host: MARIADB_URL.hostname, port: Number(MARIADB_URL.port || 3306), user: decodeURIComponent(MARIADB_URL.username), password: decodeURIComponent(MARIADB_URL.password) };
 
 /** Creates `name` on the local MariaDB with the fixture; returns its URL. */
 export async function seedMariadbSource(name: string): Promise<string> {
@@ -85,7 +87,9 @@ export async function seedMariadbSource(name: string): Promise<string> {
   } finally {
     await admin.end();
   }
-  return `mysql://root@127.0.0.1:3306/${name}`;
+  const url = new URL(MARIADB_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 export async function dropMariadbDatabase(name: string): Promise<void> {

@@ -1,8 +1,9 @@
 import { sql } from "kysely";
 import { hourOf, rollUpRange, HOUR } from "~/domain/usage/rollups.server";
 import { env } from "~/utils/env.server";
+import { sequencesStep } from "../steps/sequences";
 import type { ImportContext, ImportStep } from "../types";
-import { copyWriter, insertWriter, type BatchWriter, type HistoryTable } from "./batch-writer";
+import { copyWriter, insertWriter, type BatchWriter } from "./batch-writer";
 import { moveHistory, type HistoryMove } from "./history-mover";
 import { logsMove } from "./logs";
 import { quotaDataMove } from "./quota-data";
@@ -11,7 +12,7 @@ import { topUpsMove } from "./top-ups";
 
 /**
  * The history steps (decision 044): logs, top-ups, Midjourney and Suno tasks, quota_data, then
- * the dashboard rollups recomputed over what was imported and the id sequences moved past it.
+ * the dashboard rollups recomputed over what was imported.
  * Writes go through COPY on a PostgreSQL target and multi-row inserts on the embedded one.
  */
 async function openWriter(ctx: ImportContext): Promise<BatchWriter | undefined> {
@@ -38,26 +39,18 @@ function historyStep(move: HistoryMove, skip?: (ctx: ImportContext) => string | 
   };
 }
 
-const HISTORY_TABLES: HistoryTable[] = ["logs", "midjourneys", "tasks", "top_ups", "quota_data"];
-
 /**
- * After the rows: every identity or serial sequence past the highest imported id (the gateway's
- * next log, task or order must not collide with an imported one), then the rollups of every
- * hour the target has logs or quota_data for, recomputed by the gateway's own rollup code, and
- * its progress marker set to now so the rollup job carries on from here instead of working
- * through the imported history again.
+ * After the rows: the rollups of every hour the target has logs or quota_data for, recomputed by
+ * the gateway's own rollup code, and its progress marker set to now so the rollup job carries
+ * on from here instead of working through the imported history again. The id sequences are
+ * moved past the imported ids first: the rollup inserts quota_data rows of its own, which would
+ * otherwise be numbered from 1 into the imported ids (the import's last step moves them again).
  */
 const finishStep: ImportStep = {
-  name: "rollups and sequences",
+  name: "rollups",
   async run(ctx) {
     if (!ctx.apply) return;
-    for (const table of HISTORY_TABLES) {
-      await sql`
-        select setval(pg_get_serial_sequence(${table}, 'id'), m)
-        from (select max(id) as m from ${sql.table(table)}) x
-        where m is not null and m > (select coalesce(max(last_value), 0) from pg_sequences where schemaname = current_schema() and sequencename = split_part(pg_get_serial_sequence(${table}, 'id'), '.', 2))
-      `.execute(ctx.target);
-    }
+    await sequencesStep.run(ctx);
     const range = await sql<{ first: number | null; last: number | null }>`
       select min(t) as first, max(t) as last from (
         select min(created_at) as t from logs union all select max(created_at) from logs
@@ -76,7 +69,7 @@ const finishStep: ImportStep = {
       on conflict (id) do update set rolled_until = greatest(usage_rollup_progress.rolled_until, excluded.rolled_until), last_run_at = excluded.last_run_at
     `.execute(ctx.target);
     const span = `${new Date(from * 1000).toISOString().slice(0, 13)}h – ${new Date(to * 1000).toISOString().slice(0, 13)}h`;
-    ctx.report.remark("rollups", `dashboard rollups recomputed for ${span} UTC in ${((Date.now() - started) / 1000).toFixed(1)} s; id sequences set past the imported ids`);
+    ctx.report.remark("rollups", `dashboard rollups recomputed for ${span} UTC in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   },
 };
 

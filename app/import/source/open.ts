@@ -5,13 +5,15 @@ import { openSqliteSource } from "./sqlite";
 
 /** The source string with its password hidden, for the report and errors. */
 export function maskSource(source: string): string {
-  try {
-    const url = new URL(source);
-    if (url.password) url.password = "***";
-    return url.toString();
-  } catch {
-    return source.replace(/:[^:@/]*@/, ":***@");
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) {
+    try {
+      const url = new URL(source);
+      if (url.password) url.password = "***";
+      return url.toString();
+    } catch {}
   }
+  // A Go DSN (`user:pass@tcp(…)/db`) or anything else with a user:password@ in front.
+  return source.replace(/^([^:@/]*):[^@]*@/, "$1:***@");
 }
 
 /**
