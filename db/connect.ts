@@ -110,19 +110,23 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
 
 /** Monthly log partitions for this month and the next two; older rows fall into logs_default. */
 export async function ensureLogPartitions(db: Kysely<DB>, now = new Date()): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + i, 1));
-    const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
-    const name = `logs_y${start.getUTCFullYear()}m${String(start.getUTCMonth() + 1).padStart(2, "0")}`;
-    const from = Math.floor(start.getTime() / 1000);
-    const to = Math.floor(end.getTime() / 1000);
-    try {
-      await sql
-        .raw(`create table if not exists ${name} partition of logs for values from (${from}) to (${to})`)
-        .execute(db);
-    } catch (error) {
-      // Rows for that month already sit in the default partition; leave them there.
-      console.warn(`[db] could not create partition ${name}: ${(error as Error).message}`);
-    }
+  for (let i = 0; i < 3; i++) await ensureLogPartition(db, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + i, 1)));
+}
+
+/**
+ * The monthly log partition holding `day` (`logs_yYYYYmMM`, [first of the month, first of the
+ * next) in unix seconds); the import creates those of old months the same way.
+ */
+export async function ensureLogPartition(db: Kysely<DB>, day: Date): Promise<void> {
+  const start = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+  const name = `logs_y${start.getUTCFullYear()}m${String(start.getUTCMonth() + 1).padStart(2, "0")}`;
+  const from = Math.floor(start.getTime() / 1000);
+  const to = Math.floor(end.getTime() / 1000);
+  try {
+    await sql.raw(`create table if not exists ${name} partition of logs for values from (${from}) to (${to})`).execute(db);
+  } catch (error) {
+    // Rows for that month already sit in the default partition; leave them there.
+    console.warn(`[db] could not create partition ${name}: ${(error as Error).message}`);
   }
 }

@@ -1,3 +1,4 @@
+import { historySteps as history } from "./history/steps";
 import { channelsStep } from "./steps/channels";
 import { optionsStep } from "./steps/options";
 import { redemptionsStep } from "./steps/redemptions";
@@ -13,11 +14,11 @@ import type { ImportStep } from "./types";
 export const accountSteps: ImportStep[] = [usersStep, tokensStep, channelsStep, optionsStep, redemptionsStep];
 
 /**
- * History steps (logs, top_ups, midjourneys, tasks, quota_data) go here, in this order: they
+ * History steps (logs, top_ups, midjourneys, tasks, quota_data; `./history/steps.ts`): they
  * read `ctx.logSource` for logs, honour `ctx.options.skipLogs` / `logsSince`, write in batches
  * and resume where an earlier run stopped.
  */
-export const historySteps: ImportStep[] = [];
+export const historySteps: ImportStep[] = history;
 
 /** Last of all: sequences past every imported id (the history tables' too). */
 export const finalSteps: ImportStep[] = [sequencesStep];

@@ -51,10 +51,11 @@ const ROLLUP_LOCK = 2_023_024;
  */
 async function rollUpRangeIn(trx: Transaction<DB>, from: number, to: number): Promise<number> {
   if (to <= from) return 0;
+  // Token counts are int4 per row: a row's two counts are added as bigint, or two near the limit overflow.
   const result = await sql`
     insert into quota_data (user_id, username, model_name, created_at, token_used, count, quota)
     select user_id, max(username), model_name, (created_at / ${HOUR}) * ${HOUR} as hour,
-           sum(prompt_tokens + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
+           sum(prompt_tokens::bigint + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
     from logs
     where type = ${LOG_TYPE.consume} and created_at >= ${from} and created_at < ${to}
     group by user_id, model_name, hour
@@ -74,7 +75,7 @@ async function rollUpRangeIn(trx: Transaction<DB>, from: number, to: number): Pr
   await sql`
     insert into quota_data_channels (channel_id, model_name, created_at, token_used, count, quota)
     select channel_id, model_name, (created_at / ${HOUR}) * ${HOUR} as hour,
-           sum(prompt_tokens + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
+           sum(prompt_tokens::bigint + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
     from logs
     where type = ${LOG_TYPE.consume} and created_at >= ${from} and created_at < ${to}
     group by channel_id, model_name, hour
@@ -84,7 +85,7 @@ async function rollUpRangeIn(trx: Transaction<DB>, from: number, to: number): Pr
   await sql`
     insert into quota_data_tokens (user_id, username, token_name, model_name, created_at, token_used, count, quota)
     select user_id, max(username), token_name, model_name, (created_at / ${HOUR}) * ${HOUR} as hour,
-           sum(prompt_tokens + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
+           sum(prompt_tokens::bigint + completion_tokens)::bigint, count(*)::bigint, sum(quota)::bigint
     from logs
     where type = ${LOG_TYPE.consume} and created_at >= ${from} and created_at < ${to}
     group by user_id, token_name, model_name, hour
