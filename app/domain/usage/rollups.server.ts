@@ -95,6 +95,15 @@ async function rollUpRangeIn(trx: Transaction<DB>, from: number, to: number): Pr
   return Number(result.numAffectedRows ?? 0);
 }
 
+/** Recomputes the hours in [from, to) (an import's history, an operator's re-run), after any run in progress. */
+export async function rollUpRange(from: number, to: number): Promise<number> {
+  const db = await getDb();
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${ROLLUP_LOCK})`.execute(trx);
+    return rollUpRangeIn(trx, from, to);
+  });
+}
+
 /**
  * One run of the rollup job: from the stored progress (minus the lookback) to the end of the
  * current hour. The current hour is partial and is simply recomputed by the next run. A run

@@ -1,5 +1,5 @@
 import { ensureLogPartition } from "../../../db/connect";
-import { LOG_TYPE } from "~/domain/logs/logs.server";
+import { LOG_TYPE } from "~/domain/logs/log-types";
 import type { ImportContext, SourceRow } from "../types";
 import { asBool, asInt } from "../values";
 import type { Cell } from "./batch-writer";
