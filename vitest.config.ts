@@ -14,6 +14,8 @@ const databases = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"]
 const EMBEDDED_SET = [
   "auth-api", "tokens-api", "relay-openai", "relay-leases", "relay-crash", "cache-billing", "usage-log", "log-api",
   "redemption", "settings-admin", "pricing", "dashboard", "channels-api", "workers-in-web", "schedules", "native-ingress",
+  // The import writes an embedded target with inserts where PostgreSQL gets COPY.
+  "import-history",
 ];
 const integrationFiles = (db: string) =>
   db === "pglite" && process.env.DATABASE_URL ? EMBEDDED_SET.map((name) => `tests/integration/${name}.test.ts`) : ["tests/integration/**/*.test.ts"];
