@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const STAMP_SCRIPT = resolve("server/build-stamp.mjs");
 
-// A checkout in miniature: one source file and a "build" that writes the entry and counts its runs.
+// A checkout in miniature: one source file and a "build" that writes the entries (server, import) and counts its runs.
 function makeCheckout(buildCommand: string): string {
   const dir = mkdtempSync(join(tmpdir(), "sy-stamp-"));
   mkdirSync(join(dir, "app"));
@@ -16,7 +16,7 @@ function makeCheckout(buildCommand: string): string {
   return dir;
 }
 
-const BUILD_OK = `node -e "const fs=require('fs');fs.mkdirSync('build/entry/server',{recursive:true});fs.writeFileSync('build/entry/server/index.mjs','');fs.appendFileSync('builds.txt','x')"`;
+const BUILD_OK = `node -e "const fs=require('fs');fs.mkdirSync('build/entry/server',{recursive:true});fs.writeFileSync('build/entry/server/index.mjs','');fs.writeFileSync('build/entry/server/import.mjs','');fs.appendFileSync('builds.txt','x')"`;
 
 function start(dir: string) {
   const run = spawnSync(process.execPath, [STAMP_SCRIPT], { cwd: dir, encoding: "utf8" });
