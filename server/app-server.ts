@@ -4,6 +4,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { discardBody } from "../app/utils/discard-body.server";
 import { checkRequestTarget } from "../app/utils/edge-input";
 import { entryOf, type EntryExports } from "./entry";
 
@@ -86,22 +87,6 @@ export function createAppServer(options: {
       });
   });
   return server;
-}
-
-/** Bytes of an unwanted body read and thrown away at most, so that the refusal reaches the client. */
-const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
-
-/** Reads the request body to its end and drops it (any earlier reader is detached: nobody wants it now). */
-function discardBody(req: IncomingMessage): void {
-  let discarded = 0;
-  req.removeAllListeners("data");
-  req.on("data", (chunk: Buffer) => {
-    discarded += chunk.length;
-    // A client that keeps sending far past any honest body loses its connection.
-    if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
-  });
-  req.on("error", () => undefined);
-  req.resume();
 }
 
 /**

@@ -12,6 +12,7 @@ import { replyWithBilledUsage } from "./billing/billed-usage-body";
 import { speechCharacters } from "./request-parse";
 import { readAll, sendUpstream, UpstreamCall } from "./upstream-client.server";
 import { informativeReplyHeaders } from "./wire-headers";
+import { clientWantsUsage } from "./adapters/shared/client-usage";
 
 /** The client's side of one relayed request: whether it left, and the upstream call to abort when it does. */
 export type ClientWatch = { gone: boolean; upstream: UpstreamCall | undefined };
@@ -138,12 +139,6 @@ function failedCall(input: AttemptInput, call: UpstreamCall, error: Error): Fail
   };
 }
 
-/** The client asked for a usage chunk at the end of its stream (stream_options.include_usage). */
-function clientAskedForUsage(body: Record<string, unknown>): boolean {
-  const options = body.stream_options;
-  return typeof options === "object" && options !== null && (options as { include_usage?: unknown }).include_usage === true;
-}
-
 async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: UpstreamReply, call: UpstreamCall, sink: ReplySink, frtMs: number): Promise<AttemptResult> {
   const status = upstream.statusCode ?? 502;
   if (status !== 200) {
@@ -162,7 +157,7 @@ async function readReply(input: AttemptInput, ctx: AdapterContext, upstream: Ups
     const close = translator.close?.bind(translator);
     const deliver = close
       ? (billed: Usage) => endNativeStream(sink, outcome, billed, close)
-      : (billed: Usage) => endStream(sink, outcome, clientAskedForUsage(input.body) ? { usage: billed, model: input.requestModel, object } : undefined);
+      : (billed: Usage) => endStream(sink, outcome, clientWantsUsage(ctx) ? { usage: billed, model: input.requestModel, object } : undefined);
     return { ok: true, usage: outcome.usage, usageNote: outcome.usageNote, countedCompletion: outcome.countedCompletion, frtMs, deliver };
   }
   const raw = await readAll(upstream);

@@ -1,6 +1,5 @@
-import type { ModelLister } from "~/domain/channels/channel-form.server";
 import { getChannel } from "~/domain/channels/channels.server";
-import { normaliseBaseUrl } from "~/domain/channels/channel-input";
+import { normaliseBaseUrl, type ModelLister } from "~/domain/channels/channel-input";
 import { listUpstreamModels } from "./channel-models.server";
 import { channelKeyForCall } from "~/domain/channels/channel-key.server";
 

@@ -1,12 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { discardBody } from "~/utils/discard-body.server";
 import { exposedHeaderNames } from "./wire-headers";
 
 export const MAX_RELAY_BODY_BYTES = 32 * 1024 * 1024;
 
 export class BodyTooLargeError extends Error {}
-
-/** How much of an oversized body is read and thrown away, at most, so its 413 reaches the client. */
-const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads the whole request body (relay bodies are small JSON or bounded multipart). Past the
@@ -19,7 +17,7 @@ export function readBody(req: IncomingMessage, limit = MAX_RELAY_BODY_BYTES): Pr
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared > limit) {
-      discardRest(req);
+      discardBody(req);
       reject(new BodyTooLargeError("request body too large"));
       return;
     }
@@ -31,7 +29,7 @@ export function readBody(req: IncomingMessage, limit = MAX_RELAY_BODY_BYTES): Pr
         chunks.length = 0;
         req.off("data", onData);
         req.off("end", onEnd);
-        discardRest(req);
+        discardBody(req);
         reject(new BodyTooLargeError("request body too large"));
         return;
       }
@@ -42,17 +40,6 @@ export function readBody(req: IncomingMessage, limit = MAX_RELAY_BODY_BYTES): Pr
     req.on("end", onEnd);
     req.on("error", reject);
   });
-}
-
-function discardRest(req: IncomingMessage): void {
-  let discarded = 0;
-  req.on("data", (chunk: Buffer) => {
-    discarded += chunk.length;
-    // A client that keeps sending far past any honest body loses its connection.
-    if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
-  });
-  req.on("error", () => undefined);
-  req.resume();
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

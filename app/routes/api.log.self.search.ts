@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { searchLogs } from "~/domain/logs/logs.server";
+import { searchLogs } from "~/domain/logs/log-search.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
 import { whenBooted } from "~/utils/boot-gate.server";

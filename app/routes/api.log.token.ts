@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { logsOfTokenKey } from "~/domain/logs/logs.server";
+import { logsOfTokenKey } from "~/domain/logs/log-search.server";
 import { apiRoute } from "~/web/api.server";
 import { whenBooted } from "~/utils/boot-gate.server";
 

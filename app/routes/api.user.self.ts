@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { destroySession } from "~/domain/auth/sessions.server";
+import { currentSessionId, destroySession } from "~/domain/auth/sessions.server";
 import { deleteSelf, updateSelf } from "~/domain/users/self-service.server";
 import { toPublicUser } from "~/domain/users/users.server";
 import { ROLE_USER } from "~/domain/users/roles";
@@ -31,7 +31,7 @@ export function action({ request }: ActionFunctionArgs) {
     const user = await requireApiUser(request, ROLE_USER);
     if (request.method === "PUT") {
       const input = await readJson(request, update);
-      const result = await updateSelf(user, { ...input, original_password: input.original_password ?? input.old_password }, request);
+      const result = await updateSelf(user, { ...input, original_password: input.original_password ?? input.old_password }, await currentSessionId(request));
       return result.ok ? apiOk() : apiFail(result.message);
     }
     if (request.method === "DELETE") {

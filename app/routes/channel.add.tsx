@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelForm } from "~/components/channels/ChannelForm";
-import { channelFormContext, handleChannelForm, newChannelDefaults } from "~/domain/channels/channel-form.server";
+import { channelFormContext, handleChannelForm, newChannelDefaults } from "~/web/channels/channel-form.server";
 import { channelConsoleSchema } from "~/domain/channels/channel-console-form";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { formModelLister } from "~/relay/channel-form-models.server";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChannelForm } from "~/components/channels/ChannelForm";
 import { ChannelKeyTable } from "~/components/channels/ChannelKeyTable";
-import { channelDefaults, channelFormContext, handleChannelForm } from "~/domain/channels/channel-form.server";
+import { channelDefaults, channelFormContext, handleChannelForm } from "~/web/channels/channel-form.server";
 import { channelConsoleSchema } from "~/domain/channels/channel-console-form";
 import { channelKeyTable } from "~/domain/channels/channel-key-manage.server";
 import { getChannel } from "~/domain/channels/channels.server";

@@ -4,7 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { TokenForm } from "~/components/tokens/TokenForm";
 import { tokenConsoleSchema, toTokenFields } from "~/domain/tokens/token-console-form";
 import { DEFAULT_TOKEN_QUOTA } from "~/domain/tokens/token-constants";
-import { tokenFormContext } from "~/domain/tokens/token-page.server";
+import { tokenFormContext } from "~/web/tokens/token-page.server";
 import { createTokens } from "~/domain/tokens/tokens.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { formConstraint } from "~/web/form-constraint.server";

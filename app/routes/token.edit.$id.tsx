@@ -3,7 +3,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { TokenForm } from "~/components/tokens/TokenForm";
 import { tokenConsoleSchema, toTokenFields } from "~/domain/tokens/token-console-form";
-import { tokenFormContext } from "~/domain/tokens/token-page.server";
+import { tokenFormContext } from "~/web/tokens/token-page.server";
 import { getToken, updateToken } from "~/domain/tokens/tokens.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { formConstraint } from "~/web/form-constraint.server";

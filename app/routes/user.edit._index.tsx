@@ -12,6 +12,7 @@ import { readForm } from "~/utils/edge-input";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { formConstraint } from "~/web/form-constraint.server";
 import { requireUser } from "~/web/guards.server";
+import { currentSessionId } from "~/domain/auth/sessions.server";
 
 export const meta: MetaFunction = () => [{ title: "更新个人信息" }];
 
@@ -34,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: editSelfSchema });
   if (submission.status !== "success") return data(submission.reply(HIDDEN), { status: 400 });
   const { username, display_name, password, original_password } = submission.value;
-  const result = await updateSelf(user, { username, display_name: display_name ?? "", password, original_password }, request);
+  const result = await updateSelf(user, { username, display_name: display_name ?? "", password, original_password }, await currentSessionId(request));
   if (!result.ok) return data(submission.reply({ formErrors: [result.message], ...HIDDEN }), { status: 400 });
   return redirectWithFlash("/setting", { type: "success", message: messages.userUpdated });
 }

@@ -1,5 +1,5 @@
 import { localStep } from "./local-limits";
-import { type LimitSpec, type Slot, type StepAnswer, type WindowAnswer } from "./limit-types";
+import { type LimitSpec, type StepAnswer } from "./limit-types";
 import { redisAdd, redisStep } from "./redis-limits.server";
 import { isRedisEnabled } from "./redis.server";
 
@@ -46,22 +46,4 @@ export async function addToWindow(key: string, windowMs: number, amount: number,
     }
   }
   localStep([{ kind: "take", key, limit: Number.MAX_SAFE_INTEGER, windowMs, amount }]);
-}
-
-/** One window, taken: `amount` counted if the window then holds at most `limit`. */
-export async function takeFromWindow(key: string, limit: number, windowMs: number, amount = 1): Promise<WindowAnswer> {
-  const step = await checkAndCount([{ kind: "take", key, limit, windowMs, amount }]);
-  return step.allowed ? { allowed: true, used: 0, retryAfterMs: 0 } : step.answer;
-}
-
-/** One window, read: whether it still holds less than `limit`. */
-export async function windowHasRoom(key: string, limit: number, windowMs: number): Promise<WindowAnswer> {
-  const step = await checkAndCount([{ kind: "peek", key, limit, windowMs }]);
-  return step.allowed ? { allowed: true, used: 0, retryAfterMs: 0 } : step.answer;
-}
-
-/** One of `max` slots for up to `ttlMs`, or undefined when all are held. */
-export async function acquireSlot(key: string, max: number, ttlMs: number): Promise<Slot | undefined> {
-  const step = await checkAndCount([{ kind: "slot", key, limit: max, ttlMs }]);
-  return step.allowed ? step.slot : undefined;
 }

@@ -1,4 +1,5 @@
-import { logBatches, type LogFilter } from "~/domain/logs/logs.server";
+import { logBatches } from "~/domain/logs/log-search.server";
+import type { LogFilter } from "~/domain/logs/logs.server";
 import { csvLine, UTF8_BOM } from "~/utils/csv";
 import { formatTimestamp } from "~/utils/time-zone";
 

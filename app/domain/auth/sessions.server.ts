@@ -97,12 +97,11 @@ export async function destroySession(request: Request): Promise<string> {
   return sessionCookie().serialize("", { ...cookieOptions(request), maxAge: 0, expires: new Date(0) });
 }
 
-/** Every session of a user (ban, deletion, password change). */
-export async function revokeUserSessions(userId: number, exceptSessionOf?: Request): Promise<void> {
+/** Every session of a user (ban, deletion, password change), but the one kept (the changer's own). */
+export async function revokeUserSessions(userId: number, exceptSessionId?: string): Promise<void> {
   const db = await getDb();
-  const keep = exceptSessionOf ? await readSessionId(exceptSessionOf) : undefined;
   let query = db.deleteFrom("sessions").where("user_id", "=", userId);
-  if (keep) query = query.where("id", "<>", keep);
+  if (exceptSessionId) query = query.where("id", "<>", exceptSessionId);
   await query.execute();
 }
 

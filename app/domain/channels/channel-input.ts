@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { int4Schema, MAX_ID } from "~/utils/edge-input";
+import type { Result } from "~/utils/result";
 
 /**
  * Channel fields as the API and the console send them. Lists arrive as comma strings (the
@@ -61,3 +62,6 @@ export function checkJsonObject(text: string | undefined, message: string): stri
 export function normaliseBaseUrl(url: string): string {
   return url.trim().replace(/\/+$/, "");
 }
+
+/** The upstream's model list for the form's current values (the page supplies it: the relay lives above the domain). */
+export type ModelLister = (form: { type: number; base_url: string; other: string; key: string }) => Promise<Result<string[]>>;

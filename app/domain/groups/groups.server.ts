@@ -1,7 +1,8 @@
 import type { User } from "../../../db/schema";
+import type { OptionKey } from "~/domain/options/registry";
 import { options } from "~/domain/options/store.server";
 
-function objectOption(key: string): Record<string, unknown> {
+function objectOption(key: OptionKey): Record<string, unknown> {
   const value = options.json<unknown>(key);
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

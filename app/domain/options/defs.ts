@@ -4,8 +4,8 @@ import { DEFAULT_MODEL_CONTEXT_LENGTH } from "~/domain/billing/context-lengths";
 
 export type OptionType = "bool" | "int" | "float" | "string" | "json";
 
-export interface OptionDef {
-  key: string;
+export interface OptionDef<K extends string = OptionKey> {
+  key: K;
   type: OptionType;
   default: string;
   /** Write-only: never returned by GET /api/option/ nor sent to a browser. */
@@ -29,11 +29,12 @@ export interface OptionDef {
 
 export type OptionBounds = Pick<OptionDef, "min" | "max" | "above" | "values" | "url" | "sitePath" | "fetched" | "maxLength">;
 
-const bool = (key: string, value: boolean): OptionDef => ({ key, type: "bool", default: String(value) });
-const int = (key: string, value: number): OptionDef => ({ key, type: "int", default: String(value) });
-const float = (key: string, value: number): OptionDef => ({ key, type: "float", default: String(value) });
-const str = (key: string, value = ""): OptionDef => ({ key, type: "string", default: value });
-const json = (key: string, value: unknown, jsonShape: OptionDef["jsonShape"]): OptionDef => ({ key, type: "json", default: JSON.stringify(value), jsonShape });
+// Each helper keeps its key's literal type, so the list below defines OptionKey.
+const bool = <K extends string>(key: K, value: boolean): OptionDef<K> => ({ key, type: "bool", default: String(value) });
+const int = <K extends string>(key: K, value: number): OptionDef<K> => ({ key, type: "int", default: String(value) });
+const float = <K extends string>(key: K, value: number): OptionDef<K> => ({ key, type: "float", default: String(value) });
+const str = <K extends string>(key: K, value = ""): OptionDef<K> => ({ key, type: "string", default: value });
+const json = <K extends string>(key: K, value: unknown, jsonShape: OptionDef<string>["jsonShape"]): OptionDef<K> => ({ key, type: "json", default: JSON.stringify(value), jsonShape });
 
 // The reference's four chat-client presets; {key} and {address} are filled per token.
 const DEFAULT_CHATS = [
@@ -55,7 +56,7 @@ const ROLE_MAX = 100;
  * and broke the gateway). Kept beside the defaults rather than in their lines so a default can
  * change without touching its bounds. Every number has a range (a unit test holds every def to it).
  */
-const OPTION_BOUNDS: Record<string, OptionBounds> = {
+const OPTION_BOUNDS: Partial<Record<OptionKey, OptionBounds>> = {
   SMTPPort: { min: 1, max: 65535 },
   ServerAddress: { url: true },
   WorkerUrl: { url: true },
@@ -109,14 +110,14 @@ const OPTION_BOUNDS: Record<string, OptionBounds> = {
 };
 
 /** Strings get a length cap, JSON maps room for long ratio tables (non-negative finite values: registry). */
-function defaultBounds(def: OptionDef): OptionBounds {
+function defaultBounds(def: OptionDef<string>): OptionBounds {
   if (def.type === "string") return { maxLength: 4096 };
   if (def.type === "json") return { maxLength: LONG_TEXT };
   return {};
 }
 
 /** Every option of the settings groups (docs/product.md, Settings), with the reference's defaults. */
-export const OPTION_DEFS: readonly OptionDef[] = [
+const OPTION_LIST = [
   // Login
   bool("PasswordLoginEnabled", true),
   bool("PasswordRegisterEnabled", true),
@@ -226,6 +227,11 @@ export const OPTION_DEFS: readonly OptionDef[] = [
   int("FileDownloadPermission", 0),
   int("ImageUploadPermission", 0),
   int("ImageDownloadPermission", 0),
-]
+];
+
+/** Every option's name: a read of a name not in the list above does not compile. */
+export type OptionKey = (typeof OPTION_LIST)[number]["key"];
+
+export const OPTION_DEFS: readonly OptionDef[] = OPTION_LIST
   .map((def) => (/(Token|Secret|Key)$/.test(def.key) ? { ...def, secret: true } : def))
   .map((def) => ({ ...def, ...defaultBounds(def), ...OPTION_BOUNDS[def.key] }));

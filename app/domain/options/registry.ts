@@ -1,14 +1,20 @@
 import { chatTemplateAllowed } from "~/domain/chats/chat-links";
 import { isAllowedLink } from "~/utils/safe-link";
 import { upstreamUrlRefusal } from "~/utils/upstream-address";
-import { OPTION_DEFS, type OptionDef } from "./defs";
+import { OPTION_DEFS, type OptionDef, type OptionKey } from "./defs";
 
-export { OPTION_DEFS, type OptionDef, type OptionType } from "./defs";
+export { OPTION_DEFS, type OptionDef, type OptionKey, type OptionType } from "./defs";
 
-const byKey = new Map(OPTION_DEFS.map((def) => [def.key, def]));
+// Looked up by any string: names arrive from forms and the /api, and an unknown one is refused.
+const byKey = new Map<string, OptionDef>(OPTION_DEFS.map((def) => [def.key, def]));
 
 export function getOptionDef(key: string): OptionDef | undefined {
   return byKey.get(key);
+}
+
+/** Whether a name from outside (a form field, an /api body) is a registered option. */
+export function isOptionKey(key: string): key is OptionKey {
+  return byKey.has(key);
 }
 
 export type ValidatedOption = { ok: true; value: string } | { ok: false; message: string };

@@ -2,7 +2,7 @@ import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { onResubscribed, publish, subscribe } from "~/utils/redis.server";
 import { DEFAULT_SYSTEM_NAME } from "./defs";
-import { checkOptionPreconditions, OPTION_DEFS, getOptionDef, validateOptionValue } from "./registry";
+import { checkOptionPreconditions, OPTION_DEFS, getOptionDef, validateOptionValue, type OptionKey } from "./registry";
 import { createOptionReader } from "./typed";
 import type { Result } from "~/utils/result";
 
@@ -43,7 +43,7 @@ export function loadOptions(): Promise<void> {
   return loaded;
 }
 
-export function getOptionValue(key: string): string | undefined {
+export function getOptionValue(key: OptionKey): string | undefined {
   return values.get(key);
 }
 

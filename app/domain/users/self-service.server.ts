@@ -26,7 +26,7 @@ export type Outcome = { ok: true } | { ok: false; message: string };
  * (a stolen session must not be enough to lock the owner out), and every other session of the
  * user is signed out when the password changes.
  */
-export async function updateSelf(user: User, change: SelfUpdate, keepSessionOf?: Request): Promise<Outcome> {
+export async function updateSelf(user: User, change: SelfUpdate, keepSessionId?: string): Promise<Outcome> {
   const db = await getDb();
   const set: { username?: string; display_name?: string; password_hash?: string } = {};
   if (change.username !== undefined) {
@@ -50,7 +50,7 @@ export async function updateSelf(user: User, change: SelfUpdate, keepSessionOf?:
     if ((error as { code?: string }).code === "23505") return { ok: false, message: messages.usernameTaken };
     throw error;
   }
-  if (set.password_hash) await revokeUserSessions(user.id, keepSessionOf);
+  if (set.password_hash) await revokeUserSessions(user.id, keepSessionId);
   // Relay nodes cache the account (its name goes into usage logs); a rename drops that copy.
   if (set.username) await publish(USER_CHANGED_CHANNEL, String(user.id));
   return { ok: true };

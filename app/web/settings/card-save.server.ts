@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import { checkOptionPreconditions, getOptionDef, validateOptionValue, type OptionDef } from "~/domain/options/registry";
+import { checkOptionPreconditions, getOptionDef, isOptionKey, validateOptionValue, type OptionDef, type OptionKey } from "~/domain/options/registry";
 import { getOptionValue, saveOption } from "~/domain/options/store.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
@@ -18,7 +18,7 @@ export type FieldBounds = { min?: number; max?: number; step?: string; maxLength
 export type FieldView = CardField & FieldBounds & { value: string; isSet: boolean };
 export type CardView = { intent: string; title: string; fields: FieldView[] };
 
-function currentValue(key: string): string {
+function currentValue(key: OptionKey): string {
   return getOptionValue(key) ?? getOptionDef(key)?.default ?? "";
 }
 
@@ -135,7 +135,7 @@ function checkSubmitted(card: OptionCard, submitted: Map<string, string>): Check
     if (valid.value !== currentValue(field.key)) changed.set(field.key, valid.value);
   }
   // A login method switched on with its prerequisite in the same submit is fine: check against both.
-  const pending = (key: string) => changed.get(key) ?? getOptionValue(key) ?? "";
+  const pending = (key: string) => changed.get(key) ?? (isOptionKey(key) ? getOptionValue(key) : undefined) ?? "";
   for (const [key, value] of changed) {
     const refusal = checkOptionPreconditions(key, value, pending);
     if (refusal) fieldErrors[key] = [refusal];

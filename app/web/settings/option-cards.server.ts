@@ -1,3 +1,5 @@
+import type { OptionKey } from "~/domain/options/registry";
+
 /**
  * Which option keys each settings card owns (docs/product.md, Settings). The server
  * trusts only this map: a card's form names its card in `intent`, and whatever other field
@@ -6,7 +8,7 @@
 export type FieldKind = "text" | "url" | "number" | "textarea" | "json" | "bool" | "secret" | "select";
 
 export type CardField = {
-  key: string;
+  key: OptionKey;
   label: string;
   kind: FieldKind;
   choices?: readonly { value: string; label: string }[];
@@ -23,13 +25,13 @@ export type OptionCard = {
   needsServerAddress?: boolean;
 };
 
-const b = (key: string, label: string): CardField => ({ key, label, kind: "bool" });
-const t = (key: string, label: string, help?: string): CardField => ({ key, label, kind: "text", help });
-const u = (key: string, label: string, help?: string): CardField => ({ key, label, kind: "url", help });
+const b = (key: OptionKey, label: string): CardField => ({ key, label, kind: "bool" });
+const t = (key: OptionKey, label: string, help?: string): CardField => ({ key, label, kind: "text", help });
+const u = (key: OptionKey, label: string, help?: string): CardField => ({ key, label, kind: "url", help });
 // A number's range and step are the option registry's (cardView puts them on the field).
-const n = (key: string, label: string, help?: string): CardField => ({ key, label, kind: "number", help });
-const s = (key: string, label: string): CardField => ({ key, label, kind: "secret" });
-const j = (key: string, label: string, jsonMessage: string = "不是合法的 JSON 字符串"): CardField => ({ key, label, kind: "json", jsonMessage });
+const n = (key: OptionKey, label: string, help?: string): CardField => ({ key, label, kind: "number", help });
+const s = (key: OptionKey, label: string): CardField => ({ key, label, kind: "secret" });
+const j = (key: OptionKey, label: string, jsonMessage: string = "不是合法的 JSON 字符串"): CardField => ({ key, label, kind: "json", jsonMessage });
 
 export const OPERATION_CARDS: readonly OptionCard[] = [
   {
@@ -226,10 +228,10 @@ export const SYSTEM_CARDS: readonly OptionCard[] = [
 ];
 
 /** Addresses lose a trailing slash before they are stored (docs/product.md, Settings). */
-export const TRAILING_SLASH_KEYS: ReadonlySet<string> = new Set(["ServerAddress", "WorkerUrl", "PayAddress", "CustomCallbackAddress", "WeChatServerAddress"]);
+export const TRAILING_SLASH_KEYS: ReadonlySet<OptionKey> = new Set<OptionKey>(["ServerAddress", "WorkerUrl", "PayAddress", "CustomCallbackAddress", "WeChatServerAddress"]);
 
 /** Switching these off is asked twice (docs/product.md, Settings: password login off needs a confirmation). */
-export const CONFIRM_OFF_KEYS: ReadonlySet<string> = new Set(["PasswordLoginEnabled"]);
+export const CONFIRM_OFF_KEYS: ReadonlySet<OptionKey> = new Set<OptionKey>(["PasswordLoginEnabled"]);
 
 export function findCard(cards: readonly OptionCard[], intent: string): OptionCard | undefined {
   return cards.find((card) => card.intent === intent);

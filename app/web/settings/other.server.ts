@@ -3,11 +3,12 @@ import type { User } from "../../../db/schema";
 import { messages } from "~/messages";
 import { cardView, saveCard, type CardResult } from "./card-save.server";
 import type { OptionCard } from "./option-cards.server";
+import type { OptionKey } from "~/domain/options/registry";
 
 /** 其他设置: one form per site text, each with its own success and failure message (docs/product.md, Settings). */
 type SiteTextCard = OptionCard & { saved: string; failed: string };
 
-const card = (intent: string, title: string, key: string, kind: "text" | "textarea", saved: string, failed: string, help: string): SiteTextCard => ({
+const card = (intent: string, title: string, key: OptionKey, kind: "text" | "textarea", saved: string, failed: string, help: string): SiteTextCard => ({
   intent,
   title,
   fields: [{ key, label: title, kind, help }],

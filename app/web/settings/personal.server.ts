@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import type { User } from "../../../db/schema";
-import { destroySession } from "~/domain/auth/sessions.server";
+import { currentSessionId, destroySession } from "~/domain/auth/sessions.server";
 import { listModelsForGroup } from "~/domain/groups/models.server";
 import { effectiveServerAddress, options } from "~/domain/options/store.server";
 import { affCodeOf, affTransferMinimum, transferAffQuota } from "~/domain/users/affiliate.server";
@@ -76,7 +76,7 @@ export async function personalTabAction(user: User, intent: string, form: FormDa
     case "password": {
       const parsed = changePasswordSchema.safeParse(Object.fromEntries(form));
       if (!parsed.success) return data<SettingsActionResult>({ intent, fieldErrors: fieldErrors(parsed.error.issues) }, { status: 400 });
-      const result = await updateSelf(user, parsed.data, request);
+      const result = await updateSelf(user, parsed.data, await currentSessionId(request));
       if (!result.ok) return data<SettingsActionResult>({ intent, fieldErrors: { original_password: [result.message] } }, { status: 400 });
       return redirectWithFlash("/setting", { type: "success", message: messages.passwordChanged });
     }

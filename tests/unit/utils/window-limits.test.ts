@@ -1,22 +1,38 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Slot, StepAnswer, WindowAnswer } from "~/utils/window-limits.server";
 import { connectedRedis, startTestRedis, type TestRedis } from "../../support/redis-server";
 
 // The same limits in process and through Redis (env is read at import: each mode gets its own
 // module instance). Windows are short here (600 ms: 10 ms buckets) so sliding is seen in real time.
 type Limits = typeof import("~/utils/window-limits.server");
 let redis: TestRedis;
-let inProcess: Limits;
-let shared: Limits;
+type Counters = ReturnType<typeof withSingleCounterSteps>;
+let inProcess: Counters;
+let shared: Counters;
+
+/** One-counter steps, spelt out over checkAndCount (the app always checks its counters together). */
+function withSingleCounterSteps(limits: Limits) {
+  const taken = (step: StepAnswer): WindowAnswer => (step.allowed ? { allowed: true, used: 0, retryAfterMs: 0 } : step.answer);
+  return {
+    ...limits,
+    takeFromWindow: async (key: string, limit: number, windowMs: number, amount = 1) => taken(await limits.checkAndCount([{ kind: "take", key, limit, windowMs, amount }])),
+    windowHasRoom: async (key: string, limit: number, windowMs: number) => taken(await limits.checkAndCount([{ kind: "peek", key, limit, windowMs }])),
+    acquireSlot: async (key: string, max: number, ttlMs: number): Promise<Slot | undefined> => {
+      const step = await limits.checkAndCount([{ kind: "slot", key, limit: max, ttlMs }]);
+      return step.allowed ? step.slot : undefined;
+    },
+  };
+}
 let connection: typeof import("~/utils/redis.server");
 
 beforeAll(async () => {
   delete process.env.REDIS_URL;
-  inProcess = await import("~/utils/window-limits.server");
+  inProcess = withSingleCounterSteps(await import("~/utils/window-limits.server"));
   redis = await startTestRedis();
   process.env.REDIS_URL = redis.url();
   const { vi } = await import("vitest");
   vi.resetModules();
-  shared = await import("~/utils/window-limits.server");
+  shared = withSingleCounterSteps(await import("~/utils/window-limits.server"));
   connection = await import("~/utils/redis.server");
   await connectedRedis(connection);
 });
@@ -111,14 +127,14 @@ it("the Redis side keeps its counts in Redis, where every node sees them", async
 });
 
 /** Another node: its own module instances (its own shares), connected to the same Redis. */
-async function anotherNode(): Promise<Limits> {
+async function anotherNode(): Promise<Counters> {
   const { vi } = await import("vitest");
   vi.resetModules();
   const redisModule = await import("~/utils/redis.server");
   const limits = await import("~/utils/window-limits.server");
   await connectedRedis(redisModule);
   others.push(redisModule);
-  return limits;
+  return withSingleCounterSteps(limits);
 }
 const others: (typeof import("~/utils/redis.server"))[] = [];
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { clientWantsUsage } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import type { Adapter } from "../types";
 import { parseAnthropicError } from "./errors";
 import { toAnthropicRequest } from "./convert-request";

@@ -1,7 +1,7 @@
 import { convertAnthropicResponse } from "../anthropic/anthropic-adapter";
 import { toAnthropicRequest } from "../anthropic/convert-request";
 import { createAnthropicStreamTranslator } from "../anthropic/convert-stream";
-import { clientWantsUsage } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import { ChannelConfigError, type Adapter, type UpstreamRequest } from "../types";
 import { parseAwsKey } from "./credentials";
 import { parseBedrockError } from "./errors";

@@ -1,5 +1,6 @@
 import type { Adapter, AdapterContext, UpstreamRequest } from "../types";
-import { clientWantsUsage, openAiPayload, usageOf } from "../openai/openai-adapter";
+import { openAiPayload, usageOf } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import { parseOpenAiError } from "../openai/openai-errors";
 import { createOpenAiStreamTranslator } from "../openai/openai-stream";
 import { channelBase } from "../shared/channel-base";

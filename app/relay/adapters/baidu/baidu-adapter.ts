@@ -1,4 +1,4 @@
-import { clientWantsUsage } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import { replyOf, sendLiftingErrors } from "../cn-common/transport";
 import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { chatEndpoint, embeddingEndpoint } from "./baidu-endpoints";

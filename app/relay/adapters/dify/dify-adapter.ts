@@ -1,5 +1,5 @@
 import { parseCounts, type ParsedUsage } from "../../billing/usage-parse";
-import { clientWantsUsage } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import { parseOpenAiError } from "../openai/openai-errors";
 import { channelBase, requireMode } from "../shared/channel-base";
 import { chatCompletion, chunkWriter, messagesOf, randomId, textOf } from "../shared/openai-shapes";

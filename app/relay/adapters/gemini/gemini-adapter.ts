@@ -1,5 +1,5 @@
 import { countText } from "../../stream/token-counter";
-import { clientWantsUsage } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { toGeminiEmbedRequest, toGeminiRequest } from "./convert-request";
 import { toOpenAiChatResponse, toOpenAiEmbeddings, type GeminiResponse } from "./convert-response";

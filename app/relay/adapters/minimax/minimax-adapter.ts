@@ -1,5 +1,6 @@
 import { parseOpenAiUsage, type ParsedUsage } from "../../billing/usage-parse";
-import { clientWantsUsage, openAiPayload } from "../openai/openai-adapter";
+import { openAiPayload } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import { channelBase, requireMode } from "../shared/channel-base";
 import type { Adapter, StreamStep, StreamTranslator } from "../types";
 import { minimaxFailure, parseMinimaxError } from "./minimax-errors";

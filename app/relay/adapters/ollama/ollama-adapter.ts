@@ -1,4 +1,4 @@
-import { clientWantsUsage } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import { parseOpenAiError } from "../openai/openai-errors";
 import { channelBase, requireMode } from "../shared/channel-base";
 import { createNdjsonDecoder } from "../shared/ndjson-decoder";

@@ -1,4 +1,5 @@
-import { clientWantsUsage, openAiPayload, usageOfReply } from "../openai/openai-adapter";
+import { openAiPayload, usageOfReply } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import { parseOpenAiError } from "../openai/openai-errors";
 import { createOpenAiStreamTranslator } from "../openai/openai-stream";
 import { channelBase, requireMode } from "../shared/channel-base";

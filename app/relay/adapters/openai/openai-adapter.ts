@@ -6,6 +6,7 @@ import { listOpenAiModels } from "../openai-compatible/list-models";
 import { channelBase } from "../shared/channel-base";
 import { insertMember, setMember } from "../../json-edit";
 import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
+import { clientWantsUsage } from "../shared/client-usage";
 
 /** The body sent upstream: the client's JSON with the mapped model and, for streams, usage asked for. */
 function openAiBody(ctx: AdapterContext, askUsage: boolean): Record<string, unknown> {
@@ -33,11 +34,6 @@ export function openAiPayload(ctx: AdapterContext, askUsage: boolean): string | 
     raw = "stream_options" in ctx.body ? setMember(raw, ["stream_options", "include_usage"], "true") : insertMember(raw, "stream_options", '{"include_usage":true}');
   }
   return raw ?? JSON.stringify(openAiBody(ctx, askUsage));
-}
-
-export function clientWantsUsage(ctx: AdapterContext): boolean {
-  const options = ctx.body.stream_options as { include_usage?: unknown } | undefined;
-  return options?.include_usage === true;
 }
 
 /** The usage of an OpenAI-shaped reply object, checked (usage-parse): a bad count is "no usage" with a warning. */

@@ -1,4 +1,4 @@
-import { clientWantsUsage } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { signedSparkUrl } from "./spark-sign";
 import { createSparkStreamTranslator, fromSparkFrames, sparkVersion, toSparkFrame } from "./spark-convert";

@@ -1,4 +1,4 @@
-import { clientWantsUsage } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import { sendLiftingErrors } from "../cn-common/transport";
 import { ChannelConfigError, type Adapter, type AdapterContext } from "../types";
 import { tc3Headers } from "./tc3-sign";

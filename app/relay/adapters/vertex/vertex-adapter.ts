@@ -5,7 +5,7 @@ import { parseAnthropicError } from "../anthropic/errors";
 import { convertGeminiResponse, geminiBody, geminiMethod, modelSegment } from "../gemini/gemini-adapter";
 import { createGeminiStreamTranslator } from "../gemini/convert-stream";
 import { parseGoogleError } from "../gemini/errors";
-import { clientWantsUsage } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { accessToken } from "./access-token.server";
 import { toOpenAiFromVertexEmbeddings, toVertexEmbedRequest } from "./embeddings";

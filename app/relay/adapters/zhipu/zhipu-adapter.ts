@@ -1,4 +1,5 @@
-import { clientWantsUsage, openAiPayload, usageOfReply } from "../openai/openai-adapter";
+import { openAiPayload, usageOfReply } from "../openai/openai-adapter";
+import { clientWantsUsage } from "../shared/client-usage";
 import { createOpenAiStreamTranslator } from "../openai/openai-stream";
 import { encodeEmbedding } from "../cn-common/openai-shapes";
 import { sendLiftingErrors } from "../cn-common/transport";

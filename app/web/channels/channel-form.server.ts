@@ -2,14 +2,14 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { Channel } from "../../../db/schema";
 import { listGroupNames } from "~/domain/groups/groups.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { splitList } from "./abilities.server";
-import { SELECTABLE_CHANNEL_TYPES, allCatalogModels, getChannelType, requiresBaseUrl } from "./catalog";
-import { channelConsoleSchema, type ChannelConsoleInput } from "./channel-console-form";
-import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, mergeCustomModels } from "./channel-form-helpers";
-import type { ChannelFields } from "./channel-input";
-import { manageChannelKey } from "./channel-key-manage.server";
-import { createChannels, updateChannel } from "./channels.server";
-import { parseChannelInfo } from "./multi-key";
+import { splitList } from "~/domain/channels/abilities.server";
+import { SELECTABLE_CHANNEL_TYPES, allCatalogModels, getChannelType, requiresBaseUrl } from "~/domain/channels/catalog";
+import { channelConsoleSchema, type ChannelConsoleInput } from "~/domain/channels/channel-console-form";
+import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, mergeCustomModels } from "~/domain/channels/channel-form-helpers";
+import type { ChannelFields, ModelLister } from "~/domain/channels/channel-input";
+import { manageChannelKey } from "~/domain/channels/channel-key-manage.server";
+import { createChannels, updateChannel } from "~/domain/channels/channels.server";
+import { parseChannelInfo } from "~/domain/channels/multi-key";
 import { readForm } from "~/utils/edge-input";
 
 /** What both channel form pages render besides the values. */
@@ -36,8 +36,6 @@ function baseUrlPlaceholder(type: number): string {
   return info?.defaultBaseUrl ? `可选，留空使用官方地址 ${info.defaultBaseUrl}` : "可选，留空由该渠道类型自行决定地址";
 }
 
-/** The upstream's model list for the form's current values (the route supplies it: the relay lives above the domain). */
-export type ModelLister = (form: { type: number; base_url: string; other: string; key: string }) => Promise<{ ok: true; value: string[] } | { ok: false; message: string }>;
 
 export function newChannelDefaults() {
   return {

@@ -3,7 +3,7 @@ import { userUsableGroups } from "~/domain/groups/groups.server";
 import { listModelsForGroup } from "~/domain/groups/models.server";
 import { options } from "~/domain/options/store.server";
 import { formatTimestamp } from "~/utils/time-zone";
-import { expiryPresets } from "./token-console-form";
+import { expiryPresets } from "~/domain/tokens/token-console-form";
 
 /** What the token form needs besides the token itself: groups, models, presets and the zone its times are in. */
 export async function tokenFormContext(user: User, timeZone: string) {
