@@ -14,6 +14,7 @@ const CJK = /[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]/;
 const SERVER_PARTS = new Set(["loader", "action"]);
 
 function filesUnder(dir: string): string[] {
+  if (!statSync(dir).isDirectory()) return [dir];
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return filesUnder(path);

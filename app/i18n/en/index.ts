@@ -4,6 +4,7 @@ import { channelMessages } from "./channels";
 import { consoleMessages } from "./console";
 import { logMessages } from "./logs";
 import { mailMessages } from "./mail";
+import { relayMessages } from "./relay";
 import { tokenMessages } from "./tokens";
 
 /** The English catalog: Chinese source text → English, one file per area. */
@@ -15,4 +16,5 @@ export const english: Record<string, string> = {
   ...tokenMessages,
   ...logMessages,
   ...mailMessages,
+  ...relayMessages,
 };
