@@ -122,3 +122,16 @@ describe("console form errors and notices in the reader's language", () => {
     expect(html).not.toContain("登录成功！");
   });
 });
+
+describe("the relay's own refusals on /v1", () => {
+  const chat = (headers: Record<string, string>) =>
+    request("POST", "/v1/chat/completions", { model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }, { Authorization: `Bearer sk-${"x".repeat(48)}`, ...headers });
+
+  it("are read in the caller's language, in the OpenAI error shape", async () => {
+    const english = await chat(EN);
+    expect(english.status).toBe(401);
+    expect(english.json.error).toMatchObject({ message: "Invalid token", type: "new_api_error" });
+    expect((await chat({ Cookie: "lang=en" })).json.error.message).toBe("Invalid token");
+    expect((await chat({})).json.error.message).toBe("无效的令牌");
+  });
+});

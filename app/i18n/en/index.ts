@@ -5,6 +5,7 @@ import { consoleMessages } from "./console";
 import { logMessages } from "./logs";
 import { mailMessages } from "./mail";
 import { relayMessages } from "./relay";
+import { relayRefusalMessages } from "./relay-refusals";
 import { tokenMessages } from "./tokens";
 
 /** The English catalog: Chinese source text → English, one file per area. */
@@ -17,4 +18,5 @@ export const english: Record<string, string> = {
   ...logMessages,
   ...mailMessages,
   ...relayMessages,
+  ...relayRefusalMessages,
 };

@@ -34,17 +34,12 @@ const NOT_MESSAGES: { file: string; texts?: string[]; reason: string }[] = [
   { file: "app/routes/api.channel.copy.$id.ts", texts: ["_复制"], reason: "the suffix of a copied channel's name: data" },
   // Checks of what an upstream said, not messages of ours.
   { file: "app/relay/adapters/openai-compatible/compatible-adapter.ts", texts: ["该"], reason: "a word matched in an upstream's reply" },
-  // The relay's /v1 answers and upstream-adapter errors: translated in the next step with the
-  // relay's error writer (docs/decisions/045); the log lines among them are in the catalog.
+  // Upstream-adapter, native-ingress, stream and task errors: a later step (docs/decisions/045).
+  // The relay's own refusals and its log lines are in the catalog.
   { file: "app/relay/adapters", reason: "upstream-adapter errors on /v1 (next step)" },
-  { file: "app/relay/admission", reason: "/v1 refusals (next step)" },
-  { file: "app/relay/auth", reason: "/v1 refusals (next step)" },
-  { file: "app/relay/limits", reason: "/v1 refusals (next step)" },
   { file: "app/relay/ingress", reason: "/v1 refusals (next step)" },
   { file: "app/relay/stream", reason: "/v1 stream errors (next step)" },
   { file: "app/relay/tasks", reason: "/mj and /suno task errors (next step)" },
-  { file: "app/relay/attempt.server.ts", reason: "/v1 upstream errors (next step)" },
-  { file: "app/relay/handler.server.ts", reason: "/v1 refusals (next step)" },
 ];
 
 function allowed(file: string, shape: string): boolean {
