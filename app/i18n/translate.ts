@@ -33,6 +33,9 @@ export function t(locale: Locale, key: string, values: Values = {}): string {
   return i18n.t(key, { lng: locale, ...rendered, defaultValue: key });
 }
 
+/** Messages and log lines are short; longer text is data, not worth matching every template against. */
+const MAX_MESSAGE_LENGTH = 4000;
+
 const FIELD_PREFIX = /^([\w.[\]-]+: )([\s\S]+)$/;
 
 type Template = { key: string; names: string[]; pattern: RegExp };
@@ -65,7 +68,7 @@ const templates: Template[] = Object.keys(english)
  * upstream's own words — comes back as it was.
  */
 export function translateText(locale: Locale, text: string): string {
-  if (locale === "zh" || !CJK_TEXT.test(text)) return text;
+  if (locale === "zh" || text.length > MAX_MESSAGE_LENGTH || !CJK_TEXT.test(text)) return text;
   if (Object.hasOwn(english, text)) return i18n.t(text, { lng: locale, defaultValue: text });
   for (const template of templates) {
     const match = template.pattern.exec(text);

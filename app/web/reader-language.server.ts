@@ -73,7 +73,8 @@ async function translatePlainText(locale: Locale, response: Response): Promise<R
 async function translateResponse(locale: Locale, response: Response, pathname: string): Promise<Response> {
   const type = response.headers.get("Content-Type") ?? "";
   if (response.bodyUsed || !response.body) return response;
-  if (type.startsWith("text/plain")) return translatePlainText(locale, response);
+  // Plain text is a message only as a refusal; a 200 text body is a download (metrics, code lists).
+  if (type.startsWith("text/plain")) return response.status >= 400 ? translatePlainText(locale, response) : response;
   if (!type.includes("application/json")) return response;
   const text = await response.text();
   let body: Json;

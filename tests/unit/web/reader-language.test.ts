@@ -51,3 +51,14 @@ describe("answers in the reader's language", () => {
     expect(await run(() => ({ title: "令牌不存在" }), "http://x/token", "loader")).toEqual({ title: "令牌不存在" });
   });
 });
+
+describe("what is not a message", () => {
+  it("leaves a plain-text download alone and reads a plain-text refusal", async () => {
+    const download = new Response("令牌不存在", { headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    expect(await run(() => download, "http://x/redemption/download", "loader")).toBe(download);
+    const refusal = (await run(() => {
+      throw new Response("无效的表单数据", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    }, "http://x/token/add", "action")) as Response;
+    expect(await refusal.text()).toBe("Invalid form data");
+  });
+});
