@@ -24,6 +24,16 @@ export function newRequestId(): string {
 }
 
 /**
+ * A refusal in the language of the caller the reply goes to (the `lang` cookie, else
+ * `Accept-Language`, else Chinese). Error writers only: a successful call never pays for it.
+ */
+export function inCallersLanguage(res: ServerResponse, message: string): string {
+  const headers = res.req?.headers;
+  if (!headers) return message;
+  return translateText(resolveLocale({ cookie: headers.cookie, acceptLanguage: headers["accept-language"] }), message);
+}
+
+/**
  * Writes an OpenAI-shaped error, `{error:{message,type,param,code}}`, in the upstream's own words
  * when it came from one. The request id goes in `X-Oneapi-Request-Id`, not the message
  * (decision 034); the upstream's informative headers (its `x-request-id`, `retry-after`…) beside it.
@@ -31,11 +41,9 @@ export function newRequestId(): string {
  * on the error path; an upstream's words are not in the catalog and pass as they are.
  */
 export function sendRelayError(res: ServerResponse, failure: RelayFailure, requestId: string): void {
-  const headers = res.req?.headers;
-  const locale = headers ? resolveLocale({ cookie: headers.cookie, acceptLanguage: headers["accept-language"] }) : "zh";
   const body = JSON.stringify({
     error: {
-      message: translateText(locale, failure.message),
+      message: inCallersLanguage(res, failure.message),
       type: failure.type || "new_api_error",
       param: failure.param ?? null,
       code: failure.code ?? null,

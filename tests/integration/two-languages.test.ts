@@ -134,4 +134,16 @@ describe("the relay's own refusals on /v1", () => {
     expect((await chat({ Cookie: "lang=en" })).json.error.message).toBe("Invalid token");
     expect((await chat({})).json.error.message).toBe("无效的令牌");
   });
+
+  it("keep the Anthropic and Gemini error shapes in English too", async () => {
+    const post = (path: string, headers: Record<string, string>) =>
+      fetch(`${baseUrl()}${path}`, { method: "POST", headers: { "content-type": "application/json", "X-Forwarded-For": fakeIp(), ...headers }, body: "{}" });
+    const anthropic = await post("/v1/messages", { "x-api-key": "sk-not-a-key", ...EN });
+    expect(anthropic.status).toBe(401);
+    expect(await anthropic.json()).toMatchObject({ type: "error", error: { type: "authentication_error", message: "Invalid token" } });
+    const gemini = await post("/v1beta/models/gemini-pro:generateContent?key=sk-nope", EN);
+    expect(gemini.status).toBe(401);
+    expect(await gemini.json()).toMatchObject({ error: { code: 401, status: "UNAUTHENTICATED", message: "Invalid token" } });
+    expect(await (await post("/v1/messages", { "x-api-key": "sk-not-a-key" })).json()).toMatchObject({ error: { message: "无效的令牌" } });
+  });
 });

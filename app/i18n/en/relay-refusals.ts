@@ -25,4 +25,12 @@ export const relayRefusalMessages: Record<string, string> = {
   "您已达到总请求数限制：{{minutes}}分钟内最多请求{{count}}次，包括失败次数，请检查您的请求是否正确":
     "You have reached the total request limit: at most {{count}} requests in {{minutes}} minutes, failures included; please check that your requests are right",
   "您已达到请求数限制：{{minutes}}分钟内最多请求{{count}}次": "You have reached the request limit: at most {{count}} requests in {{minutes}} minutes",
+  // Native ingress (Anthropic, Gemini, Responses, Realtime).
+  "无效的参数: {{field}}": "Invalid parameter: {{field}}",
+  "无效的参数: contents": "Invalid parameter: contents",
+  "无效的参数: generationConfig": "Invalid parameter: generationConfig",
+  "无效的参数: input": "Invalid parameter: input",
+  "渠道 #{{id}} 未设置可用的 Base URL": "Channel #{{id}} has no usable Base URL",
+  "渠道 #{{id}} 未设置 Base URL": "Channel #{{id}} has no Base URL set",
+  "上游拒绝实时连接（{{status}}）": "The upstream refused the realtime connection ({{status}})",
 };

@@ -34,10 +34,9 @@ const NOT_MESSAGES: { file: string; texts?: string[]; reason: string }[] = [
   { file: "app/routes/api.channel.copy.$id.ts", texts: ["_复制"], reason: "the suffix of a copied channel's name: data" },
   // Checks of what an upstream said, not messages of ours.
   { file: "app/relay/adapters/openai-compatible/compatible-adapter.ts", texts: ["该"], reason: "a word matched in an upstream's reply" },
-  // Upstream-adapter, native-ingress, stream and task errors: a later step (docs/decisions/045).
+  // Upstream-adapter, stream and task errors: a later step (docs/decisions/045).
   // The relay's own refusals and its log lines are in the catalog.
   { file: "app/relay/adapters", reason: "upstream-adapter errors on /v1 (next step)" },
-  { file: "app/relay/ingress", reason: "/v1 refusals (next step)" },
   { file: "app/relay/stream", reason: "/v1 stream errors (next step)" },
   { file: "app/relay/tasks", reason: "/mj and /suno task errors (next step)" },
 ];
