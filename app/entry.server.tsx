@@ -27,6 +27,7 @@ export async function startBullWorker() {
   return (await import("../jobs/bullmq")).startBullWorker();
 }
 export { billingWritten, answerDatabaseOutages };
+export { answerInReadersLanguage } from "./web/reader-language.server";
 export { startBoot } from "./utils/boot-gate.server";
 
 /** The steps of the boot sequence, which the composition root (server/boot.ts) runs in its order. */

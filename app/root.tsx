@@ -9,6 +9,8 @@ import { DefaultPasswordDialog } from "~/components/DefaultPasswordDialog";
 import { buildPublicStatus, APP_VERSION } from "~/domain/site/status.server";
 import { messages } from "~/messages";
 import { clearFlash, readFlash } from "~/utils/flash.server";
+import { requestLocale } from "~/i18n/locale";
+import { translateText } from "~/i18n/translate";
 import { optionalUser } from "~/web/guards.server";
 import { readTheme } from "~/utils/theme.server";
 import { requestTimeZone } from "~/utils/time-zone.server";
@@ -49,7 +51,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       theme,
       timeZone: requestTimeZone(request),
-      flash: flash ?? null,
+      // A notice is written in Chinese by the action that set it; it is read in the reader's language.
+      flash: flash ? { ...flash, message: translateText(requestLocale(request), flash.message) } : null,
       systemName: status.system_name,
       logo: status.logo,
       footerHtml: status.footer_html,

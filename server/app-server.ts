@@ -27,10 +27,12 @@ export function createAppServer(options: {
   // Streams must reach the client as they are written: never compress text/event-stream.
   app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res) }));
   options.mountStatic?.(app);
-  // Loaders and actions answer a database outage with a 503, not Remix's 500 (app/web/database-outage.server.ts).
+  // Loaders and actions answer a database outage with a 503, not Remix's 500 (app/web/database-outage.server.ts),
+  // and send their messages in the reader's language (app/web/reader-language.server.ts).
   const getBuild = async () => {
     const build = await options.getBuild();
-    return entryOf(build).answerDatabaseOutages(build);
+    const entry = entryOf(build);
+    return entry.answerInReadersLanguage(entry.answerDatabaseOutages(build));
   };
   app.all("*", createRequestHandler({ build: getBuild, mode: options.mode }));
 

@@ -16,6 +16,7 @@ export type EntryExports = {
   refuseCrossSiteMutation: (req: IncomingMessage, res: ServerResponse) => boolean;
   apiBodyLimit: () => number;
   answerDatabaseOutages: (build: ServerBuild) => ServerBuild;
+  answerInReadersLanguage: (build: ServerBuild) => ServerBuild;
 };
 
 export function entryOf(build: ServerBuild): EntryExports {

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import { resolveLocale } from "~/i18n/locale";
+import { translateText } from "~/i18n/translate";
 import { withCors } from "./http.server";
 import type { RelayFailure } from "./relay-error";
 
@@ -22,14 +24,26 @@ export function newRequestId(): string {
 }
 
 /**
+ * A refusal in the language of the caller the reply goes to (the `lang` cookie, else
+ * `Accept-Language`, else Chinese). Error writers only: a successful call never pays for it.
+ */
+export function inCallersLanguage(res: ServerResponse, message: string): string {
+  const headers = res.req?.headers;
+  if (!headers) return message;
+  return translateText(resolveLocale({ cookie: headers.cookie, acceptLanguage: headers["accept-language"] }), message);
+}
+
+/**
  * Writes an OpenAI-shaped error, `{error:{message,type,param,code}}`, in the upstream's own words
  * when it came from one. The request id goes in `X-Oneapi-Request-Id`, not the message
  * (decision 034); the upstream's informative headers (its `x-request-id`, `retry-after`…) beside it.
+ * The gateway's own refusals are read in the caller's language (docs/decisions/045): only here,
+ * on the error path; an upstream's words are not in the catalog and pass as they are.
  */
 export function sendRelayError(res: ServerResponse, failure: RelayFailure, requestId: string): void {
   const body = JSON.stringify({
     error: {
-      message: failure.message,
+      message: inCallersLanguage(res, failure.message),
       type: failure.type || "new_api_error",
       param: failure.param ?? null,
       code: failure.code ?? null,

@@ -1,4 +1,5 @@
 import { getInputProps, useForm } from "@conform-to/react";
+import { requestLocale } from "~/i18n/locale";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { createCookie, data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -71,7 +72,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const turnstile = await turnstileRefusal(String(form.get(TURNSTILE_FIELD) ?? ""), clientIp(request));
   if (turnstile) return data({ result: submission.reply({ formErrors: [turnstile], ...HIDDEN }) }, { status: 400 });
   if (sendCode) {
-    const sent = await sendVerificationCode(String(form.get("email") ?? ""));
+    const sent = await sendVerificationCode(String(form.get("email") ?? ""), requestLocale(request));
     if (!sent.ok) return data({ result: submission.reply({ fieldErrors: { email: [sent.message] }, ...HIDDEN }) }, { status: 400 });
     return data({ result: submission.reply(HIDDEN), notice: messages.verificationCodeSent });
   }

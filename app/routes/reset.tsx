@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { requestLocale } from "~/i18n/locale";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { TurnstileWidget } from "~/components/TurnstileWidget";
@@ -28,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!email) return data<ResetRequestResult>({ email, error: messages.emailRequired }, { status: 400 });
   const turnstile = await turnstileRefusal(String(form.get(TURNSTILE_FIELD) ?? ""), ip);
   if (turnstile) return data<ResetRequestResult>({ email, error: turnstile }, { status: 400 });
-  const result = await sendPasswordResetMail(email);
+  const result = await sendPasswordResetMail(email, requestLocale(request));
   if (!result.ok) return data<ResetRequestResult>({ email, error: result.message }, { status: 400 });
   return data<ResetRequestResult>({ email, sent: messages.resetMailSent });
 }

@@ -14,6 +14,8 @@ import {
 } from "~/domain/auth/verification-codes.server";
 import { effectiveServerAddress, effectiveSystemName } from "~/domain/options/store.server";
 import { hashPassword } from "~/domain/users/passwords.server";
+import { DEFAULT_LOCALE, type Locale } from "~/i18n/locale";
+import { t } from "~/i18n/translate";
 import { messages } from "~/messages";
 import { getDb } from "~/utils/db.server";
 import { randomAlphanumeric } from "~/utils/secrets.server";
@@ -22,7 +24,9 @@ import { sendMail, type Mail } from "./mailer.server";
 
 /**
  * The email sign-in flows (docs/product.md, Sign-in and accounts): a code for registration and binding, a reset link, the
- * reset itself, and binding an address to an account.
+ * reset itself, and binding an address to an account. A mail sent while answering a request is
+ * written in that reader's language (docs/decisions/045); the refusals stay Chinese here and are
+ * translated at the edge.
  */
 export type Outcome = { ok: true } | { ok: false; message: string };
 
@@ -55,35 +59,43 @@ async function issueAndSend(purpose: CodePurpose, email: string, code: string, m
 }
 
 /** `GET /api/verification`: a 6-digit code for registration or binding, to an address no account holds. */
-export async function sendVerificationCode(rawEmail: string): Promise<Outcome> {
+export async function sendVerificationCode(rawEmail: string, locale: Locale = DEFAULT_LOCALE): Promise<Outcome> {
   const email = normalizeEmail(rawEmail);
   const refusal = emailPolicyRefusal(email);
   if (refusal) return { ok: false, message: refusal };
   if (await isEmailTaken(email)) return { ok: false, message: messages.emailTaken };
   const code = newSixDigitCode();
-  const name = escapeHtml(siteName());
+  const site = siteName();
   return issueAndSend("email", email, code, {
     to: email,
-    subject: `${siteName()} 邮箱验证`,
-    text: `您好，您正在进行 ${siteName()} 邮箱验证。\n您的验证码为：${code}\n验证码 ${MINUTES} 分钟内有效，如果不是本人操作，请忽略本邮件。`,
-    html: `<p>您好，您正在进行 ${name} 邮箱验证。</p><p>您的验证码为：<strong>${code}</strong></p><p>验证码 ${MINUTES} 分钟内有效，如果不是本人操作，请忽略本邮件。</p>`,
+    subject: t(locale, "{{site}} 邮箱验证", { site }),
+    text: t(locale, "您好，您正在进行 {{site}} 邮箱验证。\n您的验证码为：{{code}}\n验证码 {{minutes}} 分钟内有效，如果不是本人操作，请忽略本邮件。", { site, code, minutes: MINUTES }),
+    html: t(locale, "<p>您好，您正在进行 {{site}} 邮箱验证。</p><p>您的验证码为：<strong>{{code}}</strong></p><p>验证码 {{minutes}} 分钟内有效，如果不是本人操作，请忽略本邮件。</p>", {
+      site: escapeHtml(site),
+      code,
+      minutes: MINUTES,
+    }),
   });
 }
 
 /** `GET /api/reset_password`: a single-use link to the reset page, to a registered address. */
-export async function sendPasswordResetMail(rawEmail: string): Promise<Outcome> {
+export async function sendPasswordResetMail(rawEmail: string, locale: Locale = DEFAULT_LOCALE): Promise<Outcome> {
   const email = normalizeEmail(rawEmail);
   if (!email) return { ok: false, message: messages.emailRequired };
   if (email.length > 254) return { ok: false, message: messages.emailInvalid };
   if (!(await isEmailTaken(email))) return { ok: false, message: messages.emailNotRegistered };
   const token = randomBytes(16).toString("hex");
   const link = `${effectiveServerAddress().replace(/\/+$/, "")}/user/reset?${new URLSearchParams({ email, token })}`;
-  const name = escapeHtml(siteName());
+  const site = siteName();
   return issueAndSend("reset", email, token, {
     to: email,
-    subject: `${siteName()} 密码重置`,
-    text: `您好，您正在进行 ${siteName()} 密码重置。\n请在浏览器中打开下面的链接完成重置：\n${link}\n重置链接 ${MINUTES} 分钟内有效，只能使用一次；如果不是本人操作，请忽略本邮件。`,
-    html: `<p>您好，您正在进行 ${name} 密码重置。</p><p>点击 <a href="${escapeHtml(link)}">此处</a> 进行密码重置，或将下面的链接复制到浏览器中打开：<br>${escapeHtml(link)}</p><p>重置链接 ${MINUTES} 分钟内有效，只能使用一次；如果不是本人操作，请忽略本邮件。</p>`,
+    subject: t(locale, "{{site}} 密码重置", { site }),
+    text: t(locale, "您好，您正在进行 {{site}} 密码重置。\n请在浏览器中打开下面的链接完成重置：\n{{link}}\n重置链接 {{minutes}} 分钟内有效，只能使用一次；如果不是本人操作，请忽略本邮件。", { site, link, minutes: MINUTES }),
+    html: t(
+      locale,
+      "<p>您好，您正在进行 {{site}} 密码重置。</p><p>点击 <a href=\"{{link}}\">此处</a> 进行密码重置，或将下面的链接复制到浏览器中打开：<br>{{link}}</p><p>重置链接 {{minutes}} 分钟内有效，只能使用一次；如果不是本人操作，请忽略本邮件。</p>",
+      { site: escapeHtml(site), link: escapeHtml(link), minutes: MINUTES },
+    ),
   });
 }
 

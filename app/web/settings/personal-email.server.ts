@@ -1,4 +1,5 @@
 import { data } from "@remix-run/node";
+import { requestLocale } from "~/i18n/locale";
 import type { User } from "../../../db/schema";
 import { TURNSTILE_FIELD, turnstileRefusal, turnstileWidgetSettings } from "~/domain/auth/turnstile.server";
 import { bindEmail, sendVerificationCode } from "~/domain/email/email-flows.server";
@@ -32,7 +33,7 @@ export async function personalEmailAction(user: User, intent: string, form: Form
   if (intent === "email-code") {
     const turnstile = await turnstileRefusal(String(form.get(TURNSTILE_FIELD) ?? ""), ip);
     if (turnstile) return reply({ intent, email, error: turnstile }, 400);
-    const sent = await sendVerificationCode(email);
+    const sent = await sendVerificationCode(email, requestLocale(request));
     if (!sent.ok) return reply({ intent, email, fieldErrors: { email: [sent.message] } }, 400);
     return reply({ intent, email, success: messages.verificationCodeSent });
   }

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { inCallersLanguage } from "../../errors.server";
 import { withCors } from "../../http.server";
 import type { RelayFailure } from "../../relay-error";
 
@@ -32,7 +33,7 @@ export function anthropicErrorType(status: number): string {
  * The upstream's `request-id` header, when it sent one, is the one the SDK shows (decision 034).
  */
 export function sendAnthropicError(res: ServerResponse, failure: RelayFailure, requestId: string): void {
-  const body = JSON.stringify({ type: "error", error: { type: anthropicErrorType(failure.status), message: failure.message }, request_id: requestId });
+  const body = JSON.stringify({ type: "error", error: { type: anthropicErrorType(failure.status), message: inCallersLanguage(res, failure.message) }, request_id: requestId });
   res.writeHead(failure.status, withCors({ "request-id": requestId, ...failure.headers, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "X-Oneapi-Request-Id": requestId }));
   res.end(body);
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { UpstreamError } from "../../adapters/types";
+import { inCallersLanguage } from "../../errors.server";
 import { withCors } from "../../http.server";
 import type { RelayFailure } from "../../relay-error";
 
@@ -33,7 +34,7 @@ export function googleErrorBody(status: number, message: string): string {
 
 /** `{error:{code,message,status}}`: what the genai SDK reads into its ApiError. */
 export function sendGeminiError(res: ServerResponse, failure: RelayFailure, requestId: string): void {
-  const body = googleErrorBody(failure.status, failure.message);
+  const body = googleErrorBody(failure.status, inCallersLanguage(res, failure.message));
   res.writeHead(failure.status, withCors({ ...failure.headers, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "X-Oneapi-Request-Id": requestId }));
   res.end(body);
 }

@@ -1,0 +1,22 @@
+import { accountMessages } from "./accounts";
+import { apiMessages } from "./api";
+import { channelMessages } from "./channels";
+import { consoleMessages } from "./console";
+import { logMessages } from "./logs";
+import { mailMessages } from "./mail";
+import { relayMessages } from "./relay";
+import { relayRefusalMessages } from "./relay-refusals";
+import { tokenMessages } from "./tokens";
+
+/** The English catalog: Chinese source text → English, one file per area. */
+export const english: Record<string, string> = {
+  ...consoleMessages,
+  ...apiMessages,
+  ...accountMessages,
+  ...channelMessages,
+  ...tokenMessages,
+  ...logMessages,
+  ...mailMessages,
+  ...relayMessages,
+  ...relayRefusalMessages,
+};
