@@ -1,5 +1,6 @@
 import pg from "pg";
-import type { SourceDb, SourceRow, SourceValue } from "../types";
+import type { SourceDb, SourceValue } from "../types";
+import { sqlServerReader } from "./sql-reader";
 import { integerFromText } from "../values";
 
 const INT8_OID = 20;
@@ -21,47 +22,17 @@ export async function openPostgresSource(url: string, label: string): Promise<So
     },
   });
   await client.connect();
-  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
   // The portable `?` placeholders become $1, $2…
   const numbered = (sql: string) => {
     let n = 0;
     return sql.replace(/\?/g, () => `$${++n}`);
   };
-  const rows = async (sql: string, params: SourceValue[] = []) => {
-    const result = await client.query(numbered(sql), params);
-    return result.rows.map((row: Record<string, SourceValue>) => {
-      const out: SourceRow = {};
-      for (const [k, v] of Object.entries(row)) out[k.toLowerCase()] = v;
-      return out;
-    });
-  };
-  const select = (columns: string[]) => columns.map(quote).join(", ");
-
-  const reader: SourceDb = {
+  return sqlServerReader({
     dialect: "postgres",
     label,
-    async tables() {
-      return (await rows("select table_name as name from information_schema.tables where table_schema = current_schema()")).map((r) => String(r.name).toLowerCase());
-    },
-    async columns(table) {
-      const found = await rows("select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ? order by ordinal_position", [table]);
-      return found.map((r) => String(r.name).toLowerCase());
-    },
-    async count(table, where) {
-      const [row] = await rows(`select count(*) as n from ${quote(table)}${where ? ` where ${where.sql}` : ""}`, where?.params);
-      return Number(row?.n ?? 0);
-    },
-    async page(table, columns, afterId, limit, where) {
-      const extra = where ? ` and (${where.sql})` : "";
-      return rows(`select ${select(columns)} from ${quote(table)} where id > ?${extra} order by id limit ?`, [afterId, ...(where?.params ?? []), limit]);
-    },
-    async all(table, columns) {
-      const hasId = (await reader.columns(table)).includes("id");
-      return rows(`select ${select(columns)} from ${quote(table)}${hasId ? " order by id" : ""}`);
-    },
-    async close() {
-      await client.end();
-    },
-  };
-  return reader;
+    quote: (name) => `"${name.replaceAll('"', '""')}"`,
+    schema: "current_schema()",
+    query: async (sql, params) => (await client.query(numbered(sql), params)).rows as Record<string, SourceValue>[],
+    close: () => client.end(),
+  });
 }
