@@ -1,6 +1,7 @@
 import type { ServerBuild } from "@remix-run/node";
 import { messages } from "~/messages";
 import { isDatabaseUnavailable } from "~/utils/db-errors";
+import { wrapRouteHandlers } from "./route-handlers.server";
 
 /**
  * While the database is unreachable or refusing connections, every route answers 503 "try
@@ -53,28 +54,7 @@ function answeringOutages<A extends { request: Request }, R>(handler: (args: A) 
 
 const answered = new WeakMap<ServerBuild, ServerBuild>();
 
-/**
- * The build with every loader and action answering a database outage as above. One place
- * instead of a try in each of the routes: a route added later is covered without knowing.
- * Done once per build (development loads a new build after each change).
- */
+/** The build with every loader and action answering a database outage as above. */
 export function answerDatabaseOutages(build: ServerBuild): ServerBuild {
-  const known = answered.get(build);
-  if (known) return known;
-  const routes: ServerBuild["routes"] = {};
-  for (const [id, route] of Object.entries(build.routes)) {
-    if (!route) continue;
-    const { loader, action } = route.module;
-    routes[id] = {
-      ...route,
-      module: {
-        ...route.module,
-        ...(loader ? { loader: answeringOutages(loader) } : {}),
-        ...(action ? { action: answeringOutages(action) } : {}),
-      },
-    };
-  }
-  const wrapped = { ...build, routes };
-  answered.set(build, wrapped);
-  return wrapped;
+  return wrapRouteHandlers(build, answered, (handler) => answeringOutages(handler));
 }

@@ -1,6 +1,7 @@
 import type { ServerBuild } from "@remix-run/node";
 import { requestLocale, type Locale } from "~/i18n/locale";
 import { translateText } from "~/i18n/translate";
+import { wrapRouteHandlers } from "./route-handlers.server";
 
 /**
  * Every message a loader or action sends out, in the reader's language (docs/decisions/045):
@@ -118,22 +119,5 @@ const translated = new WeakMap<ServerBuild, ServerBuild>();
 
 /** The build with every loader and action answering in the reader's language; once per build. */
 export function answerInReadersLanguage(build: ServerBuild): ServerBuild {
-  const known = translated.get(build);
-  if (known) return known;
-  const routes: ServerBuild["routes"] = {};
-  for (const [id, route] of Object.entries(build.routes)) {
-    if (!route) continue;
-    const { loader, action } = route.module;
-    routes[id] = {
-      ...route,
-      module: {
-        ...route.module,
-        ...(loader ? { loader: inReadersLanguage(loader, false) } : {}),
-        ...(action ? { action: inReadersLanguage(action, true) } : {}),
-      },
-    };
-  }
-  const wrapped = { ...build, routes };
-  translated.set(build, wrapped);
-  return wrapped;
+  return wrapRouteHandlers(build, translated, (handler, isAction) => inReadersLanguage(handler, isAction));
 }
