@@ -1,9 +1,10 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, loginRoot, type ApiSession } from "../support/api";
+import { baseUrl } from "../support/api";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
-import { createChannel, mergeOption, uniqueModel, userWithToken } from "../support/relay";
+import { setUpConvertedChannels } from "../support/converted-channels";
+import { uniqueModel } from "../support/relay";
 
 /**
  * The Anthropic and Gemini surfaces served by OpenAI channels, through the real server and the
@@ -11,27 +12,19 @@ import { createChannel, mergeOption, uniqueModel, userWithToken } from "../suppo
  * tier, top_k where the channel takes it, candidateCount as n, a failed tool's result marked), and
  * the reply's cached and reasoning tokens come back in the client's protocol.
  */
-let root: ApiSession;
 let openai: MockUpstream;
 let compatible: MockUpstream;
 let key = "";
+let closeUpstreams: (() => Promise<void>) | undefined;
 const model = uniqueModel("conv");
 const compatibleModel = uniqueModel("conv-compat");
 const CACHED_USAGE = { prompt_tokens: 1200, completion_tokens: 40, total_tokens: 1240, prompt_tokens_details: { cached_tokens: 1000 }, completion_tokens_details: { reasoning_tokens: 15 } };
 
 beforeAll(async () => {
-  root = await loginRoot();
-  openai = await startOpenAiMock();
-  compatible = await startOpenAiMock();
-  await mergeOption(root, "ModelRatio", { [model]: 1, [compatibleModel]: 1 });
-  await createChannel(root, { type: 1, base_url: openai.url, models: model });
-  // Type 8: a custom OpenAI-compatible server (vLLM and the like), which takes top_k.
-  await createChannel(root, { type: 8, base_url: compatible.url, models: compatibleModel });
-  ({ key } = await userWithToken(10_000_000));
+  ({ openai, compatible, key, close: closeUpstreams } = await setUpConvertedChannels(() => startOpenAiMock(), model, compatibleModel));
 }, 60_000);
 afterAll(async () => {
-  await openai?.close();
-  await compatible?.close();
+  await closeUpstreams?.();
 });
 
 const anthropic = () => new Anthropic({ apiKey: key, baseURL: baseUrl(), maxRetries: 0, timeout: 20_000 });

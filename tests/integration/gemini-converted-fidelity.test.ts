@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, loginRoot } from "../support/api";
-import { createChannel, mergeOption, uniqueModel, userWithToken } from "../support/relay";
+import { baseUrl } from "../support/api";
+import { setUpConvertedChannels } from "../support/converted-channels";
+import { uniqueModel } from "../support/relay";
 
 /**
  * The Gemini surface on OpenAI channels through the real server, with a scripted upstream that
@@ -68,22 +69,15 @@ async function startScriptedUpstream(): Promise<Upstream> {
 let openai: Upstream;
 let compatible: Upstream;
 let key = "";
+let closeUpstreams: (() => Promise<void>) | undefined;
 const model = uniqueModel("gem-conv");
 const compatibleModel = uniqueModel("gem-conv-compat");
 
 beforeAll(async () => {
-  const root = await loginRoot();
-  openai = await startScriptedUpstream();
-  compatible = await startScriptedUpstream();
-  await mergeOption(root, "ModelRatio", { [model]: 1, [compatibleModel]: 1 });
-  await createChannel(root, { type: 1, base_url: openai.url, models: model });
-  // Type 8: a custom OpenAI-compatible server (vLLM and the like), which takes top_k.
-  await createChannel(root, { type: 8, base_url: compatible.url, models: compatibleModel });
-  ({ key } = await userWithToken(10_000_000));
+  ({ openai, compatible, key, close: closeUpstreams } = await setUpConvertedChannels(startScriptedUpstream, model, compatibleModel));
 }, 60_000);
 afterAll(async () => {
-  await openai?.close();
-  await compatible?.close();
+  await closeUpstreams?.();
 });
 
 const generationConfig = { candidateCount: 2, topK: 12, responseLogprobs: true, logprobs: 1, thinkingConfig: { thinkingBudget: 30_000, includeThoughts: true } };
