@@ -16,6 +16,9 @@ export default defineConfig({
   reporter: process.env.CI ? "list" : "line",
   use: {
     baseURL,
+    // The flows read the console as a Chinese reader does: with the browser's default en-US,
+    // the answers from the server (form errors, flashes) come in English (decision 045).
+    locale: "zh-CN",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
