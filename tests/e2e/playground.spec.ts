@@ -56,6 +56,8 @@ test.describe("playground @nojs", () => {
     await expect(page.getByLabel("模型")).toHaveValue(model);
     await ask(page, "And again");
     await expect(assistant(page)).toHaveCount(2);
+    // With script the second reply's bubble appears before its request leaves: wait for the reply.
+    await expect(assistant(page).last()).toHaveAttribute("data-state", "complete");
     await expect(page.locator('[data-role="user"]')).toHaveText(["Say hi", "And again"]);
     expect(lastChatRequest().messages.slice(1)).toEqual([
       { role: "user", content: "Say hi" },
