@@ -23,9 +23,10 @@ const integrationFiles = (db: string) =>
 export default defineConfig({
   resolve: { alias },
   test: {
-    fileParallelism: false,
     projects: [
-      { resolve: { alias }, test: { ...shared, name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      // Unit files share nothing, so they use both cores; the integration files of one project share
+      // its one server (and its options), so they run one at a time, after the unit files.
+      { resolve: { alias }, test: { ...shared, name: "unit", include: ["tests/unit/**/*.test.ts"], maxWorkers: 2 } },
       ...databases.map((db) => ({
         resolve: { alias },
         test: {
@@ -33,6 +34,8 @@ export default defineConfig({
           name: `integration-${db}`,
           include: integrationFiles(db),
           globalSetup: ["tests/support/global-setup.ts"],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       })),
     ],
