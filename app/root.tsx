@@ -9,8 +9,9 @@ import { DefaultPasswordDialog } from "~/components/DefaultPasswordDialog";
 import { buildPublicStatus, APP_VERSION } from "~/domain/site/status.server";
 import { messages } from "~/messages";
 import { clearFlash, readFlash } from "~/utils/flash.server";
-import { requestLocale } from "~/i18n/locale";
-import { translateText } from "~/i18n/translate";
+import { DEFAULT_LOCALE, requestLocale } from "~/i18n/locale";
+import { pageText, translateText } from "~/i18n/translate";
+import { LocaleProvider, metaLocale, useT } from "~/components/i18n/locale-context";
 import { optionalUser } from "~/web/guards.server";
 import { readTheme } from "~/utils/theme.server";
 import { requestTimeZone } from "~/utils/time-zone.server";
@@ -28,14 +29,15 @@ export const links: LinksFunction = () => [
 
 // The not-found page names itself in the tab and in history, as its heading does, rather than
 // passing for the site's home under the site name.
-export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
-  { title: isRouteErrorResponse(error) && error.status === 404 ? messages.notFound : (data?.systemName ?? "Switchyard") },
+export const meta: MetaFunction<typeof loader> = ({ data, error, matches }) => [
+  { title: isRouteErrorResponse(error) && error.status === 404 ? pageText(metaLocale(matches), messages.notFound) : (data?.systemName ?? "Switchyard") },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await optionalUser(request);
   const status = buildPublicStatus();
   const [theme, flash] = await Promise.all([readTheme(request), readFlash(request)]);
+  const locale = requestLocale(request);
   const headers = new Headers();
   if (flash) headers.append("Set-Cookie", await clearFlash());
   const menu = user
@@ -52,7 +54,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       theme,
       timeZone: requestTimeZone(request),
       // A notice is written in Chinese by the action that set it; it is read in the reader's language.
-      flash: flash ? { ...flash, message: translateText(requestLocale(request), flash.message) } : null,
+      flash: flash ? { ...flash, message: translateText(locale, flash.message) } : null,
+      // Every page renders in this language (docs/decisions/045); the top bar offers the other.
+      locale,
       systemName: status.system_name,
       logo: status.logo,
       footerHtml: status.footer_html,
@@ -79,10 +83,11 @@ export function useShellData() {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const shell = useShellData();
+  const locale = shell?.locale ?? DEFAULT_LOCALE;
   return (
     // data-tz: the zone this page's times are in; the enhancement script sends the browser's own
     // as a cookie when it differs (without script the server's zone is used throughout).
-    <html lang="zh-CN" className={shell?.theme === "dark" ? "dark" : ""} data-tz={shell?.timeZone} data-tz-cookie={shell ? TIME_ZONE_COOKIE : undefined}>
+    <html lang={locale === "en" ? "en" : "zh-CN"} className={shell?.theme === "dark" ? "dark" : ""} data-tz={shell?.timeZone} data-tz-cookie={shell ? TIME_ZONE_COOKIE : undefined} data-copied-text={pageText(locale, "已复制到剪贴板！")}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -90,7 +95,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen bg-gray-50 text-gray-900 dark:bg-gray-950 dark:text-gray-100">
-        {children}
+        <LocaleProvider value={locale}>{children}</LocaleProvider>
         <PageScripts />
       </body>
     </html>
@@ -102,7 +107,7 @@ function Shell({ children }: { children: React.ReactNode }) {
   if (!shell) return <main className="p-6">{children}</main>;
   return (
     <div className="flex min-h-screen flex-col">
-      <TopBar systemName={shell.systemName} logo={shell.logo} theme={shell.theme} user={shell.user} newYear={shell.newYear} />
+      <TopBar systemName={shell.systemName} logo={shell.logo} theme={shell.theme} user={shell.user} newYear={shell.newYear} locale={shell.locale} />
       <div className="flex flex-1 flex-col sm:flex-row">
         {shell.user ? <SideMenu items={shell.menu} collapsed={shell.collapseSidebar} /> : null}
         <main className="min-w-0 flex-1 p-3 sm:p-5">
@@ -128,6 +133,7 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const t = useT();
   let title: string = messages.serverError;
   let detail = "";
   if (isRouteErrorResponse(error)) {
@@ -152,8 +158,8 @@ export function ErrorBoundary() {
   return (
     <Shell>
       <div className="card mx-auto mt-10 max-w-md text-center">
-        <h1 className="text-xl font-bold">{title}</h1>
-        {detail ? <p className="mt-2 text-sm text-gray-500">{detail}</p> : null}
+        <h1 className="text-xl font-bold">{t(title)}</h1>
+        {detail ? <p className="mt-2 text-sm text-gray-500">{t(detail)}</p> : null}
       </div>
     </Shell>
   );

@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import { useT } from "~/components/i18n/locale-context";
 
 const linkStyle = {
   blue: "text-blue-600 dark:text-blue-400",
@@ -18,5 +19,6 @@ export function RowActionForm({ id, intent, label, tone = "blue" }: { id: number
 
 /** Enable/disable toggle for rows whose status 1 means enabled. */
 export function StatusToggle({ id, enabled }: { id: number; enabled: boolean }) {
-  return enabled ? <RowActionForm id={id} intent="disable" label="禁用" tone="yellow" /> : <RowActionForm id={id} intent="enable" label="启用" tone="green" />;
+  const t = useT();
+  return enabled ? <RowActionForm id={id} intent="disable" label={t("禁用")} tone="yellow" /> : <RowActionForm id={id} intent="enable" label={t("启用")} tone="green" />;
 }

@@ -23,7 +23,9 @@
       if (count) count.textContent = `${ticked}/${boxes.length}`;
     }
     const count = picker.querySelector("[data-picker-count]");
-    if (count) count.textContent = `已选 ${chosen} / ${total}`;
+    // The words come from the page, in the reader's language.
+    const template = count instanceof HTMLElement ? count.dataset.countTemplate : undefined;
+    if (count && template) count.textContent = template.replace("{chosen}", String(chosen)).replace("{total}", String(total));
   }
 
   /** @param {HTMLInputElement} search */

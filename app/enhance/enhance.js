@@ -31,7 +31,8 @@
 (() => {
   const doc = document;
   const html = doc.documentElement;
-  const COPIED = "已复制到剪贴板！";
+  // Words the script shows come from the page, in the reader's language.
+  const COPIED = html.dataset.copiedText || "已复制到剪贴板！";
 
   /**
    * A selector from an attribute that is not valid (a React id with colons, say) finds nothing
@@ -214,7 +215,8 @@
     html.classList.toggle("dark", next === "dark");
     field.value = next === "dark" ? "light" : "dark";
     const button = form.querySelector("button");
-    button?.setAttribute("aria-label", next === "dark" ? "切换到浅色模式" : "切换到深色模式");
+    const label = next === "dark" ? button?.dataset.labelDark : button?.dataset.labelLight;
+    if (label) button?.setAttribute("aria-label", label);
   }
 
   /** @param {HTMLInputElement} box */

@@ -14,6 +14,7 @@
  *   #pg-error                             the error banner
  *   input[name=history]                   the conversation as JSON, kept current so the plain
  *                                         post carries it too
+ *   form[data-empty-message]              what to say when the message is empty (the page's language)
  *   form[data-ready]                      set once this script has the form
  */
 (() => {
@@ -25,6 +26,7 @@
   const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
   const sendButton = /** @type {HTMLButtonElement} */ (form.querySelector('button[value="send"]'));
   const userId = form.dataset.userId ?? "";
+  const emptyMessage = form.dataset.emptyMessage || "请输入消息";
 
   /** @typedef {{ role: "user" | "assistant", content: string }} Message */
   /** @type {Message[]} */
@@ -112,7 +114,7 @@
 
   async function send() {
     const asked = field("message").value.trim();
-    if (!asked) return showError("请输入消息");
+    if (!asked) return showError(emptyMessage);
     showError("");
     const system = field("system").value.trim();
     const maxTokens = Number(field("max_tokens").value) || 0;

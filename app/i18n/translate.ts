@@ -82,3 +82,12 @@ export function translateText(locale: Locale, text: string): string {
   if (fieldMessage) return `${fieldMessage[1]}${translateText(locale, fieldMessage[2] ?? "")}`;
   return text;
 }
+
+/**
+ * A page's own text (a label, a heading, a button) in the locale. Unlike `t`, values are put in
+ * as they are: on a page they are data (a name, a count), never messages to be read again.
+ */
+export function pageText(locale: Locale, key: string, values: Values = {}): string {
+  if (locale === "zh" && !HAS_PLACEHOLDER.test(key)) return key;
+  return i18n.t(key, { lng: locale, ...values, defaultValue: key });
+}

@@ -3,15 +3,14 @@ import { join, relative } from "node:path";
 import ts from "typescript";
 
 /**
- * Every string and template literal with Chinese text in the server code that can reach a
- * reader: `.ts` modules whole, and in `.tsx` routes only their `loader` and `action` (the page
- * markup is translated separately). A template literal's `${…}` parts become `{{}}`, the same
- * shape catalog keys are compared in.
+ * Every string and template literal with Chinese text in the code that can reach a reader: `.ts`
+ * modules and `.tsx` pages whole. A template literal's `${…}` parts become `{{}}`, the same
+ * shape catalog keys are compared in. `fixed` marks Chinese written straight into page markup
+ * (JSX text, or a quoted attribute): it cannot follow the reader's language at all.
  */
-export type CjkLiteral = { file: string; line: number; text: string };
+export type CjkLiteral = { file: string; line: number; text: string; fixed?: boolean };
 
 const CJK = /[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]/;
-const SERVER_PARTS = new Set(["loader", "action"]);
 
 function filesUnder(dir: string): string[] {
   if (!statSync(dir).isDirectory()) return [dir];
@@ -29,13 +28,11 @@ function literalText(node: ts.Node): string | undefined {
   return undefined;
 }
 
-/** Whether a `.tsx` node sits inside the module's `loader` or `action` function. */
-function inServerPart(node: ts.Node): boolean {
-  for (let at: ts.Node | undefined = node; at; at = at.parent) {
-    if (ts.isFunctionDeclaration(at) && at.name && SERVER_PARTS.has(at.name.text)) return true;
-    if (ts.isVariableDeclaration(at) && ts.isIdentifier(at.name) && SERVER_PARTS.has(at.name.text)) return true;
-  }
-  return false;
+/** Chinese placed in markup as it is: JSX text, or a JSX attribute given a quoted string. */
+function fixedMarkupText(node: ts.Node): string | undefined {
+  if (ts.isJsxText(node)) return node.text.trim();
+  if (ts.isStringLiteral(node) && ts.isJsxAttribute(node.parent)) return node.text;
+  return undefined;
 }
 
 export function cjkLiterals(root: string, dirs: string[]): CjkLiteral[] {
@@ -44,13 +41,15 @@ export function cjkLiterals(root: string, dirs: string[]): CjkLiteral[] {
     const tsx = file.endsWith(".tsx");
     const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true, tsx ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
     const visit = (node: ts.Node): void => {
+      const line = () => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+      const fixed = tsx ? fixedMarkupText(node) : undefined;
       const text = literalText(node);
-      if (text !== undefined) {
+      if (fixed !== undefined && CJK.test(fixed)) {
+        found.push({ file: relative(root, file), line: line(), text: fixed, fixed: true });
+      } else if (text !== undefined) {
         // A literal inside a template's substitution is visited on its own below; the template
         // itself is taken whole only when it carries Chinese outside its substitutions.
-        if (CJK.test(text) && (!tsx || inServerPart(node)) && !ts.isImportDeclaration(node.parent)) {
-          found.push({ file: relative(root, file), line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, text });
-        }
+        if (CJK.test(text) && !ts.isImportDeclaration(node.parent)) found.push({ file: relative(root, file), line: line(), text });
       }
       ts.forEachChild(node, visit);
     };

@@ -1,11 +1,14 @@
 import { useLocation } from "@remix-run/react";
 import type { Theme } from "~/utils/theme.server";
+import type { Locale } from "~/i18n/locale";
+import { useT } from "~/components/i18n/locale-context";
 
 /** Plain links and forms throughout: every page is a whole-document load (no page runs a client router). */
 export type ShellUser = { id: number; username: string; display_name: string; role: number };
 
-export function TopBar(props: { systemName: string; logo: string; theme: Theme; user?: ShellUser; newYear: boolean }) {
+export function TopBar(props: { systemName: string; logo: string; theme: Theme; user?: ShellUser; newYear: boolean; locale: Locale }) {
   const location = useLocation();
+  const t = useT();
   const here = location.pathname + location.search;
   return (
     <header className="flex items-center gap-2 border-b sm:gap-3 border-gray-200 bg-white px-3 py-2 dark:border-gray-700 dark:bg-gray-900">
@@ -14,16 +17,17 @@ export function TopBar(props: { systemName: string; logo: string; theme: Theme; 
         <span className="truncate">{props.systemName}</span>
       </a>
       <nav className="flex shrink-0 items-center gap-2 whitespace-nowrap text-sm sm:gap-3">
-        <a href="/" className="hover:underline">首页</a>
-        <a href="/about" className="hover:underline">关于</a>
-        {props.newYear ? <span title="新年快乐">🧨 新年快乐</span> : null}
+        <a href="/" className="hover:underline">{t("首页")}</a>
+        <a href="/about" className="hover:underline">{t("关于")}</a>
+        {props.newYear ? <span title={t("新年快乐")}>🧨 {t("新年快乐")}</span> : null}
       </nav>
       <div className="ml-auto flex shrink-0 items-center gap-2">
+        <LanguageSwitch locale={props.locale} here={here} />
         {/* A plain form: without script it posts and comes back; with it the switch happens in place. */}
         <form method="post" action="/theme" data-theme-toggle="">
           <input type="hidden" name="redirectTo" value={here} />
           <input type="hidden" name="theme" value={props.theme === "dark" ? "light" : "dark"} />
-          <button type="submit" className="btn-secondary px-2 sm:px-3" aria-label={props.theme === "dark" ? "切换到浅色模式" : "切换到深色模式"} data-testid="theme-toggle">
+          <button type="submit" className="btn-secondary px-2 sm:px-3" aria-label={props.theme === "dark" ? t("切换到浅色模式") : t("切换到深色模式")} data-label-dark={t("切换到浅色模式")} data-label-light={t("切换到深色模式")} data-testid="theme-toggle">
             {/* Both icons, the page's theme shows one: switched in place, the icon follows. */}
             <SunIcon />
             <MoonIcon />
@@ -35,20 +39,34 @@ export function TopBar(props: { systemName: string; logo: string; theme: Theme; 
               {props.user.display_name || props.user.username}
             </summary>
             <div className="absolute right-0 z-20 mt-1 w-32 rounded border border-gray-200 bg-white p-1 shadow dark:border-gray-700 dark:bg-gray-800">
-              <a href="/setting" className="block rounded px-2 py-1 text-sm hover:bg-gray-100 dark:hover:bg-gray-700">个人设置</a>
+              <a href="/setting" className="block rounded px-2 py-1 text-sm hover:bg-gray-100 dark:hover:bg-gray-700">{t("个人设置")}</a>
               <form method="post" action="/logout">
-                <button type="submit" className="block w-full rounded px-2 py-1 text-left text-sm hover:bg-gray-100 dark:hover:bg-gray-700">退出</button>
+                <button type="submit" className="block w-full rounded px-2 py-1 text-left text-sm hover:bg-gray-100 dark:hover:bg-gray-700">{t("退出")}</button>
               </form>
             </div>
           </details>
         ) : (
           <>
-            <a href="/login" className="btn-secondary">登录</a>
-            <a href="/register" className="btn-primary">注册</a>
+            <a href="/login" className="btn-secondary">{t("登录")}</a>
+            <a href="/register" className="btn-primary">{t("注册")}</a>
           </>
         )}
       </div>
     </header>
+  );
+}
+
+/**
+ * A plain link to the other language, named in that language (the convention of language menus,
+ * and marked with its `lang` so screen readers say it right). `/lang` keeps the choice in a cookie.
+ */
+function LanguageSwitch({ locale, here }: { locale: Locale; here: string }) {
+  const to = locale === "en" ? "zh" : "en";
+  const href = `/lang?to=${to}&back=${encodeURIComponent(here)}`;
+  return (
+    <a href={href} lang={to === "zh" ? "zh-CN" : "en"} hrefLang={to === "zh" ? "zh-CN" : "en"} className="btn-secondary px-2 sm:px-3" data-testid="language-switch">
+      {to === "zh" ? "中文" : "English"}
+    </a>
   );
 }
 

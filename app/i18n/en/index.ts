@@ -7,6 +7,7 @@ import { mailMessages } from "./mail";
 import { relayMessages } from "./relay";
 import { relayRefusalMessages } from "./relay-refusals";
 import { tokenMessages } from "./tokens";
+import { shellPageText } from "./pages-shell";
 
 /** The English catalog: Chinese source text → English, one file per area. */
 export const english: Record<string, string> = {
@@ -19,4 +20,6 @@ export const english: Record<string, string> = {
   ...mailMessages,
   ...relayMessages,
   ...relayRefusalMessages,
+  // Page markup: labels, headings and buttons, one file per area.
+  ...shellPageText,
 };

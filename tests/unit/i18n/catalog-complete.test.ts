@@ -4,13 +4,58 @@ import { english } from "~/i18n/en";
 import { cjkLiterals, placeholderShape } from "../../support/cjk-literals";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const SCANNED = ["app/domain", "app/web", "app/relay", "app/routes", "app/utils", "app/messages.ts"];
+const SCANNED = ["app/domain", "app/web", "app/relay", "app/routes", "app/components", "app/root.tsx", "app/utils", "app/messages.ts"];
 
 /**
  * Chinese literals that are not messages of this step, each with why. A file listed without
  * texts is left whole; with texts, only those. Everything else needs an English entry.
  */
 const NOT_MESSAGES: { file: string; texts?: string[]; reason: string }[] = [
+  { file: "app/components/shell/TopBar.tsx", texts: ["中文"], reason: "the switch to Chinese is named in Chinese, marked lang=zh-CN" },
+  // Pages whose markup is still Chinese only, by area: each entry goes when its area is translated.
+  // -- pending: channels
+  { file: "app/components/channels", reason: "pending: channel pages" },
+  { file: "app/routes/channel._index.tsx", reason: "pending: channel pages" },
+  { file: "app/routes/channel.add.tsx", reason: "pending: channel pages" },
+  { file: "app/routes/channel.edit.$id.tsx", reason: "pending: channel pages" },
+  // -- pending: settings
+  { file: "app/components/settings", reason: "pending: settings pages" },
+  { file: "app/routes/setting.tsx", reason: "pending: settings pages" },
+  { file: "app/routes/user.edit._index.tsx", reason: "pending: settings pages" },
+  // -- pending: accounts, users, tokens, redemption codes
+  { file: "app/components/users", reason: "pending: account pages" },
+  { file: "app/components/tokens", reason: "pending: account pages" },
+  { file: "app/components/redemptions", reason: "pending: account pages" },
+  { file: "app/components/auth", reason: "pending: account pages" },
+  { file: "app/routes/login.tsx", reason: "pending: account pages" },
+  { file: "app/routes/register.tsx", reason: "pending: account pages" },
+  { file: "app/routes/reset.tsx", reason: "pending: account pages" },
+  { file: "app/routes/user_.reset.tsx", reason: "pending: account pages" },
+  { file: "app/routes/oauth.github._index.tsx", reason: "pending: account pages" },
+  { file: "app/routes/user._index.tsx", reason: "pending: account pages" },
+  { file: "app/routes/user.add.tsx", reason: "pending: account pages" },
+  { file: "app/routes/user.edit.$id.tsx", reason: "pending: account pages" },
+  { file: "app/routes/token._index.tsx", reason: "pending: account pages" },
+  { file: "app/routes/token.add.tsx", reason: "pending: account pages" },
+  { file: "app/routes/token.edit.$id.tsx", reason: "pending: account pages" },
+  { file: "app/routes/redemption._index.tsx", reason: "pending: account pages" },
+  { file: "app/routes/redemption.add.tsx", reason: "pending: account pages" },
+  { file: "app/routes/redemption.edit.$id.tsx", reason: "pending: account pages" },
+  // -- pending: logs, tasks, dashboard, pricing, wallet, playground, home
+  { file: "app/components/logs", reason: "pending: usage pages" },
+  { file: "app/components/tasks", reason: "pending: usage pages" },
+  { file: "app/components/charts", reason: "pending: usage pages" },
+  { file: "app/components/pricing", reason: "pending: usage pages" },
+  { file: "app/components/wallet", reason: "pending: usage pages" },
+  { file: "app/components/playground", reason: "pending: usage pages" },
+  { file: "app/components/chat", reason: "pending: usage pages" },
+  { file: "app/routes/log.tsx", reason: "pending: usage pages" },
+  { file: "app/routes/midjourney.tsx", reason: "pending: usage pages" },
+  { file: "app/routes/task.tsx", reason: "pending: usage pages" },
+  { file: "app/routes/detail.tsx", reason: "pending: usage pages" },
+  { file: "app/routes/topup.tsx", reason: "pending: usage pages" },
+  { file: "app/routes/_index.tsx", reason: "pending: usage pages" },
+  { file: "app/routes/about.tsx", reason: "pending: usage pages" },
   // Labels shown inside page markup: translated with the pages, a later step (docs/decisions/045).
   { file: "app/web/settings/option-cards.server.ts", reason: "settings-page field labels and hints (page markup)" },
   { file: "app/web/settings/other.server.ts", reason: "settings-page field labels and hints (page markup)" },
@@ -52,11 +97,11 @@ const keyShapes = new Set(Object.keys(english).map(placeholderShape));
 const literals = cjkLiterals(ROOT, SCANNED);
 
 describe("the English catalog", () => {
-  it("has an entry for every Chinese message the server can send", () => {
+  it("has an entry for every Chinese text a page or the server can show", () => {
     const missing = literals
       .map((literal) => ({ ...literal, shape: placeholderShape(literal.text) }))
-      .filter((literal) => !allowed(literal.file, literal.shape) && !keyShapes.has(literal.shape))
-      .map((literal) => `${literal.file}:${literal.line} ${JSON.stringify(literal.text)}`);
+      .filter((literal) => !allowed(literal.file, literal.shape) && (literal.fixed || !keyShapes.has(literal.shape)))
+      .map((literal) => `${literal.file}:${literal.line} ${literal.fixed ? "(written into the markup: use t()) " : ""}${JSON.stringify(literal.text)}`);
     expect(missing).toEqual([]);
   });
 
