@@ -42,8 +42,9 @@ export function ChannelKeyTable({ keys }: { keys: KeyRow[] }) {
           </Form>
         ) : null}
       </div>
+      {/* Narrower cells on a phone, so a longer language's words leave the actions column on screen. */}
       <div className="overflow-x-auto">
-        <table className="w-full border-collapse text-sm" data-testid="channel-key-table">
+        <table className="w-full border-collapse text-sm [&_td]:px-1 [&_th]:px-1 sm:[&_td]:px-2 sm:[&_th]:px-2" data-testid="channel-key-table">
           <thead>
             <tr className="border-b border-gray-200 text-left dark:border-gray-700">
               <th className="p-2">{t("序号")}</th>

@@ -40,7 +40,7 @@ export const channelPageText: Record<string, string> = {
   "（无法解密）": "(cannot be decrypted)",
   // The channel list.
   "管理渠道": "Manage channels",
-  "搜索渠道的 ID，名称和代理地址 ...": "Search channel ID, name and proxy address ...",
+  "搜索渠道的 ID，名称和代理地址 ...": "Search ID, name, address ...",
   "关键字": "Keyword",
   "分组": "Group",
   "全部分组": "All groups",
@@ -133,7 +133,7 @@ export const channelPageText: Record<string, string> = {
   "填入该类型的默认模型": "Fill in the type's default models",
   "清除所有模型": "Clear all models",
   "获取模型列表": "Fetch model list",
-  "输入自定义模型名称，逗号分隔": "Custom model names, comma separated",
+  "输入自定义模型名称，逗号分隔": "Model names, comma separated",
   "自定义模型": "Custom models",
   "填入": "Add",
   "模型重定向": "Model mapping",
