@@ -24,8 +24,9 @@ import { requireRole } from "~/web/guards.server";
 import { rememberedListPrefs } from "~/utils/prefs.server";
 import { readForm, readId } from "~/utils/edge-input";
 import { readPage } from "~/utils/pagination";
+import { pageTitle, useT } from "~/components/i18n/locale-context";
 
-export const meta: MetaFunction = () => [{ title: "渠道" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "渠道");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
@@ -129,35 +130,36 @@ export default function ChannelPage() {
   const page = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const running = page.testAll.running || page.balances.running;
+  const t = useT();
   return (
     <div className="flex flex-col gap-3">
-      <h1 className="text-xl font-bold">管理渠道</h1>
+      <h1 className="text-xl font-bold">{t("管理渠道")}</h1>
       {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
       <Form method="get" role="search" className="flex w-full flex-wrap items-end gap-2 sm:w-auto">
-        <input name="keyword" defaultValue={page.filters.keyword} placeholder="搜索渠道的 ID，名称和代理地址 ..." className="input w-full sm:w-56" aria-label="关键字" />
-        <select name="group" defaultValue={page.filters.group} className="input w-36" aria-label="分组">
-          <option value="">全部分组</option>
+        <input name="keyword" defaultValue={page.filters.keyword} placeholder={t("搜索渠道的 ID，名称和代理地址 ...")} className="input w-full sm:w-56" aria-label={t("关键字")} />
+        <select name="group" defaultValue={page.filters.group} className="input w-36" aria-label={t("分组")}>
+          <option value="">{t("全部分组")}</option>
           {page.groups.map((g) => <option key={g} value={g}>{g}</option>)}
         </select>
-        <input name="model" defaultValue={page.filters.model} placeholder="模型关键字" className="input min-w-0 flex-1 sm:w-40 sm:flex-none" aria-label="模型" />
-        <button type="submit" className="btn-secondary">查询</button>
+        <input name="model" defaultValue={page.filters.model} placeholder={t("模型关键字")} className="input min-w-0 flex-1 sm:w-40 sm:flex-none" aria-label={t("模型")} />
+        <button type="submit" className="btn-secondary">{t("查询")}</button>
       </Form>
       <div className="flex flex-wrap items-center gap-2">
-        <Link to="/channel/add" className="btn-primary">添加渠道</Link>
+        <Link to="/channel/add" className="btn-primary">{t("添加渠道")}</Link>
         <Form method="post" id="channel-selection" className="hidden" />
-        <button type="submit" form="channel-selection" name="intent" value="delete-selected" className="btn-secondary">删除所选通道</button>
-        <ConfirmButton label="删除禁用通道" question="确定是否要删除禁用通道？" intent="delete-disabled" testId="delete-disabled" />
+        <button type="submit" form="channel-selection" name="intent" value="delete-selected" className="btn-secondary">{t("删除所选通道")}</button>
+        <ConfirmButton label={t("删除禁用通道")} question={t("确定是否要删除禁用通道？")} intent="delete-disabled" testId="delete-disabled" />
         <Form method="post">
-          <button type="submit" name="intent" value="fix" className="btn-secondary">修复数据库一致性</button>
+          <button type="submit" name="intent" value="fix" className="btn-secondary">{t("修复数据库一致性")}</button>
         </Form>
         <Form method="post">
-          <button type="submit" name="intent" value="test-all" className="btn-secondary">测试所有通道</button>
+          <button type="submit" name="intent" value="test-all" className="btn-secondary">{t("测试所有通道")}</button>
         </Form>
         <Form method="post">
-          <button type="submit" name="intent" value="refresh-balances" className="btn-secondary">更新所有余额</button>
+          <button type="submit" name="intent" value="refresh-balances" className="btn-secondary">{t("更新所有余额")}</button>
         </Form>
         <Link to={`?id_sort=${page.idSort ? "false" : "true"}`} className="btn-secondary" data-testid="id-sort">
-          {page.idSort ? "按优先级排序" : "按 ID 排序"}
+          {page.idSort ? t("按优先级排序") : t("按 ID 排序")}
         </Link>
       </div>
       <SchedulePanel schedules={page.schedules} />
@@ -168,35 +170,37 @@ export default function ChannelPage() {
         {page.testAll.running || page.testAll.finishedAt ? (
           <p className="text-sm text-gray-600 dark:text-gray-300" data-testid="test-all-progress">
             {page.testAll.waitingForWorker
-              ? "测试所有通道的任务已排队，但还没有后台任务进程接手：请确认 Redis 可用，并且有 Web 进程未设置 WORKERS=off，或已运行 npm run worker。"
-              : page.testAll.running ? `正在测试所有通道：${page.testAll.done} / ${page.testAll.total}` : `上次测试所有通道：共 ${page.testAll.total} 个，失败 ${page.testAll.failed} 个，禁用 ${page.testAll.disabled} 个，启用 ${page.testAll.enabled} 个`}
+              ? t("测试所有通道的任务已排队，但还没有后台任务进程接手：请确认 Redis 可用，并且有 Web 进程未设置 WORKERS=off，或已运行 npm run worker。")
+              : page.testAll.running
+                ? t("正在测试所有通道：{{done}} / {{total}}", { done: page.testAll.done, total: page.testAll.total })
+                : t("上次测试所有通道：共 {{total}} 个，失败 {{failed}} 个，禁用 {{disabled}} 个，启用 {{enabled}} 个", { total: page.testAll.total, failed: page.testAll.failed, disabled: page.testAll.disabled, enabled: page.testAll.enabled })}
           </p>
         ) : null}
         {page.balances.running || page.balances.finishedAt ? (
           <p className="text-sm text-gray-600 dark:text-gray-300" data-testid="balance-progress">
             {page.balances.running
-              ? `正在更新所有通道余额：${page.balances.done} / ${page.balances.total}`
-              : `上次更新所有通道余额：共 ${page.balances.total} 个，成功 ${page.balances.updated} 个`}
+              ? t("正在更新所有通道余额：{{done}} / {{total}}", { done: page.balances.done, total: page.balances.total })
+              : t("上次更新所有通道余额：共 {{total}} 个，成功 {{updated}} 个", { total: page.balances.total, updated: page.balances.updated })}
           </p>
         ) : null}
         {page.channels.length === 0 ? (
-          <p className="card text-sm text-gray-500">暂无渠道</p>
+          <p className="card text-sm text-gray-500">{t("暂无渠道")}</p>
         ) : (
           <div className="overflow-x-auto">
             <table className="card-rows w-full sm:min-w-[960px] border-collapse text-sm" data-testid="channel-table">
               <thead>
                 <tr className="border-b border-gray-200 text-left dark:border-gray-700">
-                  <th className="p-2"><span className="sr-only">选择</span></th>
+                  <th className="p-2"><span className="sr-only">{t("选择")}</span></th>
                   <th className="p-2">ID</th>
-                  <th className="p-2">名称</th>
-                  <th className="p-2">分组</th>
-                  <th className="p-2">类型</th>
-                  <th className="p-2">状态</th>
-                  <th className="p-2">响应时间</th>
-                  <th className="p-2">已用/剩余</th>
-                  <th className="p-2">优先级</th>
-                  <th className="p-2">权重</th>
-                  <th className="actions-col p-2">操作</th>
+                  <th className="p-2">{t("名称")}</th>
+                  <th className="p-2">{t("分组")}</th>
+                  <th className="p-2">{t("类型")}</th>
+                  <th className="p-2">{t("状态")}</th>
+                  <th className="p-2">{t("响应时间")}</th>
+                  <th className="p-2">{t("已用/剩余")}</th>
+                  <th className="p-2">{t("优先级")}</th>
+                  <th className="p-2">{t("权重")}</th>
+                  <th className="actions-col p-2">{t("操作")}</th>
                 </tr>
               </thead>
               <tbody>

@@ -7,8 +7,9 @@ import { ROLE_ADMIN } from "~/domain/users/roles";
 import { formModelLister } from "~/relay/channel-form-models.server";
 import { formConstraint } from "~/web/form-constraint.server";
 import { requireRole } from "~/web/guards.server";
+import { pageTitle } from "~/components/i18n/locale-context";
 
-export const meta: MetaFunction = () => [{ title: "创建新的渠道" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "创建新的渠道");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);

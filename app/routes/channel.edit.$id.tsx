@@ -11,8 +11,9 @@ import { formModelLister } from "~/relay/channel-form-models.server";
 import { formConstraint } from "~/web/form-constraint.server";
 import { requireRole } from "~/web/guards.server";
 import { requirePathId } from "~/utils/edge-input";
+import { pageTitle } from "~/components/i18n/locale-context";
 
-export const meta: MetaFunction = () => [{ title: "更新渠道信息" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "更新渠道信息");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
@@ -32,6 +33,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function EditChannelPage() {
   const { defaults, keys, multiKey, ...context } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
+  // Chinese here; the form shows it in the reader's language.
   const notice = multiKey ? "密钥留空则保持原密钥不变；填写新密钥（每行一个）会替换全部密钥，并将它们全部恢复为已启用" : "密钥留空则保持原密钥不变";
   return (
     <div className="flex flex-col gap-4">

@@ -8,6 +8,7 @@ import type { channelConsoleSchema } from "~/domain/channels/channel-console-for
 import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from "~/domain/channels/channel-form-helpers";
 import type { FormConstraint } from "~/web/form-constraint";
 import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
+import { useMessage, useT } from "~/components/i18n/locale-context";
 
 export type ChannelTypeOption = { type: number; name: string; keyHint: string; otherLabel?: string; defaultModels: readonly string[]; baseUrlPlaceholder: string };
 
@@ -40,13 +41,19 @@ function HelperButton({ intent, children }: { intent: string; children: React.Re
 
 /** The product's channel drawer as a page; every helper is a submit button handled by the server. */
 export function ChannelForm(props: Props) {
+  const t = useT();
+  // Type names, key hints and address hints are the catalog's Chinese; an address hint may carry
+  // the type's default host, so it is read back as a finished message.
+  const message = useMessage();
   const [form, fields] = useForm<z.input<typeof channelConsoleSchema>>({
     lastResult: props.lastResult,
     defaultValue: props.defaultValue as never,
     constraint: props.constraint,
   });
   const currentType = Number(fields.type.value ?? props.defaultValue.type ?? 1);
-  const typeInfo = props.types.find((t) => t.type === currentType);
+  const typeInfo = props.types.find((type) => type.type === currentType);
+  const keyHint = typeInfo ? t(typeInfo.keyHint) : "";
+  const baseUrlHint = typeInfo ? message(typeInfo.baseUrlPlaceholder) : "";
   // conform reports a one-item list of checkboxes as a plain string.
   const rawModels = fields.models.value as string[] | string | undefined;
   const selected = new Set(Array.isArray(rawModels) ? rawModels : rawModels ? [rawModels] : []);
@@ -54,64 +61,64 @@ export function ChannelForm(props: Props) {
   const modelOptions = [...new Set([...props.allModels, ...selected])];
   return (
     <Form method="post" {...browserCheckedFormProps(form, props.constraint)} className="card flex max-w-3xl flex-col gap-4">
-      <h1 className="text-xl font-bold">{props.mode === "create" ? "创建新的渠道" : "更新渠道信息"}</h1>
-      {props.notice ? <FlashBanner type="info" message={props.notice} /> : null}
+      <h1 className="text-xl font-bold">{props.mode === "create" ? t("创建新的渠道") : t("更新渠道信息")}</h1>
+      {props.notice ? <FlashBanner type="info" message={t(props.notice)} /> : null}
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <div>
-        <label className="label" htmlFor={fields.type.id}>类型</label>
+        <label className="label" htmlFor={fields.type.id}>{t("类型")}</label>
         {/* The form below follows the type (key format, base URL, the `other` field, default
             models): 切换类型 re-renders it for the chosen one. The enhancement script presses
             that button as soon as the choice changes, and hides it. */}
         <div className="flex gap-2">
           <select {...getSelectProps(fields.type)} className="input" data-submit-on-change="#channel-switch-type">
-            {props.types.map((t) => <option key={t.type} value={t.type}>{t.name}</option>)}
+            {props.types.map((type) => <option key={type.type} value={type.type}>{t(type.name)}</option>)}
           </select>
           {/* The type this form was drawn for: a switch replaces only that type's untouched defaults. */}
           <input type="hidden" name="previous_type" value={currentType} />
-          <button type="submit" id="channel-switch-type" name="intent" value="switch-type" formNoValidate className="btn-secondary shrink-0" data-js-hidden="">切换类型</button>
+          <button type="submit" id="channel-switch-type" name="intent" value="switch-type" formNoValidate className="btn-secondary shrink-0" data-js-hidden="">{t("切换类型")}</button>
         </div>
       </div>
       <div>
-        <label className="label" htmlFor={fields.name.id}>名称</label>
-        <input {...getInputProps(fields.name, { type: "text" })} className="input" placeholder="请为渠道命名" />
+        <label className="label" htmlFor={fields.name.id}>{t("名称")}</label>
+        <input {...getInputProps(fields.name, { type: "text" })} className="input" placeholder={t("请为渠道命名")} />
         <Err errors={fields.name.errors} />
       </div>
       <div>
-        <label className="label" htmlFor={fields.key.id}>密钥</label>
+        <label className="label" htmlFor={fields.key.id}>{t("密钥")}</label>
         <textarea {...getTextareaProps(fields.key)} className="input font-mono" rows={props.mode === "create" || props.multiKey ? 4 : 2}
-          placeholder={props.mode === "create" ? `${typeInfo?.keyHint ?? "密钥"}，一行一个密钥` : props.multiKey ? "留空则保持原密钥不变；填写则替换全部密钥（每行一个）" : "留空则保持原密钥不变"} />
-        <p className="mt-1 text-xs text-gray-500">格式：{typeInfo?.keyHint}</p>
+          placeholder={props.mode === "create" ? t("{{hint}}，一行一个密钥", { hint: typeInfo ? keyHint : t("密钥") }) : props.multiKey ? t("留空则保持原密钥不变；填写则替换全部密钥（每行一个）") : t("留空则保持原密钥不变")} />
+        <p className="mt-1 text-xs text-gray-500">{t("格式：{{hint}}", { hint: keyHint })}</p>
         <Err errors={fields.key.errors} />
       </div>
       {props.mode === "create" || props.multiKey ? (
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           {props.mode === "create" ? (
             <div>
-              <label className="label" htmlFor={fields.key_mode.id}>密钥模式</label>
+              <label className="label" htmlFor={fields.key_mode.id}>{t("密钥模式")}</label>
               <select {...getSelectProps(fields.key_mode)} className="input">
-                <option value="batch">批量创建（每行一个渠道）</option>
-                <option value="multi_to_single">单渠道多密钥（每行一个密钥）</option>
+                <option value="batch">{t("批量创建（每行一个渠道）")}</option>
+                <option value="multi_to_single">{t("单渠道多密钥（每行一个密钥）")}</option>
               </select>
             </div>
           ) : null}
           <div>
-            <label className="label" htmlFor={fields.multi_key_mode.id}>多密钥使用方式</label>
+            <label className="label" htmlFor={fields.multi_key_mode.id}>{t("多密钥使用方式")}</label>
             <select {...getSelectProps(fields.multi_key_mode)} className="input">
-              <option value="random">随机</option>
-              <option value="polling">轮询</option>
+              <option value="random">{t("随机")}</option>
+              <option value="polling">{t("轮询")}</option>
             </select>
-            {props.mode === "create" ? <p className="mt-1 text-xs text-gray-500">仅对单渠道多密钥有效</p> : null}
+            {props.mode === "create" ? <p className="mt-1 text-xs text-gray-500">{t("仅对单渠道多密钥有效")}</p> : null}
           </div>
         </div>
       ) : null}
       <div>
-        <label className="label" htmlFor={fields.base_url.id}>代理地址（Base URL）</label>
-        <input {...getInputProps(fields.base_url, { type: "text" })} className="input" placeholder={typeInfo?.baseUrlPlaceholder ?? "可选，留空使用官方地址"} />
-        <p className="mt-1 text-xs text-gray-500">{typeInfo?.baseUrlPlaceholder}；末尾的 / 会被去掉</p>
+        <label className="label" htmlFor={fields.base_url.id}>{t("代理地址（Base URL）")}</label>
+        <input {...getInputProps(fields.base_url, { type: "text" })} className="input" placeholder={typeInfo ? baseUrlHint : t("可选，留空使用官方地址")} />
+        <p className="mt-1 text-xs text-gray-500">{t("{{hint}}；末尾的 / 会被去掉", { hint: baseUrlHint })}</p>
       </div>
       {typeInfo?.otherLabel ? (
         <div>
-          <label className="label" htmlFor={fields.other.id}>{typeInfo.otherLabel}</label>
+          <label className="label" htmlFor={fields.other.id}>{t(typeInfo.otherLabel)}</label>
           <input {...getInputProps(fields.other, { type: "text" })} className="input" />
         </div>
       ) : (
@@ -119,52 +126,52 @@ export function ChannelForm(props: Props) {
       )}
       {currentType === CHANNEL_TYPE.openai ? (
         <div>
-          <label className="label" htmlFor={fields.openai_organization.id}>组织（Organization）</label>
-          <input {...getInputProps(fields.openai_organization, { type: "text" })} className="input" placeholder="可选" />
+          <label className="label" htmlFor={fields.openai_organization.id}>{t("组织（Organization）")}</label>
+          <input {...getInputProps(fields.openai_organization, { type: "text" })} className="input" placeholder={t("可选")} />
         </div>
       ) : null}
       <div>
-        <ModelPicker name={fields.models.name} legend="模型" models={modelOptions} chosen={selected} testId="channel-models" />
+        <ModelPicker name={fields.models.name} legend={t("模型")} models={modelOptions} chosen={selected} testId="channel-models" />
         <Err errors={fields.models.errors} />
         <div className="mt-1 flex flex-wrap items-center gap-1">
-          <HelperButton intent="fill-defaults">填入该类型的默认模型</HelperButton>
-          <HelperButton intent="clear-models">清除所有模型</HelperButton>
+          <HelperButton intent="fill-defaults">{t("填入该类型的默认模型")}</HelperButton>
+          <HelperButton intent="clear-models">{t("清除所有模型")}</HelperButton>
           {/* Asks the upstream (its own key and base URL as typed); the answer re-renders the form with the list selected. */}
-          <HelperButton intent="fetch-models">获取模型列表</HelperButton>
-          <input {...getInputProps(fields.custom_models, { type: "text" })} className="input w-56" placeholder="输入自定义模型名称，逗号分隔" aria-label="自定义模型" />
-          <HelperButton intent="add-custom">填入</HelperButton>
+          <HelperButton intent="fetch-models">{t("获取模型列表")}</HelperButton>
+          <input {...getInputProps(fields.custom_models, { type: "text" })} className="input w-56" placeholder={t("输入自定义模型名称，逗号分隔")} aria-label={t("自定义模型")} />
+          <HelperButton intent="add-custom">{t("填入")}</HelperButton>
         </div>
       </div>
       <div>
-        <label className="label" htmlFor={fields.groups.id}>分组</label>
+        <label className="label" htmlFor={fields.groups.id}>{t("分组")}</label>
         <select {...getSelectProps(fields.groups)} multiple className="input h-24">
           {props.groups.map((g) => <option key={g} value={g}>{g}</option>)}
         </select>
       </div>
       <div>
-        <label className="label" htmlFor={fields.model_mapping.id}>模型重定向</label>
-        <textarea {...getTextareaProps(fields.model_mapping)} className="input font-mono" rows={4} placeholder={`此项可选，用于修改请求体中的模型名称，为一个 JSON 字符串，例如：\n${MODEL_MAPPING_TEMPLATE}`} />
+        <label className="label" htmlFor={fields.model_mapping.id}>{t("模型重定向")}</label>
+        <textarea {...getTextareaProps(fields.model_mapping)} className="input font-mono" rows={4} placeholder={t("此项可选，用于修改请求体中的模型名称，为一个 JSON 字符串，例如：\n{{template}}", { template: MODEL_MAPPING_TEMPLATE })} />
         <Err errors={fields.model_mapping.errors} />
-        <div className="mt-1"><HelperButton intent="template-model-mapping">填入模板</HelperButton></div>
+        <div className="mt-1"><HelperButton intent="template-model-mapping">{t("填入模板")}</HelperButton></div>
       </div>
       <div>
-        <label className="label" htmlFor={fields.status_code_mapping.id}>状态码复写</label>
-        <textarea {...getTextareaProps(fields.status_code_mapping)} className="input font-mono" rows={3} placeholder={`此项可选，用于复写返回的状态码，例如：\n${STATUS_CODE_MAPPING_TEMPLATE}`} />
+        <label className="label" htmlFor={fields.status_code_mapping.id}>{t("状态码复写")}</label>
+        <textarea {...getTextareaProps(fields.status_code_mapping)} className="input font-mono" rows={3} placeholder={t("此项可选，用于复写返回的状态码，例如：\n{{template}}", { template: STATUS_CODE_MAPPING_TEMPLATE })} />
         <Err errors={fields.status_code_mapping.errors} />
-        <div className="mt-1"><HelperButton intent="template-status-code-mapping">填入模板</HelperButton></div>
+        <div className="mt-1"><HelperButton intent="template-status-code-mapping">{t("填入模板")}</HelperButton></div>
       </div>
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         <div>
-          <label className="label" htmlFor={fields.test_model.id}>默认测试模型</label>
-          <input {...getInputProps(fields.test_model, { type: "text" })} className="input" placeholder="不填则为模型列表第一个" />
+          <label className="label" htmlFor={fields.test_model.id}>{t("默认测试模型")}</label>
+          <input {...getInputProps(fields.test_model, { type: "text" })} className="input" placeholder={t("不填则为模型列表第一个")} />
         </div>
         <div>
-          <label className="label" htmlFor={fields.priority.id}>优先级</label>
+          <label className="label" htmlFor={fields.priority.id}>{t("优先级")}</label>
           <input {...getInputProps(fields.priority, { type: "number" })} className="input" />
           <Err errors={fields.priority.errors} />
         </div>
         <div>
-          <label className="label" htmlFor={fields.weight.id}>权重</label>
+          <label className="label" htmlFor={fields.weight.id}>{t("权重")}</label>
           {/* The product's minimum; the server turns a negative weight into 0 rather than refusing it. */}
           <input {...getInputProps(fields.weight, { type: "number" })} className="input" min={0} />
           <Err errors={fields.weight.errors} />
@@ -172,24 +179,24 @@ export function ChannelForm(props: Props) {
       </div>
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
         <div>
-          <label className="label" htmlFor={fields.key_max_concurrency.id}>每个密钥最大并发数</label>
+          <label className="label" htmlFor={fields.key_max_concurrency.id}>{t("每个密钥最大并发数")}</label>
           <input {...getInputProps(fields.key_max_concurrency, { type: "number" })} className="input" />
-          <p className="mt-1 text-xs text-gray-500">0 表示不限制</p>
+          <p className="mt-1 text-xs text-gray-500">{t("0 表示不限制")}</p>
           <Err errors={fields.key_max_concurrency.errors} />
         </div>
         <div>
-          <label className="label" htmlFor={fields.key_rpm_limit.id}>每个密钥每分钟请求数（RPM）</label>
+          <label className="label" htmlFor={fields.key_rpm_limit.id}>{t("每个密钥每分钟请求数（RPM）")}</label>
           <input {...getInputProps(fields.key_rpm_limit, { type: "number" })} className="input" />
-          <p className="mt-1 text-xs text-gray-500">0 表示不限制</p>
+          <p className="mt-1 text-xs text-gray-500">{t("0 表示不限制")}</p>
           <Err errors={fields.key_rpm_limit.errors} />
         </div>
       </div>
       <label className="flex items-center gap-2 text-sm">
-        <input {...getInputProps(fields.auto_ban, { type: "checkbox" })} /> 是否自动禁用（仅当自动禁用开启时有效）
+        <input {...getInputProps(fields.auto_ban, { type: "checkbox" })} /> {t("是否自动禁用（仅当自动禁用开启时有效）")}
       </label>
       <div className="flex gap-2">
-        <button type="submit" name="intent" value="save" className="btn-primary">提交</button>
-        <Link to="/channel" className="btn-secondary">取消</Link>
+        <button type="submit" name="intent" value="save" className="btn-primary">{t("提交")}</button>
+        <Link to="/channel" className="btn-secondary">{t("取消")}</Link>
       </div>
     </Form>
   );

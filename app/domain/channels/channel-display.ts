@@ -26,14 +26,16 @@ export function renderBalance(balance: number): string {
   return balance >= 100000 ? `$${compactNumber(balance)}` : `$${balance.toFixed(2)}`;
 }
 
-/** The auto-disable reason and time kept in other_info, for the status tooltip. */
-export function statusReason(otherInfo: string, format: (seconds: number) => string): string {
+/**
+ * The auto-disable reason and time kept in other_info, for the status tooltip. Apart, so the
+ * page reads the stored (Chinese) reason in its reader's language before joining the time.
+ */
+export function statusReason(otherInfo: string): { reason: string; time?: number } {
   try {
     const info = JSON.parse(otherInfo || "{}") as { status_reason?: string; status_time?: number };
-    if (!info.status_reason) return "";
-    return info.status_time ? `${info.status_reason}（${format(info.status_time)}）` : info.status_reason;
+    return { reason: info.status_reason ?? "", time: info.status_time || undefined };
   } catch {
-    return "";
+    return { reason: "" };
   }
 }
 

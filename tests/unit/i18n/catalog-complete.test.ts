@@ -13,11 +13,6 @@ const SCANNED = ["app/domain", "app/web", "app/relay", "app/routes", "app/compon
 const NOT_MESSAGES: { file: string; texts?: string[]; reason: string }[] = [
   { file: "app/components/shell/TopBar.tsx", texts: ["中文"], reason: "the switch to Chinese is named in Chinese, marked lang=zh-CN" },
   // Pages whose markup is still Chinese only, by area: each entry goes when its area is translated.
-  // -- pending: channels
-  { file: "app/components/channels", reason: "pending: channel pages" },
-  { file: "app/routes/channel._index.tsx", reason: "pending: channel pages" },
-  { file: "app/routes/channel.add.tsx", reason: "pending: channel pages" },
-  { file: "app/routes/channel.edit.$id.tsx", reason: "pending: channel pages" },
   // -- pending: settings
   { file: "app/components/settings", reason: "pending: settings pages" },
   { file: "app/routes/setting.tsx", reason: "pending: settings pages" },
@@ -62,10 +57,6 @@ const NOT_MESSAGES: { file: string; texts?: string[]; reason: string }[] = [
   { file: "app/web/settings/tabs.ts", reason: "settings-page tab names (page markup)" },
   { file: "app/domain/options/registry.ts", reason: "the product's option names, which are keys stored in the options table" },
   { file: "app/domain/options/defs.ts", reason: "default option values (group names, chat-link names) stored as data" },
-  { file: "app/domain/channels/catalog-data.ts", reason: "channel type names shown in page markup" },
-  { file: "app/domain/channels/channel-display.ts", reason: "status labels shown in page markup" },
-  { file: "app/web/channels/channel-form.server.ts", texts: ["必填，该渠道类型没有默认地址", "可选，留空使用官方地址 {{}}", "可选，留空由该渠道类型自行决定地址"], reason: "form hints shown in page markup" },
-  { file: "app/domain/channels/channel-key-hints.ts", reason: "a key hint shown in page markup" },
   { file: "app/domain/users/roles.ts", reason: "role labels shown in page markup" },
   { file: "app/domain/users/user-display.ts", reason: "status labels shown in page markup" },
   { file: "app/utils/model-families.ts", reason: "the model picker's group heading shown in page markup" },
