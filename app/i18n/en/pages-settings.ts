@@ -15,7 +15,7 @@ export const settingsPageText: Record<string, string> = {
   // Operation tab: cards.
   "通用设置": "General settings",
   "绘图设置": "Drawing settings",
-  "屏蔽词过滤设置": "Blocked-word filter",
+  "屏蔽词过滤设置": "Blocked-word settings",
   "日志设置": "Log settings",
   "数据看板设置": "Dashboard settings",
   "监控设置": "Monitoring settings",
@@ -118,7 +118,7 @@ export const settingsPageText: Record<string, string> = {
   "充值价格（x 元/美金）": "Top-up price (CNY per US dollar)",
   "最低充值美元数量": "Smallest top-up (US dollars)",
   "充值分组倍率": "Top-up group ratios",
-  "配置登录注册": "Sign-in and sign-up",
+  "配置登录注册": "Sign-in and sign-up settings",
   "允许通过密码进行登录": "Allow sign-in with a password",
   "关闭后，未绑定其他登录方式的用户将无法登录；关闭时需再次确认": "When off, users with no other sign-in method cannot sign in; turning it off asks for a confirmation",
   "允许通过密码进行注册": "Allow sign-up with a password",
@@ -231,7 +231,7 @@ export const settingsPageText: Record<string, string> = {
   "请输入新的用户名": "Enter a new username",
   "请输入新的显示名称": "Enter a new display name",
   "密码": "Password",
-  "请输入新的密码，留空则不修改": "Enter a new password, or leave empty to keep it",
+  "请输入新的密码，留空则不修改": "New password (leave empty to keep it)",
   "修改密码时需要": "Needed to change the password",
   "提交": "Submit",
 };
