@@ -4,6 +4,7 @@ import { OperationSettings } from "~/components/settings/OperationSettings";
 import { OtherSettings } from "~/components/settings/OtherSettings";
 import { PersonalSettings } from "~/components/settings/PersonalSettings";
 import { SystemSettings } from "~/components/settings/SystemSettings";
+import { pageTitle, useT } from "~/components/i18n/locale-context";
 import { ROLE_ROOT } from "~/domain/users/roles";
 import { messages } from "~/messages";
 import { readForm } from "~/utils/edge-input";
@@ -14,7 +15,7 @@ import { loadPersonalTab, personalTabAction } from "~/web/settings/personal.serv
 import { loadSystemTab, systemTabAction } from "~/web/settings/system.server";
 import { readSettingTab, SETTING_TABS, TAB_LABELS, type SettingTab } from "~/web/settings/tabs";
 
-export const meta: MetaFunction = () => [{ title: "设置" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "设置");
 
 /** The admin tabs are root's (docs/product.md, Settings); anyone else asking for one is refused, not shown personal. */
 async function requireTab(request: Request): Promise<{ user: Awaited<ReturnType<typeof requireUser>>; tab: SettingTab }> {
@@ -59,11 +60,12 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function SettingPage() {
   const page = useLoaderData<typeof loader>();
+  const t = useT();
   return (
     <div className="flex flex-col gap-4">
-      <h1 className="text-xl font-bold">{TAB_LABELS[page.tab]}</h1>
+      <h1 className="text-xl font-bold">{t(TAB_LABELS[page.tab])}</h1>
       {page.tabs.length > 1 ? (
-        <nav aria-label="设置分类" className="flex gap-2 border-b border-gray-200 dark:border-gray-700">
+        <nav aria-label={t("设置分类")} className="flex gap-2 border-b border-gray-200 dark:border-gray-700">
           {page.tabs.map(({ tab, label }) => (
             <Link
               key={tab}
@@ -71,7 +73,7 @@ export default function SettingPage() {
               aria-current={page.tab === tab ? "page" : undefined}
               className={`-mb-px border-b-2 px-3 py-2 text-sm ${page.tab === tab ? "border-blue-600 font-semibold text-blue-700 dark:text-blue-300" : "border-transparent text-gray-600 hover:text-gray-900 dark:text-gray-300"}`}
             >
-              {label}
+              {t(label)}
             </Link>
           ))}
         </nav>

@@ -5,6 +5,8 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
 import { browserCheckedFormProps } from "~/components/form-props";
+import { pageTitle, useMessage, useT } from "~/components/i18n/locale-context";
+import { constraintInLanguage } from "~/components/settings/page-text";
 import { editSelfSchema } from "~/domain/users/forms";
 import { updateSelf } from "~/domain/users/self-service.server";
 import { messages } from "~/messages";
@@ -14,7 +16,7 @@ import { formConstraint } from "~/web/form-constraint.server";
 import { requireUser } from "~/web/guards.server";
 import { currentSessionId } from "~/domain/auth/sessions.server";
 
-export const meta: MetaFunction = () => [{ title: "更新个人信息" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "更新个人信息");
 
 /**
  * The product's /user/edit without an id: any signed-in user edits their own account. The form
@@ -45,36 +47,38 @@ function Err({ errors }: { errors?: string[] }) {
 }
 
 export default function EditSelfPage() {
+  const t = useT();
   const page = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm<z.input<typeof editSelfSchema>>({ lastResult, defaultValue: page.defaultValue, constraint: page.constraint });
+  const constraint = constraintInLanguage(page.constraint, useMessage());
+  const [form, fields] = useForm<z.input<typeof editSelfSchema>>({ lastResult, defaultValue: page.defaultValue, constraint });
   return (
-    <Form method="post" {...browserCheckedFormProps(form, page.constraint)} className="card flex max-w-xl flex-col gap-4">
-      <h1 className="text-xl font-bold">更新个人信息</h1>
+    <Form method="post" {...browserCheckedFormProps(form, constraint)} className="card flex max-w-xl flex-col gap-4">
+      <h1 className="text-xl font-bold">{t("更新个人信息")}</h1>
       {form.errors?.length ? <FlashBanner type="error" message={form.errors[0] ?? ""} /> : null}
       <div>
-        <label className="label" htmlFor={fields.username.id}>用户名</label>
-        <input {...getInputProps(fields.username, { type: "text" })} className="input" placeholder="请输入新的用户名" autoComplete="username" />
+        <label className="label" htmlFor={fields.username.id}>{t("用户名")}</label>
+        <input {...getInputProps(fields.username, { type: "text" })} className="input" placeholder={t("请输入新的用户名")} autoComplete="username" />
         <Err errors={fields.username.errors} />
       </div>
       <div>
-        <label className="label" htmlFor={fields.display_name.id}>显示名称</label>
-        <input {...getInputProps(fields.display_name, { type: "text" })} className="input" placeholder="请输入新的显示名称" />
+        <label className="label" htmlFor={fields.display_name.id}>{t("显示名称")}</label>
+        <input {...getInputProps(fields.display_name, { type: "text" })} className="input" placeholder={t("请输入新的显示名称")} />
         <Err errors={fields.display_name.errors} />
       </div>
       <div>
-        <label className="label" htmlFor={fields.password.id}>密码</label>
-        <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder="请输入新的密码，留空则不修改" autoComplete="new-password" />
+        <label className="label" htmlFor={fields.password.id}>{t("密码")}</label>
+        <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder={t("请输入新的密码，留空则不修改")} autoComplete="new-password" />
         <Err errors={fields.password.errors} />
       </div>
       <div>
-        <label className="label" htmlFor={fields.original_password.id}>原密码</label>
-        <input {...getInputProps(fields.original_password, { type: "password" })} className="input" placeholder="修改密码时需要" autoComplete="current-password" />
+        <label className="label" htmlFor={fields.original_password.id}>{t("原密码")}</label>
+        <input {...getInputProps(fields.original_password, { type: "password" })} className="input" placeholder={t("修改密码时需要")} autoComplete="current-password" />
         <Err errors={fields.original_password.errors} />
       </div>
       <div className="flex gap-2">
-        <button type="submit" className="btn-primary">提交</button>
-        <Link to="/setting" className="btn-secondary">取消</Link>
+        <button type="submit" className="btn-primary">{t("提交")}</button>
+        <Link to="/setting" className="btn-secondary">{t("取消")}</Link>
       </div>
     </Form>
   );

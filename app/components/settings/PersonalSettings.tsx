@@ -1,7 +1,9 @@
 import { Form, Link, useActionData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
+import { useMessage, useT } from "~/components/i18n/locale-context";
 import { OAuthBindCards } from "./OAuthBindCards";
 import { EmailBindCard } from "./EmailBindCard";
+import { constraintInLanguage, textAround } from "./page-text";
 import { messages } from "~/messages";
 import { renderQuota } from "~/utils/format";
 import { constraintProps, validityMessagesProp, type FormConstraint } from "~/web/form-constraint";
@@ -22,28 +24,29 @@ function CardError({ result }: { result: SettingsActionResult | undefined }) {
 }
 
 function AccountCard({ me }: { me: Me }) {
+  const t = useT();
   const result = useCardResult("profile");
   const error = result?.fieldErrors?.display_name?.[0];
   return (
     <section className="card">
       <div className="flex items-center justify-between">
-        <h2 className="text-lg font-semibold">账户信息</h2>
-        <Link to="/user/edit" className="btn-secondary">更新个人信息</Link>
+        <h2 className="text-lg font-semibold">{t("账户信息")}</h2>
+        <Link to="/user/edit" className="btn-secondary">{t("更新个人信息")}</Link>
       </div>
       <dl className="mt-3 grid grid-cols-[6rem_1fr] gap-1 text-sm">
-        <dt className="text-gray-500">用户名</dt><dd>{me.username}</dd>
-        <dt className="text-gray-500">显示名称</dt><dd>{me.displayName}</dd>
-        <dt className="text-gray-500">角色</dt><dd>{me.role}</dd>
-        <dt className="text-gray-500">分组</dt><dd>{me.group}</dd>
+        <dt className="text-gray-500">{t("用户名")}</dt><dd>{me.username}</dd>
+        <dt className="text-gray-500">{t("显示名称")}</dt><dd>{me.displayName}</dd>
+        <dt className="text-gray-500">{t("角色")}</dt><dd>{t(me.role)}</dd>
+        <dt className="text-gray-500">{t("分组")}</dt><dd>{me.group}</dd>
       </dl>
       <Form method="post" className="mt-3 flex items-end gap-2">
         <input type="hidden" name="intent" value="profile" />
         <div className="flex-1">
-          <label className="label" htmlFor="profile-display-name">修改显示名称</label>
+          <label className="label" htmlFor="profile-display-name">{t("修改显示名称")}</label>
           <input id="profile-display-name" name="display_name" className="input" defaultValue={me.displayName} maxLength={20} aria-invalid={error ? true : undefined} />
           {error ? <p className="field-error">{error}</p> : null}
         </div>
-        <button type="submit" className="btn-secondary">保存</button>
+        <button type="submit" className="btn-secondary">{t("保存")}</button>
       </Form>
     </section>
   );
@@ -51,21 +54,22 @@ function AccountCard({ me }: { me: Me }) {
 
 /** A click on a name selects it (select-all) with or without script; with the enhancement script it is also copied. */
 function ModelsCard({ models }: { models: string[] }) {
+  const t = useT();
   return (
     <section className="card" aria-labelledby="models-title">
-      <h2 id="models-title" className="mb-1 font-semibold">可用模型</h2>
-      <p className="mb-3 text-sm text-gray-500">点击模型名称即可复制</p>
+      <h2 id="models-title" className="mb-1 font-semibold">{t("可用模型")}</h2>
+      <p className="mb-3 text-sm text-gray-500">{t("点击模型名称即可复制")}</p>
       {models.length === 0 ? (
-        <p className="text-sm text-gray-500">暂无可用模型</p>
+        <p className="text-sm text-gray-500">{t("暂无可用模型")}</p>
       ) : (
         <ul className="flex flex-wrap gap-2" data-testid="model-tags">
           {models.map((name) => (
             <li key={name}>
               <code
                 className="cursor-pointer select-all rounded bg-gray-100 px-2 py-0.5 text-sm dark:bg-gray-700"
-                title="点击复制"
+                title={t("点击复制")}
                 data-copy={name}
-                data-copied-text="已复制：{text}"
+                data-copied-text={t("已复制：{text}")}
                 data-copied-into="#models-copied"
               >
                 {name}
@@ -81,18 +85,21 @@ function ModelsCard({ models }: { models: string[] }) {
 
 /** A value to copy: a read-only field (selectable without script) and, with the enhancement script, a copy button. */
 function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
+  const t = useT();
   return (
     <div>
       <label className="label" htmlFor={id}>{label}</label>
       <div className="flex gap-2">
         <input id={id} className="input flex-1 select-all font-mono" readOnly value={value} />
-        <button type="button" className="btn-secondary" data-copy-from={`#${id}`} data-copied-text="已复制" data-js-only="" hidden>复制</button>
+        <button type="button" className="btn-secondary" data-copy-from={`#${id}`} data-copied-text={t("已复制")} data-js-only="" hidden>{t("复制")}</button>
       </div>
     </div>
   );
 }
 
 function InviteCard({ me }: { me: Me }) {
+  const t = useT();
+  const message = useMessage();
   const result = useCardResult("aff-transfer");
   const error = result?.fieldErrors?.quota?.[0] ?? result?.error;
   const { inCurrency, quotaPerUnit } = me.display;
@@ -101,26 +108,26 @@ function InviteCard({ me }: { me: Me }) {
   const canTransfer = invite.quota >= invite.minTransfer;
   return (
     <section className="card" aria-labelledby="invite-title">
-      <h2 id="invite-title" className="mb-3 font-semibold">邀请信息</h2>
-      <CopyField id="invite-link" label="邀请链接" value={invite.link} />
+      <h2 id="invite-title" className="mb-3 font-semibold">{t("邀请信息")}</h2>
+      <CopyField id="invite-link" label={t("邀请链接")} value={invite.link} />
       <dl className="mt-3 grid grid-cols-3 gap-2 text-center text-sm" data-testid="invite-figures">
         <div>
-          <dt className="text-gray-500">邀请人数</dt>
+          <dt className="text-gray-500">{t("邀请人数")}</dt>
           <dd className="text-lg font-semibold" data-testid="aff-count">{invite.count}</dd>
         </div>
         <div>
-          <dt className="text-gray-500">待使用收益</dt>
+          <dt className="text-gray-500">{t("待使用收益")}</dt>
           <dd className="text-lg font-semibold" data-testid="aff-quota">{show(invite.quota)}</dd>
         </div>
         <div>
-          <dt className="text-gray-500">总收益</dt>
+          <dt className="text-gray-500">{t("总收益")}</dt>
           <dd className="text-lg font-semibold" data-testid="aff-history">{show(invite.history)}</dd>
         </div>
       </dl>
       <Form method="post" className="mt-3 flex flex-col gap-2">
         <input type="hidden" name="intent" value="aff-transfer" />
         <label className="label" htmlFor="aff-transfer-quota">
-          划转到余额（额度，最低 {show(invite.minTransfer)}，可用 {show(invite.quota)}）
+          {t("划转到余额（额度，最低 {{min}}，可用 {{available}}）", { min: show(invite.minTransfer), available: show(invite.quota) })}
         </label>
         <div className="flex gap-2">
           <input
@@ -132,11 +139,11 @@ function InviteCard({ me }: { me: Me }) {
             step={1}
             min={invite.minTransfer}
             max={canTransfer ? invite.quota : undefined}
-            {...validityMessagesProp({ rangeUnderflow: messages.affTransferMin.replace("{amount}", show(invite.minTransfer)), rangeOverflow: messages.affTransferInsufficient })}
+            {...validityMessagesProp({ rangeUnderflow: message(messages.affTransferMin.replace("{amount}", show(invite.minTransfer))), rangeOverflow: t(messages.affTransferInsufficient) })}
             defaultValue={canTransfer ? invite.quota : invite.minTransfer}
             aria-invalid={error ? true : undefined}
           />
-          <button type="submit" className="btn-primary">划转</button>
+          <button type="submit" className="btn-primary">{t("划转")}</button>
         </div>
         {error ? <p className="field-error" role="alert">{error}</p> : null}
       </Form>
@@ -145,10 +152,11 @@ function InviteCard({ me }: { me: Me }) {
 }
 
 function BoundIdentities({ bindings }: { bindings: Me["bindings"] }) {
+  const t = useT();
   const rows: [string, string][] = [
-    ["邮箱", bindings.email],
+    [t("邮箱"), bindings.email],
     ["GitHub", bindings.githubId],
-    ["微信", bindings.wechatId],
+    [t("微信"), bindings.wechatId],
     ["Telegram", bindings.telegramId],
   ];
   return (
@@ -156,7 +164,7 @@ function BoundIdentities({ bindings }: { bindings: Me["bindings"] }) {
       {rows.map(([label, value]) => (
         <div key={label} className="contents">
           <dt className="text-gray-500">{label}</dt>
-          <dd>{value || "未绑定"}</dd>
+          <dd>{value || t("未绑定")}</dd>
         </div>
       ))}
     </dl>
@@ -164,33 +172,39 @@ function BoundIdentities({ bindings }: { bindings: Me["bindings"] }) {
 }
 
 function AccessTokenCard() {
+  const t = useT();
   const result = useCardResult("access-token");
+  const [usageBefore, usageAfter] = textAround(t, "用于以 {{header}} 请求头调用管理 API。生成新令牌会使旧令牌立即失效；令牌只在生成时显示一次。", "header");
   return (
     <section className="card" aria-labelledby="access-token-title">
-      <h2 id="access-token-title" className="mb-1 font-semibold">系统访问令牌</h2>
+      <h2 id="access-token-title" className="mb-1 font-semibold">{t("系统访问令牌")}</h2>
       <p className="mb-3 text-sm text-gray-500">
-        用于以 <code>Authorization</code> 请求头调用管理 API。生成新令牌会使旧令牌立即失效；令牌只在生成时显示一次。
+        {usageBefore}
+        <code>Authorization</code>
+        {usageAfter}
       </p>
       {result?.shownOnce ? (
         <div className="mb-3" data-testid="access-token-once">
           {result.success ? <FlashBanner type="success" message={result.success} /> : null}
-          <CopyField id="access-token-value" label="新的系统访问令牌" value={result.shownOnce} />
+          <CopyField id="access-token-value" label={t("新的系统访问令牌")} value={result.shownOnce} />
         </div>
       ) : null}
       <Form method="post">
         <input type="hidden" name="intent" value="access-token" />
-        <button type="submit" className="btn-primary">生成系统访问令牌</button>
+        <button type="submit" className="btn-primary">{t("生成系统访问令牌")}</button>
       </Form>
     </section>
   );
 }
 
-function PasswordCard({ constraint }: { constraint: FormConstraint }) {
+function PasswordCard({ constraint: chinese }: { constraint: FormConstraint }) {
+  const t = useT();
+  const constraint = constraintInLanguage(chinese, useMessage());
   const result = useCardResult("password");
   const errors = result?.fieldErrors ?? {};
   return (
     <section className="card">
-      <h2 className="mb-3 font-semibold">修改密码</h2>
+      <h2 className="mb-3 font-semibold">{t("修改密码")}</h2>
       <CardError result={result} />
       <Form method="post" className="flex flex-col gap-3">
         <input type="hidden" name="intent" value="password" />
@@ -200,35 +214,36 @@ function PasswordCard({ constraint }: { constraint: FormConstraint }) {
           ["password2", "确认新密码", "new-password"],
         ] as const).map(([name, label, autoComplete]) => (
           <div key={name}>
-            <label className="label" htmlFor={`password-${name}`}>{label}</label>
+            <label className="label" htmlFor={`password-${name}`}>{t(label)}</label>
             {/* The confirmation must equal the new password, so it is held to the same bounds. */}
             <input id={`password-${name}`} name={name} type="password" className="input" autoComplete={autoComplete} {...constraintProps(constraint, name)} {...(name === "password2" ? constraintProps(constraint, "password") : {})} aria-invalid={errors[name] ? true : undefined} />
             {errors[name] ? <p className="field-error">{errors[name][0]}</p> : null}
           </div>
         ))}
-        <button type="submit" className="btn-primary self-start">确认修改</button>
+        <button type="submit" className="btn-primary self-start">{t("确认修改")}</button>
       </Form>
     </section>
   );
 }
 
 function DeleteAccountCard({ me }: { me: Me }) {
+  const t = useT();
   const result = useCardResult("delete-account");
   const error = result?.fieldErrors?.confirm_username?.[0];
   return (
     <section className="card border-red-200 dark:border-red-900" aria-labelledby="delete-account-title">
-      <h2 id="delete-account-title" className="mb-1 font-semibold text-red-700 dark:text-red-300">删除账户</h2>
-      <p className="mb-3 text-sm text-gray-500">您正在删除自己的账户，账户将无法再登录，且不可恢复。</p>
+      <h2 id="delete-account-title" className="mb-1 font-semibold text-red-700 dark:text-red-300">{t("删除账户")}</h2>
+      <p className="mb-3 text-sm text-gray-500">{t("您正在删除自己的账户，账户将无法再登录，且不可恢复。")}</p>
       <CardError result={result} />
       {me.isRoot ? (
-        <p className="text-sm text-gray-500">{messages.rootCannotDelete}</p>
+        <p className="text-sm text-gray-500">{t(messages.rootCannotDelete)}</p>
       ) : (
         <Form method="post" className="flex flex-col gap-2">
           <input type="hidden" name="intent" value="delete-account" />
-          <label className="label" htmlFor="delete-confirm-username">{messages.deleteConfirmPrompt}</label>
-          <input id="delete-confirm-username" name="confirm_username" className="input" required {...validityMessagesProp({ valueMissing: messages.deleteConfirmPrompt })} autoComplete="off" placeholder={me.username} aria-invalid={error ? true : undefined} />
+          <label className="label" htmlFor="delete-confirm-username">{t(messages.deleteConfirmPrompt)}</label>
+          <input id="delete-confirm-username" name="confirm_username" className="input" required {...validityMessagesProp({ valueMissing: t(messages.deleteConfirmPrompt) })} autoComplete="off" placeholder={me.username} aria-invalid={error ? true : undefined} />
           {error ? <p className="field-error" role="alert">{error}</p> : null}
-          <button type="submit" className="btn-danger self-start">确认删除</button>
+          <button type="submit" className="btn-danger self-start">{t("确认删除")}</button>
         </Form>
       )}
     </section>
@@ -236,13 +251,14 @@ function DeleteAccountCard({ me }: { me: Me }) {
 }
 
 export function PersonalSettings({ data: me }: Props) {
+  const t = useT();
   return (
     <div className="flex max-w-lg flex-col gap-4">
       <AccountCard me={me} />
       <ModelsCard models={me.models} />
       <InviteCard me={me} />
       <section className="card flex flex-col gap-3" aria-labelledby="bindings-title">
-        <h2 id="bindings-title" className="font-semibold">账户绑定</h2>
+        <h2 id="bindings-title" className="font-semibold">{t("账户绑定")}</h2>
         <BoundIdentities bindings={me.bindings} />
       </section>
       {/* The binding forms are cards of their own (each shows only what can be bound now). */}

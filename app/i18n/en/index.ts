@@ -9,6 +9,7 @@ import { relayRefusalMessages } from "./relay-refusals";
 import { tokenMessages } from "./tokens";
 import { shellPageText } from "./pages-shell";
 import { channelPageText } from "./pages-channels";
+import { settingsPageText } from "./pages-settings";
 
 /** The English catalog: Chinese source text → English, one file per area. */
 export const english: Record<string, string> = {
@@ -24,4 +25,5 @@ export const english: Record<string, string> = {
   // Page markup: labels, headings and buttons, one file per area.
   ...shellPageText,
   ...channelPageText,
+  ...settingsPageText,
 };
