@@ -132,6 +132,8 @@ export const usagePageText: Record<string, string> = {
   "分组：": "Group:",
   "{{label}}（{{name}}）": "{{label}} ({{name}})",
   "用户分组": "User group",
+  // The default group descriptions the product ships with (operators' own are shown as they wrote them).
+  "vip分组": "VIP group",
   "模糊搜索模型名称": "Search model names",
   "搜索": "Search",
   "清除": "Clear",
