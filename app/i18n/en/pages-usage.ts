@@ -50,6 +50,12 @@ export const usagePageText: Record<string, string> = {
   "约 {{total}} 条（估算）": "About {{total}} (estimated)",
   "最新": "Newest",
   "页码过深：请用“下一页”翻页或缩小筛选范围": "Too deep to jump to: use Next to page on, or narrow the filters",
+  // The log's CSV export: column headers and cell words.
+  "用时(秒)": "Time (s)",
+  "流式": "Stream",
+  "额度": "Quota",
+  "是": "Yes",
+  "否": "No",
 
   // Drawing (Midjourney) and async task logs.
   "绘图日志": "Drawing logs",

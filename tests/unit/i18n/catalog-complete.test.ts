@@ -59,7 +59,6 @@ const NOT_MESSAGES: { file: string; texts?: string[]; reason: string }[] = [
   { file: "app/domain/redemptions/redemption-constants.ts", texts: ["未使用", "已使用"], reason: "status labels shown in page markup" },
   { file: "app/domain/groups/groups.server.ts", reason: "the reference's fixed description of the user group, returned as data" },
   { file: "app/domain/chats/chat-links.ts", reason: "the default chat-link name, data" },
-  { file: "app/web/log-export.server.ts", reason: "CSV column headers and cell words of the log export (a page-level download)" },
   { file: "app/domain/channels/channels.server.ts", texts: ["_复制"], reason: "the suffix of a copied channel's name: data" },
   { file: "app/routes/api.channel.copy.$id.ts", texts: ["_复制"], reason: "the suffix of a copied channel's name: data" },
   // Checks of what an upstream said, not messages of ours.
