@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ROLE_ADMIN } from "~/domain/users/roles";
+import { requestLocale } from "~/i18n/locale";
 import { requireUser } from "~/web/guards.server";
 import { logCsvResponse } from "~/web/log-export.server";
 import { pageLogFilter } from "~/web/log-filters.server";
@@ -14,5 +15,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const isAdmin = user.role >= ROLE_ADMIN;
   const { filter } = pageLogFilter(request, isAdmin ? "all" : { userId: user.id }, { defaultRange: false });
-  return logCsvResponse(filter, isAdmin, requestTimeZone(request));
+  return logCsvResponse(filter, isAdmin, requestTimeZone(request), requestLocale(request));
 }

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { pageTitle, useMessage, useT } from "~/components/i18n/locale-context";
 import { StatusTag, type Tone } from "~/components/StatusTag";
 import { TaskFilterForm } from "~/components/tasks/TaskFilterForm";
 import { Duration, ProgressBar, TaskPager } from "~/components/tasks/TaskPager";
@@ -11,7 +12,7 @@ import { formatTimestamp } from "~/utils/time-zone";
 import { requireUser } from "~/web/guards.server";
 import { pageTaskFilter } from "~/web/task-filters.server";
 
-export const meta: MetaFunction = () => [{ title: "绘图日志" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "绘图日志");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -39,13 +40,16 @@ const STATES: Record<string, { label: string; tone: Tone }> = {
 export default function MidjourneyPage() {
   const page = useLoaderData<typeof loader>();
   const timeZone = useTimeZone();
+  const t = useT();
+  // A failure reason is the relay's own Chinese or an upstream's words: read back where the catalog knows it.
+  const message = useMessage();
   const f = page.filters;
   return (
     <div className="flex flex-col gap-3">
-      <h1 className="text-xl font-bold">绘图日志</h1>
+      <h1 className="text-xl font-bold">{t("绘图日志")}</h1>
       {page.isAdmin && !page.notifyEnabled ? (
         <p className="rounded border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:border-blue-700 dark:bg-blue-950 dark:text-blue-100" role="status" data-testid="mj-notify-banner">
-          当前未开启Midjourney回调，部分项目可能无法获得绘图结果，可在运营设置中开启。
+          {t("当前未开启Midjourney回调，部分项目可能无法获得绘图结果，可在运营设置中开启。")}
         </p>
       ) : null}
       <TaskFilterForm isAdmin={page.isAdmin} filters={f} />
@@ -53,53 +57,53 @@ export default function MidjourneyPage() {
         <table className="w-full text-left text-sm" data-testid="mj-table">
           <thead className="bg-gray-50 dark:bg-gray-800">
             <tr>
-              <th className="p-2">提交时间</th>
-              <th className="p-2">花费时间</th>
-              {page.isAdmin ? <th className="p-2">渠道</th> : null}
-              <th className="p-2">类型</th>
-              <th className="p-2">任务ID</th>
-              {page.isAdmin ? <th className="p-2">提交结果</th> : null}
-              {page.isAdmin ? <th className="p-2">任务状态</th> : null}
-              <th className="p-2">进度</th>
-              <th className="p-2">结果图片</th>
+              <th className="p-2">{t("提交时间")}</th>
+              <th className="p-2">{t("花费时间")}</th>
+              {page.isAdmin ? <th className="p-2">{t("渠道")}</th> : null}
+              <th className="p-2">{t("类型")}</th>
+              <th className="p-2">{t("任务ID")}</th>
+              {page.isAdmin ? <th className="p-2">{t("提交结果")}</th> : null}
+              {page.isAdmin ? <th className="p-2">{t("任务状态")}</th> : null}
+              <th className="p-2">{t("进度")}</th>
+              <th className="p-2">{t("结果图片")}</th>
               <th className="p-2">Prompt</th>
               <th className="p-2">PromptEn</th>
-              <th className="p-2">失败原因</th>
+              <th className="p-2">{t("失败原因")}</th>
             </tr>
           </thead>
           <tbody>
             {page.tasks.length === 0 ? (
-              <tr><td colSpan={12} className="p-4 text-center text-gray-500">暂无数据</td></tr>
+              <tr><td colSpan={12} className="p-4 text-center text-gray-500">{t("暂无数据")}</td></tr>
             ) : (
-              page.tasks.map((t) => {
-                const action = ACTIONS[t.action] ?? { label: t.action || "未知", tone: "gray" as Tone };
-                const code = CODES[t.code] ?? { label: `${t.code}`, tone: "red" as Tone };
-                const state = STATES[t.status] ?? { label: t.status || "未知", tone: "gray" as Tone };
+              page.tasks.map((task) => {
+                const action = ACTIONS[task.action] ?? { label: task.action || "未知", tone: "gray" as Tone };
+                const code = CODES[task.code] ?? { label: `${task.code}`, tone: "red" as Tone };
+                const state = STATES[task.status] ?? { label: task.status || "未知", tone: "gray" as Tone };
                 return (
-                  <tr key={t.id} className="border-t border-gray-100 align-top dark:border-gray-800" data-testid="mj-row">
-                    <td className="whitespace-nowrap p-2">{formatTimestamp(Math.floor(t.submit_time / 1000), timeZone)}</td>
-                    <td className="p-2"><Duration seconds={t.finish_time > 0 && t.submit_time > 0 ? (t.finish_time - t.submit_time) / 1000 : undefined} /></td>
-                    {page.isAdmin ? <td className="p-2">{t.channel_id}</td> : null}
-                    <td className="p-2"><StatusTag tone={action.tone}>{action.label}</StatusTag></td>
-                    <td className="p-2 font-mono text-xs">{t.mj_id}</td>
-                    {page.isAdmin ? <td className="p-2"><StatusTag tone={code.tone}>{code.label}</StatusTag></td> : null}
-                    {page.isAdmin ? <td className="p-2"><StatusTag tone={state.tone}>{state.label}</StatusTag></td> : null}
-                    <td className="p-2"><ProgressBar progress={t.progress} failed={t.status === "FAILURE"} /></td>
+                  <tr key={task.id} className="border-t border-gray-100 align-top dark:border-gray-800" data-testid="mj-row">
+                    <td className="whitespace-nowrap p-2">{formatTimestamp(Math.floor(task.submit_time / 1000), timeZone)}</td>
+                    <td className="p-2"><Duration seconds={task.finish_time > 0 && task.submit_time > 0 ? (task.finish_time - task.submit_time) / 1000 : undefined} /></td>
+                    {page.isAdmin ? <td className="p-2">{task.channel_id}</td> : null}
+                    <td className="p-2"><StatusTag tone={action.tone}>{t(action.label)}</StatusTag></td>
+                    <td className="p-2 font-mono text-xs">{task.mj_id}</td>
+                    {page.isAdmin ? <td className="p-2"><StatusTag tone={code.tone}>{t(code.label)}</StatusTag></td> : null}
+                    {page.isAdmin ? <td className="p-2"><StatusTag tone={state.tone}>{t(state.label)}</StatusTag></td> : null}
+                    <td className="p-2"><ProgressBar progress={task.progress} failed={task.status === "FAILURE"} /></td>
                     <td className="p-2">
-                      {t.image_url ? (
+                      {task.image_url ? (
                         <details>
-                          <summary className="cursor-pointer whitespace-nowrap text-blue-600 dark:text-blue-400">查看图片</summary>
-                          <a href={t.image_url} target="_blank" rel="noreferrer">
-                            <img src={t.image_url} alt={`任务 ${t.mj_id} 的图片`} className="mt-1 max-h-64 max-w-xs rounded" loading="lazy" />
+                          <summary className="cursor-pointer whitespace-nowrap text-blue-600 dark:text-blue-400">{t("查看图片")}</summary>
+                          <a href={task.image_url} target="_blank" rel="noreferrer">
+                            <img src={task.image_url} alt={t("任务 {{id}} 的图片", { id: task.mj_id })} className="mt-1 max-h-64 max-w-xs rounded" loading="lazy" />
                           </a>
                         </details>
                       ) : (
-                        "无"
+                        t("无")
                       )}
                     </td>
-                    <td className="max-w-xs break-words p-2">{t.prompt}</td>
-                    <td className="max-w-xs break-words p-2">{t.prompt_en}</td>
-                    <td className={`min-w-24 max-w-xs break-words p-2 ${t.fail_reason ? "text-red-700 dark:text-red-400" : "text-gray-500 dark:text-gray-400"}`}>{t.fail_reason || "无"}</td>
+                    <td className="max-w-xs break-words p-2">{task.prompt}</td>
+                    <td className="max-w-xs break-words p-2">{task.prompt_en}</td>
+                    <td className={`min-w-24 max-w-xs break-words p-2 ${task.fail_reason ? "text-red-700 dark:text-red-400" : "text-gray-500 dark:text-gray-400"}`}>{task.fail_reason ? message(task.fail_reason) : t("无")}</td>
                   </tr>
                 );
               })

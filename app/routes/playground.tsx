@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { chatFormMessages, chatFormSchema, DEFAULT_SYSTEM_PROMPT, formFields, postedSettings, readHistory, type ChatMessage, type ChatSettings } from "~/components/playground/chat-form";
+import { pageTitle } from "~/components/i18n/locale-context";
 import { PlaygroundForm } from "~/components/playground/PlaygroundForm";
 import { userUsableGroups } from "~/domain/groups/groups.server";
 import { listModelsForGroup } from "~/domain/groups/models.server";
@@ -10,7 +11,7 @@ import { readForm } from "~/utils/edge-input";
 import { requireUser } from "~/web/guards.server";
 import playgroundScript from "~/enhance/playground-chat.js?url";
 
-export const meta: MetaFunction = () => [{ title: "操练场" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "操练场");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

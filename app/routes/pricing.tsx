@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { pageTitle } from "~/components/i18n/locale-context";
 import { PricingPage } from "~/components/pricing/PricingPage";
 import type { PricingRow } from "~/components/pricing/PricingTable";
 import { messages } from "~/messages";
@@ -9,7 +10,7 @@ import { buildPriceList, groupRatioOf, pricingAudience } from "~/relay/billing/p
 import { pricedModel } from "~/relay/billing/price-tables.server";
 import { optionalUser } from "~/web/guards.server";
 
-export const meta: MetaFunction = () => [{ title: "模型价格" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "模型价格");
 
 /** Longest filter text honoured; a model name is far shorter. */
 const MAX_QUERY = 100;

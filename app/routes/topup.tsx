@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { pageTitle, useT } from "~/components/i18n/locale-context";
 import { BalanceCard } from "~/components/wallet/BalanceCard";
 import { OnlineTopUpCard } from "~/components/wallet/OnlineTopUpCard";
 import { RedeemCard } from "~/components/wallet/RedeemCard";
@@ -17,7 +18,7 @@ import { loadOnlineTopUp, onlineTopUpAction } from "~/web/wallet/online-topup.se
 import type { OnlineTopUpResult } from "~/web/wallet/online-topup-view";
 import { loadTopUpHistory } from "~/web/wallet/topup-history.server";
 
-export const meta: MetaFunction = () => [{ title: "钱包" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "钱包");
 
 /** One key per card: balance, redeem, online top-up (Epay), and the top-up history. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -54,9 +55,10 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function WalletPage() {
   const { wallet, getCodesAsked, onlineTopUp, topUpHistory } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const t = useT();
   return (
     <div className="flex max-w-3xl flex-col gap-4">
-      <h1 className="text-xl font-bold">钱包</h1>
+      <h1 className="text-xl font-bold">{t("钱包")}</h1>
       <BalanceCard {...wallet} />
       <RedeemCard error={result?.intent === "redeem" ? result.error : undefined} topUpLink={wallet.topUpLink} linkMissing={getCodesAsked && !wallet.topUpLink} />
       <OnlineTopUpCard config={onlineTopUp} result={result?.onlineTopUp} />

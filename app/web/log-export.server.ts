@@ -1,5 +1,7 @@
 import { logBatches } from "~/domain/logs/log-search.server";
 import type { LogFilter } from "~/domain/logs/logs.server";
+import type { Locale } from "~/i18n/locale";
+import { pageText, translateText } from "~/i18n/translate";
 import { csvLine, UTF8_BOM } from "~/utils/csv";
 import { formatTimestamp } from "~/utils/time-zone";
 
@@ -10,8 +12,10 @@ const TYPE_LABELS: Record<number, string> = { 1: "充值", 2: "消费", 3: "管�
  * logBatches) only as the client takes the previous ones, so memory stays at two batches
  * whatever the size of the export, and the first rows leave before the last are read.
  */
-export function logCsvResponse(filter: LogFilter, forAdmin: boolean, timeZone: string, now = new Date()): Response {
-  const header = ["时间", ...(forAdmin ? ["渠道", "用户"] : []), "令牌", "类型", "模型", "用时(秒)", "流式", "提示", "补全", "额度", "详情"];
+export function logCsvResponse(filter: LogFilter, forAdmin: boolean, timeZone: string, locale: Locale, now = new Date()): Response {
+  // Headers and cell words in the requester's language; a row's content is its stored Chinese line, read back.
+  const text = (key: string) => pageText(locale, key);
+  const header = ["时间", ...(forAdmin ? ["渠道", "用户"] : []), "令牌", "类型", "模型", "用时(秒)", "流式", "提示", "补全", "额度", "详情"].map(text);
   const encoder = new TextEncoder();
   const batches = logBatches(filter);
   let started = false;
@@ -35,14 +39,14 @@ export function logCsvResponse(filter: LogFilter, forAdmin: boolean, timeZone: s
               formatTimestamp(row.created_at, timeZone),
               ...(forAdmin ? [row.channel_id, row.username] : []),
               row.token_name,
-              TYPE_LABELS[row.type] ?? "未知",
+              text(TYPE_LABELS[row.type] ?? "未知"),
               row.model_name,
               row.use_time,
-              row.is_stream ? "是" : "否",
+              text(row.is_stream ? "是" : "否"),
               row.prompt_tokens,
               row.completion_tokens,
               row.quota,
-              row.content,
+              translateText(locale, row.content),
             ]);
           }
           controller.enqueue(encoder.encode(chunk));

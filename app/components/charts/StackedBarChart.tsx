@@ -1,4 +1,5 @@
 import { scaleBand, scaleLinear } from "d3-scale";
+import { useT } from "~/components/i18n/locale-context";
 
 /**
  * A stacked bar chart drawn on the server: no chart script reaches the browser. The bars are an
@@ -35,12 +36,13 @@ function thinning(step: number): string {
 }
 
 export function StackedBarChart({ title, buckets, series, format, height = 260 }: Props) {
+  const t = useT();
   const plotHeight = height - PLOT.top - PLOT.bottom;
   const totals = buckets.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
   const x = scaleBand<string>().domain(buckets).range([0, VIEW_WIDTH]).padding(0.2);
   const y = scaleLinear().domain([0, Math.max(1, ...totals)]).nice().range([plotHeight, 0]);
   const every = Math.max(1, Math.ceil(buckets.length / MAX_X_LABELS));
-  const summary = `${title}：${buckets.length} 个时间段，合计 ${format(totals.reduce((a, b) => a + b, 0))}`;
+  const summary = t("{{title}}：{{count}} 个时间段，合计 {{total}}", { title, count: buckets.length, total: format(totals.reduce((a, b) => a + b, 0)) });
   const plotBox = { left: PLOT.left, right: PLOT.right, top: PLOT.top, height: plotHeight };
   return (
     <div role="img" aria-label={summary} className="@container relative text-xs text-gray-600 dark:text-gray-300" style={{ height }}>
@@ -60,7 +62,7 @@ export function StackedBarChart({ title, buckets, series, format, height = 260 }
                 base += value;
                 return (
                   <rect key={s.name} x={x(bucket)} y={top} width={x.bandwidth()} height={Math.max(1, bottom - top)} fill={s.color}>
-                    <title>{`${bucket} · ${s.name}：${format(value)}`}</title>
+                    <title>{t("{{bucket}} · {{name}}：{{value}}", { bucket, name: s.name, value: format(value) })}</title>
                   </rect>
                 );
               })}

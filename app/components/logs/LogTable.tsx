@@ -1,3 +1,4 @@
+import { useMessage, useT } from "~/components/i18n/locale-context";
 import { StatusTag, type Tone } from "~/components/StatusTag";
 import { renderQuota } from "~/utils/format";
 import { formatTimestamp } from "~/utils/time-zone";
@@ -51,11 +52,12 @@ function parseOther(other: string): LogOther {
 
 /** The prompt cell: the count, then how much of it was read from or written to the cache. */
 function PromptTokens({ tokens, other }: { tokens: number; other: LogOther }) {
+  const t = useT();
   return (
     <>
       {tokens}
-      {other.cache_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-cache-tokens">缓存 {other.cache_tokens}</div> : null}
-      {other.cache_creation_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-cache-write-tokens">缓存写入 {other.cache_creation_tokens}</div> : null}
+      {other.cache_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-cache-tokens">{t("缓存 {{tokens}}", { tokens: other.cache_tokens })}</div> : null}
+      {other.cache_creation_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-cache-write-tokens">{t("缓存写入 {{tokens}}", { tokens: other.cache_creation_tokens })}</div> : null}
     </>
   );
 }
@@ -68,24 +70,27 @@ type Props = { logs: LogRowView[]; isAdmin: boolean; users: Record<number, UserC
  */
 export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit }: Props) {
   const timeZone = useTimeZone();
-  if (logs.length === 0) return <p className="card text-sm text-gray-500">暂无日志</p>;
+  const t = useT();
+  // A row's content is the stored Chinese log line, read back in the reader's language.
+  const message = useMessage();
+  if (logs.length === 0) return <p className="card text-sm text-gray-500">{t("暂无日志")}</p>;
   return (
     <div className="overflow-x-auto">
       <table className="card-rows w-full sm:min-w-[860px] border-collapse text-sm" data-testid="log-table">
         <thead>
           <tr className="border-b border-gray-200 text-left dark:border-gray-700">
-            <th className="p-2">时间</th>
-            {isAdmin ? <th className="p-2">渠道</th> : null}
-            {isAdmin ? <th className="p-2">用户</th> : null}
-            <th className="p-2">令牌</th>
-            <th className="p-2">类型</th>
-            <th className="p-2">模型</th>
-            <th className="p-2">用时/首字</th>
-            <th className="p-2">提示</th>
-            <th className="p-2">补全</th>
-            <th className="p-2">花费</th>
-            {isAdmin ? <th className="p-2">重试</th> : null}
-            <th className="p-2">详情</th>
+            <th className="p-2">{t("时间")}</th>
+            {isAdmin ? <th className="p-2">{t("渠道")}</th> : null}
+            {isAdmin ? <th className="p-2">{t("用户")}</th> : null}
+            <th className="p-2">{t("令牌")}</th>
+            <th className="p-2">{t("类型")}</th>
+            <th className="p-2">{t("模型")}</th>
+            <th className="p-2">{t("用时/首字")}</th>
+            <th className="p-2">{t("提示")}</th>
+            <th className="p-2">{t("补全")}</th>
+            <th className="p-2">{t("花费")}</th>
+            {isAdmin ? <th className="p-2">{t("重试")}</th> : null}
+            <th className="p-2">{t("详情")}</th>
           </tr>
         </thead>
         <tbody>
@@ -96,21 +101,21 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
             const card = users[log.user_id];
             return (
               <tr key={log.id} className="border-b border-gray-100 align-top dark:border-gray-800" data-testid="log-row">
-                <td data-label="时间" className="whitespace-nowrap p-2">{formatTimestamp(log.created_at, timeZone)}</td>
-                {isAdmin ? <td data-label="渠道" className="p-2" title={log.channel_name}>{log.channel ? <StatusTag tone="gray">{log.channel}</StatusTag> : null}</td> : null}
+                <td data-label={t("时间")} className="whitespace-nowrap p-2">{formatTimestamp(log.created_at, timeZone)}</td>
+                {isAdmin ? <td data-label={t("渠道")} className="p-2" title={log.channel_name}>{log.channel ? <StatusTag tone="gray">{log.channel}</StatusTag> : null}</td> : null}
                 {isAdmin ? (
-                  <td data-label="用户" className="p-2">
+                  <td data-label={t("用户")} className="p-2">
                     {card ? (
                       <details>
                         <summary className="cursor-pointer whitespace-nowrap text-blue-700 dark:text-blue-300">{log.username}</summary>
                         <dl className="mt-1 grid w-max grid-cols-[auto_auto] gap-x-3 whitespace-nowrap text-xs" data-testid="user-card">
-                          <dt>用户名</dt>
+                          <dt>{t("用户名")}</dt>
                           <dd>{card.username}</dd>
-                          <dt>剩余额度</dt>
+                          <dt>{t("剩余额度")}</dt>
                           <dd>{renderQuota(card.quota, displayInCurrency, quotaPerUnit)}</dd>
-                          <dt>已用额度</dt>
+                          <dt>{t("已用额度")}</dt>
                           <dd>{renderQuota(card.used_quota, displayInCurrency, quotaPerUnit)}</dd>
-                          <dt>请求次数</dt>
+                          <dt>{t("请求次数")}</dt>
                           <dd>{card.request_count}</dd>
                         </dl>
                       </details>
@@ -119,31 +124,31 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
                     )}
                   </td>
                 ) : null}
-                <td data-label="令牌" className="p-2">{log.token_name ? <StatusTag tone="gray">{log.token_name}</StatusTag> : null}</td>
-                <td data-label="类型" className="p-2">
-                  <StatusTag tone={type.tone}>{type.label}</StatusTag>
+                <td data-label={t("令牌")} className="p-2">{log.token_name ? <StatusTag tone="gray">{log.token_name}</StatusTag> : null}</td>
+                <td data-label={t("类型")} className="p-2">
+                  <StatusTag tone={type.tone}>{t(type.label)}</StatusTag>
                 </td>
-                <td data-label="模型" className="p-2">{log.model_name}</td>
-                <td data-label="用时/首字" className="whitespace-nowrap p-2">
+                <td data-label={t("模型")} className="p-2">{log.model_name}</td>
+                <td data-label={t("用时/首字")} className="whitespace-nowrap p-2">
                   {consume ? (
                     <>
                       <StatusTag tone={log.use_time <= 5 ? "green" : log.use_time <= 10 ? "yellow" : "red"}>{log.use_time} s</StatusTag>{" "}
                       {log.is_stream && other.frt !== undefined && other.frt >= 0 ? <StatusTag tone="gray">{(other.frt / 1000).toFixed(1)} s</StatusTag> : null}{" "}
-                      <StatusTag tone={log.is_stream ? "lime" : "blue"}>{log.is_stream ? "流" : "非流"}</StatusTag>
+                      <StatusTag tone={log.is_stream ? "lime" : "blue"}>{t(log.is_stream ? "流" : "非流")}</StatusTag>
                     </>
                   ) : null}
                 </td>
-                <td data-label="提示" className="p-2">{consume ? <PromptTokens tokens={log.prompt_tokens} other={other} /> : ""}</td>
-                <td data-label="补全" className="p-2">
+                <td data-label={t("提示")} className="p-2">{consume ? <PromptTokens tokens={log.prompt_tokens} other={other} /> : ""}</td>
+                <td data-label={t("补全")} className="p-2">
                   {consume ? log.completion_tokens : ""}
-                  {consume && other.reasoning_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-reasoning-tokens">推理 {other.reasoning_tokens}</div> : null}
+                  {consume && other.reasoning_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-reasoning-tokens">{t("推理 {{tokens}}", { tokens: other.reasoning_tokens })}</div> : null}
                 </td>
-                <td data-label="花费" className="p-2" data-testid="log-cost">
+                <td data-label={t("花费")} className="p-2" data-testid="log-cost">
                   {/* A call often costs fractions of a cent: six places, as the reference shows them. */}
                   {consume ? renderQuota(log.quota, displayInCurrency, quotaPerUnit, 6) : ""}
                 </td>
-                {isAdmin ? <td data-label="重试" className="p-2 text-xs">{other.use_channel && other.use_channel.length > 1 ? `渠道：${other.use_channel.join(" → ")}` : ""}</td> : null}
-                <td data-label="详情" className="max-w-xs p-2 text-xs text-gray-600 dark:text-gray-300">{log.content}</td>
+                {isAdmin ? <td data-label={t("重试")} className="p-2 text-xs">{other.use_channel && other.use_channel.length > 1 ? t("渠道：{{chain}}", { chain: other.use_channel.join(" → ") }) : ""}</td> : null}
+                <td data-label={t("详情")} className="max-w-xs p-2 text-xs text-gray-600 dark:text-gray-300">{message(log.content)}</td>
               </tr>
             );
           })}

@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
-import type { ChatMessage, ChatSettings } from "./chat-form";
+import { useMessage, useT } from "~/components/i18n/locale-context";
+import { chatFormMessages, type ChatMessage, type ChatSettings } from "./chat-form";
 
 const bubble = {
   user: "self-end rounded bg-blue-50 px-3 py-2 text-sm whitespace-pre-wrap dark:bg-blue-950",
@@ -26,22 +27,25 @@ type Props = {
 export function PlaygroundForm({ groups, models, settings, history, error, userId }: Props) {
   // A model posted from another group's list stays chosen on the page that answers.
   const modelChoices = settings.model && !models.includes(settings.model) ? [settings.model, ...models] : models;
+  const t = useT();
+  // Group labels are the operator's descriptions, or the product's own 用户分组.
+  const message = useMessage();
   return (
-    <Form method="post" data-playground data-user-id={userId} className="flex flex-col gap-4 sm:flex-row">
+    <Form method="post" data-playground data-user-id={userId} data-empty-message={t(chatFormMessages.emptyMessage)} className="flex flex-col gap-4 sm:flex-row">
       <aside className="card flex shrink-0 flex-col gap-3 sm:w-64">
-        <label className="label" htmlFor="pg-group">分组</label>
+        <label className="label" htmlFor="pg-group">{t("分组")}</label>
         <select id="pg-group" name="group" defaultValue={settings.group} className="input">
-          {Object.entries(groups).map(([name, label]) => <option key={name} value={name}>{label}</option>)}
+          {Object.entries(groups).map(([name, label]) => <option key={name} value={name}>{message(label)}</option>)}
         </select>
-        <label className="label" htmlFor="pg-model">模型</label>
+        <label className="label" htmlFor="pg-model">{t("模型")}</label>
         <select id="pg-model" name="model" defaultValue={settings.model} className="input">
           {modelChoices.length ? modelChoices.map((m) => <option key={m} value={m}>{m}</option>) : <option value="gpt-4o-mini">gpt-4o-mini</option>}
         </select>
-        <label className="label" htmlFor="pg-temperature">温度</label>
+        <label className="label" htmlFor="pg-temperature">{t("温度")}</label>
         <input id="pg-temperature" name="temperature" type="range" min={0.1} max={1} step={0.1} defaultValue={settings.temperature} />
-        <label className="label" htmlFor="pg-max-tokens">最大 Tokens（0 为不限制）</label>
+        <label className="label" htmlFor="pg-max-tokens">{t("最大 Tokens（0 为不限制）")}</label>
         <input id="pg-max-tokens" name="max_tokens" type="number" min={0} defaultValue={settings.max_tokens} className="input" />
-        <label className="label" htmlFor="pg-system">系统提示词</label>
+        <label className="label" htmlFor="pg-system">{t("系统提示词")}</label>
         <textarea id="pg-system" name="system" rows={4} defaultValue={settings.system} className="input" />
       </aside>
       <section className="card flex min-w-0 flex-1 flex-col gap-3">
@@ -54,13 +58,13 @@ export function PlaygroundForm({ groups, models, settings, history, error, userI
           ))}
         </ol>
         <FlashBanner id="pg-error" type="error" message={error} hidden={!error} />
-        <label className="sr-only" htmlFor="pg-message">消息</label>
-        <textarea id="pg-message" name="message" rows={3} className="input" placeholder="输入消息…" />
+        <label className="sr-only" htmlFor="pg-message">{t("消息")}</label>
+        <textarea id="pg-message" name="message" rows={3} className="input" placeholder={t("输入消息…")} />
         <div className="flex gap-2">
-          <button type="submit" name="intent" value="send" className="btn-primary">发送</button>
+          <button type="submit" name="intent" value="send" className="btn-primary">{t("发送")}</button>
           {/* Only the script can stop a reply that is streaming; it shows this while one is. */}
-          <button type="button" hidden data-playground-stop className="btn-secondary">停止</button>
-          <button type="submit" name="intent" value="clear" formNoValidate className="btn-secondary">清除上下文</button>
+          <button type="button" hidden data-playground-stop className="btn-secondary">{t("停止")}</button>
+          <button type="submit" name="intent" value="clear" formNoValidate className="btn-secondary">{t("清除上下文")}</button>
         </div>
       </section>
     </Form>

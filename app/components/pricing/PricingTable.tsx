@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { useT } from "~/components/i18n/locale-context";
 import { StatusTag } from "~/components/StatusTag";
 
 /** A ratio model's prices; the cache lines only when the cache is priced apart from the prompt. */
@@ -31,15 +32,16 @@ export function groupHref(group: string, query: string): string {
 }
 
 function PriceCell({ price }: { price: RowPrice }) {
-  if (price.kind === "price") return <span data-testid="price-per-call">模型价格：{price.perCall} / 次</span>;
+  const t = useT();
+  if (price.kind === "price") return <span data-testid="price-per-call">{t("模型价格：{{price}} / 次", { price: price.perCall })}</span>;
   return (
     <div className="flex flex-col">
-      <span data-testid="price-prompt">提示 {price.prompt1K} / 1K tokens</span>
-      <span data-testid="price-completion">补全 {price.completion1K} / 1K tokens</span>
-      {price.cached1K === undefined ? null : <span data-testid="price-cached">缓存读取 {price.cached1K} / 1K tokens</span>}
-      {price.cacheWrite1K === undefined ? null : <span data-testid="price-cache-write">缓存写入 {price.cacheWrite1K} / 1K tokens</span>}
+      <span data-testid="price-prompt">{t("提示 {{price}} / 1K tokens", { price: price.prompt1K })}</span>
+      <span data-testid="price-completion">{t("补全 {{price}} / 1K tokens", { price: price.completion1K })}</span>
+      {price.cached1K === undefined ? null : <span data-testid="price-cached">{t("缓存读取 {{price}} / 1K tokens", { price: price.cached1K })}</span>}
+      {price.cacheWrite1K === undefined ? null : <span data-testid="price-cache-write">{t("缓存写入 {{price}} / 1K tokens", { price: price.cacheWrite1K })}</span>}
       <span className="text-xs text-gray-500 dark:text-gray-400">
-        每 1M tokens：提示 {price.prompt1M}，补全 {price.completion1M}
+        {t("每 1M tokens：提示 {{prompt}}，补全 {{completion}}", { prompt: price.prompt1M, completion: price.completion1M })}
       </span>
     </div>
   );
@@ -48,38 +50,39 @@ function PriceCell({ price }: { price: RowPrice }) {
 type Props = { rows: PricingRow[]; group: string; query: string; usable: Set<string>; selected: Set<string> };
 
 export function PricingTable({ rows, group, query, usable, selected }: Props) {
-  if (rows.length === 0) return <p className="card text-sm text-gray-500">暂无可用模型</p>;
+  const t = useT();
+  if (rows.length === 0) return <p className="card text-sm text-gray-500">{t("暂无可用模型")}</p>;
   return (
     <div className="overflow-x-auto">
       <table className="w-full min-w-[760px] border-collapse text-sm" data-testid="pricing-table">
         <thead>
           <tr className="border-b border-gray-200 text-left dark:border-gray-700">
             <th className="p-2">
-              <span className="sr-only">选择</span>
+              <span className="sr-only">{t("选择")}</span>
             </th>
-            <th className="p-2">可用性</th>
-            <th className="p-2">模型名称</th>
-            <th className="p-2">计费类型</th>
-            <th className="p-2">可用分组</th>
-            <th className="p-2">倍率</th>
-            <th className="p-2">模型价格</th>
+            <th className="p-2">{t("可用性")}</th>
+            <th className="p-2">{t("模型名称")}</th>
+            <th className="p-2">{t("计费类型")}</th>
+            <th className="p-2">{t("可用分组")}</th>
+            <th className="p-2">{t("倍率")}</th>
+            <th className="p-2">{t("模型价格")}</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((row) => (
             <tr key={row.name} className={`border-b border-gray-100 align-top dark:border-gray-800 ${row.available ? "" : "text-gray-400"}`} data-testid="pricing-row" data-model={row.name}>
               <td className="p-2">
-                <input type="checkbox" form={COPY_FORM_ID} name="model" value={row.name} defaultChecked={selected.has(row.name)} aria-label={`选择 ${row.name}`} />
+                <input type="checkbox" form={COPY_FORM_ID} name="model" value={row.name} defaultChecked={selected.has(row.name)} aria-label={t("选择 {{name}}", { name: row.name })} />
               </td>
               <td className="p-2">
                 {row.available ? (
-                  <StatusTag tone="green" title="您的分组可以使用该模型">可用</StatusTag>
+                  <StatusTag tone="green" title={t("您的分组可以使用该模型")}>{t("可用")}</StatusTag>
                 ) : (
-                  <StatusTag tone="yellow" title="您的分组无权使用该模型">不可用</StatusTag>
+                  <StatusTag tone="yellow" title={t("您的分组无权使用该模型")}>{t("不可用")}</StatusTag>
                 )}
               </td>
               <td className="p-2 font-mono">{row.name}</td>
-              <td className="p-2">{row.quotaType === 1 ? <StatusTag tone="blue">按次计费</StatusTag> : <StatusTag tone="lime">按量计费</StatusTag>}</td>
+              <td className="p-2">{row.quotaType === 1 ? <StatusTag tone="blue">{t("按次计费")}</StatusTag> : <StatusTag tone="lime">{t("按量计费")}</StatusTag>}</td>
               <td className="p-2">
                 <div className="flex flex-wrap gap-1">
                   {row.groups
@@ -98,11 +101,11 @@ export function PricingTable({ rows, group, query, usable, selected }: Props) {
                 </div>
               </td>
               <td className="whitespace-nowrap p-2">
-                <div>模型倍率：{row.quotaType === 0 ? row.modelRatio : "无"}</div>
-                <div>补全倍率：{row.quotaType === 0 ? row.completionRatio : "无"}</div>
-                {row.quotaType === 0 && row.cacheRatio !== 1 ? <div>缓存倍率：{row.cacheRatio}</div> : null}
-                {row.quotaType === 0 && row.createCacheRatio !== 1 ? <div>缓存创建倍率：{row.createCacheRatio}</div> : null}
-                <div>分组倍率：{row.groupRatio}</div>
+                <div>{t("模型倍率：{{ratio}}", { ratio: row.quotaType === 0 ? row.modelRatio : t("无") })}</div>
+                <div>{t("补全倍率：{{ratio}}", { ratio: row.quotaType === 0 ? row.completionRatio : t("无") })}</div>
+                {row.quotaType === 0 && row.cacheRatio !== 1 ? <div>{t("缓存倍率：{{ratio}}", { ratio: row.cacheRatio })}</div> : null}
+                {row.quotaType === 0 && row.createCacheRatio !== 1 ? <div>{t("缓存创建倍率：{{ratio}}", { ratio: row.createCacheRatio })}</div> : null}
+                <div>{t("分组倍率：{{ratio}}", { ratio: row.groupRatio })}</div>
               </td>
               <td className="whitespace-nowrap p-2">
                 <PriceCell price={row.price} />

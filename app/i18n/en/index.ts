@@ -10,6 +10,7 @@ import { tokenMessages } from "./tokens";
 import { shellPageText } from "./pages-shell";
 import { channelPageText } from "./pages-channels";
 import { settingsPageText } from "./pages-settings";
+import { usagePageText } from "./pages-usage";
 
 /** The English catalog: Chinese source text → English, one file per area. */
 export const english: Record<string, string> = {
@@ -26,4 +27,5 @@ export const english: Record<string, string> = {
   ...shellPageText,
   ...channelPageText,
   ...settingsPageText,
+  ...usagePageText,
 };
