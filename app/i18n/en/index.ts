@@ -8,6 +8,7 @@ import { relayMessages } from "./relay";
 import { relayRefusalMessages } from "./relay-refusals";
 import { tokenMessages } from "./tokens";
 import { shellPageText } from "./pages-shell";
+import { accountPageText } from "./pages-accounts";
 
 /** The English catalog: Chinese source text → English, one file per area. */
 export const english: Record<string, string> = {
@@ -22,4 +23,5 @@ export const english: Record<string, string> = {
   ...relayRefusalMessages,
   // Page markup: labels, headings and buttons, one file per area.
   ...shellPageText,
+  ...accountPageText,
 };
