@@ -86,9 +86,10 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
                     {chats.length ? (
                       <RowPopover summary={t("聊天")} summaryClassName="text-blue-600 dark:text-blue-400">
                         <ul>
+                          {/* The default presets' names are the product's words; names an operator gave pass as they are. */}
                           {chats.map((name, index) => (
                             <li key={name}>
-                              <a href={`/token/chat?id=${token.id}&chat=${index}`} target="_blank" rel="noreferrer" className="block rounded px-2 py-1 hover:bg-gray-100 dark:hover:bg-gray-700">{name}</a>
+                              <a href={`/token/chat?id=${token.id}&chat=${index}`} target="_blank" rel="noreferrer" className="block rounded px-2 py-1 hover:bg-gray-100 dark:hover:bg-gray-700">{t(name)}</a>
                             </li>
                           ))}
                         </ul>
