@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
+import { pageTitle, useT } from "~/components/i18n/locale-context";
 import { browserCheckedFormProps } from "~/components/form-props";
 import { ThirdPartySignIn } from "~/components/auth/ThirdPartySignIn";
 import { authenticator, SignInError } from "~/domain/auth/authenticator.server";
@@ -22,7 +23,7 @@ import { allowCriticalRequest, releaseCriticalRequest } from "~/utils/rate-limit
 import { clientIp } from "~/utils/request.server";
 import { readForm } from "~/utils/edge-input";
 
-export const meta: MetaFunction = () => [{ title: "登录" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "登录");
 
 // A successful sign-in comes back here once with this marker before going on: a browser that
 // kept the session cookie is sent on at once, one that dropped it is told so.
@@ -79,36 +80,37 @@ export default function LoginPage() {
   // The browser refuses an empty field (the schema's constraints); the server validates again.
   const [form, fields] = useForm<LoginInput>({ lastResult, constraint: settings.constraint });
   const expired = params.get("expired") === "true";
+  const t = useT();
   return (
     <div className="mx-auto mt-6 max-w-sm">
       <div className="card">
-        <h1 className="mb-4 text-center text-xl font-bold">用户登录</h1>
-        {settings.cookieRejected && !form.errors ? <FlashBanner type="error" message={messages.loginCookieRejected} /> : null}
-        {expired && !form.errors && !settings.cookieRejected ? <FlashBanner type="error" message={messages.loginExpired} /> : null}
+        <h1 className="mb-4 text-center text-xl font-bold">{t("用户登录")}</h1>
+        {settings.cookieRejected && !form.errors ? <FlashBanner type="error" message={t(messages.loginCookieRejected)} /> : null}
+        {expired && !form.errors && !settings.cookieRejected ? <FlashBanner type="error" message={t(messages.loginExpired)} /> : null}
         {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
         {settings.passwordLogin ? (
           <Form method="post" {...browserCheckedFormProps(form, settings.constraint)} className="flex flex-col gap-3">
             <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
             <div>
-              <label className="label" htmlFor={fields.username.id}>用户名</label>
-              <input {...getInputProps(fields.username, { type: "text" })} className="input" placeholder="用户名或邮箱" autoComplete="username" />
+              <label className="label" htmlFor={fields.username.id}>{t("用户名")}</label>
+              <input {...getInputProps(fields.username, { type: "text" })} className="input" placeholder={t("用户名或邮箱")} autoComplete="username" />
               {fields.username.errors ? <p className="field-error">{fields.username.errors[0]}</p> : null}
             </div>
             <div>
-              <label className="label" htmlFor={fields.password.id}>密码</label>
-              <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder="密码" autoComplete="current-password" />
+              <label className="label" htmlFor={fields.password.id}>{t("密码")}</label>
+              <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder={t("密码")} autoComplete="current-password" />
               {fields.password.errors && !fields.username.errors ? <p className="field-error">{fields.password.errors[0]}</p> : null}
             </div>
             <TurnstileWidget {...settings.turnstile} />
-            <button type="submit" className="btn-primary">登录</button>
+            <button type="submit" className="btn-primary">{t("登录")}</button>
           </Form>
         ) : (
-          <FlashBanner type="info" message={messages.passwordLoginDisabled} />
+          <FlashBanner type="info" message={t(messages.passwordLoginDisabled)} />
         )}
         <ThirdPartySignIn methods={settings.thirdParty} />
         <div className="mt-4 flex justify-between text-sm">
-          <Link to="/reset" className="text-blue-600 hover:underline dark:text-blue-400">忘记密码</Link>
-          {settings.registerEnabled ? <Link to="/register" className="text-blue-600 hover:underline dark:text-blue-400">没有账户？点击注册</Link> : null}
+          <Link to="/reset" className="text-blue-600 hover:underline dark:text-blue-400">{t("忘记密码")}</Link>
+          {settings.registerEnabled ? <Link to="/register" className="text-blue-600 hover:underline dark:text-blue-400">{t("没有账户？点击注册")}</Link> : null}
         </div>
       </div>
     </div>

@@ -1,6 +1,7 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
+import { pageTitle, useMessage, useT } from "~/components/i18n/locale-context";
 import { getSessionUser } from "~/domain/auth/sessions.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
@@ -14,8 +15,8 @@ import { githubCallback, oauthRateLimited, signedInLocation } from "~/web/oauth.
  */
 const FAILURE_REDIRECT_SECONDS = 5;
 
-export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
-  { title: "GitHub 登录" },
+export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => [
+  ...pageTitle(matches, "GitHub 登录"),
   ...(page ? [{ httpEquiv: "refresh", content: `${FAILURE_REDIRECT_SECONDS};url=${page.back}` }] : []),
 ];
 
@@ -32,13 +33,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function GitHubCallbackPage() {
   const page = useLoaderData<typeof loader>();
+  const t = useT();
+  const message = useMessage();
   return (
     <div className="mx-auto mt-6 max-w-sm">
       <div className="card">
-        <FlashBanner type="error" message={messages.oauthFailed} />
-        <p className="mb-3 text-sm text-gray-700 dark:text-gray-300">{page.reason}</p>
+        <FlashBanner type="error" message={t(messages.oauthFailed)} />
+        <p className="mb-3 text-sm text-gray-700 dark:text-gray-300">{message(page.reason)}</p>
         <a href={page.back} className="text-blue-600 hover:underline dark:text-blue-400">
-          {page.back === "/setting" ? "返回设置页" : "返回登录页"}
+          {t(page.back === "/setting" ? "返回设置页" : "返回登录页")}
         </a>
       </div>
     </div>

@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
+import { pageTitle, useT } from "~/components/i18n/locale-context";
 import { Pagination } from "~/components/Pagination";
 import { useTimeZone } from "~/components/useTimeZone";
 import { RedemptionTable, redeemerLabel, type RedemptionRow } from "~/components/redemptions/RedemptionTable";
@@ -16,8 +17,10 @@ import { renderQuota } from "~/utils/format";
 import { readPage } from "~/utils/pagination";
 import { formatTimestamp } from "~/utils/time-zone";
 import { requireRole } from "~/web/guards.server";
+import { requestLocale } from "~/i18n/locale";
+import { pageText } from "~/i18n/translate";
 
-export const meta: MetaFunction = () => [{ title: "兑换码" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "兑换码");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
@@ -40,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type ActionResult = { error?: string; viewed?: RedemptionRow & { redeemer: string }; copied?: string[] };
+type ActionResult = { error?: string; viewed?: RedemptionRow & { redeemers: Record<number, string> }; copied?: string[] };
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
@@ -55,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case "view": {
       const row = await getRedemption(id);
       if (!row) return refused(redemptionMessages.notFound);
-      return data<ActionResult>({ viewed: { ...toRedemptionJson(row), redeemer: redeemerLabel(row, await redeemerNames([row])) } });
+      return data<ActionResult>({ viewed: { ...toRedemptionJson(row), redeemers: await redeemerNames([row]) } });
     }
     case "copy":
     case "copy-selected": {
@@ -63,7 +66,9 @@ export async function action({ request }: ActionFunctionArgs) {
       if (ids.length === 0) return refused(redemptionMessages.selectFirst);
       const rows = (await Promise.all(ids.slice(0, 100).map(getRedemption))).filter((r) => r !== undefined);
       if (rows.length === 0) return refused(redemptionMessages.notFound);
-      return data<ActionResult>({ copied: rows.map((r) => describeRedemption(r, redemptionStatusLabel(r.status).label)) });
+      // Copied text, not page markup: the status word is put in the reader's language here.
+      const locale = requestLocale(request);
+      return data<ActionResult>({ copied: rows.map((r) => describeRedemption(r, pageText(locale, redemptionStatusLabel(r.status).label))) });
     }
     case "enable":
     case "disable": {
@@ -81,28 +86,29 @@ export async function action({ request }: ActionFunctionArgs) {
 
 function ViewedCode({ row, displayInCurrency, quotaPerUnit }: { row: NonNullable<ActionResult["viewed"]>; displayInCurrency: boolean; quotaPerUnit: number }) {
   const timeZone = useTimeZone();
+  const t = useT();
   const items: [string, string][] = [
     ["ID", String(row.id)],
     ["名称", row.name],
     ["兑换码", row.key],
-    ["状态", redemptionStatusLabel(row.status).label],
+    ["状态", t(redemptionStatusLabel(row.status).label)],
     ["额度", renderQuota(row.quota, displayInCurrency, quotaPerUnit)],
     ["创建时间", formatTimestamp(row.created_time, timeZone)],
-    ["兑换时间", row.redeemed_time ? formatTimestamp(row.redeemed_time, timeZone) : "无"],
-    ["兑换人ID", row.redeemer],
+    ["兑换时间", row.redeemed_time ? formatTimestamp(row.redeemed_time, timeZone) : t("无")],
+    ["兑换人ID", redeemerLabel(row, row.redeemers, t)],
   ];
   return (
     <div className="card" data-testid="redemption-view">
-      <h2 className="mb-2 font-semibold">兑换码详情</h2>
+      <h2 className="mb-2 font-semibold">{t("兑换码详情")}</h2>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
         {items.map(([label, value]) => (
           <div key={label} className="contents">
-            <dt className="text-gray-500">{label}</dt>
+            <dt className="text-gray-500">{t(label)}</dt>
             <dd className={label === "兑换码" ? "font-mono" : undefined}>{value}</dd>
           </div>
         ))}
       </dl>
-      <p className="mt-2 text-xs text-gray-500">兑换码只在创建时显示一次；系统只保存其哈希，此处仅显示首尾四位。</p>
+      <p className="mt-2 text-xs text-gray-500">{t("兑换码只在创建时显示一次；系统只保存其哈希，此处仅显示首尾四位。")}</p>
     </div>
   );
 }
@@ -110,27 +116,28 @@ function ViewedCode({ row, displayInCurrency, quotaPerUnit }: { row: NonNullable
 export default function RedemptionPage() {
   const page = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const t = useT();
   return (
     <div className="flex flex-col gap-3">
-      <h1 className="text-xl font-bold">兑换码</h1>
+      <h1 className="text-xl font-bold">{t("兑换码")}</h1>
       {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
       {result?.viewed ? <ViewedCode row={result.viewed} displayInCurrency={page.displayInCurrency} quotaPerUnit={page.quotaPerUnit} /> : null}
       {result?.copied ? (
         <div className="card">
-          <label className="label" htmlFor="copied-codes">已选兑换码（可直接复制；密钥本身只在创建时显示）</label>
+          <label className="label" htmlFor="copied-codes">{t("已选兑换码（可直接复制；密钥本身只在创建时显示）")}</label>
           <textarea id="copied-codes" readOnly rows={Math.min(8, result.copied.length)} className="input font-mono" value={result.copied.join("\n")} data-testid="copied-codes" />
         </div>
       ) : null}
       <div className="flex flex-wrap items-end gap-2">
         <Form method="get" className="flex w-full flex-wrap items-end gap-2 sm:w-auto" role="search">
-          <input name="keyword" defaultValue={page.keyword} placeholder="搜索兑换码的 ID 和名称 ..." className="input min-w-0 flex-1 sm:w-64 sm:flex-none" aria-label="兑换码 ID 或名称" />
-          <button type="submit" className="btn-secondary">查询</button>
+          <input name="keyword" defaultValue={page.keyword} placeholder={t("搜索兑换码的 ID 和名称 ...")} className="input min-w-0 flex-1 sm:w-64 sm:flex-none" aria-label={t("兑换码 ID 或名称")} />
+          <button type="submit" className="btn-secondary">{t("查询")}</button>
         </Form>
-        <Link to="/redemption/add" className="btn-primary ml-auto">添加新的兑换码</Link>
+        <Link to="/redemption/add" className="btn-primary ml-auto">{t("添加新的兑换码")}</Link>
         {/* Row checkboxes join this form through their form= attribute, so it works without JS;
             with the enhancement script the lines the answer shows go straight to the clipboard. */}
         <Form method="post" id="redemption-selection" className="hidden" data-copy-reply="#copied-codes" />
-        <button type="submit" form="redemption-selection" name="intent" value="copy-selected" className="btn-secondary">复制所选兑换码到剪贴板</button>
+        <button type="submit" form="redemption-selection" name="intent" value="copy-selected" className="btn-secondary">{t("复制所选兑换码到剪贴板")}</button>
       </div>
       <RedemptionTable rows={page.rows} redeemers={page.redeemers} displayInCurrency={page.displayInCurrency} quotaPerUnit={page.quotaPerUnit} selectionForm="redemption-selection" />
       <Pagination page={page.page} size={page.size} total={page.total} />

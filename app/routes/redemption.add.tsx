@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { pageTitle } from "~/components/i18n/locale-context";
 import { CreatedKeys } from "~/components/redemptions/CreatedKeys";
 import { RedemptionForm } from "~/components/redemptions/RedemptionForm";
 import { options } from "~/domain/options/store.server";
@@ -12,7 +13,7 @@ import { readForm } from "~/utils/edge-input";
 import { formConstraint } from "~/web/form-constraint.server";
 import { requireRole } from "~/web/guards.server";
 
-export const meta: MetaFunction = () => [{ title: "创建新的兑换码" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "创建新的兑换码");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);

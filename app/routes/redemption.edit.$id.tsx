@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { pageTitle, useT } from "~/components/i18n/locale-context";
 import { RedemptionForm } from "~/components/redemptions/RedemptionForm";
 import { options } from "~/domain/options/store.server";
 import { REDEMPTION_STATUS, redemptionMessages } from "~/domain/redemptions/redemption-constants";
@@ -12,7 +13,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { formConstraint } from "~/web/form-constraint.server";
 import { requireRole } from "~/web/guards.server";
 
-export const meta: MetaFunction = () => [{ title: "更新兑换码信息" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "更新兑换码信息");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
@@ -39,12 +40,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function EditRedemptionPage() {
   const { row, ...context } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
+  const t = useT();
   if (!row.editable) {
     return (
       <div className="card flex max-w-2xl flex-col gap-3">
-        <h1 className="text-xl font-bold">更新兑换码信息</h1>
-        <p>{redemptionMessages.editOnlyUnused}</p>
-        <Link to="/redemption" className="btn-secondary self-start">返回兑换码列表</Link>
+        <h1 className="text-xl font-bold">{t("更新兑换码信息")}</h1>
+        <p>{t(redemptionMessages.editOnlyUnused)}</p>
+        <Link to="/redemption" className="btn-secondary self-start">{t("返回兑换码列表")}</Link>
       </div>
     );
   }

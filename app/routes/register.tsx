@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { createCookie, data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
+import { pageTitle, useMessage, useT } from "~/components/i18n/locale-context";
 import { browserCheckedFormProps } from "~/components/form-props";
 import { registerSchema, sendCodeSchema, type RegisterInput } from "~/domain/auth/forms";
 import { TURNSTILE_FIELD, turnstileRefusal, turnstileWidgetSettings } from "~/domain/auth/turnstile.server";
@@ -20,7 +21,7 @@ import { allowCriticalRequest } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
 import { readForm } from "~/utils/edge-input";
 
-export const meta: MetaFunction = () => [{ title: "注册" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "注册");
 
 // The product keeps ?aff= "locally" so an invite survives a detour; a cookie does that without JS.
 const affCookie = createCookie("aff", { path: "/", sameSite: "lax", httpOnly: true, maxAge: 30 * 24 * 3600 });
@@ -99,57 +100,59 @@ export default function RegisterPage() {
   // the server validates everything again, the passwords' match included.
   const [form, fields] = useForm<RegisterInput>({ lastResult, defaultValue: { aff_code: settings.aff }, constraint: settings.constraint });
   const open = settings.registerEnabled && settings.passwordRegister;
+  const t = useT();
+  const message = useMessage();
   return (
     <div className="mx-auto mt-6 max-w-sm">
       <div className="card">
-        <h1 className="mb-4 text-center text-xl font-bold">新用户注册</h1>
-        {notice ? <FlashBanner type="success" message={notice} /> : null}
+        <h1 className="mb-4 text-center text-xl font-bold">{t("新用户注册")}</h1>
+        {notice ? <FlashBanner type="success" message={message(notice)} /> : null}
         {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
         {!open ? (
-          <FlashBanner type="info" message={settings.registerEnabled ? messages.passwordRegisterDisabled : messages.registerDisabled} />
+          <FlashBanner type="info" message={t(settings.registerEnabled ? messages.passwordRegisterDisabled : messages.registerDisabled)} />
         ) : (
           <Form method="post" {...browserCheckedFormProps(form, settings.constraint)} className="flex flex-col gap-3">
             {/* Enter in a field presses the form's first submit button: this one, so it registers rather than sends a code. */}
-            {settings.emailVerification ? <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true">注册</button> : null}
+            {settings.emailVerification ? <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true">{t("注册")}</button> : null}
             <div>
-              <label className="label" htmlFor={fields.username.id}>用户名</label>
-              <input {...getInputProps(fields.username, { type: "text" })} className="input" placeholder="输入用户名，最长 12 位" autoComplete="username" />
+              <label className="label" htmlFor={fields.username.id}>{t("用户名")}</label>
+              <input {...getInputProps(fields.username, { type: "text" })} className="input" placeholder={t("输入用户名，最长 12 位")} autoComplete="username" />
               <FieldError errors={fields.username.errors} />
             </div>
             <div>
-              <label className="label" htmlFor={fields.password.id}>密码</label>
-              <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder="输入密码，最短 8 位，最长 20 位" autoComplete="new-password" />
+              <label className="label" htmlFor={fields.password.id}>{t("密码")}</label>
+              <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder={t("输入密码，最短 8 位，最长 20 位")} autoComplete="new-password" />
               <FieldError errors={fields.password.errors} />
             </div>
             <div>
-              <label className="label" htmlFor={fields.password2.id}>确认密码</label>
-              <input {...getInputProps(fields.password2, { type: "password" })} className="input" placeholder="再次输入密码" autoComplete="new-password" />
+              <label className="label" htmlFor={fields.password2.id}>{t("确认密码")}</label>
+              <input {...getInputProps(fields.password2, { type: "password" })} className="input" placeholder={t("再次输入密码")} autoComplete="new-password" />
               <FieldError errors={fields.password2.errors} />
             </div>
             {settings.emailVerification ? (
               <>
                 <div>
-                  <label className="label" htmlFor={fields.email.id}>邮箱</label>
+                  <label className="label" htmlFor={fields.email.id}>{t("邮箱")}</label>
                   <div className="flex gap-2">
-                    <input {...getInputProps(fields.email, { type: "email" })} className="input" placeholder="输入邮箱地址" />
-                    <button type="submit" name="intent" value="send-code" formNoValidate className="btn-secondary shrink-0">获取验证码</button>
+                    <input {...getInputProps(fields.email, { type: "email" })} className="input" placeholder={t("输入邮箱地址")} />
+                    <button type="submit" name="intent" value="send-code" formNoValidate className="btn-secondary shrink-0">{t("获取验证码")}</button>
                   </div>
                   <FieldError errors={fields.email.errors} />
                 </div>
                 <div>
-                  <label className="label" htmlFor={fields.verification_code.id}>验证码</label>
-                  <input {...getInputProps(fields.verification_code, { type: "text" })} className="input" placeholder="输入验证码" />
+                  <label className="label" htmlFor={fields.verification_code.id}>{t("验证码")}</label>
+                  <input {...getInputProps(fields.verification_code, { type: "text" })} className="input" placeholder={t("输入验证码")} />
                   <FieldError errors={fields.verification_code.errors} />
                 </div>
               </>
             ) : null}
             <input {...getInputProps(fields.aff_code, { type: "hidden" })} />
             <TurnstileWidget {...settings.turnstile} />
-            <button type="submit" className="btn-primary">注册</button>
+            <button type="submit" className="btn-primary">{t("注册")}</button>
           </Form>
         )}
         <p className="mt-4 text-center text-sm">
-          已有账户？<Link to="/login" className="text-blue-600 hover:underline dark:text-blue-400">点击登录</Link>
+          {t("已有账户？")}<Link to="/login" className="text-blue-600 hover:underline dark:text-blue-400">{t("点击登录")}</Link>
         </p>
       </div>
     </div>

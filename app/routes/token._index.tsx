@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
+import { pageTitle, useT } from "~/components/i18n/locale-context";
 import { Pagination } from "~/components/Pagination";
 import { TokenTable } from "~/components/tokens/TokenTable";
 import { readChatPresets } from "~/domain/chats/chat-links";
@@ -14,7 +15,7 @@ import { rememberedListPrefs } from "~/utils/prefs.server";
 import { readForm, readId } from "~/utils/edge-input";
 import { readPage } from "~/utils/pagination";
 
-export const meta: MetaFunction = () => [{ title: "令牌" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "令牌");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -78,30 +79,31 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function TokenPage() {
   const page = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const t = useT();
   return (
     <div className="flex flex-col gap-3">
-      <h1 className="text-xl font-bold">我的令牌</h1>
+      <h1 className="text-xl font-bold">{t("我的令牌")}</h1>
       <p className="rounded border border-yellow-300 bg-yellow-50 px-3 py-2 text-sm text-yellow-900 dark:border-yellow-700 dark:bg-yellow-950 dark:text-yellow-100">
-        令牌无法精确控制使用额度，只允许自用，请勿直接将令牌分发给用户。
+        {t("令牌无法精确控制使用额度，只允许自用，请勿直接将令牌分发给用户。")}
       </p>
       {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
       {result?.copied ? (
         <div className="card">
-          <label className="label" htmlFor="copied-keys">已选令牌的密钥（可直接复制）</label>
+          <label className="label" htmlFor="copied-keys">{t("已选令牌的密钥（可直接复制）")}</label>
           <textarea id="copied-keys" readOnly rows={Math.min(8, result.copied.length)} className="input font-mono" value={result.copied.join("\n")} data-testid="copied-keys" />
         </div>
       ) : null}
       <div className="flex flex-wrap items-end gap-2">
         <Form method="get" className="flex w-full flex-wrap items-end gap-2 sm:w-auto" role="search">
-          <input name="keyword" defaultValue={page.keyword} placeholder="搜索令牌的名称 ..." className="input w-full sm:w-48" aria-label="令牌名称" />
-          <input name="token" defaultValue={page.key} placeholder="搜索令牌的密钥 ..." className="input min-w-0 flex-1 sm:w-56 sm:flex-none" aria-label="令牌密钥" />
-          <button type="submit" className="btn-secondary">查询</button>
+          <input name="keyword" defaultValue={page.keyword} placeholder={t("搜索令牌的名称 ...")} className="input w-full sm:w-48" aria-label={t("令牌名称")} />
+          <input name="token" defaultValue={page.key} placeholder={t("搜索令牌的密钥 ...")} className="input min-w-0 flex-1 sm:w-56 sm:flex-none" aria-label={t("令牌密钥")} />
+          <button type="submit" className="btn-secondary">{t("查询")}</button>
         </Form>
-        <Link to="/token/add" className="btn-primary ml-auto">添加令牌</Link>
+        <Link to="/token/add" className="btn-primary ml-auto">{t("添加令牌")}</Link>
         {/* Row checkboxes join this form through their form= attribute, so it works without JS;
             with the enhancement script the keys the answer shows go straight to the clipboard. */}
         <Form method="post" id="token-selection" className="hidden" data-copy-reply="#copied-keys" />
-        <button type="submit" form="token-selection" name="intent" value="copy-selected" className="btn-secondary">复制所选令牌到剪贴板</button>
+        <button type="submit" form="token-selection" name="intent" value="copy-selected" className="btn-secondary">{t("复制所选令牌到剪贴板")}</button>
       </div>
       <TokenTable
         tokens={page.tokens}

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { pageTitle } from "~/components/i18n/locale-context";
 import { TokenForm } from "~/components/tokens/TokenForm";
 import { tokenConsoleSchema, toTokenFields } from "~/domain/tokens/token-console-form";
 import { DEFAULT_TOKEN_QUOTA } from "~/domain/tokens/token-constants";
@@ -12,7 +13,7 @@ import { requireUser } from "~/web/guards.server";
 import { requestTimeZone } from "~/utils/time-zone.server";
 import { readForm } from "~/utils/edge-input";
 
-export const meta: MetaFunction = () => [{ title: "创建新的令牌" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "创建新的令牌");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { pageTitle } from "~/components/i18n/locale-context";
 import { TokenForm } from "~/components/tokens/TokenForm";
 import { tokenConsoleSchema, toTokenFields } from "~/domain/tokens/token-console-form";
 import { tokenFormContext } from "~/web/tokens/token-page.server";
@@ -12,7 +13,7 @@ import { formatTimestamp } from "~/utils/time-zone";
 import { requestTimeZone } from "~/utils/time-zone.server";
 import { readForm, requirePathId } from "~/utils/edge-input";
 
-export const meta: MetaFunction = () => [{ title: "更新令牌信息" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "更新令牌信息");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
+import { pageTitle, useT } from "~/components/i18n/locale-context";
 import { Pagination } from "~/components/Pagination";
 import { UserTable, type UserRow } from "~/components/users/UserTable";
 import { listGroupNames } from "~/domain/groups/groups.server";
@@ -20,7 +21,7 @@ import { readPage } from "~/utils/pagination";
 import { rememberedListPrefs } from "~/utils/prefs.server";
 import { requireRole } from "~/web/guards.server";
 
-export const meta: MetaFunction = () => [{ title: "管理用户" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "管理用户");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const actor = await requireRole(request, ROLE_ADMIN);
@@ -89,20 +90,21 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function UserPage() {
   const page = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const t = useT();
   return (
     <div className="flex flex-col gap-3">
-      <h1 className="text-xl font-bold">管理用户</h1>
+      <h1 className="text-xl font-bold">{t("管理用户")}</h1>
       {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
       <div className="flex flex-wrap items-end gap-2">
         <Form method="get" role="search" className="flex w-full flex-wrap items-end gap-2 sm:w-auto">
-          <input name="keyword" defaultValue={page.filters.keyword} placeholder="搜索用户的 ID，用户名，显示名称，以及邮箱地址 ..." className="input w-full sm:w-72" aria-label="关键字" />
-          <select name="group" defaultValue={page.filters.group} className="input w-36" aria-label="分组">
-            <option value="">全部分组</option>
+          <input name="keyword" defaultValue={page.filters.keyword} placeholder={t("搜索用户的 ID，用户名，显示名称，以及邮箱地址 ...")} className="input w-full sm:w-72" aria-label={t("关键字")} />
+          <select name="group" defaultValue={page.filters.group} className="input w-36" aria-label={t("分组")}>
+            <option value="">{t("全部分组")}</option>
             {page.groups.map((g) => <option key={g} value={g}>{g}</option>)}
           </select>
-          <button type="submit" className="btn-secondary">查询</button>
+          <button type="submit" className="btn-secondary">{t("查询")}</button>
         </Form>
-        <Link to="/user/add" className="btn-primary ml-auto">添加用户</Link>
+        <Link to="/user/add" className="btn-primary ml-auto">{t("添加用户")}</Link>
       </div>
       <UserTable users={page.users} displayInCurrency={page.displayInCurrency} quotaPerUnit={page.quotaPerUnit} />
       <Pagination page={page.page} size={page.size} total={page.total} sizeParam="page_size" />

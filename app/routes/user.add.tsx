@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { pageTitle } from "~/components/i18n/locale-context";
 import { AddUserForm } from "~/components/users/UserForm";
 import { addUserConsoleSchema } from "~/domain/users/admin-console-form";
 import { addUser } from "~/domain/users/admin.server";
@@ -11,7 +12,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { formConstraint } from "~/web/form-constraint.server";
 import { requireRole } from "~/web/guards.server";
 
-export const meta: MetaFunction = () => [{ title: "添加用户" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "添加用户");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);

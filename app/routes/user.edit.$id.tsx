@@ -3,6 +3,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { User } from "../../db/schema";
 import { FlashBanner } from "~/components/FlashBanner";
+import { pageTitle, useMessage } from "~/components/i18n/locale-context";
 import { EditUserForm } from "~/components/users/UserForm";
 import { listGroupNames } from "~/domain/groups/groups.server";
 import { options } from "~/domain/options/store.server";
@@ -16,7 +17,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { formConstraint } from "~/web/form-constraint.server";
 import { requireRole } from "~/web/guards.server";
 
-export const meta: MetaFunction = () => [{ title: "更新用户信息" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "更新用户信息");
 
 /**
  * The target if the signed-in admin may edit it, else why not. A missing id is a 404; a user
@@ -81,6 +82,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function EditUserPage() {
   const page = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  if (!page.form) return <FlashBanner type="error" message={page.refusal ?? messages.forbidden} />;
+  const message = useMessage();
+  if (!page.form) return <FlashBanner type="error" message={message(page.refusal ?? messages.forbidden)} />;
   return <EditUserForm lastResult={lastResult} defaultValue={page.form.defaultValue} context={page.form.context} constraint={page.form.constraint} />;
 }

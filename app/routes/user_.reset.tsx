@@ -1,13 +1,14 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
+import { pageTitle, useT } from "~/components/i18n/locale-context";
 import { resetPasswordWithToken } from "~/domain/email/email-flows.server";
 import { messages } from "~/messages";
 import { readForm } from "~/utils/edge-input";
 import { allowCriticalRequest } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
 
-export const meta: MetaFunction = () => [{ title: "密码重置确认" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "密码重置确认");
 
 // The underscore keeps this page out of any /user layout: it is for visitors holding a mailed link.
 
@@ -36,16 +37,17 @@ export async function action({ request }: ActionFunctionArgs) {
  * click, so there is a copy button (with the enhancement script); the field is selectable anyway.
  */
 function NewPassword({ password }: { password: string }) {
+  const t = useT();
   return (
     <div className="flex flex-col gap-3">
-      <FlashBanner type="success" message={messages.resetDone} />
-      <label className="label" htmlFor="new-password">新密码</label>
+      <FlashBanner type="success" message={t(messages.resetDone)} />
+      <label className="label" htmlFor="new-password">{t("新密码")}</label>
       <div className="flex gap-2">
         <input id="new-password" data-testid="new-password" className="input flex-1 select-all font-mono" readOnly value={password} />
-        <button type="button" className="btn-secondary shrink-0" data-copy-from="#new-password" data-copied-text="已复制" data-js-only="" hidden>复制</button>
+        <button type="button" className="btn-secondary shrink-0" data-copy-from="#new-password" data-copied-text={t("已复制")} data-js-only="" hidden>{t("复制")}</button>
       </div>
-      <p className="text-sm text-gray-500">新密码只显示这一次，请妥善保存，登录后可在个人设置中修改。</p>
-      <Link to="/login" className="btn-primary text-center">前往登录</Link>
+      <p className="text-sm text-gray-500">{t("新密码只显示这一次，请妥善保存，登录后可在个人设置中修改。")}</p>
+      <Link to="/login" className="btn-primary text-center">{t("前往登录")}</Link>
     </div>
   );
 }
@@ -54,26 +56,27 @@ export default function ResetConfirmPage() {
   const { email, token } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const linkComplete = Boolean(email && token);
+  const t = useT();
   return (
     <div className="mx-auto mt-6 max-w-sm">
       <div className="card">
-        <h1 className="mb-4 text-center text-xl font-bold">密码重置确认</h1>
+        <h1 className="mb-4 text-center text-xl font-bold">{t("密码重置确认")}</h1>
         {result?.password ? (
           <NewPassword password={result.password} />
         ) : (
           <>
             {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
-            {!linkComplete ? <FlashBanner type="error" message={messages.resetLinkInvalid} /> : null}
+            {!linkComplete ? <FlashBanner type="error" message={t(messages.resetLinkInvalid)} /> : null}
             <Form method="post" className="flex flex-col gap-3">
               <div>
-                <label className="label" htmlFor="reset-confirm-email">邮箱</label>
+                <label className="label" htmlFor="reset-confirm-email">{t("邮箱")}</label>
                 <input id="reset-confirm-email" name="email" type="email" className="input" readOnly value={email} />
               </div>
               <input type="hidden" name="token" value={token} />
-              <button type="submit" className="btn-primary" disabled={!linkComplete}>确认重置密码</button>
+              <button type="submit" className="btn-primary" disabled={!linkComplete}>{t("确认重置密码")}</button>
             </Form>
             <p className="mt-4 text-center text-sm">
-              <Link to="/reset" className="text-blue-600 hover:underline dark:text-blue-400">重新发送重置邮件</Link>
+              <Link to="/reset" className="text-blue-600 hover:underline dark:text-blue-400">{t("重新发送重置邮件")}</Link>
             </p>
           </>
         )}

@@ -23,25 +23,30 @@ async function json<T>(reply: Awaited<ReturnType<APIRequestContext["get"]>>): Pr
   return (await reply.json()) as Envelope<T>;
 }
 
+/** The first row of a list answer: a plain list (`?p=`) or a page (`{ items }`). */
+function firstRow<T>(data: T[] | { items?: T[] }): T | undefined {
+  return (Array.isArray(data) ? data : data.items)?.[0];
+}
+
 test.beforeAll(async ({ browser }, testInfo) => {
   upstream = await startOpenAiMock();
   const root = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
   await apiLogin(root.request, "root", "123456");
   const channel = await json(await root.request.post("/api/channel/", { ...asRoot, data: { type: 1, name: uniqueName("ench"), key: "sk-x", base_url: upstream.url, models: model, group: "default" } }));
   expect(channel.success).toBe(true);
-  const channels = await json<{ items: { id: number; name: string }[] }>(await root.request.get(`/api/channel/search?keyword=${model}`, asRoot));
-  ids.channel = channels.data.items?.[0]?.id;
+  const channels = await json<{ id: number; name: string }[] | { items?: { id: number; name: string }[] }>(await root.request.get(`/api/channel/search?keyword=${model}`, asRoot));
+  ids.channel = firstRow(channels.data)?.id;
   await mergeOption(root.request, "ModelPrice", { [model]: 0.001 });
   const codes = await json<string[]>(await root.request.post("/api/redemption/", { ...asRoot, data: { name: uniqueName("encode"), count: 1, quota: 500000 } }));
   expect(codes.success).toBe(true);
-  const redemptions = await json<{ items: { id: number }[] }>(await root.request.get("/api/redemption/?p=0", asRoot));
-  ids.redemption = redemptions.data.items?.[0]?.id;
+  const redemptions = await json<{ id: number }[] | { items?: { id: number }[] }>(await root.request.get("/api/redemption/?p=0", asRoot));
+  ids.redemption = firstRow(redemptions.data)?.id;
 
   // An ordinary user with a token, quota and one call in the log.
   const registered = await json(await root.request.post("/api/user/", { ...asRoot, data: { username: userName, password: userPassword, display_name: userName } }));
   expect(registered.success).toBe(true);
-  const users = await json<{ items: { id: number }[] }>(await root.request.get(`/api/user/search?keyword=${userName}`, asRoot));
-  ids.user = users.data.items?.[0]?.id;
+  const users = await json<{ id: number }[] | { items?: { id: number }[] }>(await root.request.get(`/api/user/search?keyword=${userName}`, asRoot));
+  ids.user = firstRow(users.data)?.id;
   await root.request.put("/api/user/", { ...asRoot, data: { id: ids.user, username: userName, display_name: userName, quota: 5_000_000, group: "default" } });
   await root.close();
 
@@ -49,11 +54,10 @@ test.beforeAll(async ({ browser }, testInfo) => {
   const userId = await apiLogin(user.request, userName, userPassword);
   const headers = { "New-Api-User": String(userId) };
   expect((await json(await user.request.post("/api/token/", { headers, data: { name: uniqueName("entk"), remain_quota: 100000, expired_time: -1 } }))).success).toBe(true);
-  const tokens = await json<{ items: { id: number; key: string }[] }>(await user.request.get("/api/token/?p=0", { headers }));
-  const token = tokens.data.items?.[0];
-  ids.token = token?.id;
-  const key = (await json<string>(await user.request.post(`/api/token/${ids.token}/key`, { headers }))).data;
-  const call = await user.request.post("/v1/chat/completions", { headers: { Authorization: `Bearer sk-${String(key).replace(/^sk-/, "")}` }, data: { model, messages: [{ role: "user", content: "hi" }] } });
+  const tokens = await json<{ id: number }[] | { items?: { id: number }[] }>(await user.request.get("/api/token/?p=0", { headers }));
+  ids.token = firstRow(tokens.data)?.id;
+  const { key } = (await json<{ key: string }>(await user.request.get(`/api/token/${ids.token}/key`, { headers }))).data;
+  const call = await user.request.post("/v1/chat/completions", { headers: { Authorization: `Bearer ${key}` }, data: { model, messages: [{ role: "user", content: "hi" }] } });
   expect(call.status()).toBe(200);
   await user.close();
 });

@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import { useT } from "~/components/i18n/locale-context";
 
 /**
  * 复制: without script the button posts "reveal" and the page shows the key in the row to copy
@@ -6,10 +7,11 @@ import { Form } from "@remix-run/react";
  * answer shows (`#token-key-<id>`) goes to the clipboard (已复制到剪贴板！).
  */
 export function CopyKeyButton({ id }: { id: number }) {
+  const t = useT();
   return (
     <Form method="post" data-copy-reply={`#${tokenKeyId(id)}`}>
       <input type="hidden" name="id" value={id} />
-      <button type="submit" name="intent" value="reveal" className="text-sm text-blue-600 hover:underline dark:text-blue-400">复制</button>
+      <button type="submit" name="intent" value="reveal" className="text-sm text-blue-600 hover:underline dark:text-blue-400">{t("复制")}</button>
     </Form>
   );
 }

@@ -11,6 +11,7 @@ import { shellPageText } from "./pages-shell";
 import { channelPageText } from "./pages-channels";
 import { settingsPageText } from "./pages-settings";
 import { usagePageText } from "./pages-usage";
+import { accountPageText } from "./pages-accounts";
 
 /** The English catalog: Chinese source text → English, one file per area. */
 export const english: Record<string, string> = {
@@ -28,4 +29,5 @@ export const english: Record<string, string> = {
   ...channelPageText,
   ...settingsPageText,
   ...usagePageText,
+  ...accountPageText,
 };
