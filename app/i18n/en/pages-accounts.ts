@@ -83,7 +83,6 @@ export const accountPageText: Record<string, string> = {
   "提交": "Submit",
   "请输入显示名称": "Please enter a display name",
   "更新用户信息": "Edit user",
-  "请输入新的密码，留空则不修改": "Enter a new password, or leave empty to keep it",
   "剩余额度": "Remaining quota",
   "打开本页时为 {{quota}}；不改动则保留实时余额。增减额度请用列表中的“添加额度”。": "{{quota}} when this page was opened; left unchanged, the live balance is kept. To add or deduct quota, use \"Add quota\" in the list.",
   "已绑定的 GitHub 账户": "Linked GitHub account",

@@ -12,8 +12,7 @@ const SCANNED = ["app/domain", "app/web", "app/relay", "app/routes", "app/compon
  */
 const NOT_MESSAGES: { file: string; texts?: string[]; reason: string }[] = [
   { file: "app/components/shell/TopBar.tsx", texts: ["中文"], reason: "the switch to Chinese is named in Chinese, marked lang=zh-CN" },
-  // Pages whose markup is still Chinese only, by area: each entry goes when its area is translated.
-  // Labels shown inside page markup: translated with the pages, a later step (docs/decisions/045).
+  // Stored data: option keys and the default values an operator edits.
   { file: "app/domain/options/registry.ts", reason: "the product's option names, which are keys stored in the options table" },
   { file: "app/domain/options/defs.ts", reason: "default option values (group names, chat-link names) stored as data" },
   { file: "app/domain/groups/groups.server.ts", reason: "the reference's fixed description of the user group, returned as data" },
