@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
-import { pageTitle, useT } from "~/components/i18n/locale-context";
+import { pageTitle, useMessage, useT } from "~/components/i18n/locale-context";
 import { browserCheckedFormProps } from "~/components/form-props";
 import { ThirdPartySignIn } from "~/components/auth/ThirdPartySignIn";
 import { authenticator, SignInError } from "~/domain/auth/authenticator.server";
@@ -81,6 +81,7 @@ export default function LoginPage() {
   const [form, fields] = useForm<LoginInput>({ lastResult, constraint: settings.constraint });
   const expired = params.get("expired") === "true";
   const t = useT();
+  const message = useMessage();
   return (
     <div className="mx-auto mt-6 max-w-sm">
       <div className="card">
@@ -89,7 +90,7 @@ export default function LoginPage() {
         {expired && !form.errors && !settings.cookieRejected ? <FlashBanner type="error" message={t(messages.loginExpired)} /> : null}
         {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
         {settings.passwordLogin ? (
-          <Form method="post" {...browserCheckedFormProps(form, settings.constraint)} className="flex flex-col gap-3">
+          <Form method="post" {...browserCheckedFormProps(form, settings.constraint, message)} className="flex flex-col gap-3">
             <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
             <div>
               <label className="label" htmlFor={fields.username.id}>{t("用户名")}</label>

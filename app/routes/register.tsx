@@ -111,7 +111,7 @@ export default function RegisterPage() {
         {!open ? (
           <FlashBanner type="info" message={t(settings.registerEnabled ? messages.passwordRegisterDisabled : messages.registerDisabled)} />
         ) : (
-          <Form method="post" {...browserCheckedFormProps(form, settings.constraint)} className="flex flex-col gap-3">
+          <Form method="post" {...browserCheckedFormProps(form, settings.constraint, message)} className="flex flex-col gap-3">
             {/* Enter in a field presses the form's first submit button: this one, so it registers rather than sends a code. */}
             {settings.emailVerification ? <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true">{t("注册")}</button> : null}
             <div>

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
 import { browserCheckedFormProps } from "~/components/form-props";
 import { pageTitle, useMessage, useT } from "~/components/i18n/locale-context";
-import { constraintInLanguage } from "~/components/settings/page-text";
+
 import { editSelfSchema } from "~/domain/users/forms";
 import { updateSelf } from "~/domain/users/self-service.server";
 import { messages } from "~/messages";
@@ -50,10 +50,10 @@ export default function EditSelfPage() {
   const t = useT();
   const page = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const constraint = constraintInLanguage(page.constraint, useMessage());
-  const [form, fields] = useForm<z.input<typeof editSelfSchema>>({ lastResult, defaultValue: page.defaultValue, constraint });
+  const message = useMessage();
+  const [form, fields] = useForm<z.input<typeof editSelfSchema>>({ lastResult, defaultValue: page.defaultValue, constraint: page.constraint });
   return (
-    <Form method="post" {...browserCheckedFormProps(form, constraint)} className="card flex max-w-xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form, page.constraint, message)} className="card flex max-w-xl flex-col gap-4">
       <h1 className="text-xl font-bold">{t("更新个人信息")}</h1>
       {form.errors?.length ? <FlashBanner type="error" message={form.errors[0] ?? ""} /> : null}
       <div>

@@ -78,9 +78,9 @@ async function chineseOnPage(page: Page): Promise<string[]> {
       const text = node.textContent ?? "";
       if (CJK.test(text)) found.push(`${where(parent)}: ${text.trim().slice(0, 80)}`);
     }
-    for (const el of document.body.querySelectorAll("[placeholder], [title], [aria-label], [alt], input[type=submit], input[type=button], [data-count-template], [data-label-dark], [data-label-light], [data-empty-message]")) {
+    for (const el of document.body.querySelectorAll("[placeholder], [title], [aria-label], [alt], input[type=submit], input[type=button], [data-count-template], [data-label-dark], [data-label-light], [data-empty-message], [data-validity-messages]")) {
       if (markedChinese(el)) continue;
-      for (const name of ["placeholder", "title", "aria-label", "alt", "data-count-template", "data-label-dark", "data-label-light", "data-empty-message", ...(el.matches("input[type=submit], input[type=button]") ? ["value"] : [])]) {
+      for (const name of ["placeholder", "title", "aria-label", "alt", "data-count-template", "data-label-dark", "data-label-light", "data-empty-message", "data-validity-messages", ...(el.matches("input[type=submit], input[type=button]") ? ["value"] : [])]) {
         const value = el.getAttribute(name);
         if (value && CJK.test(value)) found.push(`${where(el)}[${name}]: ${value.slice(0, 80)}`);
       }

@@ -60,7 +60,7 @@ export function ChannelForm(props: Props) {
   // Listed models (获取模型列表) and custom ones come back chosen: each needs its checkbox.
   const modelOptions = [...new Set([...props.allModels, ...selected])];
   return (
-    <Form method="post" {...browserCheckedFormProps(form, props.constraint)} className="card flex max-w-3xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form, props.constraint, message)} className="card flex max-w-3xl flex-col gap-4">
       <h1 className="text-xl font-bold">{props.mode === "create" ? t("创建新的渠道") : t("更新渠道信息")}</h1>
       {props.notice ? <FlashBanner type="info" message={t(props.notice)} /> : null}
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}

@@ -3,7 +3,7 @@ import { Form, Link } from "@remix-run/react";
 import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
 import { browserCheckedFormProps } from "~/components/form-props";
-import { useT } from "~/components/i18n/locale-context";
+import { useMessage, useT } from "~/components/i18n/locale-context";
 import { MAX_REDEMPTION_COUNT, MAX_REDEMPTION_NAME_LENGTH, MAX_REDEMPTION_QUOTA } from "~/domain/redemptions/redemption-constants";
 import type { redemptionConsoleSchema } from "~/domain/redemptions/redemption-form";
 import { QUOTA_PRESET_DOLLARS } from "~/domain/tokens/token-constants";
@@ -35,8 +35,9 @@ export function RedemptionForm(props: Props) {
     constraint: props.constraint,
   });
   const t = useT();
+  const message = useMessage();
   return (
-    <Form method="post" {...browserCheckedFormProps(form, props.constraint)} className="card flex max-w-2xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form, props.constraint, message)} className="card flex max-w-2xl flex-col gap-4">
       <h1 className="text-xl font-bold">{t(props.mode === "create" ? "创建新的兑换码" : "更新兑换码信息")}</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <div>

@@ -8,7 +8,7 @@ import { COUNT_PRESETS, QUOTA_PRESET_DOLLARS, RATE_LIMIT_LABELS } from "~/domain
 import { compactNumber } from "~/utils/format";
 import type { FormConstraint } from "~/web/form-constraint";
 import { browserCheckedFormProps } from "~/components/form-props";
-import { useT } from "~/components/i18n/locale-context";
+import { useMessage, useT } from "~/components/i18n/locale-context";
 
 type Props = {
   mode: "create" | "edit";
@@ -50,8 +50,9 @@ export function TokenForm(props: Props) {
   const rawLimits = fields.model_limits.value as string[] | string | undefined;
   const limited = new Set(Array.isArray(rawLimits) ? rawLimits : rawLimits ? [rawLimits] : []);
   const t = useT();
+  const message = useMessage();
   return (
-    <Form method="post" {...browserCheckedFormProps(form, props.constraint)} className="card flex max-w-2xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form, props.constraint, message)} className="card flex max-w-2xl flex-col gap-4">
       <h1 className="text-xl font-bold">{t(props.mode === "create" ? "创建新的令牌" : "更新令牌信息")}</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <input type="hidden" name="tz" value={props.timeZone} />

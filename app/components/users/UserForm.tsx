@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
 import { browserCheckedFormProps } from "~/components/form-props";
 import type { addUserConsoleSchema, editUserConsoleSchema } from "~/domain/users/admin-console-form";
-import { useT } from "~/components/i18n/locale-context";
+import { useMessage, useT } from "~/components/i18n/locale-context";
 import { messages } from "~/messages";
 import { renderQuota } from "~/utils/format";
 import type { FormConstraint } from "~/web/form-constraint";
@@ -22,8 +22,9 @@ type Result = SubmissionResult<string[]> | null | undefined;
 export function AddUserForm({ lastResult, constraint }: { lastResult: Result; constraint: FormConstraint }) {
   const [form, fields] = useForm<z.input<typeof addUserConsoleSchema>>({ lastResult, constraint });
   const t = useT();
+  const message = useMessage();
   return (
-    <Form method="post" {...browserCheckedFormProps(form, constraint)} className="card flex max-w-xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form, constraint, message)} className="card flex max-w-xl flex-col gap-4">
       <h1 className="text-xl font-bold">{t("添加用户")}</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <div>
@@ -63,8 +64,9 @@ export type EditUserContext = {
 export function EditUserForm({ lastResult, defaultValue, context, constraint }: { lastResult: Result; defaultValue: Record<string, unknown>; context: EditUserContext; constraint: FormConstraint }) {
   const [form, fields] = useForm<z.input<typeof editUserConsoleSchema>>({ lastResult, defaultValue: defaultValue as never, constraint });
   const t = useT();
+  const message = useMessage();
   return (
-    <Form method="post" {...browserCheckedFormProps(form, constraint)} className="card flex max-w-xl flex-col gap-4">
+    <Form method="post" {...browserCheckedFormProps(form, constraint, message)} className="card flex max-w-xl flex-col gap-4">
       <h1 className="text-xl font-bold">{t("更新用户信息")}</h1>
       {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
       <div>
