@@ -74,7 +74,8 @@ async function chineseOnPage(page: Page): Promise<string[]> {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
-      if (!parent || ["SCRIPT", "STYLE", "NOSCRIPT"].includes(parent.tagName) || markedChinese(parent)) continue;
+      // A textarea's text is a value the operator edits (stored option JSON): data, not page text.
+      if (!parent || ["SCRIPT", "STYLE", "NOSCRIPT", "TEXTAREA"].includes(parent.tagName) || markedChinese(parent)) continue;
       const text = node.textContent ?? "";
       if (CJK.test(text)) found.push(`${where(parent)}: ${text.trim().slice(0, 80)}`);
     }
