@@ -141,7 +141,7 @@ export default function ChannelPage() {
           <option value="">{t("全部分组")}</option>
           {page.groups.map((g) => <option key={g} value={g}>{g}</option>)}
         </select>
-        <input name="model" defaultValue={page.filters.model} placeholder={t("模型关键字")} className="input min-w-0 flex-1 sm:w-40 sm:flex-none" aria-label={t("模型")} />
+        <input name="model" defaultValue={page.filters.model} placeholder={t("模型关键字")} className="input min-w-0 flex-1 sm:w-40 sm:flex-none" aria-label={t("模型", { context: "single" })} />
         <button type="submit" className="btn-secondary">{t("查询")}</button>
       </Form>
       <div className="flex flex-wrap items-center gap-2">

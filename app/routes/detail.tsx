@@ -147,7 +147,7 @@ export default function DetailPage() {
             <section className="card overflow-x-auto">
               <h2 className="mb-2 font-semibold">{t("模型用量")}</h2>
               <table className="w-full text-sm [&_:is(th,td)]:py-0.5 [&_:is(th,td)]:pr-3" data-testid="detail-models">
-                <thead><tr className="text-left"><th className="whitespace-nowrap">{t("模型")}</th><th className="whitespace-nowrap">{t("请求次数")}</th><th className="whitespace-nowrap">Token</th><th className="whitespace-nowrap">{t("消耗额度")}</th><th className="whitespace-nowrap">{t("占比")}</th></tr></thead>
+                <thead><tr className="text-left"><th className="whitespace-nowrap">{t("模型", { context: "single" })}</th><th className="whitespace-nowrap">{t("请求次数")}</th><th className="whitespace-nowrap">Token</th><th className="whitespace-nowrap">{t("消耗额度")}</th><th className="whitespace-nowrap">{t("占比")}</th></tr></thead>
                 <tbody>
                   {colored.map((m) => (
                     <tr key={m.name}>
@@ -163,7 +163,7 @@ export default function DetailPage() {
             <summary className="cursor-pointer font-semibold">{t("按时间段的明细（表格）")}</summary>
             <div className="mt-2 overflow-x-auto">
               <table className="w-full text-sm [&_:is(th,td)]:py-0.5 [&_:is(th,td)]:pr-3" data-testid="detail-buckets">
-                <thead><tr className="text-left"><th className="whitespace-nowrap">{t("时间")}</th><th className="whitespace-nowrap">{t("模型")}</th><th className="whitespace-nowrap">{t("请求次数")}</th><th className="whitespace-nowrap">Token</th><th className="whitespace-nowrap">{t("消耗额度")}</th></tr></thead>
+                <thead><tr className="text-left"><th className="whitespace-nowrap">{t("时间")}</th><th className="whitespace-nowrap">{t("模型", { context: "single" })}</th><th className="whitespace-nowrap">{t("请求次数")}</th><th className="whitespace-nowrap">Token</th><th className="whitespace-nowrap">{t("消耗额度")}</th></tr></thead>
                 <tbody>
                   {series.buckets.flatMap((bucket, i) =>
                     colored.filter((m) => m.byBucket.count[i]! > 0 || m.byBucket.quota[i]! > 0).map((m) => (

@@ -59,7 +59,7 @@ export default function MidjourneyPage() {
             <tr>
               <th className="p-2">{t("提交时间")}</th>
               <th className="p-2">{t("花费时间")}</th>
-              {page.isAdmin ? <th className="p-2">{t("渠道")}</th> : null}
+              {page.isAdmin ? <th className="p-2">{t("渠道", { context: "single" })}</th> : null}
               <th className="p-2">{t("类型")}</th>
               <th className="p-2">{t("任务ID")}</th>
               {page.isAdmin ? <th className="p-2">{t("提交结果")}</th> : null}

@@ -47,7 +47,7 @@ export default function TaskPage() {
               <th className="p-2">{t("结束时间")}</th>
               <th className="p-2">{t("进度")}</th>
               <th className="p-2">{t("花费时间")}</th>
-              {page.isAdmin ? <th className="p-2">{t("渠道")}</th> : null}
+              {page.isAdmin ? <th className="p-2">{t("渠道", { context: "single" })}</th> : null}
               <th className="p-2">{t("平台")}</th>
               <th className="p-2">{t("类型")}</th>
               <th className="p-2">{t("任务ID")}</th>

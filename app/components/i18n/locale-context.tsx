@@ -21,6 +21,8 @@ export type PageText = (key: string, values?: Record<string, string | number>) =
 /**
  * `t("令牌")` → the page text in the reader's language. Keys are the product's Chinese, exactly as
  * the page showed it before; English lives in `app/i18n/en/`. Values: `t("共 {{count}} 条", { count })`.
+ * Where English needs the singular of a word the menu uses as a plural (a column "Token" beside
+ * the menu's "Tokens"): `t("令牌", { context: "single" })`, English under `令牌_single`.
  */
 export function useT(): PageText {
   const locale = useLocale();

@@ -80,11 +80,11 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
         <thead>
           <tr className="border-b border-gray-200 text-left dark:border-gray-700">
             <th className="p-2">{t("时间")}</th>
-            {isAdmin ? <th className="p-2">{t("渠道")}</th> : null}
+            {isAdmin ? <th className="p-2">{t("渠道", { context: "single" })}</th> : null}
             {isAdmin ? <th className="p-2">{t("用户")}</th> : null}
-            <th className="p-2">{t("令牌")}</th>
+            <th className="p-2">{t("令牌", { context: "single" })}</th>
             <th className="p-2">{t("类型")}</th>
-            <th className="p-2">{t("模型")}</th>
+            <th className="p-2">{t("模型", { context: "single" })}</th>
             <th className="p-2">{t("用时/首字")}</th>
             <th className="p-2">{t("提示")}</th>
             <th className="p-2">{t("补全")}</th>
@@ -102,7 +102,7 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
             return (
               <tr key={log.id} className="border-b border-gray-100 align-top dark:border-gray-800" data-testid="log-row">
                 <td data-label={t("时间")} className="whitespace-nowrap p-2">{formatTimestamp(log.created_at, timeZone)}</td>
-                {isAdmin ? <td data-label={t("渠道")} className="p-2" title={log.channel_name}>{log.channel ? <StatusTag tone="gray">{log.channel}</StatusTag> : null}</td> : null}
+                {isAdmin ? <td data-label={t("渠道", { context: "single" })} className="p-2" title={log.channel_name}>{log.channel ? <StatusTag tone="gray">{log.channel}</StatusTag> : null}</td> : null}
                 {isAdmin ? (
                   <td data-label={t("用户")} className="p-2">
                     {card ? (
@@ -124,11 +124,11 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
                     )}
                   </td>
                 ) : null}
-                <td data-label={t("令牌")} className="p-2">{log.token_name ? <StatusTag tone="gray">{log.token_name}</StatusTag> : null}</td>
+                <td data-label={t("令牌", { context: "single" })} className="p-2">{log.token_name ? <StatusTag tone="gray">{log.token_name}</StatusTag> : null}</td>
                 <td data-label={t("类型")} className="p-2">
                   <StatusTag tone={type.tone}>{t(type.label)}</StatusTag>
                 </td>
-                <td data-label={t("模型")} className="p-2">{log.model_name}</td>
+                <td data-label={t("模型", { context: "single" })} className="p-2">{log.model_name}</td>
                 <td data-label={t("用时/首字")} className="whitespace-nowrap p-2">
                   {consume ? (
                     <>

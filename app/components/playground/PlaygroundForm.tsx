@@ -37,7 +37,7 @@ export function PlaygroundForm({ groups, models, settings, history, error, userI
         <select id="pg-group" name="group" defaultValue={settings.group} className="input">
           {Object.entries(groups).map(([name, label]) => <option key={name} value={name}>{message(label)}</option>)}
         </select>
-        <label className="label" htmlFor="pg-model">{t("模型")}</label>
+        <label className="label" htmlFor="pg-model">{t("模型", { context: "single" })}</label>
         <select id="pg-model" name="model" defaultValue={settings.model} className="input">
           {modelChoices.length ? modelChoices.map((m) => <option key={m} value={m}>{m}</option>) : <option value="gpt-4o-mini">gpt-4o-mini</option>}
         </select>

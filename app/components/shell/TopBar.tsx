@@ -65,7 +65,8 @@ function LanguageSwitch({ locale, here }: { locale: Locale; here: string }) {
   const href = `/lang?to=${to}&back=${encodeURIComponent(here)}`;
   return (
     <a href={href} lang={to === "zh" ? "zh-CN" : "en"} hrefLang={to === "zh" ? "zh-CN" : "en"} className="btn-secondary px-2 sm:px-3" data-testid="language-switch">
-      {to === "zh" ? "中文" : "English"}
+      {/* On a phone the top bar is full: "EN" there, the name (and for screen readers always) elsewhere. */}
+      {to === "zh" ? "中文" : <><span className="sm:hidden" aria-hidden="true">EN</span><span className="sr-only sm:not-sr-only">English</span></>}
     </a>
   );
 }

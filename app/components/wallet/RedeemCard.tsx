@@ -19,7 +19,7 @@ export function RedeemCard({ error, topUpLink, linkMissing }: { error?: string; 
       <Form method="post" className="flex flex-wrap items-end gap-2">
         <input type="hidden" name="intent" value="redeem" />
         <div className="flex-1">
-          <label className="label" htmlFor="redeem-key">{t("兑换码")}</label>
+          <label className="label" htmlFor="redeem-key">{t("兑换码", { context: "single" })}</label>
           <input id="redeem-key" name="key" className="input font-mono" placeholder={t("请输入兑换码")} required {...validityMessagesProp({ valueMissing: t(messages.redeemKeyRequired) })} maxLength={64} autoComplete="off" />
         </div>
         <button type="submit" className="btn-primary" data-busy-label={t("兑换中...")}>{t("兑换")}</button>

@@ -41,6 +41,12 @@ export const shellPageText: Record<string, string> = {
   "暂无可选模型": "No models to choose from",
   "其他": "Other",
   "已复制到剪贴板！": "Copied to the clipboard!",
+  // The same word naming one thing (a column, a field) where the menu names the list: i18next's
+  // context, `t("令牌", { context: "single" })`; Chinese does not tell them apart.
+  "渠道_single": "Channel",
+  "令牌_single": "Token",
+  "模型_single": "Model",
+  "兑换码_single": "Redemption code",
   "禁用": "Disable",
   "启用": "Enable",
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { t, translateText } from "~/i18n/translate";
+import { pageText, t, translateText } from "~/i18n/translate";
 import { messages } from "~/messages";
 
 describe("translation with the Chinese text as key", () => {
@@ -33,5 +33,13 @@ describe("translation with the Chinese text as key", () => {
     expect(translateText("zh", messages.loginFailed)).toBe(messages.loginFailed);
     expect(translateText("en", "目录里没有的一句中文")).toBe("目录里没有的一句中文");
     expect(translateText("en", "upstream said no")).toBe("upstream said no");
+  });
+
+  it("renders a page's text: Chinese as written, English with its values; a column names one thing where the menu names the list", () => {
+    expect(pageText("zh", "共 {{total}} 条", { total: 3 })).toBe("共 3 条");
+    expect(pageText("en", "共 {{total}} 条", { total: 3 })).toBe("3 in all");
+    expect(pageText("en", "令牌")).toBe("Tokens");
+    expect(pageText("en", "令牌", { context: "single" })).toBe("Token");
+    expect(pageText("zh", "令牌", { context: "single" })).toBe("令牌");
   });
 });
