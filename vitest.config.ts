@@ -8,12 +8,17 @@ const shared = { environment: "node" as const, testTimeout: 30_000, hookTimeout:
 // The integration suite runs on embedded PGlite, and on real PostgreSQL (+ Redis) when
 // DATABASE_URL is set, as in CI. With both, the whole suite runs on PostgreSQL and PGlite runs
 // the files that exercise what embedded mode does differently (in-process jobs and schedules,
-// its one connection under concurrent billing, crash recovery of its journal) and the core
-// flows (decision 035): the same SQL twice bought nothing for half the run's time.
+// its one connection under concurrent billing, crash recovery of its journal) and one relayed
+// call billed and logged (decision 035): the same SQL twice bought nothing for half the run's time.
 const databases = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 const EMBEDDED_SET = [
-  "auth-api", "tokens-api", "relay-openai", "relay-leases", "relay-crash", "cache-billing", "usage-log", "log-api",
-  "redemption", "settings-admin", "pricing", "dashboard", "channels-api", "workers-in-web", "schedules", "native-ingress",
+  // One connection for everything: leases, cache billing, relayed calls (OpenAI and the native
+  // surfaces) billed and logged.
+  "relay-openai", "relay-leases", "cache-billing", "usage-log", "native-ingress",
+  // The journal on the local disk and its recovery after kill -9.
+  "relay-crash",
+  // Jobs and schedules in-process.
+  "workers-in-web", "schedules",
   // The import writes an embedded target with inserts where PostgreSQL gets COPY.
   "import-history",
 ];

@@ -102,7 +102,8 @@ test.describe("page weight", () => {
   });
 });
 
-test.describe("light pages @nojs", () => {
+// With script off a page loads the same HTML: the JS-off run would check the same bytes again.
+test.describe("light pages", () => {
   test("no page loads a framework script or hydrates: only the small plain scripts", async ({ browser, baseURL, javaScriptEnabled }) => {
     test.setTimeout(120_000);
     // Every page's faults are gathered, so one run names each page that still ships the framework.
