@@ -39,6 +39,8 @@ test.beforeAll(async ({ browser }, testInfo) => {
   const channels = await json<{ id: number; name: string }[] | { items?: { id: number; name: string }[] }>(await root.request.get(`/api/channel/search?keyword=${channelName}`, asRoot));
   ids.channel = firstRow(channels.data)?.id;
   await mergeOption(root.request, "ModelPrice", { [model]: 0.001 });
+  // A channel test writes a log row under the system's own (Chinese) token name.
+  expect((await json(await root.request.get(`/api/channel/test/${ids.channel}?model=${model}`, asRoot))).success).toBe(true);
   const codes = await json<string[]>(await root.request.post("/api/redemption/", { ...asRoot, data: { name: uniqueName("encode"), count: 1, quota: 500000 } }));
   expect(codes.success).toBe(true);
   const redemptions = await json<{ id: number }[] | { items?: { id: number }[] }>(await root.request.get("/api/redemption/?p=0", asRoot));

@@ -124,7 +124,8 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
                     )}
                   </td>
                 ) : null}
-                <td data-label={t("令牌", { context: "single" })} className="p-2">{log.token_name ? <StatusTag tone="gray">{log.token_name}</StatusTag> : null}</td>
+                {/* A channel test's row carries the system's own name for it (模型测试): read in the reader's language. */}
+                <td data-label={t("令牌", { context: "single" })} className="p-2">{log.token_name ? <StatusTag tone="gray">{message(log.token_name)}</StatusTag> : null}</td>
                 <td data-label={t("类型")} className="p-2">
                   <StatusTag tone={type.tone}>{t(type.label)}</StatusTag>
                 </td>
