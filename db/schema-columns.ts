@@ -302,6 +302,7 @@ export const SCHEMA_COLUMNS = {
     leased: "int8",
     shortfall_quota: "int8",
     quota_remind_armed: "bool",
+    language: "text",
   },
   verification_codes: {
     purpose: "text",

@@ -14,6 +14,7 @@ import * as jobRunsAndQuotaReminders from "./20261124_0014_job_runs_and_quota_re
 import * as taskPayers from "./20261124_0015_task_payers";
 import * as rateLimits from "./20261127_0016_rate_limits";
 import * as importRuns from "./20261127_0017_import_runs";
+import * as userLanguage from "./20261127_0018_user_language";
 
 // Append-only: a new migration gets a new timestamped file and a new line here. The list is
 // static (not read from disk) so it survives bundling into the server build.
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   "20261124_0015_task_payers": taskPayers,
   "20261127_0016_rate_limits": rateLimits,
   "20261127_0017_import_runs": importRuns,
+  "20261127_0018_user_language": userLanguage,
 };

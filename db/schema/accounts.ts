@@ -30,6 +30,8 @@ export interface UsersTable {
   deleted_at: Date | null;
   /** Armed while quota >= QuotaRemindThreshold; the reminder mail disarms it (migration 0014). */
   quota_remind_armed: Generated<boolean>;
+  /** The language the user last read the console in, for background mails; '' = not known (migration 0018). */
+  language: Generated<string>;
 }
 
 export interface SessionsTable {

@@ -117,6 +117,39 @@ describe("quota reminder", () => {
     await edit(10);
     await smtp.nextMailTo(email, 10_000);
   }, 60_000);
+
+  it("mails in the language the user signed in with, and in the one they switched to afterwards", async () => {
+    const username = `lang${Math.random().toString(36).slice(2, 8)}`;
+    const email = `${username}@example.test`;
+    const password = "password123";
+    expect((await call(server.baseUrl, "/api/user/register", { method: "POST", body: { username, password } })).json?.success).toBe(true);
+    const found = (await call(server.baseUrl, `/api/user/search?keyword=${username}`, { headers: root.auth })).json.data;
+    const id = (Array.isArray(found) ? found : found.items)[0].id as number;
+    const edit = async (quota: number) => {
+      const res = await call(server.baseUrl, "/api/user/", { method: "PUT", headers: root.auth, body: { id, username, email, quota } });
+      expect(res.json?.success, res.text).toBe(true);
+    };
+    // Signs in from an English browser, then leaves: the reminder comes later, with no request to ask.
+    const login = await fetch(`${server.baseUrl}/api/user/login`, { method: "POST", headers: { "Content-Type": "application/json", "Accept-Language": "en-US,en;q=0.9" }, body: JSON.stringify({ username, password }) });
+    expect(login.status).toBe(200);
+    const session = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
+    await setOption(root, "QuotaRemindThreshold", "1000");
+    await edit(5000);
+    await sleep(2_500); // armed by a sweep
+    await edit(400);
+    const english = await smtp.nextMailTo(email, 10_000);
+    expect(english.subject).toContain("quota reminder: your quota is nearly used up");
+    expect(`${english.subject}${english.text}`).not.toMatch(/[\u3400-\u9fff]/);
+
+    // The switch on the console, pressed while signed in, is kept on the account.
+    const switched = await fetch(`${server.baseUrl}/lang?to=zh&back=/`, { headers: { Cookie: session }, redirect: "manual" });
+    expect(switched.status).toBe(302);
+    await edit(2000);
+    await sleep(2_500); // re-armed
+    await edit(10);
+    const chinese = await smtp.nextMailTo(email, 10_000);
+    expect(chinese.subject).toContain("额度提醒：您的额度即将用尽");
+  }, 60_000);
 });
 
 describe("log retention", () => {

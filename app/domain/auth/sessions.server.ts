@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import type { User } from "../../../db/schema";
+import { rememberLanguage } from "~/domain/users/language.server";
+import { requestLocale } from "~/i18n/locale";
 import { env } from "~/utils/env.server";
 import { getDb } from "~/utils/db.server";
 import { clientIp, requestIsHttps } from "~/utils/request.server";
@@ -34,7 +36,10 @@ function cookieOptions(request: Request) {
   return { secure: !env.INSECURE_COOKIES && requestIsHttps(request) };
 }
 
-/** Starts a session for the user signing in with this request; returns its Set-Cookie. */
+/**
+ * Starts a session for the user signing in with this request; returns its Set-Cookie. The
+ * language they sign in with is kept for the mails sent to them later.
+ */
 export async function createSession(request: Request, userId: number): Promise<string> {
   const meta = { ip: clientIp(request), userAgent: request.headers.get("User-Agent") ?? "" };
   const db = await getDb();
@@ -49,6 +54,7 @@ export async function createSession(request: Request, userId: number): Promise<s
       user_agent: meta.userAgent.slice(0, 300),
     })
     .execute();
+  await rememberLanguage(userId, requestLocale(request));
   return sessionCookie().serialize(id, cookieOptions(request));
 }
 

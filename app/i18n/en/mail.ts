@@ -10,7 +10,6 @@ export const mailMessages: Record<string, string> = {
     "Hello, you are resetting your {{site}} password.\nOpen the link below in your browser to finish:\n{{link}}\nThe link is valid for {{minutes}} minutes and works once. If this was not you, please ignore this mail.",
   "<p>您好，您正在进行 {{site}} 密码重置。</p><p>点击 <a href=\"{{link}}\">此处</a> 进行密码重置，或将下面的链接复制到浏览器中打开：<br>{{link}}</p><p>重置链接 {{minutes}} 分钟内有效，只能使用一次；如果不是本人操作，请忽略本邮件。</p>":
     "<p>Hello, you are resetting your {{site}} password.</p><p>Click <a href=\"{{link}}\">here</a> to reset it, or copy the link below into your browser:<br>{{link}}</p><p>The link is valid for {{minutes}} minutes and works once. If this was not you, please ignore this mail.</p>",
-  // Background mails go out in Chinese (there is no stored language per user yet); the English waits for one.
   "{{site}} 额度提醒：您的额度即将用尽": "{{site}} quota reminder: your quota is nearly used up",
   "您的额度即将用尽，当前剩余额度为 {{left}}，为了不影响您的使用，请及时充值。\n充值链接：{{link}}":
     "Your quota is nearly used up: {{left}} left. Please top up so that nothing stops working.\nTop-up link: {{link}}",

@@ -18,6 +18,7 @@ const { claimJobRun, markJobFinished, readJobRun } = await import("~/domain/jobs
 const { pruneLogsBefore, RETENTION_BATCH_ROWS } = await import("~/domain/logs/retention.server");
 const { loadOptions, saveOption } = await import("~/domain/options/store.server");
 const { sweepQuotaReminders } = await import("~/domain/users/quota-reminder.server");
+const { mailRootAboutChannels } = await import("~/domain/channels/status-mail.server");
 
 let smtp: TestSmtp;
 beforeAll(async () => {
@@ -113,5 +114,55 @@ describe("quota reminder", () => {
     expect(await sweepQuotaReminders()).toMatchObject({ reminded: 1, mailed: 1 });
     await smtp.nextMailTo(email);
     expect(smtp.messages.filter((m) => JSON.stringify(m.to).includes("poor@"))).toHaveLength(0);
+  });
+});
+
+describe("background mails in the reader's language", () => {
+  const CJK = /[\u3400-\u9fff]/;
+  const newUser = async (username: string, values: { language?: string; role?: number; quota?: number }) => {
+    const db = await getDb();
+    const email = `${username}@example.test`;
+    const { id } = await db
+      .insertInto("users")
+      .values({ username, password_hash: "x", email, quota: values.quota ?? 5000, leased: 0, used_quota: 0, request_count: 0, shortfall_quota: 0, aff_quota: 0, aff_history: 0, created_time: 0, language: values.language, role: values.role })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return { id, email };
+  };
+
+  it("the quota reminder reaches a user who reads the console in English in English, with the amount and link", async () => {
+    const db = await getDb();
+    expect((await saveOption("QuotaRemindThreshold", "1000")).ok).toBe(true);
+    const { id, email } = await newUser("enreader", { language: "en" });
+    await sweepQuotaReminders(); // arms
+    await db.updateTable("users").set({ quota: 400 }).where("id", "=", id).execute();
+    await sweepQuotaReminders();
+    const mail = await smtp.nextMailTo(email);
+    expect(mail.subject).toMatch(/ quota reminder: your quota is nearly used up$/);
+    expect(mail.text).toMatch(/^Your quota is nearly used up: \S+ left\. Please top up so that nothing stops working\.\nTop-up link: \S+\/topup$/);
+    expect(mail.html).toMatch(/<a href="[^"]+\/topup">/);
+    expect(`${mail.subject}${mail.text}${mail.html}`).not.toMatch(CJK);
+  });
+
+  it("root's channel notice comes in root's language, Chinese while it is not known", async () => {
+    const db = await getDb();
+    const existingRoot = await db.selectFrom("users").select("id").where("role", "=", 100).where("deleted_at", "is", null).orderBy("id").executeTakeFirst();
+    const root = existingRoot ? { id: existingRoot.id } : await newUser("rootreader", { role: 100 });
+    const rootEmail = "root-reader@example.test";
+    await db.updateTable("users").set({ email: rootEmail, language: "" }).where("id", "=", root.id).execute();
+    const changes = [
+      { id: 7, name: "east", enabled: false, reason: "该令牌已过期" },
+      { id: 8, name: "west", enabled: true, reason: "" },
+    ];
+    expect(await mailRootAboutChannels(changes)).toBe(true);
+    const chinese = await smtp.nextMailTo(rootEmail);
+    expect(chinese.subject).toMatch(/ 通道状态变更：禁用 1 个，启用 1 个$/);
+    expect(chinese.text).toBe("通道「east」（#7）已被禁用，原因：该令牌已过期\n通道「west」（#8）已被启用");
+
+    await db.updateTable("users").set({ language: "en" }).where("id", "=", root.id).execute();
+    expect(await mailRootAboutChannels(changes)).toBe(true);
+    const english = await smtp.nextMailTo(rootEmail);
+    expect(english.subject).toMatch(/ channel changes: 1 disabled, 1 enabled$/);
+    expect(english.text).toBe("Channel “east” (#7) was disabled, reason: This token has expired\nChannel “west” (#8) was enabled");
   });
 });
