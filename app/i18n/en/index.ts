@@ -6,6 +6,7 @@ import { logMessages } from "./logs";
 import { mailMessages } from "./mail";
 import { relayMessages } from "./relay";
 import { relayRefusalMessages } from "./relay-refusals";
+import { relayUpstreamMessages } from "./relay-upstream";
 import { tokenMessages } from "./tokens";
 import { shellPageText } from "./pages-shell";
 import { channelPageText } from "./pages-channels";
@@ -24,6 +25,7 @@ export const english: Record<string, string> = {
   ...mailMessages,
   ...relayMessages,
   ...relayRefusalMessages,
+  ...relayUpstreamMessages,
   // Page markup: labels, headings and buttons, one file per area.
   ...shellPageText,
   ...channelPageText,

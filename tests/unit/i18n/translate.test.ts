@@ -29,6 +29,15 @@ describe("translation with the Chinese text as key", () => {
     expect(translateText("en", "新用户注册赠送 500000 点额度")).toBe("New-user gift: 500000 quota points");
   });
 
+  it("reads the relay's adapter, stream and task errors in English, values included", () => {
+    expect(translateText("en", "渠道 #12 未设置 Base URL")).toBe("Channel #12 has no Base URL set");
+    expect(translateText("en", "Vertex AI 部署地区无效：us_central")).toBe("Invalid Vertex AI deployment region: us_central");
+    expect(translateText("en", "Cohere 渠道不支持此接口（/v1/images/generations）")).toBe("Cohere channels do not support this endpoint (/v1/images/generations)");
+    expect(translateText("en", "上游流式响应超时（300 秒无数据）")).toBe("The upstream stream timed out (no data for 300 s)");
+    expect(translateText("en", "上游任务超时（超过2小时）")).toBe("The upstream task timed out (over 2 h)");
+    expect(translateText("en", "上游任务超时（超过90分钟）")).toBe("The upstream task timed out (over 90 min)");
+  });
+
   it("leaves Chinese readers, user data and unknown text as they are", () => {
     expect(translateText("zh", messages.loginFailed)).toBe(messages.loginFailed);
     expect(translateText("en", "目录里没有的一句中文")).toBe("目录里没有的一句中文");
