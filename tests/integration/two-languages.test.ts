@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { baseUrl, fakeIp, loginRoot, newUser, request } from "../support/api";
+import { userWithToken } from "../support/relay";
 
 /**
  * The reader's language on the /api surface: English when the browser asks for it or the `lang`
@@ -145,5 +146,24 @@ describe("the relay's own refusals on /v1", () => {
     expect(gemini.status).toBe(401);
     expect(await gemini.json()).toMatchObject({ error: { code: 401, status: "UNAUTHENTICATED", message: "Invalid token" } });
     expect(await (await post("/v1/messages", { "x-api-key": "sk-not-a-key" })).json()).toMatchObject({ error: { message: "无效的令牌" } });
+  });
+});
+
+describe("the task surfaces' refusals", () => {
+  const send = (path: string, key: string, headers: Record<string, string>, body = "[1, 2]") =>
+    fetch(`${baseUrl()}${path}`, { method: "POST", headers: { "content-type": "application/json", Authorization: `Bearer ${key}`, "X-Forwarded-For": fakeIp(), ...headers }, body });
+
+  it("keep the Midjourney and Suno envelopes, in the caller's language", async () => {
+    const { key } = await userWithToken(0);
+    const mj = await send("/mj/submit/imagine", key, EN);
+    expect(mj.status).toBe(400);
+    expect(await mj.json()).toMatchObject({ code: 4, description: "invalid_request: The request body must be a JSON object", result: null });
+    const suno = await send("/suno/submit/music", key, { Cookie: "lang=en" });
+    expect(suno.status).toBe(400);
+    expect(await suno.json()).toMatchObject({ code: "invalid_request", message: "The request body must be a JSON object", data: null });
+    expect(await (await send("/suno/submit/music", key, ZH)).json()).toMatchObject({ message: "请求体必须是 JSON 对象" });
+    const forged = await send("/mj/notify?channel=1&sig=forged", "", EN, "{}");
+    expect(forged.status).toBe(401);
+    expect(await forged.json()).toMatchObject({ code: 4, description: "Invalid callback signature" });
   });
 });

@@ -1,3 +1,4 @@
+import { inCallersLanguage } from "../errors.server";
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { findMjTask } from "~/domain/tasks/midjourney.server";
@@ -15,7 +16,7 @@ const IMAGE_TIMEOUT_MS = 30_000;
 const IMAGE_MAX_BYTES = 32 * 1024 * 1024;
 
 function notFound(res: ServerResponse, message: string): void {
-  sendJson(res, 404, { error: { message, type: "new_api_error", code: "not_found" } });
+  sendJson(res, 404, { error: { message: inCallersLanguage(res, message), type: "new_api_error", code: "not_found" } });
 }
 
 export async function serveMjImage(res: ServerResponse, mjId: string): Promise<void> {

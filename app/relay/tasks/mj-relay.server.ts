@@ -1,3 +1,4 @@
+import { inCallersLanguage } from "../errors.server";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Channel } from "../../../db/schema";
@@ -26,7 +27,7 @@ export function splitMjPath(path: string): { mode?: string; rest: string } | und
 
 /** Errors on this surface keep the proxy's reply shape (code 4: request error, 5: other), as the reference does. */
 function mjError(res: ServerResponse, status: number, code: number, description: string): void {
-  sendJson(res, status, { code, description, result: null, properties: {} });
+  sendJson(res, status, { code, description: inCallersLanguage(res, description), result: null, properties: {} });
 }
 
 function mjFailure(res: ServerResponse, failure: RelayFailure): void {

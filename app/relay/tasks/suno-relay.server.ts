@@ -1,3 +1,4 @@
+import { inCallersLanguage } from "../errors.server";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Channel } from "../../../db/schema";
 import { findSunoTasks, insertSunoTask, sunoTaskObject } from "~/domain/tasks/suno.server";
@@ -16,7 +17,7 @@ import { callTaskUpstream, parseJsonBody } from "./task-upstream.server";
  * and `/suno/fetch/:id`. Replies keep Suno-API's envelope `{code, message, data}`.
  */
 function sunoError(res: ServerResponse, status: number, code: string, message: string): void {
-  sendJson(res, status, { code, message, data: null });
+  sendJson(res, status, { code, message: inCallersLanguage(res, message), data: null });
 }
 
 function sunoFailure(res: ServerResponse, failure: RelayFailure): void {
