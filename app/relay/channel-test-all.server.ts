@@ -6,6 +6,7 @@ import { env } from "~/utils/env.server";
 import { getRedis, isRedisEnabled, redisNamespace } from "~/utils/redis.server";
 import { testChannel } from "./channel-test.server";
 import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
+import type { Result } from "~/utils/result";
 
 /**
  * "Test all channels" as a background job, with progress the console can show. Progress lives
@@ -65,7 +66,7 @@ export const QUEUE_UNAVAILABLE_MESSAGE = "后台任务队列暂时不可用（�
  * Claims the run and hands it to the queue. While Redis is away this answers at once with a
  * clear message (and leaves no claim behind) instead of failing the page.
  */
-export async function startTestAll(enqueue: () => Promise<void>): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function startTestAll(enqueue: () => Promise<void>): Promise<Result> {
   let claimed: boolean;
   try {
     claimed = await claimTestAll();

@@ -1,6 +1,7 @@
 import { upstreamUrlRefusal } from "~/utils/upstream-address";
 import { getChannelType } from "./catalog";
 import { checkJsonObject, KEY_CAP_LABELS, keyCapRangeMessage, MAX_KEY_CAP, normaliseBaseUrl, type ChannelFields } from "./channel-input";
+import type { Result } from "~/utils/result";
 
 export type Columns = {
   type: number;
@@ -23,7 +24,7 @@ export type Columns = {
 
 
 /** Validates the fields present and maps them to columns (absent fields stay absent). */
-export function toColumns(fields: ChannelFields, type: number): { ok: true; value: Partial<Columns> } | { ok: false; message: string } {
+export function toColumns(fields: ChannelFields, type: number): Result<Partial<Columns>> {
   const out: Partial<Columns> = {};
   if (fields.type !== undefined) out.type = fields.type;
   if (fields.name !== undefined) out.name = fields.name;

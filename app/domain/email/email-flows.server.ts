@@ -21,6 +21,7 @@ import { getDb } from "~/utils/db.server";
 import { randomAlphanumeric } from "~/utils/secrets.server";
 import { emailPolicyRefusal, isEmailTaken } from "./email-policy.server";
 import { sendMail, type Mail } from "./mailer.server";
+import type { Result } from "~/utils/result";
 
 /**
  * The email sign-in flows (docs/product.md, Sign-in and accounts): a code for registration and binding, a reset link, the
@@ -28,7 +29,7 @@ import { sendMail, type Mail } from "./mailer.server";
  * written in that reader's language (docs/decisions/045); the refusals stay Chinese here and are
  * translated at the edge.
  */
-export type Outcome = { ok: true } | { ok: false; message: string };
+export type Outcome = Result;
 
 /** The reference's generated password length. */
 const NEW_PASSWORD_LENGTH = 12;

@@ -2,6 +2,7 @@ import { chatTemplateAllowed } from "~/domain/chats/chat-links";
 import { isAllowedLink } from "~/utils/safe-link";
 import { upstreamUrlRefusal } from "~/utils/upstream-address";
 import { OPTION_DEFS, type OptionDef, type OptionKey } from "./defs";
+import type { Result } from "~/utils/result";
 
 export { OPTION_DEFS, type OptionDef, type OptionKey, type OptionType } from "./defs";
 
@@ -17,7 +18,7 @@ export function isOptionKey(key: string): key is OptionKey {
   return byKey.has(key);
 }
 
-export type ValidatedOption = { ok: true; value: string } | { ok: false; message: string };
+export type ValidatedOption = Result<string>;
 
 function checkJsonShape(def: OptionDef, parsed: unknown): string | undefined {
   const isObject = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);

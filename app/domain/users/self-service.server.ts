@@ -7,6 +7,7 @@ import { USER_CHANGED_CHANNEL } from "./manage.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { ROLE_ROOT } from "./roles";
 import { deletedUsername, isUsernameTaken } from "./users.server";
+import type { Result } from "~/utils/result";
 
 /** Why `name` cannot become this user's new name, under registration's rules; null if it can. */
 async function usernameRefusal(user: User, name: string): Promise<string | null> {
@@ -19,7 +20,7 @@ async function usernameRefusal(user: User, name: string): Promise<string | null>
 }
 
 export type SelfUpdate = { username?: string; display_name?: string; password?: string; original_password?: string };
-export type Outcome = { ok: true } | { ok: false; message: string };
+export type Outcome = Result;
 
 /**
  * A user's own profile change. Unlike the reference, a new password needs the current one

@@ -1,10 +1,10 @@
+import { REDEMPTION_STATUS } from "~/domain/redemptions/redemption-constants";
 import { redemptionKeyHash, redemptionKeyHint } from "~/domain/redemptions/redemption-keys.server";
 import { moveTable } from "../table-mover";
 import type { ImportStep } from "../types";
 import { asDeletedAt, asInt, asString } from "../values";
 
 const COLUMNS = ["id", "user_id", "key", "status", "name", "quota", "created_time", "redeemed_time", "used_user_id", "deleted_at"];
-const USED = 3;
 
 /**
  * Redemption codes keep working: an unused one redeems once, a used one stays used. Switchyard
@@ -25,10 +25,10 @@ export const redemptionsStep: ImportStep = {
           ctx.report.note("redemptions", id, "refused", "no code");
           return { skip: true };
         }
-        let status = asInt(row.status, 1);
-        if (![1, 2, USED].includes(status)) {
+        let status = asInt(row.status, REDEMPTION_STATUS.unused);
+        if (!(Object.values(REDEMPTION_STATUS) as number[]).includes(status)) {
           ctx.report.note("redemptions", id, "changed", `status ${status} unknown: imported disabled`);
-          status = 2;
+          status = REDEMPTION_STATUS.disabled;
         }
         let quota = asInt(row.quota);
         if (quota < 0) {

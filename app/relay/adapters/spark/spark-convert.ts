@@ -1,7 +1,7 @@
 import { parseOpenAiUsage, type ParsedUsage } from "../../billing/usage-parse";
 import { asRecord, chatCompletion, chunkWriter, numberField, parseJson, plainMessages, replyId } from "../cn-common/openai-shapes";
 import type { StreamStep, StreamTranslator, UpstreamError } from "../types";
-import { sparkErrorOf } from "./spark-errors";
+import { SPARK_LAST_FRAME, sparkErrorOf } from "./spark-errors";
 
 /** API version → the `domain` the chat parameter must name for it. */
 const DOMAINS: Record<string, string> = { "v1.1": "general", "v2.1": "generalv2", "v3.1": "generalv3", "v3.5": "generalv3.5", "v4.0": "4.0Ultra" };
@@ -73,7 +73,7 @@ export function createSparkStreamTranslator(requestModel: string, forwardUsage: 
       const text = frameText(frame);
       if (text) chunks.push(write.delta({ content: text }));
       const parsed = frameUsage(frame);
-      if (frame.header?.status !== 2) return { chunks, text, ...parsed };
+      if (frame.header?.status !== SPARK_LAST_FRAME) return { chunks, text, ...parsed };
       chunks.push(write.delta({}, "stop"));
       if (forwardUsage && parsed.usage) chunks.push(write.usage(parsed.usage));
       return { chunks, text, ...parsed, done: true };

@@ -8,6 +8,9 @@ import { asRecord, parseJson } from "../cn-common/openai-shapes";
  */
 const CREDENTIAL_CODES = new Set([11200, 10313]);
 
+/** `header.status` of Spark's last frame of a reply (0 first, 1 in between). */
+export const SPARK_LAST_FRAME = 2;
+
 export function sparkStatusOf(code: number): number {
   if (CREDENTIAL_CODES.has(code)) return 401;
   if (code >= 11201 && code <= 11203) return 429;

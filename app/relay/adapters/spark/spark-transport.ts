@@ -6,7 +6,7 @@ import { readAll, UpstreamAbortError } from "../../upstream-client.server";
 import { replyOf } from "../cn-common/transport";
 import type { TransportInit, UpstreamReply, UpstreamRequest } from "../types";
 import { asRecord, parseJson } from "../cn-common/openai-shapes";
-import { sparkErrorOf, sparkStatusOf } from "./spark-errors";
+import { SPARK_LAST_FRAME, sparkErrorOf, sparkStatusOf } from "./spark-errors";
 
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
@@ -91,7 +91,7 @@ export function sendOverSparkSocket(request: UpstreamRequest, init: TransportIni
       if (framing === "json") body.write(`${frames > 0 ? "," : ""}${JSON.stringify(frame)}`);
       else body.write(`data: ${JSON.stringify(frame)}\n\n`);
       frames += 1;
-      if (failure || asRecord(frame.header).status === 2) {
+      if (failure || asRecord(frame.header).status === SPARK_LAST_FRAME) {
         complete = true;
         finishBody();
         done();
