@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { issueOAuthState } from "~/domain/auth/oauth-state.server";
 import { apiFail, apiRoute } from "~/web/api.server";
 import { whenBooted } from "~/utils/boot-gate.server";
 import { oauthRateLimited, TOO_MANY_REQUESTS_MESSAGE } from "~/web/oauth.server";
+import { issueOAuthState } from "~/web/oauth-state-cookie.server";
 
 /**
  * `GET /api/oauth/state[?aff=]`: a fresh OAuth state for this browser (decision 018). A visitor also

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { checkPasswordSignIn, SignInError } from "~/domain/auth/authenticator.server";
-import { createSession } from "~/domain/auth/sessions.server";
 import { turnstileRefusal } from "~/domain/auth/turnstile.server";
 import { apiFail, apiRoute, readJson } from "~/web/api.server";
+import { createSession } from "~/web/session-cookie.server";
 import { whenBooted } from "~/utils/boot-gate.server";
 import { allowCriticalRequest, releaseCriticalRequest, TOO_MANY_REQUESTS_MESSAGE } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";

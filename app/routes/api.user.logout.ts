@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { destroySession } from "~/domain/auth/sessions.server";
 import { apiRoute } from "~/web/api.server";
+import { destroySession } from "~/web/session-cookie.server";
 import { whenBooted } from "~/utils/boot-gate.server";
 
 /** The reference signs out on GET; the session row is deleted, so the old cookie is dead everywhere. */

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { currentSessionId, destroySession } from "~/domain/auth/sessions.server";
 import { deleteSelf, updateSelf } from "~/domain/users/self-service.server";
 import { toPublicUser } from "~/domain/users/users.server";
 import { ROLE_USER } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
+import { currentSessionId, destroySession } from "~/web/session-cookie.server";
 import { whenBooted } from "~/utils/boot-gate.server";
 
 const update = z.object({

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { destroySession } from "~/domain/auth/sessions.server";
 import { whenBooted } from "~/utils/boot-gate.server";
+import { destroySession } from "~/web/session-cookie.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   await whenBooted();

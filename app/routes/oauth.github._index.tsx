@@ -2,11 +2,11 @@ import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@rem
 import { useLoaderData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { pageTitle, useMessage, useT } from "~/components/i18n/locale-context";
-import { getSessionUser } from "~/domain/auth/sessions.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { whenBooted } from "~/utils/boot-gate.server";
 import { githubCallback, oauthRateLimited, signedInLocation } from "~/web/oauth.server";
+import { getSessionUser } from "~/web/session-cookie.server";
 
 /**
  * GitHub's callback (docs/product.md, Sign-in and accounts): reads code and state. A sign-in goes on to /token with its

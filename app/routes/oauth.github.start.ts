@@ -1,11 +1,11 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { githubAuthorizeUrl } from "~/domain/auth/github-oauth.server";
-import { issueOAuthState } from "~/domain/auth/oauth-state.server";
 import { options } from "~/domain/options/store.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { whenBooted } from "~/utils/boot-gate.server";
 import { oauthRateLimited } from "~/web/oauth.server";
+import { issueOAuthState } from "~/web/oauth-state-cookie.server";
 
 /**
  * The GitHub button's target (a plain link, so it works without JavaScript): a state for this

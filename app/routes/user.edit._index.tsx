@@ -14,7 +14,7 @@ import { readForm } from "~/utils/edge-input";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { formConstraint } from "~/web/form-constraint.server";
 import { requireUser } from "~/web/guards.server";
-import { currentSessionId } from "~/domain/auth/sessions.server";
+import { currentSessionId } from "~/web/session-cookie.server";
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "更新个人信息");
 

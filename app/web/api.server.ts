@@ -1,12 +1,12 @@
 import type { z } from "zod";
 import type { User } from "../../db/schema";
-import { getSessionUser } from "~/domain/auth/sessions.server";
 import { findUserByAccessToken } from "~/domain/users/users.server";
 import { USER_STATUS_BANNED } from "~/domain/users/roles";
 import { findJsonProblem, messagesOf, readId } from "~/utils/edge-input";
 import { env } from "~/utils/env.server";
 import { isDatabaseUnavailable } from "~/utils/db-errors";
 import { apiOutageResponse, reportDatabaseUnavailable } from "./database-outage.server";
+import { getSessionUser } from "./session-cookie.server";
 
 /** Thrown inside /api handlers for expected refusals; apiRoute turns it into the envelope. */
 export class ApiError extends Error {

@@ -1,9 +1,9 @@
 import { redirect } from "@remix-run/node";
 import type { User } from "../../db/schema";
-import { destroySession, getSessionUser, sentSessionCookie } from "~/domain/auth/sessions.server";
 import { USER_STATUS_BANNED } from "~/domain/users/roles";
 import { messages } from "~/messages";
 import { whenBooted } from "~/utils/boot-gate.server";
+import { destroySession, getSessionUser, sentSessionCookie } from "./session-cookie.server";
 
 /**
  * Console page guards. They read the user's current row on every request, so a demoted or

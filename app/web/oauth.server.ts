@@ -1,8 +1,6 @@
 import type { User } from "../../db/schema";
 import { fetchGitHubIdentity } from "~/domain/auth/github-oauth.server";
-import { consumeOAuthState } from "~/domain/auth/oauth-state.server";
 import { ProviderError } from "~/domain/auth/provider-error";
-import { createSession, getSessionUser } from "~/domain/auth/sessions.server";
 import { checkTelegramLogin } from "~/domain/auth/telegram-login";
 import { bindIdentity, signInWithIdentity, type IdentityProfile, type Provider, type SignInResult } from "~/domain/auth/third-party-accounts.server";
 import { fetchWeChatOpenId } from "~/domain/auth/wechat-login.server";
@@ -11,6 +9,8 @@ import { USER_STATUS_BANNED } from "~/domain/users/roles";
 import { messages } from "~/messages";
 import { allowCriticalRequest, TOO_MANY_REQUESTS_MESSAGE } from "~/utils/rate-limit.server";
 import { clientIp } from "~/utils/request.server";
+import { consumeOAuthState } from "./oauth-state-cookie.server";
+import { createSession, getSessionUser } from "./session-cookie.server";
 
 /**
  * Third-party sign-in wiring shared by the /api routes (JSON, the reference's shapes) and the

@@ -1,70 +1,34 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createCookie } from "@remix-run/node";
 import { getDb } from "~/utils/db.server";
-import { env } from "~/utils/env.server";
-import { requestIsHttps } from "~/utils/request.server";
-import { getSessionSecret } from "~/utils/secrets.server";
-import { currentSessionId, getSessionUser } from "./sessions.server";
 
 /**
  * OAuth `state` values (docs/decisions/018). Each one is random, stored only as a hash, expires
  * after ten minutes (GitHub's own code lifetime), is consumed by its first use, and is bound to the
  * browser that asked for it: to its session when signed in (the state then binds an account), else
- * to a signed pre-login cookie set with it (the state then signs in). A state that leaked — in a
- * log, a referrer, another browser — is refused anywhere but where it was issued, which is what
- * stops a forged callback from logging a victim into the attacker's account or binding the
- * attacker's GitHub to the victim's.
+ * to the value of a signed pre-login cookie set with it (the state then signs in). A state that
+ * leaked — in a log, a referrer, another browser — is refused anywhere but where it was issued,
+ * which is what stops a forged callback from logging a victim into the attacker's account or
+ * binding the attacker's GitHub to the victim's. Finding the binding in a request, and the
+ * pre-login cookie itself, are the web layer's (`app/web/oauth-state-cookie.server.ts`).
  */
 export const STATE_TTL_SECONDS = 600;
-const PRELOGIN_COOKIE = "oauth_pre";
 
-let preloginCookie: ReturnType<typeof createCookie> | undefined;
-function prelogin() {
-  preloginCookie ??= createCookie(PRELOGIN_COOKIE, {
-    httpOnly: true,
-    // Lax: GitHub sends the browser back with a top-level GET, which carries Lax cookies.
-    sameSite: "lax",
-    path: "/",
-    secrets: [getSessionSecret()],
-    maxAge: STATE_TTL_SECONDS,
-  });
-  return preloginCookie;
-}
+/**
+ * What a state is bound to: the live session of a signed-in browser, or a visitor's pre-login
+ * value. Only its hash is stored.
+ */
+export type StateBinding = { sessionId: string } | { prelogin: string };
 
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-async function readPrelogin(request: Request): Promise<string | undefined> {
-  const value: unknown = await prelogin().parse(request.headers.get("Cookie"));
-  return typeof value === "string" && value.length >= 32 ? value : undefined;
+function bindingHash(binding: StateBinding): string {
+  return "sessionId" in binding ? sha256(`session:${binding.sessionId}`) : sha256(`prelogin:${binding.prelogin}`);
 }
 
-/**
- * What a state from this browser is bound to right now: its live session when signed in, else its
- * pre-login cookie (undefined when it has none). A state issued before signing in therefore does
- * not bind, and one issued to a session dies with it.
- */
-async function bindingOf(request: Request): Promise<{ hash: string | undefined; signedIn: boolean }> {
-  const sessionId = (await getSessionUser(request)) ? await currentSessionId(request) : undefined;
-  if (sessionId) return { hash: sha256(`session:${sessionId}`), signedIn: true };
-  const value = await readPrelogin(request);
-  return { hash: value ? sha256(`prelogin:${value}`) : undefined, signedIn: false };
-}
-
-export type IssuedState = { state: string; setCookie?: string };
-
-/** A new state for this browser; `setCookie` (a visitor's pre-login cookie) must reach the browser with it. */
-export async function issueOAuthState(request: Request, affCode = ""): Promise<IssuedState> {
-  let binding = await bindingOf(request);
-  let setCookie: string | undefined;
-  if (!binding.signedIn) {
-    // A visitor keeps one pre-login value for a while (several tabs may sign in at once); each
-    // issue refreshes its lifetime so it outlives the state just handed out.
-    const value = (await readPrelogin(request)) ?? randomBytes(32).toString("base64url");
-    setCookie = await prelogin().serialize(value, { secure: !env.INSECURE_COOKIES && requestIsHttps(request) });
-    binding = { hash: sha256(`prelogin:${value}`), signedIn: false };
-  }
+/** A new state bound to `binding`. */
+export async function createOAuthState(binding: StateBinding, affCode = ""): Promise<string> {
   const state = randomBytes(24).toString("base64url");
   const db = await getDb();
   // Expired states are cleared as new ones are made: no job needed, the table stays small.
@@ -73,31 +37,36 @@ export async function issueOAuthState(request: Request, affCode = ""): Promise<I
     .insertInto("oauth_states")
     .values({
       state_hash: sha256(state),
-      binding_hash: binding.hash ?? "",
+      binding_hash: bindingHash(binding),
       aff_code: affCode.slice(0, 32),
       expires_at: new Date(Date.now() + STATE_TTL_SECONDS * 1000),
     })
     .execute();
-  return { state, setCookie };
+  return state;
 }
 
 export type ConsumedState = { ok: true; signedIn: boolean; affCode: string } | { ok: false };
 
+/** Whether `state` could be one of ours at all; anything else is refused before a lookup. */
+export function plausibleState(state: string): boolean {
+  return state !== "" && state.length <= 200;
+}
+
 /**
- * Uses up a state if it is this browser's and still fresh. One statement deletes and answers, so
- * two callbacks racing with one state cannot both pass.
+ * Uses up a state if it was issued to `binding` (undefined: a browser with neither a session nor
+ * a pre-login value, whose states never pass) and is still fresh. One statement deletes and
+ * answers, so two callbacks racing with one state cannot both pass.
  */
-export async function consumeOAuthState(request: Request, state: string): Promise<ConsumedState> {
-  if (!state || state.length > 200) return { ok: false };
-  const binding = await bindingOf(request);
-  if (!binding.hash) return { ok: false };
+export async function takeOAuthState(binding: StateBinding | undefined, state: string): Promise<ConsumedState> {
+  if (!plausibleState(state)) return { ok: false };
+  if (!binding) return { ok: false };
   const db = await getDb();
   const row = await db
     .deleteFrom("oauth_states")
     .where("state_hash", "=", sha256(state))
-    .where("binding_hash", "=", binding.hash)
+    .where("binding_hash", "=", bindingHash(binding))
     .where("expires_at", ">", new Date())
     .returning("aff_code")
     .executeTakeFirst();
-  return row ? { ok: true, signedIn: binding.signedIn, affCode: row.aff_code } : { ok: false };
+  return row ? { ok: true, signedIn: "sessionId" in binding, affCode: row.aff_code } : { ok: false };
 }

@@ -1,6 +1,5 @@
 import { data } from "@remix-run/node";
 import type { User } from "../../../db/schema";
-import { currentSessionId, destroySession } from "~/domain/auth/sessions.server";
 import { listModelsForGroup } from "~/domain/groups/models.server";
 import { effectiveServerAddress, options } from "~/domain/options/store.server";
 import { affCodeOf, affTransferMinimum, transferAffQuota } from "~/domain/users/affiliate.server";
@@ -10,6 +9,7 @@ import { deleteSelf, updateSelf } from "~/domain/users/self-service.server";
 import { regenerateAccessToken } from "~/domain/users/users.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { currentSessionId, destroySession } from "~/web/session-cookie.server";
 import { formConstraint } from "~/web/form-constraint.server";
 import { EMAIL_CARD_INTENTS, loadEmailBinding, personalEmailAction } from "./personal-email.server";
 import type { SettingsActionResult } from "./tabs";
