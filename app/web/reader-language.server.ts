@@ -36,8 +36,8 @@ function translateEnvelope(locale: Locale, body: Json, pathname: string): Json {
   return envelope;
 }
 
-/** Fields of an action's answer that hold messages: a string, a list, or lists by field. */
-const MESSAGE_FIELDS = new Set(["message", "error", "errors", "formErrors", "fieldErrors"]);
+/** Fields of an action's answer that hold messages (refusals, and notices that something was done): a string, a list, or lists by field. */
+const MESSAGE_FIELDS = new Set(["message", "error", "errors", "formErrors", "fieldErrors", "success", "info", "notice", "sent"]);
 /** Fields that hold what the reader typed: never translated. */
 const USER_FIELDS = new Set(["initialValue", "email", "username", "value"]);
 

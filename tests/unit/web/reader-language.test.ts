@@ -47,6 +47,11 @@ describe("answers in the reader's language", () => {
     expect(answered.data).toEqual({ result: { status: "error", initialValue: { name: "令牌不存在" }, error: { "": ["The token does not exist"], name: ["Please enter a name"] } } });
   });
 
+  it("translates an action's notices of success (a code sent, nothing changed) but not the option key it asks to confirm", async () => {
+    const answered = (await run(() => data({ intent: "email-code", email: "a@b.c", success: "验证码发送成功，请检查你的邮箱！", info: "你似乎并没有修改什么", confirm: "PasswordLoginEnabled" }), "http://x/setting", "action")) as { data: unknown };
+    expect(answered.data).toEqual({ intent: "email-code", email: "a@b.c", success: "Verification code sent, please check your mailbox!", info: expect.not.stringMatching(/[\u4e00-\u9fff]/), confirm: "PasswordLoginEnabled" });
+  });
+
   it("leaves a page loader's data to the pages", async () => {
     expect(await run(() => ({ title: "令牌不存在" }), "http://x/token", "loader")).toEqual({ title: "令牌不存在" });
   });
