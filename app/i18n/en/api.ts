@@ -28,6 +28,9 @@ export const apiMessages: Record<string, string> = {
   "请求超时（{{ms}} ms）": "The request timed out ({{ms}} ms)",
   "代理地址不能是链路本地或云元数据地址（169.254.0.0/16、fe80::/10、fd00:ec2::254、100.100.100.200）":
     "The proxy address cannot be a link-local or cloud-metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254, 100.100.100.200)",
+  // With the address that was refused, as the SSRF guard reports it.
+  "代理地址不能是链路本地或云元数据地址（169.254.0.0/16、fe80::/10、fd00:ec2::254、100.100.100.200）：{{address}}":
+    "The proxy address cannot be a link-local or cloud-metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254, 100.100.100.200): {{address}}",
   "代理地址不能是带区域标识（%）的 IPv6 地址（如 fe80::1%eth0）": "The proxy address cannot be an IPv6 address with a zone (%) such as fe80::1%eth0",
   // Route-level notices (loaders and actions).
   "请先选择要删除的通道！": "Please select the channels to delete first!",

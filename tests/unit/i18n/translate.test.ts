@@ -31,6 +31,9 @@ describe("translation with the Chinese text as key", () => {
 
   it("reads the relay's adapter, stream and task errors in English, values included", () => {
     expect(translateText("en", "渠道 #12 未设置 Base URL")).toBe("Channel #12 has no Base URL set");
+    expect(translateText("en", "代理地址不能是链路本地或云元数据地址（169.254.0.0/16、fe80::/10、fd00:ec2::254、100.100.100.200）：169.254.169.254")).toBe(
+      "The proxy address cannot be a link-local or cloud-metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254, 100.100.100.200): 169.254.169.254",
+    );
     expect(translateText("en", "Vertex AI 部署地区无效：us_central")).toBe("Invalid Vertex AI deployment region: us_central");
     expect(translateText("en", "Cohere 渠道不支持此接口（/v1/images/generations）")).toBe("Cohere channels do not support this endpoint (/v1/images/generations)");
     expect(translateText("en", "上游流式响应超时（300 秒无数据）")).toBe("The upstream stream timed out (no data for 300 s)");
