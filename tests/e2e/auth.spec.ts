@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, said } from "./fixtures";
 import { registerUser, signIn, signOut, skipBrowserChecks, uniqueName } from "./helpers";
 
 test.describe("sign-in @nojs", () => {
@@ -94,7 +94,7 @@ test.describe("sign-in hardening @nojs", () => {
     });
     await signIn(page, "root", "123456");
     await expect(page).toHaveURL(/\/login\?signedIn=1/);
-    await expect(page.getByText("浏览器没有保存登录 Cookie")).toBeVisible();
+    await expect(page.getByText(said("登录成功，但浏览器没有保存登录 Cookie，因此仍未登录。请允许本站使用 Cookie；若经反向代理访问，请管理员检查 X-Forwarded-Proto 与 TRUST_PROXY 设置。"))).toBeVisible();
   });
 });
 

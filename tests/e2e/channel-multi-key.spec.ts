@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signIn, uniqueName } from "./helpers";
 
 const KEYS = ["sk-e2e-multi-aaaa-1111", "sk-e2e-multi-bbbb-2222", "sk-e2e-multi-cccc-3333"];

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test, said } from "./fixtures";
 import { startOllamaNativeMock } from "../mocks/ollama-native-upstream";
 import type { ProviderMock } from "../mocks/provider-mock";
 import { pickChannelType, signIn, uniqueName } from "./helpers";
@@ -80,6 +81,6 @@ test.describe("channel form per provider @nojs", () => {
     await expect(page.getByText("该渠道类型必须填写 Base URL")).toBeVisible();
     await page.getByLabel("代理地址（Base URL）").fill("http://169.254.169.254");
     await page.getByRole("button", { name: "获取模型列表" }).click();
-    await expect(page.getByText(/获取模型列表失败：/)).toBeVisible();
+    await expect(page.getByText(said("获取模型列表失败：{{reason}}"))).toBeVisible();
   });
 });

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, readsEnglish, test } from "./fixtures";
 import { startEpayGateway, type MockEpayGateway } from "../mocks/epay-gateway";
 import { registerUser, signIn } from "./helpers";
 
@@ -50,7 +51,7 @@ test.describe("wallet: online top-up @nojs", () => {
     try {
       await page.goto("/topup");
       await expect(page.getByTestId("wallet-balance")).toHaveText("$0.00");
-      await page.getByLabel(/充值数量/).fill("10");
+      await page.getByLabel(readsEnglish() ? /Top-up amount/ : /充值数量/).fill("10");
       await page.getByRole("button", { name: "支付宝" }).click();
 
       const confirm = page.getByRole("dialog", { name: "确定要充值吗" });
@@ -94,7 +95,7 @@ test.describe("wallet: online top-up @nojs", () => {
     const restore = await configurePayment(request, baseURL!, { MinTopUp: "5" });
     try {
       await page.goto("/topup");
-      await page.getByLabel(/充值数量/).fill("3");
+      await page.getByLabel(readsEnglish() ? /Top-up amount/ : /充值数量/).fill("3");
       await page.getByRole("button", { name: "微信" }).click();
       await expect(page.getByText("充值数量不能小于5")).toBeVisible();
       await expect(page.getByRole("dialog")).toHaveCount(0);

@@ -1,4 +1,5 @@
-import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect } from "./fixtures";
 
 export function uniqueName(prefix = "e"): string {
   return `${prefix}${Math.random().toString(36).slice(2, 9)}`.slice(0, 12);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { pageText } from "../../app/i18n/translate";
+import { expect, readsEnglish, said, test } from "./fixtures";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { apiLogin, mergeOption, setOption, uniqueName } from "./helpers";
 
@@ -55,10 +56,10 @@ test.describe("usage log @nojs", () => {
     // Three calls, and the system log of the new-user gift (QuotaForNewUser) that came first.
     await page.goto("/log");
     await expect(page.getByTestId("log-row")).toHaveCount(4);
-    await expect(page.getByTestId("log-row").last()).toContainText("新用户注册赠送");
+    await expect(page.getByTestId("log-row").last()).toContainText(said("新用户注册赠送 {{quota}}"));
     // Prices are per call: $0.5 + $0.5 + $1 in all (shown in dollars, the default).
     await expect(page.getByTestId("log-stat")).toContainText("消耗额度：$2.00");
-    await expect(page.getByTestId("log-stat")).toContainText("RPM：3");
+    await expect(page.getByTestId("log-stat")).toContainText(said("RPM：{{rpm}}", { rpm: 3 }));
     await expect(page.getByRole("columnheader", { name: "渠道" })).toHaveCount(0);
     await page.getByLabel("模型名称").fill(modelB);
     await page.getByRole("button", { name: "查询" }).click();
@@ -71,10 +72,12 @@ test.describe("usage log @nojs", () => {
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^logs-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync((await download.path())!, "utf8");
-    expect(csv.startsWith("\uFEFF时间,令牌,类型,模型")).toBe(true);
+    // The columns in the reader's language, as the page names them.
+    const word = (key: string) => (readsEnglish() ? pageText("en", key) : key);
+    expect(csv.startsWith(`\uFEFF${["时间", "令牌", "类型", "模型"].map(word).join(",")}`)).toBe(true);
     const lines = csv.trim().split("\r\n");
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain(`logs,消费,${modelB},`);
+    expect(lines[1]).toContain(`logs,${word("消费")},${modelB},`);
 
     await apiLogin(request, "root", "123456");
     await page.goto(`/log?username=${username}&type=2`);
@@ -83,9 +86,9 @@ test.describe("usage log @nojs", () => {
     await page.getByTestId("log-row").first().locator("summary", { hasText: username }).click();
     const card = page.getByTestId("user-card").first();
     await expect(card).toBeVisible();
-    await expect(card).toContainText("请求次数3");
-    await expect(card).toContainText("已用额度$2.00");
-    await expect(card).toContainText("剩余额度$8.00");
+    await expect(card).toContainText(`${word("请求次数")}3`);
+    await expect(card).toContainText(`${word("已用额度")}$2.00`);
+    await expect(card).toContainText(`${word("剩余额度")}$8.00`);
   });
 
   test("a call served partly from the prompt cache shows its cached and reasoning tokens", async ({ page }) => {
@@ -134,16 +137,16 @@ test.describe("usage log @nojs", () => {
     await expect(page.getByTestId("log-row")).toHaveCount(10);
     await expect(page.getByTestId("log-total")).toHaveText("共 12 条");
     await expect(page.getByRole("link", { name: "上一页" })).toHaveCount(0);
-    await expect(page.getByTestId("log-row").first()).toContainText("修改为 12");
+    await expect(page.getByTestId("log-row").first()).toContainText(said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 12 }));
     await page.getByRole("link", { name: "下一页" }).click();
     await expect(page).toHaveURL(/before=\d+_\d+/);
     await expect(page.getByTestId("log-row")).toHaveCount(2);
-    await expect(page.getByTestId("log-row").first()).toContainText("修改为 2");
-    await expect(page.getByTestId("log-row").last()).toContainText("修改为 1");
+    await expect(page.getByTestId("log-row").first()).toContainText(said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 2 }));
+    await expect(page.getByTestId("log-row").last()).toContainText(said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 1 }));
     await expect(page.getByRole("link", { name: "下一页" })).toHaveCount(0);
     await page.getByRole("link", { name: "上一页" }).click();
     await expect(page.getByTestId("log-row")).toHaveCount(10);
-    await expect(page.getByTestId("log-row").first()).toContainText("修改为 12");
-    await expect(page.getByTestId("log-row").last()).toContainText("修改为 3");
+    await expect(page.getByTestId("log-row").first()).toContainText(said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 12 }));
+    await expect(page.getByTestId("log-row").last()).toContainText(said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 3 }));
   });
 });

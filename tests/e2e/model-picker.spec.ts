@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signIn, uniqueName } from "./helpers";
 
 test.use({ viewport: { width: 390, height: 844 } });

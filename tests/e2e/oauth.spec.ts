@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { E2E_GITHUB_APP } from "../mocks/github-oauth";
 import { registerUser, signIn, uniqueName } from "./helpers";
 

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser } from "@playwright/test";
+import { type APIRequestContext, type Browser } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { formatTable, kb, meterTransfer } from "../support/page-transfer";
 import { apiLogin, mergeOption, uniqueName } from "./helpers";

@@ -1,4 +1,5 @@
-import { expect, request as apiRequest, test, type APIRequestContext, type Page } from "@playwright/test";
+import { request as apiRequest, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, said, test } from "./fixtures";
 import { registerUser, signIn as signInForm, signOut, uniqueName } from "./helpers";
 
 /** Signs in and waits for the landing page (with JavaScript the form submits in the background). */
@@ -43,10 +44,10 @@ test.describe("personal settings @nojs", () => {
       await expect(page.getByTestId("model-tags")).toContainText(model);
 
       // Display name.
-      await page.getByLabel("修改显示名称").fill("邀请人");
+      await page.getByLabel("修改显示名称").fill("邀请人甲");
       await page.getByRole("button", { name: "保存" }).click();
       await expect(page.getByText("用户信息更新成功！")).toBeVisible();
-      await expect(page.getByText("邀请人", { exact: true }).first()).toBeVisible();
+      await expect(page.getByText("邀请人甲", { exact: true }).first()).toBeVisible();
 
       // Invite link and figures.
       const link = await page.getByLabel("邀请链接").inputValue();
@@ -70,7 +71,7 @@ test.describe("personal settings @nojs", () => {
       await expect(page.getByTestId("aff-history")).toHaveText("$2.00");
 
       // Earnings to quota.
-      await page.getByLabel(/划转到余额/).fill("1000000");
+      await page.getByLabel(said("划转到余额（额度，最低 {{min}}，可用 {{available}}）")).fill("1000000");
       await page.getByRole("button", { name: "划转", exact: true }).click();
       await expect(page.getByText("划转成功")).toBeVisible();
       await expect(page.getByTestId("aff-quota")).toHaveText("$0.00");
@@ -79,7 +80,7 @@ test.describe("personal settings @nojs", () => {
       // The system access token: shown once, works, never shown again.
       await page.getByRole("button", { name: "生成系统访问令牌" }).click();
       const once = page.getByTestId("access-token-once");
-      await expect(once).toContainText("它只显示这一次");
+      await expect(once).toContainText(said("系统访问令牌已生成。它只显示这一次，请立即复制保存；之前的令牌已失效。"));
       const token = await page.getByLabel("新的系统访问令牌").inputValue();
       expect(token).toMatch(/^[0-9A-Za-z]{32}$/);
       // A context without cookies: the token alone is the credential.

@@ -1,5 +1,6 @@
 import { gzipSync } from "node:zlib";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { apiLogin, mergeOption, setOption, uniqueName } from "./helpers";
 

@@ -1,4 +1,5 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
+import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
+import { expect, said, test } from "./fixtures";
 import { registerUser, signIn, uniqueName } from "./helpers";
 
 /** Root's API session beside the browser's, so a visitor's page stays signed out. */
@@ -62,7 +63,7 @@ test.describe("pricing @nojs", () => {
       await page.getByRole("link", { name: "模型价格" }).click();
       await expect(page).toHaveURL(/\/pricing$/);
       await expect(page.getByTestId("pricing-banner")).toHaveText("您还未登录，显示的价格为默认分组倍率：1");
-      await expect(page.getByTestId("pricing-formula")).toContainText("按量计费费用 = 分组倍率 × 模型倍率");
+      await expect(page.getByTestId("pricing-formula")).toContainText(said("按量计费费用 = 分组倍率 × 模型倍率 × （提示token数 + 补全token数 × 补全倍率）/ {{unit}} （单位：美元）"));
 
       await page.getByPlaceholder("模糊搜索模型名称").fill(a.toUpperCase());
       await page.getByRole("button", { name: "搜索" }).click();

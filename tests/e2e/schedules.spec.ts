@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
+import { expect, said, test } from "./fixtures";
 import { signIn, uniqueName } from "./helpers";
 
 /**
@@ -48,18 +48,18 @@ test.describe("channel schedules @nojs", () => {
     await expect(panel.getByTestId("schedule-quota.recover-stopped-nodes")).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
 
     await page.getByRole("button", { name: "更新所有余额" }).click();
-    await expect(page.getByText("已开始更新所有通道余额")).toBeVisible();
+    await expect(page.getByText(said("已开始更新所有通道余额，请刷新页面查看进度。"))).toBeVisible();
     const progress = page.getByTestId("balance-progress");
-    await expect(progress).toContainText(/正在更新所有通道余额：\d+ \/ \d+/);
+    await expect(progress).toContainText(said("正在更新所有通道余额：{{done}} / {{total}}"));
     if (javaScriptEnabled) {
       // No reload: the page follows the run by itself.
       await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
-      await expect(progress).toContainText(/上次更新所有通道余额：共 \d+ 个，成功 \d+ 个/, { timeout: 20_000 });
+      await expect(progress).toContainText(said("上次更新所有通道余额：共 {{total}} 个，成功 {{updated}} 个"), { timeout: 20_000 });
       expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
     } else {
       await expect(async () => {
         await page.reload();
-        await expect(progress).toContainText(/上次更新所有通道余额/, { timeout: 500 });
+        await expect(progress).toContainText(said("上次更新所有通道余额：共 {{total}} 个，成功 {{updated}} 个"), { timeout: 500 });
       }).toPass({ timeout: 20_000 });
     }
     for (const name of names) await expect(page.getByTestId(`channel-row-${name}`)).toContainText("$87.66");

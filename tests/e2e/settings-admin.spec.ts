@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, said, test } from "./fixtures";
 import { registerUser, signIn, signOut, skipBrowserChecks, uniqueName } from "./helpers";
 
 /**
@@ -80,7 +81,7 @@ test.describe("admin settings @nojs", () => {
 
     await page.getByLabel("允许通过密码进行登录").uncheck();
     await saveOn(page, "保存配置登录注册");
-    await expect(page.getByText("确定要取消密码登录功能吗")).toBeVisible();
+    await expect(page.getByText(said("确定要取消密码登录功能吗？如果你未绑定其他登录方式，将无法通过密码登录。请勾选确认后再保存"))).toBeVisible();
     await expect(page.getByLabel("允许通过密码进行登录")).not.toBeChecked();
     await page.getByLabel("我已了解，确认关闭").check();
     await saveOn(page, "保存配置登录注册");

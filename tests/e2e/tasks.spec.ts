@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, said, test } from "./fixtures";
 import { startMjProxy, type MjProxyMock } from "../mocks/mj-proxy";
 import { startSunoApi, type SunoApiMock } from "../mocks/suno-api";
 import { apiLogin, mergeOption, setOption, uniqueName } from "./helpers";
@@ -76,7 +77,7 @@ test.describe("drawing and task logs @nojs", () => {
       await page.context().clearCookies();
       await apiLogin(request, "root", "123456");
       await page.goto("/midjourney");
-      await expect(page.getByTestId("mj-notify-banner")).toContainText("当前未开启Midjourney回调");
+      await expect(page.getByTestId("mj-notify-banner")).toContainText(said("当前未开启Midjourney回调，部分项目可能无法获得绘图结果，可在运营设置中开启。"));
       await page.getByLabel("任务 ID").fill(ids[1]!);
       await page.getByRole("button", { name: "查询" }).click();
       await expect(page.getByTestId("mj-row")).toHaveCount(1);

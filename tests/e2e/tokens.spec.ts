@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiLogin, registerUser, signIn, skipBrowserChecks } from "./helpers";
 
 async function freshUser(page: Page) {
@@ -146,7 +147,7 @@ test.describe("tokens @nojs", () => {
     await page.getByRole("button", { name: "复制所选令牌到剪贴板" }).click();
     await expect(page.getByText("请至少选择一个令牌！")).toBeVisible();
     await addToken(page, "fleet", async (p) => {
-      await p.getByRole("button", { name: "10个" }).click();
+      await p.getByRole("button", { name: "10个", exact: true }).click();
       await expect(p.getByLabel("新建数量")).toHaveValue("10");
       await p.getByLabel("名称").fill("fleet");
     });

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { registerUser, signIn, uniqueName } from "./helpers";
 
 /** The /user console page (管理用户). */

@@ -70,7 +70,8 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 
 /** The 6-digit code of a verification mail (its text part). */
 export function codeIn(mail: ParsedMail): string {
-  const match = /验证码为：(\d{6})/.exec(mail.text ?? "");
+  // The code in either language of the mail: 验证码为：123456 / code is: 123456.
+  const match = /(?:验证码为：|code is: )(\d{6})/.exec(mail.text ?? "");
   if (!match) throw new Error(`no code in mail: ${mail.text}`);
   return match[1]!;
 }
