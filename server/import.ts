@@ -17,12 +17,12 @@ async function main(): Promise<number> {
   }
   try {
     const target = await getDb();
-    const result = await runImport(parsed.options, target, terminalProgress());
+    const result = await runImport(parsed.value, target, terminalProgress());
     if (!result.ok) {
       console.error(`[import] ${result.message}`);
       return 1;
     }
-    console.log(result.report.format());
+    console.log(result.value.format());
     return 0;
   } catch (error) {
     console.error(`[import] failed: ${error instanceof Error ? error.message : String(error)}`);

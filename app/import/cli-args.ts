@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Result } from "~/utils/result";
 import type { ImportOptions } from "./types";
 
 export const USAGE = "usage: npm run import -- <source> [--apply] [--logs-since YYYY-MM-DD | --skip-logs] [--log-source <source>]\n" +
@@ -14,7 +15,7 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "--logs-since wants a day as
 });
 
 /** The command line, parsed at the edge: a clear message for every mistake, never a stack. */
-export function parseImportArgs(argv: string[]): { ok: true; options: ImportOptions } | { ok: false; message: string } {
+export function parseImportArgs(argv: string[]): Result<ImportOptions> {
   const positional: string[] = [];
   let apply = false;
   let skipLogs = false;
@@ -41,5 +42,5 @@ export function parseImportArgs(argv: string[]): { ok: true; options: ImportOpti
     if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? "bad --logs-since" };
     since = parsed.data;
   }
-  return { ok: true, options: { source: positional[0]!, apply, skipLogs, logsSince: since, logSource } };
+  return { ok: true, value: { source: positional[0]!, apply, skipLogs, logsSince: since, logSource } };
 }

@@ -4,9 +4,10 @@ import { detectFork } from "./fork";
 import { ImportReport } from "./report";
 import { openSource } from "./source/open";
 import { importSteps } from "./steps";
+import type { Result } from "~/utils/result";
 import type { ImportContext, ImportOptions, ImportStep, ProgressReporter, SourceDb } from "./types";
 
-export type ImportResult = { ok: true; report: ImportReport } | { ok: false; message: string };
+export type ImportResult = Result<ImportReport>;
 
 /** Thrown by a step for a fault that stops the whole import (its transaction rolled back). */
 export class ImportRefused extends Error {}
@@ -40,7 +41,7 @@ export async function runImport(options: ImportOptions, target: Kysely<DB>, prog
     }
     for (const step of steps) await step.run(ctx);
     if (runId !== undefined) await target.updateTable("import_runs").set({ finished_at: new Date() }).where("id", "=", runId).execute();
-    return { ok: true, report };
+    return { ok: true, value: report };
   } catch (error) {
     if (error instanceof ImportRefused) return { ok: false, message: error.message };
     throw error;

@@ -4,8 +4,10 @@ import { getDb } from "~/utils/db.server";
 import { guardedHttp } from "~/utils/guarded-http.server";
 import { BALANCE_PROVIDERS, BalanceReadError, type BalanceGet } from "./balance-providers";
 import { channelKeyForCall } from "~/domain/channels/channel-key.server";
+import type { Result } from "~/utils/result";
 
-export type BalanceResult = { ok: true; balance: number } | { ok: false; message: string };
+/** The balance read, or why it could not be. */
+export type BalanceResult = Result<number>;
 
 export const BALANCE_UNSUPPORTED_MESSAGE = "该渠道类型不支持余额查询";
 const BALANCE_TIMEOUT_MS = 15_000;
@@ -36,7 +38,7 @@ export async function refreshChannelBalance(channel: Channel): Promise<BalanceRe
     const balance = await provider(base, channelKeyForCall(channel), getJson);
     const db = await getDb();
     await db.updateTable("channels").set({ balance, balance_updated_time: Math.floor(Date.now() / 1000) }).where("id", "=", channel.id).execute();
-    return { ok: true, balance };
+    return { ok: true, value: balance };
   } catch (error) {
     return { ok: false, message: `余额查询失败：${(error as Error).message}` };
   }

@@ -12,6 +12,6 @@ export function loader({ request, params }: LoaderFunctionArgs) {
     const channel = await getChannel(parseId(params.id));
     if (!channel) return apiFail("渠道未找到，请刷新页面后重试。");
     const result = await refreshChannelBalance(channel);
-    return result.ok ? Response.json({ success: true, message: "", balance: result.balance }) : apiFail(result.message);
+    return result.ok ? Response.json({ success: true, message: "", balance: result.value }) : apiFail(result.message);
   });
 }

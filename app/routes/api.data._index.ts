@@ -16,9 +16,9 @@ export function loader({ request }: LoaderFunctionArgs) {
     const range = readUsageRange(q.get("start_timestamp"), q.get("end_timestamp"), ADMIN_MAX_RANGE);
     if (!range.ok) return apiFail(range.message);
     const username = q.get("username")?.trim() ?? "";
-    if (!username) return apiOk(toQuotaDataJson(await readHourlyUsage({ kind: "all" }, range.range), undefined));
+    if (!username) return apiOk(toQuotaDataJson(await readHourlyUsage({ kind: "all" }, range.value), undefined));
     const userId = await findUserIdByName(username);
     if (userId === undefined) return apiOk([]);
-    return apiOk(toQuotaDataJson(await readHourlyUsage({ kind: "user", userId }, range.range), { id: userId, username }));
+    return apiOk(toQuotaDataJson(await readHourlyUsage({ kind: "user", userId }, range.value), { id: userId, username }));
   });
 }

@@ -14,7 +14,7 @@ export function action({ request }: ActionFunctionArgs) {
     const actor = await requireApiUser(request, ROLE_ADMIN);
     const input = await readJson(request, body);
     const result = await manageUser(actor, input.id, input.action);
-    return result.ok ? apiOk({ role: result.role, status: result.status }) : apiFail(result.message);
+    return result.ok ? apiOk({ role: result.value.role, status: result.value.status }) : apiFail(result.message);
   });
 }
 

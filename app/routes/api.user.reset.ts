@@ -15,7 +15,7 @@ export function action({ request }: ActionFunctionArgs) {
     await requireCriticalAndTurnstile(request, { turnstile: false });
     const input = await readJson(request, body);
     const result = await resetPasswordWithToken(input.email, input.token);
-    return result.ok ? apiOk(result.password) : apiFail(result.message);
+    return result.ok ? apiOk(result.value) : apiFail(result.message);
   });
 }
 

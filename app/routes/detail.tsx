@@ -69,12 +69,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (userId === undefined) error = `用户 ${username} 不存在`;
     scope = { kind: "user", userId: userId ?? -1 };
   }
-  const rows = await readHourlyUsage(scope, range.range);
+  const rows = await readHourlyUsage(scope, range.value);
   return {
     ...base,
     error,
-    start: toFieldValue(range.range.start, timeZone),
-    end: toFieldValue(range.range.end, timeZone),
+    start: toFieldValue(range.value.start, timeZone),
+    end: toFieldValue(range.value.end, timeZone),
     series: toSeries(rows, granularity, timeZone),
   };
 }

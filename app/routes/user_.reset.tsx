@@ -29,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!(await allowCriticalRequest(clientIp(request)))) return data<ConfirmResult>({ error: messages.tooManyRequests }, { status: 429 });
   const result = await resetPasswordWithToken(String(form.get("email") ?? "").slice(0, 254), String(form.get("token") ?? "").slice(0, 128));
   if (!result.ok) return data<ConfirmResult>({ error: result.message }, { status: 400 });
-  return data<ConfirmResult>({ password: result.password }, { headers: { "Cache-Control": "no-store" } });
+  return data<ConfirmResult>({ password: result.value }, { headers: { "Cache-Control": "no-store" } });
 }
 
 /**

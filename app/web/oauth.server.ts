@@ -44,7 +44,7 @@ async function withProvider<T>(run: () => Promise<T>): Promise<T | OAuthOutcome>
 
 async function finishSignIn(request: Request, result: SignInResult): Promise<OAuthOutcome> {
   if (!result.ok) return refused(result.message);
-  return { ok: true, mode: "login", user: result.user, cookie: await createSession(request, result.user.id) };
+  return { ok: true, mode: "login", user: result.value.user, cookie: await createSession(request, result.value.user.id) };
 }
 
 async function finishBind(user: User, provider: Provider, externalId: string): Promise<OAuthOutcome> {
@@ -96,7 +96,7 @@ export async function wechatBind(user: User, code: string): Promise<OAuthOutcome
 function checkTelegram(params: URLSearchParams) {
   if (!options.bool("TelegramOAuthEnabled")) return refused(messages.telegramDisabled);
   const check = checkTelegramLogin(params, options.string("TelegramBotToken"));
-  return check.ok ? check.identity : refused(check.message);
+  return check.ok ? check.value : refused(check.message);
 }
 
 export async function telegramSignIn(request: Request, params: URLSearchParams): Promise<OAuthOutcome> {

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import type { Result } from "~/utils/result";
 
 /**
  * Telegram's login widget check (core.telegram.org/widgets/login#checking-authorization): the
@@ -14,7 +15,7 @@ export const TELEGRAM_MAX_AGE_SECONDS = 86_400;
 const CLOCK_SKEW_SECONDS = 60;
 
 export type TelegramIdentity = { id: string; displayName: string; username: string };
-export type TelegramCheck = { ok: true; identity: TelegramIdentity } | { ok: false; message: string };
+export type TelegramCheck = Result<TelegramIdentity>;
 
 export function telegramDataCheckString(fields: Record<string, string>): string {
   return Object.keys(fields)
@@ -48,5 +49,5 @@ export function checkTelegramLogin(params: URLSearchParams, botToken: string, no
   const age = nowSeconds - Number(authDate);
   if (age > TELEGRAM_MAX_AGE_SECONDS || age < -CLOCK_SKEW_SECONDS) return { ok: false, message: "Telegram 登录信息已过期，请重新登录" };
   const name = [fields.first_name, fields.last_name].filter(Boolean).join(" ").trim();
-  return { ok: true, identity: { id, displayName: (name || fields.username || "Telegram User").slice(0, 20), username: fields.username ?? "" } };
+  return { ok: true, value: { id, displayName: (name || fields.username || "Telegram User").slice(0, 20), username: fields.username ?? "" } };
 }

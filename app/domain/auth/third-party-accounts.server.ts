@@ -24,7 +24,8 @@ const USERNAME_PREFIX: Record<Provider, string> = { github: "github_", wechat: "
 const DEFAULT_DISPLAY_NAME: Record<Provider, string> = { github: "GitHub User", wechat: "WeChat User", telegram: "Telegram User" };
 
 export type IdentityProfile = { displayName?: string; email?: string };
-export type SignInResult = { ok: true; user: User; created: boolean } | { ok: false; message: string };
+/** The account signed in to, and whether this sign-in created it. */
+export type SignInResult = Result<{ user: User; created: boolean }>;
 
 function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const e = error as { code?: string; constraint?: string; message?: string };
@@ -83,7 +84,7 @@ async function createForIdentity(provider: Provider, externalId: string, profile
         .where("id", "=", user.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      return { ok: true, user: bound, created: true };
+      return { ok: true, value: { user: bound, created: true } };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // The same identity signed up at the same moment elsewhere and won: this fresh, unused
@@ -92,7 +93,7 @@ async function createForIdentity(provider: Provider, externalId: string, profile
       const winner = await findIdentityOwner(provider, externalId);
       if (!winner) throw error;
       const refusal = refusalFor(winner);
-      return refusal ? { ok: false, message: refusal } : { ok: true, user: winner, created: false };
+      return refusal ? { ok: false, message: refusal } : { ok: true, value: { user: winner, created: false } };
     }
   }
   return { ok: false, message: messages.usernameTaken };
@@ -103,7 +104,7 @@ export async function signInWithIdentity(provider: Provider, externalId: string,
   const owner = await findIdentityOwner(provider, externalId);
   if (owner) {
     const refusal = refusalFor(owner);
-    return refusal ? { ok: false, message: refusal } : { ok: true, user: owner, created: false };
+    return refusal ? { ok: false, message: refusal } : { ok: true, value: { user: owner, created: false } };
   }
   if (!options.bool("RegisterEnabled")) return { ok: false, message: messages.registerDisabled };
   return createForIdentity(provider, externalId, profile, affCode);

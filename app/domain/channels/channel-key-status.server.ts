@@ -1,4 +1,5 @@
 import { getDb } from "~/utils/db.server";
+import type { Result } from "~/utils/result";
 import { announce, setChannelStatus } from "./channels.server";
 import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
 import { enabledKeyCount, KEY_STATUS, parseChannelInfo, withKeyStatus } from "./multi-key";
@@ -6,7 +7,8 @@ import { enabledKeyCount, KEY_STATUS, parseChannelInfo, withKeyStatus } from "./
 /** The reason a channel gets when it has no enabled key left; enabling a key again re-enables only a channel disabled for it. */
 export const ALL_KEYS_OFF = "所有密钥均已禁用";
 
-export type KeyStatusChange = { ok: true; channelDisabled: boolean } | { ok: false; message: string };
+/** Whether the change left the channel itself disabled (its last enabled key gone). */
+export type KeyStatusChange = Result<boolean>;
 
 /**
  * Sets one key of a multi-key channel aside (or back): a key its upstream refused is disabled
@@ -29,8 +31,8 @@ export async function setChannelKeyStatus(channelId: number, index: number, stat
   if (!outcome.ok) return outcome;
   if (outcome.noneLeft && outcome.wasEnabled && status === KEY_STATUS.autoDisabled) {
     await setChannelStatus(channelId, CHANNEL_STATUS.autoDisabled, `${ALL_KEYS_OFF}：${reason}`.slice(0, 500));
-    return { ok: true, channelDisabled: true };
+    return { ok: true, value: true };
   }
   await announce(channelId);
-  return { ok: true, channelDisabled: false };
+  return { ok: true, value: false };
 }

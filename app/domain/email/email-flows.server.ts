@@ -105,7 +105,7 @@ export async function sendPasswordResetMail(rawEmail: string, locale: Locale = D
  * a new random password (the reference's behaviour), signing all their sessions out: whoever
  * had a session with the old password must not keep it.
  */
-export async function resetPasswordWithToken(rawEmail: string, token: string): Promise<{ ok: true; password: string } | { ok: false; message: string }> {
+export async function resetPasswordWithToken(rawEmail: string, token: string): Promise<Result<string>> {
   const email = normalizeEmail(rawEmail);
   if (!email || !token.trim()) return { ok: false, message: messages.resetLinkInvalid };
   if ((await consumeVerificationCode("reset", email, token)) !== "ok") return { ok: false, message: messages.resetLinkInvalid };
@@ -121,7 +121,7 @@ export async function resetPasswordWithToken(rawEmail: string, token: string): P
     .execute();
   if (changed.length === 0) return { ok: false, message: messages.resetLinkInvalid };
   for (const { id } of changed) await revokeUserSessions(id);
-  return { ok: true, password };
+  return { ok: true, value: password };
 }
 
 /** `GET /api/oauth/email/bind` and the settings card: binds the address a code was sent to. */

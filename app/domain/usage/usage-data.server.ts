@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { LOG_TYPE } from "~/domain/logs/log-types";
 import { getDb } from "~/utils/db.server";
+import type { Result } from "~/utils/result";
 import type { HourlyUsage } from "./buckets";
 import { HOUR, hourOf, readRollupProgress } from "./rollups.server";
 
@@ -21,7 +22,7 @@ export const DEFAULT_RANGE = 7 * 24 * HOUR;
 
 export type UsageRange = { start: number; end: number };
 
-export type RangeResult = { ok: true; range: UsageRange } | { ok: false; message: string };
+export type RangeResult = Result<UsageRange>;
 
 /** start/end (unix seconds) from a query: defaults to the last 7 days; bounded by `maxRange`. */
 export function readUsageRange(startText: string | null, endText: string | null, maxRange: number, now = Math.floor(Date.now() / 1000)): RangeResult {
@@ -35,7 +36,7 @@ export function readUsageRange(startText: string | null, endText: string | null,
   if (Number.isNaN(start) || Number.isNaN(end)) return { ok: false, message: "时间参数必须是 Unix 时间戳（秒）" };
   if (end < start) return { ok: false, message: "结束时间不能早于开始时间" };
   if (end - start > maxRange) return { ok: false, message: maxRange <= SELF_MAX_RANGE ? "时间跨度不能超过一个月" : "时间跨度不能超过一年" };
-  return { ok: true, range: { start, end } };
+  return { ok: true, value: { start, end } };
 }
 
 const num = (v: unknown) => Number(v ?? 0);

@@ -5,6 +5,7 @@ import { options } from "~/domain/options/store.server";
 import { messages } from "~/messages";
 import { getDb } from "~/utils/db.server";
 import { renderQuota } from "~/utils/format";
+import type { Result } from "~/utils/result";
 import { randomAlphanumeric } from "~/utils/secrets.server";
 
 /**
@@ -12,7 +13,8 @@ import { randomAlphanumeric } from "~/utils/secrets.server";
  * (`aff_quota`) into the spendable balance.
  */
 
-export type TransferOutcome = { ok: true; quota: number; affQuota: number } | { ok: false; message: string };
+/** After a transfer: the user's balance and invite earnings as they now are. */
+export type TransferOutcome = Result<{ quota: number; affQuota: number }>;
 
 const UNIQUE_VIOLATION = "23505";
 
@@ -89,5 +91,5 @@ export async function transferAffQuota(user: Pick<User, "id">, quota: number): P
     return row;
   });
   if (!moved) return { ok: false, message: messages.affTransferInsufficient };
-  return { ok: true, quota: Number(moved.quota), affQuota: Number(moved.aff_quota) };
+  return { ok: true, value: { quota: Number(moved.quota), affQuota: Number(moved.aff_quota) } };
 }

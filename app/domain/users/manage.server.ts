@@ -2,12 +2,14 @@ import type { User } from "../../../db/schema";
 import { revokeUserSessions } from "~/domain/auth/sessions.server";
 import { getDb } from "~/utils/db.server";
 import { publish } from "~/utils/redis.server";
+import type { Result } from "~/utils/result";
 import { deletedUsername } from "./users.server";
 import { afterAction, manageRefusal, ruleMessages, type ManageAction } from "./admin-rules";
 
 export { MANAGE_ACTIONS, type ManageAction } from "./admin-rules";
 
-export type ManageResult = { ok: true; role: number; status: number } | { ok: false; message: string };
+/** The user's role and status after the action. */
+export type ManageResult = Result<{ role: number; status: number }>;
 
 /** Other processes drop cached views of a user (relay token cache) when this fires. */
 export const USER_CHANGED_CHANNEL = "user-changed";
@@ -35,5 +37,5 @@ export async function manageUser(actor: User, targetId: number, action: ManageAc
   }
   if (action === "delete" || action === "disable") await revokeUserSessions(target.id);
   await publish(USER_CHANGED_CHANNEL, String(target.id));
-  return { ok: true, role, status };
+  return { ok: true, value: { role, status } };
 }

@@ -18,7 +18,7 @@ describe("Telegram login widget check", () => {
 
   it("accepts a signed login, ignoring parameters that are not the widget's (lang)", () => {
     const result = checkTelegramLogin(signed({ id: "42", first_name: "Ada", last_name: "Lovelace", auth_date: String(NOW) }, TOKEN, { lang: "zh" }), TOKEN, NOW + 10);
-    expect(result).toEqual({ ok: true, identity: { id: "42", displayName: "Ada Lovelace", username: "" } });
+    expect(result).toEqual({ ok: true, value: { id: "42", displayName: "Ada Lovelace", username: "" } });
   });
 
   it("refuses a changed field, another bot's signature, a missing id or hash, and a duplicated field", () => {

@@ -5,8 +5,8 @@ import { maskSource, mysqlUrlFromGoDsn } from "../../../app/import/source/open";
 describe("npm run import: the command line", () => {
   it("takes a source, --apply, --logs-since and --log-source", () => {
     const parsed = parseImportArgs(["./one-api.db", "--apply", "--logs-since", "2025-03-01", "--log-source=mysql://u:p@h/logs"]);
-    expect(parsed).toEqual({ ok: true, options: { source: "./one-api.db", apply: true, skipLogs: false, logsSince: new Date("2025-03-01T00:00:00Z"), logSource: "mysql://u:p@h/logs" } });
-    expect(parseImportArgs(["x.db"])).toMatchObject({ ok: true, options: { apply: false, skipLogs: false } });
+    expect(parsed).toEqual({ ok: true, value: { source: "./one-api.db", apply: true, skipLogs: false, logsSince: new Date("2025-03-01T00:00:00Z"), logSource: "mysql://u:p@h/logs" } });
+    expect(parseImportArgs(["x.db"])).toMatchObject({ ok: true, value: { apply: false, skipLogs: false } });
   });
 
   it("says what is wrong instead of guessing", () => {
