@@ -17,7 +17,19 @@ export default tseslint.config(
   // in server/, and the relay, the domain and utils never reach the web layer or the routes.
   {
     files: ["app/**/*.{ts,tsx}"],
-    rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ group: ["**/server/*", "!~/**"], message: "server/ is the composition root: it imports app/, never the other way" }] }] },
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/server/*", "!~/**"],
+              message: "server/ is the composition root: it imports app/, never the other way",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["app/relay/**", "app/domain/**", "app/utils/**"],
@@ -26,9 +38,19 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["**/server/*", "!~/**"], message: "server/ is the composition root: it imports app/, never the other way" },
-            { group: ["~/web/*", "~/routes/*"], message: "layers point down only: the web layer and the routes sit above this one" },
-            { group: ["~/components/*"], allowTypeImports: true, message: "layers point down only: components sit above this one" },
+            {
+              group: ["**/server/*", "!~/**"],
+              message: "server/ is the composition root: it imports app/, never the other way",
+            },
+            {
+              group: ["~/web/*", "~/routes/*"],
+              message: "layers point down only: the web layer and the routes sit above this one",
+            },
+            {
+              group: ["~/components/*"],
+              allowTypeImports: true,
+              message: "layers point down only: components sit above this one",
+            },
           ],
         },
       ],

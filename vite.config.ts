@@ -19,7 +19,9 @@ const DEV_ENHANCE_URL = "/@switchyard/enhance.js";
  * file is a self-contained IIFE, so joining is all the bundling they need.
  */
 async function joinedEnhanceScript(watch?: (file: string) => void): Promise<string> {
-  const files = (await readdir(ENHANCE_DIR)).filter((f) => /^enhance[\w-]*\.js$/.test(f)).sort((a, b) => Number(a === "enhance.js") - Number(b === "enhance.js") || a.localeCompare(b));
+  const files = (await readdir(ENHANCE_DIR))
+    .filter((f) => /^enhance[\w-]*\.js$/.test(f))
+    .sort((a, b) => Number(a === "enhance.js") - Number(b === "enhance.js") || a.localeCompare(b));
   for (const f of files) watch?.(ENHANCE_DIR + f);
   return (await Promise.all(files.map((f) => readFile(ENHANCE_DIR + f, "utf8")))).join("\n");
 }
@@ -51,7 +53,11 @@ function enhanceScript(): Plugin {
       if (!ENHANCE_ID.test(id)) return null;
       if (command === "serve") return `export default ${JSON.stringify(DEV_ENHANCE_URL)}`;
       const joined = await joinedEnhanceScript((file) => this.addWatchFile(file));
-      const { code } = await transformWithEsbuild(joined, "enhance.js", { minify: true, target: "es2020", charset: "utf8" });
+      const { code } = await transformWithEsbuild(joined, "enhance.js", {
+        minify: true,
+        target: "es2020",
+        charset: "utf8",
+      });
       // Vite's asset plugin writes the emitted file's final address where this placeholder stands.
       const ref = this.emitFile({ type: "asset", name: "enhance.js", source: code });
       return `export default "__VITE_ASSET__${ref}__"`;
@@ -70,7 +76,13 @@ function minifyPlaygroundScript(): Plugin {
     async generateBundle(_options, bundle) {
       for (const file of Object.values(bundle)) {
         if (file.type !== "asset" || !/(^|\/)playground-chat-[\w-]+\.js$/.test(file.fileName)) continue;
-        file.source = (await transformWithEsbuild(String(file.source), file.fileName, { minify: true, target: "es2020", charset: "utf8" })).code;
+        file.source = (
+          await transformWithEsbuild(String(file.source), file.fileName, {
+            minify: true,
+            target: "es2020",
+            charset: "utf8",
+          })
+        ).code;
       }
     },
   };

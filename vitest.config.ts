@@ -14,16 +14,23 @@ const databases = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"]
 const EMBEDDED_SET = [
   // One connection for everything: leases, cache billing, relayed calls (OpenAI and the native
   // surfaces) billed and logged.
-  "relay-openai", "relay-leases", "cache-billing", "usage-log", "native-ingress",
+  "relay-openai",
+  "relay-leases",
+  "cache-billing",
+  "usage-log",
+  "native-ingress",
   // The journal on the local disk and its recovery after kill -9.
   "relay-crash",
   // Jobs and schedules in-process.
-  "workers-in-web", "schedules",
+  "workers-in-web",
+  "schedules",
   // The import writes an embedded target with inserts where PostgreSQL gets COPY.
   "import-history",
 ];
 const integrationFiles = (db: string) =>
-  db === "pglite" && process.env.DATABASE_URL ? EMBEDDED_SET.map((name) => `tests/integration/${name}.test.ts`) : ["tests/integration/**/*.test.ts"];
+  db === "pglite" && process.env.DATABASE_URL
+    ? EMBEDDED_SET.map((name) => `tests/integration/${name}.test.ts`)
+    : ["tests/integration/**/*.test.ts"];
 
 export default defineConfig({
   resolve: { alias },

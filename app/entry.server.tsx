@@ -56,7 +56,9 @@ export async function shutdownApp(): Promise<void> {
   const bull = isRedisEnabled() ? await import("../jobs/bullmq") : undefined;
   await bull?.stopBullWorker();
   // Before the database closes: journaled charges written, leases returned.
-  await closeBilling().catch((error: unknown) => console.error("[billing] closing failed (the journal is replayed at the next start):", error));
+  await closeBilling().catch((error: unknown) =>
+    console.error("[billing] closing failed (the journal is replayed at the next start):", error),
+  );
   await bull?.closeBullProducer();
   await closeRedis();
   await releaseNodeLock();

@@ -7,7 +7,8 @@ export const messages = {
   loginEmpty: "请输入用户名和密码！",
   loginFailed: "用户名或密码错误，或用户已被封禁",
   loginSuccess: "登录成功！",
-  loginCookieRejected: "登录成功，但浏览器没有保存登录 Cookie，因此仍未登录。请允许本站使用 Cookie；若经反向代理访问，请管理员检查 X-Forwarded-Proto 与 TRUST_PROXY 设置。",
+  loginCookieRejected:
+    "登录成功，但浏览器没有保存登录 Cookie，因此仍未登录。请允许本站使用 Cookie；若经反向代理访问，请管理员检查 X-Forwarded-Proto 与 TRUST_PROXY 设置。",
   usernameHasHash: "用户名不能包含 # 字符",
   passwordLoginDisabled: "管理员关闭了密码登录",
   defaultPassword: "您正在使用默认密码！请立刻修改默认密码！",
@@ -80,7 +81,8 @@ export const messages = {
   pricingSignedIn: "您的分组为：{group}，分组倍率为：{ratio}",
   pricingSignedOut: "您还未登录，显示的价格为默认分组倍率：{ratio}",
   pricingViewing: "当前查看的分组为：{group}，倍率为：{ratio}",
-  pricingRatioFormula: "按量计费费用 = 分组倍率 × 模型倍率 × （提示token数 + 补全token数 × 补全倍率）/ {unit} （单位：美元）",
+  pricingRatioFormula:
+    "按量计费费用 = 分组倍率 × 模型倍率 × （提示token数 + 补全token数 × 补全倍率）/ {unit} （单位：美元）",
   pricingRatioFormulaQuota: "按量计费额度 = 分组倍率 × 模型倍率 × （提示token数 + 补全token数 × 补全倍率）",
   pricingPriceFormula: "按次计费费用 = 分组倍率 × 模型价格 （单位：美元）",
   pricingCacheNote: "提示token数中命中缓存的部分按缓存倍率计费，写入缓存的部分按缓存创建倍率计费",

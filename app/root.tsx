@@ -1,5 +1,13 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  isRouteErrorResponse,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import { Footer } from "~/components/shell/Footer";
 import { isNewYearSeason, visibleMenuItems } from "~/components/shell/menu";
 import { SideMenu } from "~/components/shell/SideMenu";
@@ -30,7 +38,12 @@ export const links: LinksFunction = () => [
 // The not-found page names itself in the tab and in history, as its heading does, rather than
 // passing for the site's home under the site name.
 export const meta: MetaFunction<typeof loader> = ({ data, error, matches }) => [
-  { title: isRouteErrorResponse(error) && error.status === 404 ? pageText(metaLocale(matches), messages.notFound) : (data?.systemName ?? "Switchyard") },
+  {
+    title:
+      isRouteErrorResponse(error) && error.status === 404
+        ? pageText(metaLocale(matches), messages.notFound)
+        : (data?.systemName ?? "Switchyard"),
+  },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -63,7 +76,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       collapseSidebar: status.default_collapse_sidebar,
       version: APP_VERSION,
       newYear: isNewYearSeason(new Date()),
-      user: user ? { id: user.id, username: user.username, display_name: user.display_name, role: user.role } : undefined,
+      user: user
+        ? { id: user.id, username: user.username, display_name: user.display_name, role: user.role }
+        : undefined,
       menu,
       billingQuarantine: user && user.role >= ROLE_ADMIN ? quarantineNotice() : null,
     },
@@ -87,7 +102,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
   return (
     // data-tz: the zone this page's times are in; the enhancement script sends the browser's own
     // as a cookie when it differs (without script the server's zone is used throughout).
-    <html lang={locale === "en" ? "en" : "zh-CN"} className={shell?.theme === "dark" ? "dark" : ""} data-tz={shell?.timeZone} data-tz-cookie={shell ? TIME_ZONE_COOKIE : undefined} data-copied-text={pageText(locale, "已复制到剪贴板！")}>
+    <html
+      lang={locale === "en" ? "en" : "zh-CN"}
+      className={shell?.theme === "dark" ? "dark" : ""}
+      data-tz={shell?.timeZone}
+      data-tz-cookie={shell ? TIME_ZONE_COOKIE : undefined}
+      data-copied-text={pageText(locale, "已复制到剪贴板！")}
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -107,7 +128,14 @@ function Shell({ children }: { children: React.ReactNode }) {
   if (!shell) return <main className="p-6">{children}</main>;
   return (
     <div className="flex min-h-screen flex-col">
-      <TopBar systemName={shell.systemName} logo={shell.logo} theme={shell.theme} user={shell.user} newYear={shell.newYear} locale={shell.locale} />
+      <TopBar
+        systemName={shell.systemName}
+        logo={shell.logo}
+        theme={shell.theme}
+        user={shell.user}
+        newYear={shell.newYear}
+        locale={shell.locale}
+      />
       <div className="flex flex-1 flex-col sm:flex-row">
         {shell.user ? <SideMenu items={shell.menu} collapsed={shell.collapseSidebar} /> : null}
         <main className="min-w-0 flex-1 p-3 sm:p-5">
@@ -146,7 +174,8 @@ export function ErrorBoundary() {
       title = messages.tooManyRequests;
     } else if (error.status === 503) {
       // Something this page needs is away for now (the database): say what, and to try again.
-      title = typeof error.data === "string" && error.data ? error.data.slice(0, 200) : messages.databaseUnavailablePage;
+      title =
+        typeof error.data === "string" && error.data ? error.data.slice(0, 200) : messages.databaseUnavailablePage;
       detail = messages.retryLater;
     } else if (error.status === 400) {
       // A refusal at the edge (a NUL in a field, a form that cannot be read) says what was wrong.

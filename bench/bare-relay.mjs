@@ -32,10 +32,20 @@ if (processes > 1 && cluster.isPrimary) {
 function serve(port) {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const server = createServer((req, res) => {
-    const forward = request({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers, agent }, (reply) => {
-      res.writeHead(reply.statusCode ?? 502, reply.headers);
-      reply.pipe(res);
-    });
+    const forward = request(
+      {
+        hostname: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+        agent,
+      },
+      (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(res);
+      },
+    );
     forward.on("error", () => {
       res.statusCode = 502;
       res.end();

@@ -11,14 +11,32 @@ import type { AdapterContext } from "../app/relay/adapters/types";
 import { keepLastOfRepeated } from "../app/relay/json-edit";
 
 function chatText(kb: number, extra: string): string {
-  const turns = Array.from({ length: Math.max(1, Math.ceil((kb * 1024) / 520)) }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `${"lorem ipsum dolor sit amet ".repeat(18)}${i}` }));
+  const turns = Array.from({ length: Math.max(1, Math.ceil((kb * 1024) / 520)) }, (_, i) => ({
+    role: i % 2 ? "assistant" : "user",
+    content: `${"lorem ipsum dolor sit amet ".repeat(18)}${i}`,
+  }));
   return `{"model":"gpt-4o-mini",${extra}"seed":9223372036854775807,"temperature":1.0,"messages":${JSON.stringify(turns)}}`;
 }
 
 const CASES = [
-  { name: "stream, usage asked for (member added)", extra: `"stream":true,`, stream: true, upstreamModel: "gpt-4o-mini" },
-  { name: "stream, include_usage false (member edited)", extra: `"stream":true,"stream_options":{"include_usage":false},`, stream: true, upstreamModel: "gpt-4o-mini" },
-  { name: "non-stream, mapped model (member edited)", extra: "", stream: false, upstreamModel: "gpt-4o-mini-2024-07-18" },
+  {
+    name: "stream, usage asked for (member added)",
+    extra: `"stream":true,`,
+    stream: true,
+    upstreamModel: "gpt-4o-mini",
+  },
+  {
+    name: "stream, include_usage false (member edited)",
+    extra: `"stream":true,"stream_options":{"include_usage":false},`,
+    stream: true,
+    upstreamModel: "gpt-4o-mini",
+  },
+  {
+    name: "non-stream, mapped model (member edited)",
+    extra: "",
+    stream: false,
+    upstreamModel: "gpt-4o-mini-2024-07-18",
+  },
   { name: "non-stream, nothing to change", extra: "", stream: false, upstreamModel: "gpt-4o-mini" },
 ];
 
@@ -37,14 +55,23 @@ function microseconds(run: () => unknown): number {
 }
 
 console.log("\nforwarding a client's JSON body, µs per request (median of 5 rounds), this machine\n");
-console.log("| body | case | byte edits µs | parse-and-stringify µs | edits / stringify | bytes identical but the edit |");
+console.log(
+  "| body | case | byte edits µs | parse-and-stringify µs | edits / stringify | bytes identical but the edit |",
+);
 console.log("|---|---|---|---|---|---|");
 for (const kb of [1, 60]) {
   for (const c of CASES) {
     const text = chatText(kb, c.extra);
     const raw = Buffer.from(text);
     const body = JSON.parse(text) as Record<string, unknown>;
-    const ctx = { mode: "chat", body, upstreamModel: c.upstreamModel, requestModel: "gpt-4o-mini", stream: c.stream, rawJson: raw } as unknown as AdapterContext;
+    const ctx = {
+      mode: "chat",
+      body,
+      upstreamModel: c.upstreamModel,
+      requestModel: "gpt-4o-mini",
+      stream: c.stream,
+      rawJson: raw,
+    } as unknown as AdapterContext;
     const parsedOnly = { ...ctx, rawJson: undefined };
     const edited = () => {
       ctx.rawJson = keepLastOfRepeated(raw) ?? raw;
@@ -54,6 +81,8 @@ for (const kb of [1, 60]) {
     const edits = microseconds(edited);
     const stringify = microseconds(stringified);
     const kept = String(edited()).includes('"seed":9223372036854775807,"temperature":1.0');
-    console.log(`| ${kb} KB | ${c.name} | ${edits.toFixed(2)} | ${stringify.toFixed(2)} | ${(edits / stringify).toFixed(2)} | ${kept ? "yes" : "NO"} |`);
+    console.log(
+      `| ${kb} KB | ${c.name} | ${edits.toFixed(2)} | ${stringify.toFixed(2)} | ${(edits / stringify).toFixed(2)} | ${kept ? "yes" : "NO"} |`,
+    );
   }
 }

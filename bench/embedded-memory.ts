@@ -31,10 +31,26 @@ async function reading(pid: number): Promise<string> {
 }
 
 async function lightUse(baseUrl: string, seconds: number): Promise<number> {
-  const login = await fetch(`${baseUrl}/api/user/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: "root", password: "123456" }) });
+  const login = await fetch(`${baseUrl}/api/user/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username: "root", password: "123456" }),
+  });
   const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
   const headers = { Cookie: cookie, "New-Api-User": "1" };
-  const paths = ["/", "/login", "/pricing", "/console", "/console/token", "/console/log", "/console/channel", "/console/setting", "/api/status", "/api/user/self", "/api/log/self?p=0"];
+  const paths = [
+    "/",
+    "/login",
+    "/pricing",
+    "/console",
+    "/console/token",
+    "/console/log",
+    "/console/channel",
+    "/console/setting",
+    "/api/status",
+    "/api/user/self",
+    "/api/log/self?p=0",
+  ];
   let requests = 0;
   const until = Date.now() + seconds * 1000;
   while (Date.now() < until) {
@@ -42,7 +58,13 @@ async function lightUse(baseUrl: string, seconds: number): Promise<number> {
       await (await fetch(baseUrl + path, { headers })).arrayBuffer();
       requests += 1;
     }
-    await (await fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { Authorization: "Bearer sk-nope", "Content-Type": "application/json" }, body: '{"model":"gpt-4o-mini","messages":[]}' })).arrayBuffer();
+    await (
+      await fetch(`${baseUrl}/v1/chat/completions`, {
+        method: "POST",
+        headers: { Authorization: "Bearer sk-nope", "Content-Type": "application/json" },
+        body: '{"model":"gpt-4o-mini","messages":[]}',
+      })
+    ).arrayBuffer();
     requests += 1;
     await sleep(1000);
   }
@@ -58,7 +80,9 @@ try {
   console.log(`first start, quiet ${quietSeconds} s: ${await reading(first.pid)}`);
   const served = await lightUse(first.baseUrl, useSeconds);
   await sleep(quietSeconds * 1000);
-  console.log(`after ${useSeconds} s of light use (${served} requests), quiet ${quietSeconds} s: ${await reading(first.pid)}`);
+  console.log(
+    `after ${useSeconds} s of light use (${served} requests), quiet ${quietSeconds} s: ${await reading(first.pid)}`,
+  );
 } finally {
   await first.stop();
 }

@@ -11,10 +11,30 @@ const created = 1_700_000_000;
 const model = "gpt-4o-mini";
 const usage = { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 };
 const completion = Buffer.from(
-  JSON.stringify({ id, object: "chat.completion", created, model, choices: [{ index: 0, message: { role: "assistant", content: "Hi there." }, finish_reason: "stop" }], usage }),
+  JSON.stringify({
+    id,
+    object: "chat.completion",
+    created,
+    model,
+    choices: [{ index: 0, message: { role: "assistant", content: "Hi there." }, finish_reason: "stop" }],
+    usage,
+  }),
 );
-const chunk = (delta, finish, extra = {}) => ({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
-const events = [chunk({ role: "assistant", content: "" }, null), chunk({ content: "Hi" }, null), chunk({ content: " there." }, null), chunk({}, "stop"), { id, object: "chat.completion.chunk", created, model, choices: [], usage }];
+const chunk = (delta, finish, extra = {}) => ({
+  id,
+  object: "chat.completion.chunk",
+  created,
+  model,
+  choices: [{ index: 0, delta, finish_reason: finish }],
+  ...extra,
+});
+const events = [
+  chunk({ role: "assistant", content: "" }, null),
+  chunk({ content: "Hi" }, null),
+  chunk({ content: " there." }, null),
+  chunk({}, "stop"),
+  { id, object: "chat.completion.chunk", created, model, choices: [], usage },
+];
 const stream = Buffer.from(`${events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("")}data: [DONE]\n\n`);
 const STREAM_FLAG = Buffer.from('"stream":true');
 

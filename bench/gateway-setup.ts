@@ -7,7 +7,9 @@ export type BenchUpstream = { url: string; close: () => Promise<void>; pid?: num
 
 /** The near-free OpenAI upstream of bench/fast-upstream.mjs, in a process of its own (its CPU is not the benchmark's). */
 export async function startFastUpstream(): Promise<BenchUpstream> {
-  const child = spawn(process.execPath, [new URL("./fast-upstream.mjs", import.meta.url).pathname], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [new URL("./fast-upstream.mjs", import.meta.url).pathname], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = String((await once(child.stdout!, "data"))[0]).trim();
   return {
     url: `http://127.0.0.1:${port}`,
@@ -31,22 +33,44 @@ export type BenchGateway = {
   close: () => Promise<void>;
 };
 
-export async function startBenchGateway(options: { nodeArgs?: string[]; cwd?: string; upstream?: BenchUpstream; env?: Record<string, string> } = {}): Promise<BenchGateway> {
+export async function startBenchGateway(
+  options: { nodeArgs?: string[]; cwd?: string; upstream?: BenchUpstream; env?: Record<string, string> } = {},
+): Promise<BenchGateway> {
   process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
   const upstream = options.upstream ?? (await startFastUpstream());
-  const server = await startServer({ kind: "postgres", nodeArgs: options.nodeArgs, cwd: options.cwd, env: options.env });
+  const server = await startServer({
+    kind: "postgres",
+    nodeArgs: options.nodeArgs,
+    cwd: options.cwd,
+    env: options.env,
+  });
   const close = async () => {
     await server.stop();
     if (!options.upstream) await upstream.close();
   };
   try {
     // A client address of its own, so sign-in rate limits left in Redis by other runs do not apply.
-    const login = await fetch(`${server.baseUrl}/api/user/login`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": `10.250.${process.pid % 250}.1` }, body: JSON.stringify({ username: "root", password: "123456" }) });
+    const login = await fetch(`${server.baseUrl}/api/user/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Forwarded-For": `10.250.${process.pid % 250}.1` },
+      body: JSON.stringify({ username: "root", password: "123456" }),
+    });
     const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
     const rootId = ((await login.json()) as { data: { id: number } }).data.id;
     const api = (method: string, path: string, body?: unknown) =>
-      fetch(`${server.baseUrl}${path}`, { method, headers: { Cookie: cookie, "New-Api-User": String(rootId), "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
-    await api("POST", "/api/channel/", { type: 1, name: "bench", key: "sk-bench", base_url: upstream.url, models: "gpt-4o-mini", group: "default" });
+      fetch(`${server.baseUrl}${path}`, {
+        method,
+        headers: { Cookie: cookie, "New-Api-User": String(rootId), "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then((r) => r.json() as Promise<any>);
+    await api("POST", "/api/channel/", {
+      type: 1,
+      name: "bench",
+      key: "sk-bench",
+      base_url: upstream.url,
+      models: "gpt-4o-mini",
+      group: "default",
+    });
     await api("POST", "/api/token/", { name: "bench", unlimited_quota: true, remain_quota: 0, expired_time: -1 });
     const tokenId = (await api("GET", "/api/token/")).data[0].id;
     const key = (await api("GET", `/api/token/${tokenId}/key`)).data.key as string;
@@ -62,7 +86,10 @@ export async function startBenchGateway(options: { nodeArgs?: string[]; cwd?: st
  * and an int64 seed, the body whose bytes the gateway edits (or re-serialised, before) per call.
  */
 const historyKb = Number(process.env.BENCH_BODY_KB ?? 0);
-const history = Array.from({ length: Math.ceil((historyKb * 1024) / 520) }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `${"lorem ipsum dolor sit amet ".repeat(18)}${i}` }));
+const history = Array.from({ length: Math.ceil((historyKb * 1024) / 520) }, (_, i) => ({
+  role: i % 2 ? "assistant" : "user",
+  content: `${"lorem ipsum dolor sit amet ".repeat(18)}${i}`,
+}));
 export const chatBody = (stream: boolean) =>
   historyKb > 0
     ? `{"model":"gpt-4o-mini","stream":${stream},"seed":9223372036854775807,"temperature":1.0,"messages":${JSON.stringify([...history, { role: "user", content: "Say hi" }])}}`

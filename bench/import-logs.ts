@@ -18,17 +18,26 @@ const START = Math.floor(Date.parse("2026-09-01T00:00:00Z") / 1000);
 const SPREAD = 61 * 86_400;
 
 const ddl = () =>
-  readFileSync("tests/fixtures/import/history-new-api.sql", "utf8").replace(/--.*$/gm, "").split(";").map((s) => s.trim()).filter(Boolean);
+  readFileSync("tests/fixtures/import/history-new-api.sql", "utf8")
+    .replace(/--.*$/gm, "")
+    .split(";")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The rows as one `select` over a generated sequence `n` (1…ROWS), the same in both engines. */
-const rowSelect = (n: string) => `select ${n}, 1 + ${n} % 1000, ${START} + (${n} * ${SPREAD}) / ${ROWS}, 2, 'bench call', 'user' || (${n} % 1000),
+const rowSelect = (
+  n: string,
+) => `select ${n}, 1 + ${n} % 1000, ${START} + (${n} * ${SPREAD}) / ${ROWS}, 2, 'bench call', 'user' || (${n} % 1000),
   'key', 'gpt-bench-' || (${n} % 5), 100 + ${n} % 900, ${n} % 2000, ${n} % 500, ${n} % 30, ${n} % 2, 1 + ${n} % 3, 1 + ${n} % 1000, '{"model_ratio":1}'`;
-const LOG_COLUMNS = "id, user_id, created_at, type, content, username, token_name, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, token_id, other";
+const LOG_COLUMNS =
+  "id, user_id, created_at, type, content, username, token_name, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, token_id, other";
 
 function makeSqlite(path: string): void {
   const db = new sqlite.Database(path);
   for (const statement of ddl()) db.exec(statement.replaceAll(" auto_increment", ""));
-  db.exec(`insert into logs (${LOG_COLUMNS}) with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${ROWS}) ${rowSelect("n")} from seq`);
+  db.exec(
+    `insert into logs (${LOG_COLUMNS}) with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${ROWS}) ${rowSelect("n")} from seq`,
+  );
   db.close();
 }
 
@@ -50,10 +59,14 @@ type Run = { seconds: number; peakRssMb: number; code: number; output: string };
 async function importInto(source: string, databaseUrl: string): Promise<Run> {
   const started = Date.now();
   const dataDir = mkdtempSync(join(tmpdir(), "bench-import-"));
-  const child = spawn(process.execPath, ["--max-semi-space-size=8", "--max-old-space-size=768", "build/entry/server/import.mjs", source, "--apply"], {
-    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, DATA_DIR: dataDir, REDIS_URL: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--max-semi-space-size=8", "--max-old-space-size=768", "build/entry/server/import.mjs", source, "--apply"],
+    {
+      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, DATA_DIR: dataDir, REDIS_URL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr.on("data", (c: Buffer) => {
@@ -83,8 +96,10 @@ async function measure(label: string, source: string): Promise<void> {
     const written = /== logs: found \d+, written (\d+)/.exec(run.output)?.[1];
     const rollups = /rollups recomputed for .* in ([\d.]+) s/.exec(run.output)?.[1];
     const stepRate = [...run.output.matchAll(/\[import\] logs: \d+.* rows, (\d+) rows\/s/g)].pop()?.[1];
-    console.log(`${label}: ${written} logs in ${run.seconds.toFixed(1)} s (process start to exit) = ${Math.round(ROWS / run.seconds)} rows/s; ` +
-      `logs step ${stepRate} rows/s; rollups ${rollups} s; peak RSS ${run.peakRssMb} MB`);
+    console.log(
+      `${label}: ${written} logs in ${run.seconds.toFixed(1)} s (process start to exit) = ${Math.round(ROWS / run.seconds)} rows/s; ` +
+        `logs step ${stepRate} rows/s; rollups ${rollups} s; peak RSS ${run.peakRssMb} MB`,
+    );
   } finally {
     await target.drop();
   }
@@ -103,7 +118,9 @@ try {
   await measure("MariaDB → PostgreSQL", url);
 } finally {
   rmSync(dir, { recursive: true, force: true });
-  const admin = await mysql.createConnection({ host: "127.0.0.1", port: 3306, user: "root", password: "" }).catch(() => undefined);
+  const admin = await mysql
+    .createConnection({ host: "127.0.0.1", port: 3306, user: "root", password: "" })
+    .catch(() => undefined);
   await admin?.query(`drop database if exists ${mariadbName}`);
   await admin?.end();
 }

@@ -1,9 +1,23 @@
 import { Agent, request } from "node:http";
 
 /** A small closed-loop load generator: `connections` workers, each sending back-to-back requests for `seconds`. */
-export type LoadResult = { requests: number; errors: number; rps: number; p50: number; p99: number; max: number; ttfbP50: number; errorSamples: string[] };
+export type LoadResult = {
+  requests: number;
+  errors: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  ttfbP50: number;
+  errorSamples: string[];
+};
 
-export async function runLoad(url: string, init: { headers: Record<string, string>; body: string }, connections: number, seconds: number): Promise<LoadResult> {
+export async function runLoad(
+  url: string,
+  init: { headers: Record<string, string>; body: string },
+  connections: number,
+  seconds: number,
+): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   const firstBytes: number[] = [];
@@ -19,17 +33,21 @@ export async function runLoad(url: string, init: { headers: Record<string, strin
   const one = () =>
     new Promise<void>((resolve) => {
       const started = process.hrtime.bigint();
-      const req = request(target, { method: "POST", agent, headers: { ...init.headers, "Content-Length": Buffer.byteLength(init.body) } }, (res) => {
-        res.once("data", () => firstBytes.push(Number(process.hrtime.bigint() - started) / 1e6));
-        const chunks: Buffer[] = [];
-        if (res.statusCode !== 200) res.on("data", (c: Buffer) => chunks.push(c));
-        else res.resume();
-        res.on("end", () => {
-          if (res.statusCode === 200) latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
-          else noteError(`${res.statusCode} ${Buffer.concat(chunks).toString("utf8").slice(0, 300)}`);
-          resolve();
-        });
-      });
+      const req = request(
+        target,
+        { method: "POST", agent, headers: { ...init.headers, "Content-Length": Buffer.byteLength(init.body) } },
+        (res) => {
+          res.once("data", () => firstBytes.push(Number(process.hrtime.bigint() - started) / 1e6));
+          const chunks: Buffer[] = [];
+          if (res.statusCode !== 200) res.on("data", (c: Buffer) => chunks.push(c));
+          else res.resume();
+          res.on("end", () => {
+            if (res.statusCode === 200) latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+            else noteError(`${res.statusCode} ${Buffer.concat(chunks).toString("utf8").slice(0, 300)}`);
+            resolve();
+          });
+        },
+      );
       req.on("error", (error) => {
         noteError(`request error: ${error.message}`);
         resolve();
@@ -46,7 +64,16 @@ export async function runLoad(url: string, init: { headers: Record<string, strin
   latencies.sort((a, b) => a - b);
   firstBytes.sort((a, b) => a - b);
   const pick = (list: number[], q: number) => list[Math.min(list.length - 1, Math.floor(q * list.length))] ?? 0;
-  return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: pick(latencies, 0.5), p99: pick(latencies, 0.99), max: latencies.at(-1) ?? 0, ttfbP50: pick(firstBytes, 0.5), errorSamples };
+  return {
+    requests: latencies.length,
+    errors,
+    rps: latencies.length / elapsed,
+    p50: pick(latencies, 0.5),
+    p99: pick(latencies, 0.99),
+    max: latencies.at(-1) ?? 0,
+    ttfbP50: pick(firstBytes, 0.5),
+    errorSamples,
+  };
 }
 
 /**

@@ -26,7 +26,8 @@ const CONNECTIONS = Number(value("connections") ?? 8);
 const DAY = 86_400;
 const log = (line: string) => console.log(`[bench:retention ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
-const monthStart = (base: Date, offset: number) => Date.UTC(base.getUTCFullYear(), base.getUTCMonth() + offset, 1) / 1000;
+const monthStart = (base: Date, offset: number) =>
+  Date.UTC(base.getUTCFullYear(), base.getUTCMonth() + offset, 1) / 1000;
 const partitionName = (start: number) => {
   const d = new Date(start * 1000);
   return `logs_y${d.getUTCFullYear()}m${String(d.getUTCMonth() + 1).padStart(2, "0")}`;
@@ -46,7 +47,9 @@ async function seedMonth(db: pg.Client, from: number, to: number, rows: number, 
      from generate_series(0, $3::int8 - 1) g`,
     [spanFrom, spanTo, rows],
   );
-  await db.query(`alter table ${name} add constraint ${name}_bounds check (created_at >= ${from} and created_at < ${to})`);
+  await db.query(
+    `alter table ${name} add constraint ${name}_bounds check (created_at >= ${from} and created_at < ${to})`,
+  );
   await db.query(`alter table logs attach partition ${name} for values from (${from}) to (${to})`);
   await db.query(`alter table ${name} drop constraint ${name}_bounds`);
   await db.query(`analyze ${name}`);
@@ -70,7 +73,8 @@ try {
   log(`seeding ${ROWS} log rows (ids from a sequence of the bench's own)…`);
   const seeding = performance.now();
   await db.query(`create sequence bench_log_ids start 1000000000`);
-  for (const offset of [-4, -3, -2]) await seedMonth(db, monthStart(today, offset), monthStart(today, offset + 1), whole);
+  for (const offset of [-4, -3, -2])
+    await seedMonth(db, monthStart(today, offset), monthStart(today, offset + 1), whole);
   const edge = partitionName(edgeFrom);
   await seedMonth(db, edgeFrom, monthStart(today, 0), edgeOld, edgeFrom, cutoff - 1);
   await db.query(
@@ -83,10 +87,15 @@ try {
   );
   await db.query("analyze logs");
   const total = Number((await db.query("select count(*) from logs")).rows[0].count);
-  log(`seeded ${total} rows in ${((performance.now() - seeding) / 1000).toFixed(0)} s; cutoff ${new Date(cutoff * 1000).toISOString()}`);
+  log(
+    `seeded ${total} rows in ${((performance.now() - seeding) / 1000).toFixed(0)} s; cutoff ${new Date(cutoff * 1000).toISOString()}`,
+  );
 
   const url = `${gateway.server.baseUrl}/v1/chat/completions`;
-  const init = { headers: { Authorization: `Bearer ${gateway.key}`, "Content-Type": "application/json" }, body: chatBody(false) };
+  const init = {
+    headers: { Authorization: `Bearer ${gateway.key}`, "Content-Type": "application/json" },
+    body: chatBody(false),
+  };
   await runLoad(url, init, CONNECTIONS, 3); // warm-up
   log(`relay alone: ${SECONDS} s at ${CONNECTIONS} connections…`);
   const alone = await runLoad(url, init, CONNECTIONS, SECONDS);
@@ -100,7 +109,11 @@ try {
   if (!saved.success) throw new Error(`LogRetentionDays: ${saved.message}`);
   let job: { last_finished_at: number | null; last_message: string; last_started_at: number | null } | undefined;
   for (;;) {
-    job = (await db.query("select last_started_at, last_finished_at, last_message from job_runs where name = 'logs.retention'")).rows[0];
+    job = (
+      await db.query(
+        "select last_started_at, last_finished_at, last_message from job_runs where name = 'logs.retention'",
+      )
+    ).rows[0];
     if (job?.last_finished_at) break;
     if (Date.now() - setAt > 10 * 60_000) throw new Error("the retention job did not finish within 10 minutes");
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -111,11 +124,17 @@ try {
   console.log("");
   console.log(`rows: ${total} before, ${left} after (the job's whole days: ${Math.floor(days)}; rollups untouched)`);
   console.log(`job: ${job!.last_message}`);
-  console.log(`job ran ${Number(job!.last_finished_at) - Number(job!.last_started_at)} ms, started ${Number(job!.last_started_at) - setAt} ms after the option was saved`);
+  console.log(
+    `job ran ${Number(job!.last_finished_at) - Number(job!.last_started_at)} ms, started ${Number(job!.last_started_at) - setAt} ms after the option was saved`,
+  );
   console.log("| phase | requests | rps | p50 ms | p99 ms | errors |");
   console.log("|---|---:|---:|---:|---:|---:|");
-  console.log(`| relay alone | ${alone.requests} | ${alone.rps.toFixed(0)} | ${alone.p50.toFixed(1)} | ${alone.p99.toFixed(1)} | ${alone.errors} |`);
-  console.log(`| relay + retention job | ${during.requests} | ${during.rps.toFixed(0)} | ${during.p50.toFixed(1)} (${pct(during.p50, alone.p50)}) | ${during.p99.toFixed(1)} (${pct(during.p99, alone.p99)}) | ${during.errors} |`);
+  console.log(
+    `| relay alone | ${alone.requests} | ${alone.rps.toFixed(0)} | ${alone.p50.toFixed(1)} | ${alone.p99.toFixed(1)} | ${alone.errors} |`,
+  );
+  console.log(
+    `| relay + retention job | ${during.requests} | ${during.rps.toFixed(0)} | ${during.p50.toFixed(1)} (${pct(during.p50, alone.p50)}) | ${during.p99.toFixed(1)} (${pct(during.p99, alone.p99)}) | ${during.errors} |`,
+  );
 } finally {
   await db.end();
   await gateway.close();

@@ -32,7 +32,16 @@ const N = Number(value("n") ?? 20);
 const WARMUP = 3;
 const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
-const MODELS = ["gpt-4o-mini", "gpt-4o", "claude-3-5-sonnet", "claude-3-haiku", "gemini-1.5-pro", "deepseek-chat", "qwen-max", "o1-mini"];
+const MODELS = [
+  "gpt-4o-mini",
+  "gpt-4o",
+  "claude-3-5-sonnet",
+  "claude-3-haiku",
+  "gemini-1.5-pro",
+  "deepseek-chat",
+  "qwen-max",
+  "o1-mini",
+];
 /** Cumulative shares (of 100) of the models above: a few models carry most of the traffic. */
 const MODEL_SHARES = [40, 60, 72, 80, 87, 93, 97, 100];
 
@@ -59,10 +68,14 @@ async function seed(url: string): Promise<void> {
     );
     await client.query(`select setval(pg_get_serial_sequence('users', 'id'), ${USERS})`);
     // The bench rolls up itself (rollUp below); the scheduled job stays off while it measures.
-    await client.query(`insert into options (key, value) values ('DataExportEnabled', 'false') on conflict (key) do update set value = excluded.value`);
-    const indexes = (await client.query<{ indexname: string; indexdef: string }>(
-      "select indexname, indexdef from pg_indexes where tablename = 'logs' and indexname not like '%pkey'",
-    )).rows;
+    await client.query(
+      `insert into options (key, value) values ('DataExportEnabled', 'false') on conflict (key) do update set value = excluded.value`,
+    );
+    const indexes = (
+      await client.query<{ indexname: string; indexdef: string }>(
+        "select indexname, indexdef from pg_indexes where tablename = 'logs' and indexname not like '%pkey'",
+      )
+    ).rows;
     for (const index of indexes) await client.query(`drop index ${index.indexname}`);
     const end = now() - 120;
     const span = 30 * 86400;
@@ -109,7 +122,9 @@ async function rollUp(url: string): Promise<void> {
     const progress = await readRollupProgress();
     if (progress && progress.rolledUntil >= currentHour) break;
     const run = await rollUpUsage();
-    log(`rollup: ${run.rows.toLocaleString("en")} hourly rows for ${new Date(run.from * 1000).toISOString()}..${new Date(run.to * 1000).toISOString()}`);
+    log(
+      `rollup: ${run.rows.toLocaleString("en")} hourly rows for ${new Date(run.from * 1000).toISOString()}..${new Date(run.to * 1000).toISOString()}`,
+    );
   }
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -122,7 +137,10 @@ type Session = { cookie: string; id: number };
 async function signIn(baseUrl: string, username: string): Promise<Session> {
   const res = await fetch(`${baseUrl}/api/user/login`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Forwarded-For": `10.251.${process.pid % 250}.${username.length}` },
+    headers: {
+      "Content-Type": "application/json",
+      "X-Forwarded-For": `10.251.${process.pid % 250}.${username.length}`,
+    },
     body: JSON.stringify({ username, password: "123456" }),
   });
   const body = (await res.json()) as { success: boolean; message: string; data: { id: number } };
@@ -132,16 +150,23 @@ async function signIn(baseUrl: string, username: string): Promise<Session> {
 
 type Case = { label: string; who: "root" | "user"; path: string };
 
-async function measure(baseUrl: string, session: Session, path: string): Promise<{ p50: number; p95: number; status: string }> {
+async function measure(
+  baseUrl: string,
+  session: Session,
+  path: string,
+): Promise<{ p50: number; p95: number; status: string }> {
   const times: number[] = [];
   let status = "";
   for (let i = 0; i < WARMUP + N; i += 1) {
     const started = process.hrtime.bigint();
-    const res = await fetch(baseUrl + path, { headers: { Cookie: session.cookie, "New-Api-User": String(session.id) } });
+    const res = await fetch(baseUrl + path, {
+      headers: { Cookie: session.cookie, "New-Api-User": String(session.id) },
+    });
     const body = await res.text();
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (i >= WARMUP) times.push(ms);
-    const ok = res.status === 200 && !(path.startsWith("/api/") && !path.includes("export") && !body.includes('"success":true'));
+    const ok =
+      res.status === 200 && !(path.startsWith("/api/") && !path.includes("export") && !body.includes('"success":true'));
     status = ok ? "ok" : `${res.status} ${body.slice(0, 60)}`;
   }
   times.sort((a, b) => a - b);
@@ -160,27 +185,44 @@ if (!reuse) {
 } else {
   // A reused database gets this build's migrations first (new indexes take a while on millions
   // of rows; the server's start-up would otherwise wait for them).
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: reuse, max: 1 }) }) });
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: reuse, max: 1 }) }),
+  });
   const migrating = Date.now();
   const applied = await migrateToLatest(db);
   await db.destroy();
-  log(`reusing ${reuse}${applied.length ? `; applied ${applied.join(", ")} in ${((Date.now() - migrating) / 1000).toFixed(0)} s` : ""}`);
+  log(
+    `reusing ${reuse}${applied.length ? `; applied ${applied.join(", ")} in ${((Date.now() - migrating) / 1000).toFixed(0)} s` : ""}`,
+  );
 }
 const rollupStarted = Date.now();
 await rollUp(scratch.url);
 log(`rolled up in ${((Date.now() - rollupStarted) / 1000).toFixed(0)} s`);
 const dataDir = mkdtempSync(join(tmpdir(), "switchyard-bench-logs-"));
-const server = await startServer({ kind: "postgres", cwd: value("cwd"), storage: { dataDir, databaseUrl: scratch.url }, env: { REDIS_URL: "" } });
+const server = await startServer({
+  kind: "postgres",
+  cwd: value("cwd"),
+  storage: { dataDir, databaseUrl: scratch.url },
+  env: { REDIS_URL: "" },
+});
 try {
   const root = await signIn(server.baseUrl, "root");
   const user = await signIn(server.baseUrl, "u2");
-  const probe = await fetch(`${server.baseUrl}/api/log/search?keyword=u2`, { headers: { Cookie: root.cookie, "New-Api-User": String(root.id) } });
+  const probe = await fetch(`${server.baseUrl}/api/log/search?keyword=u2`, {
+    headers: { Cookie: root.cookie, "New-Api-User": String(root.id) },
+  });
   const current = probe.status === 200 && ((await probe.json()) as { success: boolean }).success;
   // The 500th page of ten by keyset (what the page's "next" links lead to): the cursor of the row just above it.
   const client = new pg.Client({ connectionString: scratch.url });
   await client.connect();
-  const above = (await client.query("select created_at, id from logs order by created_at desc, id desc offset 4989 limit 1")).rows[0] as { created_at: number; id: number };
-  const aboveModel = (await client.query("select created_at, id from logs where model_name = 'gpt-4o' order by created_at desc, id desc offset 4989 limit 1")).rows[0] as { created_at: number; id: number };
+  const above = (
+    await client.query("select created_at, id from logs order by created_at desc, id desc offset 4989 limit 1")
+  ).rows[0] as { created_at: number; id: number };
+  const aboveModel = (
+    await client.query(
+      "select created_at, id from logs where model_name = 'gpt-4o' order by created_at desc, id desc offset 4989 limit 1",
+    )
+  ).rows[0] as { created_at: number; id: number };
   await client.end();
   const dayAgo = now() - 86400;
   const cases: Case[] = [
@@ -201,9 +243,17 @@ try {
     { label: "GET /api/log/stat", who: "root", path: "/api/log/stat" },
     { label: "GET /api/log/stat model", who: "root", path: "/api/log/stat?model_name=gpt-4o" },
     { label: "GET /api/log/stat user", who: "root", path: "/api/log/stat?username=u2" },
-    { label: "GET /api/log/stat last day", who: "root", path: `/api/log/stat?start_timestamp=${dayAgo + 1234}&end_timestamp=${now() + 3600}` },
+    {
+      label: "GET /api/log/stat last day",
+      who: "root",
+      path: `/api/log/stat?start_timestamp=${dayAgo + 1234}&end_timestamp=${now() + 3600}`,
+    },
     { label: "GET /api/log/stat token", who: "root", path: "/api/log/stat?token_name=tok-2-1" },
-    { label: "GET /api/log/self/stat root's token (333 k)", who: "root", path: "/api/log/self/stat?token_name=tok-1-1" },
+    {
+      label: "GET /api/log/self/stat root's token (333 k)",
+      who: "root",
+      path: "/api/log/self/stat?token_name=tok-1-1",
+    },
     { label: "GET /api/log/stat channel", who: "root", path: "/api/log/stat?channel=7" },
     { label: "GET /api/log/self/stat (root, 1 M)", who: "root", path: "/api/log/self/stat" },
     { label: "GET /api/log/self/stat (user)", who: "user", path: "/api/log/self/stat" },
@@ -212,7 +262,11 @@ try {
     ...(current
       ? ([
           { label: "/log admin, page 500 by cursor", who: "root", path: `/log?before=${above.created_at}_${above.id}` },
-          { label: "/log admin, model, page 500 by cursor", who: "root", path: `/log?model_name=gpt-4o&before=${aboveModel.created_at}_${aboveModel.id}` },
+          {
+            label: "/log admin, model, page 500 by cursor",
+            who: "root",
+            path: `/log?model_name=gpt-4o&before=${aboveModel.created_at}_${aboveModel.id}`,
+          },
           { label: "GET /api/log/search?keyword=u2", who: "root", path: "/api/log/search?keyword=u2" },
           { label: "GET /api/log/self/search (root)", who: "root", path: "/api/log/self/search?keyword=gpt-4o" },
           { label: "GET /api/log/self/search (user)", who: "user", path: "/api/log/self/search?keyword=gpt-4o" },
@@ -225,10 +279,13 @@ try {
     results.push([c.label, r]);
     log(`${c.label}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms ${r.status === "ok" ? "" : r.status}`);
   }
-  console.log(`\n${ROWS.toLocaleString("en")} log rows, ${USERS.toLocaleString("en")} users, PostgreSQL, ${N} warm requests per case\n`);
+  console.log(
+    `\n${ROWS.toLocaleString("en")} log rows, ${USERS.toLocaleString("en")} users, PostgreSQL, ${N} warm requests per case\n`,
+  );
   console.log("| case | p50 ms | p95 ms |");
   console.log("|---|---:|---:|");
-  for (const [label, r] of results) console.log(`| ${label} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} |${r.status === "ok" ? "" : ` ${r.status}`}`);
+  for (const [label, r] of results)
+    console.log(`| ${label} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} |${r.status === "ok" ? "" : ` ${r.status}`}`);
 } finally {
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -52,5 +52,9 @@ const scrapeStarted = process.hrtime.bigint();
 const text = await metricsRegistry.metrics();
 const scrapeMs = Number(process.hrtime.bigint() - scrapeStarted) / 1e6;
 console.log(`metrics on the relay's hot path, ${N} simulated calls per run:`);
-console.log(`  without: ${(bare * 1000).toFixed(2)} µs/call, with: ${(metered * 1000).toFixed(2)} µs/call -> added ${((metered - bare) * 1000).toFixed(2)} µs (${(metered - bare).toFixed(4)} ms) of CPU per call`);
-console.log(`  one scrape: ${scrapeMs.toFixed(1)} ms for ${text.split("\n").filter((l) => l && !l.startsWith("#")).length} samples`);
+console.log(
+  `  without: ${(bare * 1000).toFixed(2)} µs/call, with: ${(metered * 1000).toFixed(2)} µs/call -> added ${((metered - bare) * 1000).toFixed(2)} µs (${(metered - bare).toFixed(4)} ms) of CPU per call`,
+);
+console.log(
+  `  one scrape: ${scrapeMs.toFixed(1)} ms for ${text.split("\n").filter((l) => l && !l.startsWith("#")).length} samples`,
+);

@@ -9,7 +9,8 @@ const [baseUrl = "http://127.0.0.1:3000", cookie = "", ...paths] = process.argv.
 async function weigh(path: string) {
   const html = await (await fetch(baseUrl + path, { headers: { Cookie: cookie } })).text();
   const sources = new Set<string>();
-  for (const match of html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g)) sources.add(match[1]!);
+  for (const match of html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g))
+    sources.add(match[1]!);
   // The entry module imports are inlined in a <script type="module">import "…"</script>.
   for (const match of html.matchAll(/import\s*(?:[^"']*from\s*)?["']([^"']+\.js)["']/g)) sources.add(match[1]!);
   let raw = 0;
@@ -19,7 +20,9 @@ async function weigh(path: string) {
     raw += body.length;
     gz += gzipSync(body).length;
   }
-  console.log(`${path}: ${sources.size} scripts, ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzipped`);
+  console.log(
+    `${path}: ${sources.size} scripts, ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzipped`,
+  );
 }
 
 for (const path of paths) await weigh(path);

@@ -8,7 +8,9 @@ export function cpuMs(pid: number): number {
 }
 
 export function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"));
   return Number(line?.replace(/\D+/g, "") ?? 0) / 1024;
 }
 

@@ -24,30 +24,57 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SOAK_REQUESTS = Number(process.env.BENCH_SOAK ?? 100_000);
 const { upstream, server, key, api, close } = await startBenchGateway();
 // Another checkout's build on the same mock and database server, for a before/after in one run.
-const baseline = process.env.BENCH_BASELINE ? await startBenchGateway({ cwd: process.env.BENCH_BASELINE, upstream }) : undefined;
+const baseline = process.env.BENCH_BASELINE
+  ? await startBenchGateway({ cwd: process.env.BENCH_BASELINE, upstream })
+  : undefined;
 // A converted provider beside the pass-through: Claude through the OpenAI surface (request,
 // reply and stream converted by the anthropic adapter) against a loopback Messages API.
 const claude = await startAnthropicMock("sk-ant-bench");
 const CLAUDE_MODEL = "claude-3-5-sonnet-20241022";
 // The model of the capped channel the limits rows call (priced by default; the mock answers any model).
 const LIMITED_MODEL = "gpt-4o";
-await api("POST", "/api/channel/", { type: 14, name: "bench-claude", key: "sk-ant-bench", base_url: claude.url, models: CLAUDE_MODEL, group: "default" });
-const bare = spawn(process.execPath, [new URL("./bare-relay.mjs", import.meta.url).pathname, upstream.url], { stdio: ["ignore", "pipe", "inherit"] });
+await api("POST", "/api/channel/", {
+  type: 14,
+  name: "bench-claude",
+  key: "sk-ant-bench",
+  base_url: claude.url,
+  models: CLAUDE_MODEL,
+  group: "default",
+});
+const bare = spawn(process.execPath, [new URL("./bare-relay.mjs", import.meta.url).pathname, upstream.url], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
 try {
   const barePort = String((await once(bare.stdout!, "data"))[0]).trim();
   const quotaBefore = (await api("GET", "/api/user/self")).data.quota as number;
 
   const payload = chatBody;
-  const direct = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: "Bearer sk-bench" }, body: payload(stream) });
-  const viaGateway = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` }, body: payload(stream) });
-  const claudeBody = (stream: boolean) => JSON.stringify({ model: CLAUDE_MODEL, stream, max_tokens: 100, messages: [{ role: "user", content: "Say hi" }] });
-  const claudeDirect = (stream: boolean) => ({ headers: { "Content-Type": "application/json", "x-api-key": "sk-ant-bench", "anthropic-version": "2023-06-01" }, body: claudeBody(stream) });
-  const claudeViaGateway = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` }, body: claudeBody(stream) });
+  const direct = (stream: boolean) => ({
+    headers: { "Content-Type": "application/json", Authorization: "Bearer sk-bench" },
+    body: payload(stream),
+  });
+  const viaGateway = (stream: boolean) => ({
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` },
+    body: payload(stream),
+  });
+  const claudeBody = (stream: boolean) =>
+    JSON.stringify({ model: CLAUDE_MODEL, stream, max_tokens: 100, messages: [{ role: "user", content: "Say hi" }] });
+  const claudeDirect = (stream: boolean) => ({
+    headers: { "Content-Type": "application/json", "x-api-key": "sk-ant-bench", "anthropic-version": "2023-06-01" },
+    body: claudeBody(stream),
+  });
+  const claudeViaGateway = (stream: boolean) => ({
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` },
+    body: claudeBody(stream),
+  });
   const claudeDirectUrl = `${claude.url}/v1/messages`;
   const directUrl = `${upstream.url}/v1/chat/completions`;
   const gatewayUrl = `${server.baseUrl}/v1/chat/completions`;
   const baselineUrl = baseline ? `${baseline.server.baseUrl}/v1/chat/completions` : "";
-  const viaBaseline = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: `Bearer ${baseline?.key}` }, body: payload(stream) });
+  const viaBaseline = (stream: boolean) => ({
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${baseline?.key}` },
+    body: payload(stream),
+  });
   const bareUrl = `http://127.0.0.1:${barePort}/v1/chat/completions`;
 
   // Warm caches, pools and the JIT on both paths first, as a gateway in service is: the figures
@@ -65,15 +92,29 @@ try {
   const baselineRows: [LoadResult, number][] = [];
   let gatewayRequests = 0;
   const cpuBefore = cpuMs(server.pid);
-  for (const [label, stream, connections] of [["non-stream c=50", false, 50], ["stream c=50", true, 50], ["non-stream c=1", false, 1], ["stream c=1", true, 1]] as const) {
-    const runs: Record<"direct" | "bare" | "gateway" | "claudeDirect" | "claudeGateway", LoadResult[]> = { direct: [], bare: [], gateway: [], claudeDirect: [], claudeGateway: [] };
+  for (const [label, stream, connections] of [
+    ["non-stream c=50", false, 50],
+    ["stream c=50", true, 50],
+    ["non-stream c=1", false, 1],
+    ["stream c=1", true, 1],
+  ] as const) {
+    const runs: Record<"direct" | "bare" | "gateway" | "claudeDirect" | "claudeGateway", LoadResult[]> = {
+      direct: [],
+      bare: [],
+      gateway: [],
+      claudeDirect: [],
+      claudeGateway: [],
+    };
     let gatewayCpu = 0;
     let claudeCpu = 0;
     const baselineRuns: LoadResult[] = [];
     let baselineCpu = 0;
     for (let round = 0; round < ROUNDS; round += 1) {
       // Alternate the order, so a drift within the round does not always favour the same target.
-      const order = round % 2 === 0 ? (["direct", "bare", "gateway", "claudeDirect", "claudeGateway"] as const) : (["claudeGateway", "claudeDirect", "gateway", "bare", "direct"] as const);
+      const order =
+        round % 2 === 0
+          ? (["direct", "bare", "gateway", "claudeDirect", "claudeGateway"] as const)
+          : (["claudeGateway", "claudeDirect", "gateway", "bare", "direct"] as const);
       if (baseline) {
         // Before and after the gateway's own run, alternately, so neither build always goes first.
         const cpuRun = cpuMs(baseline.server.pid);
@@ -94,7 +135,9 @@ try {
           continue;
         }
         if (target !== "gateway") {
-          runs[target].push(await runLoad(target === "direct" ? directUrl : bareUrl, direct(stream), connections, seconds / ROUNDS));
+          runs[target].push(
+            await runLoad(target === "direct" ? directUrl : bareUrl, direct(stream), connections, seconds / ROUNDS),
+          );
           continue;
         }
         const cpuRun = cpuMs(server.pid);
@@ -110,7 +153,13 @@ try {
       baselineRows.push([b, baselineCpu / Math.max(1, b.requests + b.errors)]);
     }
     const g = combineRuns(runs.gateway);
-    rows.push([label, combineRuns(runs.direct), combineRuns(runs.bare), g, gatewayCpu / Math.max(1, g.requests + g.errors)]);
+    rows.push([
+      label,
+      combineRuns(runs.direct),
+      combineRuns(runs.bare),
+      g,
+      gatewayCpu / Math.max(1, g.requests + g.errors),
+    ]);
   }
   const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / gatewayRequests;
 
@@ -134,14 +183,38 @@ try {
   // one read before and one added after) to a channel whose key is capped in flight and per
   // minute (a slot taken and given back, a counter taken), limits far above the load so none
   // refuses; alternated with the plain token and channel, CPU per request of each.
-  await api("POST", "/api/channel/", { type: 1, name: "bench-capped", key: "sk-bench", base_url: upstream.url, models: LIMITED_MODEL, group: "default", key_max_concurrency: 1_000_000, key_rpm_limit: 1_000_000 });
-  await api("POST", "/api/token/", { name: "bench-limited", unlimited_quota: true, remain_quota: 0, expired_time: -1, rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000 });
-  const limitedId = ((await api("GET", "/api/token/")).data as { id: number; name: string }[]).find((t) => t.name === "bench-limited")!.id;
+  await api("POST", "/api/channel/", {
+    type: 1,
+    name: "bench-capped",
+    key: "sk-bench",
+    base_url: upstream.url,
+    models: LIMITED_MODEL,
+    group: "default",
+    key_max_concurrency: 1_000_000,
+    key_rpm_limit: 1_000_000,
+  });
+  await api("POST", "/api/token/", {
+    name: "bench-limited",
+    unlimited_quota: true,
+    remain_quota: 0,
+    expired_time: -1,
+    rpm_limit: 1_000_000_000,
+    tpm_limit: 1_000_000_000,
+  });
+  const limitedId = ((await api("GET", "/api/token/")).data as { id: number; name: string }[]).find(
+    (t) => t.name === "bench-limited",
+  )!.id;
   const limitedKey = (await api("GET", `/api/token/${limitedId}/key`)).data.key as string;
-  const viaLimits = (stream: boolean) => ({ headers: { "Content-Type": "application/json", Authorization: `Bearer ${limitedKey}` }, body: chatBody(stream).replace('"gpt-4o-mini"', `"${LIMITED_MODEL}"`) });
+  const viaLimits = (stream: boolean) => ({
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${limitedKey}` },
+    body: chatBody(stream).replace('"gpt-4o-mini"', `"${LIMITED_MODEL}"`),
+  });
   await runLoad(gatewayUrl, viaLimits(false), 50, 2);
   const limitRows: [string, LoadResult, number, LoadResult, number][] = [];
-  for (const [label, connections] of [["non-stream c=50", 50], ["non-stream c=1", 1]] as const) {
+  for (const [label, connections] of [
+    ["non-stream c=50", 50],
+    ["non-stream c=1", 1],
+  ] as const) {
     const plain: LoadResult[] = [];
     const limited: LoadResult[] = [];
     let plainCpu = 0;
@@ -149,7 +222,12 @@ try {
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const target of round % 2 === 0 ? (["plain", "limited"] as const) : (["limited", "plain"] as const)) {
         const cpuRun = cpuMs(server.pid);
-        const result = await runLoad(gatewayUrl, target === "plain" ? viaGateway(false) : viaLimits(false), connections, seconds / ROUNDS);
+        const result = await runLoad(
+          gatewayUrl,
+          target === "plain" ? viaGateway(false) : viaLimits(false),
+          connections,
+          seconds / ROUNDS,
+        );
         const used = cpuMs(server.pid) - cpuRun;
         errorSamples.push(...result.errorSamples);
         if (target === "plain") {
@@ -163,20 +241,32 @@ try {
     }
     const p = combineRuns(plain);
     const l = combineRuns(limited);
-    limitRows.push([label, p, plainCpu / Math.max(1, p.requests + p.errors), l, limitedCpu / Math.max(1, l.requests + l.errors)]);
+    limitRows.push([
+      label,
+      p,
+      plainCpu / Math.max(1, p.requests + p.errors),
+      l,
+      limitedCpu / Math.max(1, l.requests + l.errors),
+    ]);
   }
 
   await new Promise((r) => setTimeout(r, 500));
   const quotaAfter = (await api("GET", "/api/user/self")).data.quota as number;
   const db = new pg.Client({ connectionString: server.databaseUrl });
   await db.connect();
-  const logged = Number((await db.query("select coalesce(sum(quota), 0) as q, count(*) as n from logs where type = 2")).rows[0].q);
+  const logged = Number(
+    (await db.query("select coalesce(sum(quota), 0) as q, count(*) as n from logs where type = 2")).rows[0].q,
+  );
   const logRows = Number((await db.query("select count(*) as n from logs where type = 2")).rows[0].n);
   await db.end();
 
   const f = (n: number, d = 2) => n.toFixed(d);
-  console.log(`\nrelay benchmark on PostgreSQL${process.env.REDIS_URL ? " + Redis" : ""}, ${seconds}s per target and row in ${ROUNDS} interleaved runs (medians), loopback near-free OpenAI upstream (its own process)\n`);
-  console.log("| run | direct req/s | gateway req/s | ratio | direct p50 ms | gateway p50 ms | added p50 ms | added TTFB ms | gateway CPU ms/req | gateway errors | bare relay ratio | bare added p50 ms | bare added TTFB ms |");
+  console.log(
+    `\nrelay benchmark on PostgreSQL${process.env.REDIS_URL ? " + Redis" : ""}, ${seconds}s per target and row in ${ROUNDS} interleaved runs (medians), loopback near-free OpenAI upstream (its own process)\n`,
+  );
+  console.log(
+    "| run | direct req/s | gateway req/s | ratio | direct p50 ms | gateway p50 ms | added p50 ms | added TTFB ms | gateway CPU ms/req | gateway errors | bare relay ratio | bare added p50 ms | bare added TTFB ms |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const [label, d, b, g, cpu] of rows) {
     console.log(
@@ -184,8 +274,12 @@ try {
     );
   }
   console.log("(bare relay: a plain node:http proxy to the same mock, the floor any relay pays on this machine)");
-  console.log("\nagainst the bare relay, with the tail (p99 is the median of the runs' p99s; longest is the slowest request of all runs):\n");
-  console.log("| run | direct req/s | bare req/s | gateway req/s | gateway / bare | direct p50 / p99 ms | bare p50 / p99 ms | gateway p50 / p99 ms | gateway p99 / p50 | gateway longest ms |");
+  console.log(
+    "\nagainst the bare relay, with the tail (p99 is the median of the runs' p99s; longest is the slowest request of all runs):\n",
+  );
+  console.log(
+    "| run | direct req/s | bare req/s | gateway req/s | gateway / bare | direct p50 / p99 ms | bare p50 / p99 ms | gateway p50 / p99 ms | gateway p99 / p50 | gateway longest ms |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const [label, d, b, g] of rows) {
     console.log(
@@ -193,36 +287,64 @@ try {
     );
   }
   console.log("\nconverted provider (Claude through the OpenAI surface) beside the OpenAI pass-through, same run:\n");
-  console.log("| run | pass-through added p50 ms | converted added p50 ms | conversion cost p50 ms | pass-through CPU ms/req | converted CPU ms/req | conversion cost CPU ms/req | converted errors |");
+  console.log(
+    "| run | pass-through added p50 ms | converted added p50 ms | conversion cost p50 ms | pass-through CPU ms/req | converted CPU ms/req | conversion cost CPU ms/req | converted errors |",
+  );
   console.log("|---|---|---|---|---|---|---|---|");
   rows.forEach(([label, d, , g, cpu], i) => {
     const [cd, cg, ccpu] = claudeRows[i]!;
     const passAdded = g.p50 - d.p50;
     const convAdded = cg.p50 - cd.p50;
-    console.log(`| ${label} | ${f(passAdded)} | ${f(convAdded)} | ${f(convAdded - passAdded)} | ${f(cpu, 3)} | ${f(ccpu, 3)} | ${f(ccpu - cpu, 3)} | ${cg.errors} |`);
+    console.log(
+      `| ${label} | ${f(passAdded)} | ${f(convAdded)} | ${f(convAdded - passAdded)} | ${f(cpu, 3)} | ${f(ccpu, 3)} | ${f(ccpu - cpu, 3)} | ${cg.errors} |`,
+    );
   });
-  console.log("(added = gateway minus the same mock called directly; both mocks send a stream's events at once; the Anthropic mock runs inside the benchmark's process, so its rows are read against its own direct runs)");
+  console.log(
+    "(added = gateway minus the same mock called directly; both mocks send a stream's events at once; the Anthropic mock runs inside the benchmark's process, so its rows are read against its own direct runs)",
+  );
   if (baseline) {
     console.log(`\nthis build beside the baseline build (${process.env.BENCH_BASELINE}), same mock, same rounds:\n`);
-    console.log("| run | this req/s | baseline req/s | this/baseline | this added p50 ms | baseline added p50 ms | this CPU ms/req | baseline CPU ms/req | baseline errors |");
+    console.log(
+      "| run | this req/s | baseline req/s | this/baseline | this added p50 ms | baseline added p50 ms | this CPU ms/req | baseline CPU ms/req | baseline errors |",
+    );
     console.log("|---|---|---|---|---|---|---|---|---|");
     rows.forEach(([label, d, , g, cpu], i) => {
       const [b, bcpu] = baselineRows[i]!;
-      console.log(`| ${label} | ${f(g.rps, 0)} | ${f(b.rps, 0)} | ${f(g.rps / b.rps)} | ${f(g.p50 - d.p50)} | ${f(b.p50 - d.p50)} | ${f(cpu, 3)} | ${f(bcpu, 3)} | ${b.errors} |`);
+      console.log(
+        `| ${label} | ${f(g.rps, 0)} | ${f(b.rps, 0)} | ${f(g.rps / b.rps)} | ${f(g.p50 - d.p50)} | ${f(b.p50 - d.p50)} | ${f(cpu, 3)} | ${f(bcpu, 3)} | ${b.errors} |`,
+      );
     });
   }
-  console.log("\nlimits: a token with rpm and tpm limits calling a channel whose key is capped in flight and per minute (limits far above the load), beside the plain token and channel, same run:\n");
-  console.log("| run | plain req/s | limited req/s | plain p50 ms | limited p50 ms | plain CPU ms/req | limited CPU ms/req | limits CPU ms/req | limited errors |");
+  console.log(
+    "\nlimits: a token with rpm and tpm limits calling a channel whose key is capped in flight and per minute (limits far above the load), beside the plain token and channel, same run:\n",
+  );
+  console.log(
+    "| run | plain req/s | limited req/s | plain p50 ms | limited p50 ms | plain CPU ms/req | limited CPU ms/req | limits CPU ms/req | limited errors |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (const [label, p, pcpu, l, lcpu] of limitRows) {
-    console.log(`| ${label} | ${f(p.rps, 0)} | ${f(l.rps, 0)} | ${f(p.p50)} | ${f(l.p50)} | ${f(pcpu, 3)} | ${f(lcpu, 3)} | ${f(lcpu - pcpu, 3)} | ${l.errors} |`);
+    console.log(
+      `| ${label} | ${f(p.rps, 0)} | ${f(l.rps, 0)} | ${f(p.p50)} | ${f(l.p50)} | ${f(pcpu, 3)} | ${f(lcpu, 3)} | ${f(lcpu - pcpu, 3)} | ${l.errors} |`,
+    );
   }
-  const metricsCost = spawnSync(process.execPath, ["--import", "tsx", new URL("./metrics-cost.ts", import.meta.url).pathname], { encoding: "utf8", env: { ...process.env, BENCH_CALLS: "100000" } });
-  console.log(`\nmetrics (bench/metrics-cost.ts, the relay's metric hooks alone):\n${(metricsCost.stdout || metricsCost.stderr).trim()}`);
-  console.log(`\ngateway CPU per request over the four runs: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB; soak errors: ${soakErrors}`);
-  console.log(`slowest request of the ${f(soakSeconds, 0)} s soak at fifty connections (non-stream): ${f(soakLongest, 1)} ms`);
+  const metricsCost = spawnSync(
+    process.execPath,
+    ["--import", "tsx", new URL("./metrics-cost.ts", import.meta.url).pathname],
+    { encoding: "utf8", env: { ...process.env, BENCH_CALLS: "100000" } },
+  );
+  console.log(
+    `\nmetrics (bench/metrics-cost.ts, the relay's metric hooks alone):\n${(metricsCost.stdout || metricsCost.stderr).trim()}`,
+  );
+  console.log(
+    `\ngateway CPU per request over the four runs: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB; soak errors: ${soakErrors}`,
+  );
+  console.log(
+    `slowest request of the ${f(soakSeconds, 0)} s soak at fifty connections (non-stream): ${f(soakLongest, 1)} ms`,
+  );
   for (const sample of errorSamples.slice(0, 10)) console.log(`error: ${sample}`);
-  console.log(`consistency: user quota decreased by ${quotaBefore - quotaAfter}, usage logs sum to ${logged} over ${logRows} rows -> ${quotaBefore - quotaAfter === logged ? "exact" : "MISMATCH"}`);
+  console.log(
+    `consistency: user quota decreased by ${quotaBefore - quotaAfter}, usage logs sum to ${logged} over ${logRows} rows -> ${quotaBefore - quotaAfter === logged ? "exact" : "MISMATCH"}`,
+  );
 } finally {
   bare.kill();
   await baseline?.close();

@@ -62,16 +62,27 @@ function reportDroppedConnection(error: Error): void {
   droppedSinceReport += 1;
   if (Date.now() - lastDropReport < 5_000) return;
   lastDropReport = Date.now();
-  console.error(`[db] ${droppedSinceReport} database connection(s) lost (${error.message}); new ones are opened as needed`);
+  console.error(
+    `[db] ${droppedSinceReport} database connection(s) lost (${error.message}); new ones are opened as needed`,
+  );
   droppedSinceReport = 0;
 }
 
 /** Waiting for a connection (the server down, the pool exhausted) is bounded: the request fails instead. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-export async function connectDatabase(options: { url?: string; pgliteDir: string; poolSize?: number }): Promise<Database> {
+export async function connectDatabase(options: {
+  url?: string;
+  pgliteDir: string;
+  poolSize?: number;
+}): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20, Client: NamedStatementClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 20,
+      Client: NamedStatementClient,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     // An idle client's error is re-emitted by the pool (which has already dropped the client).
     pool.on("error", (error) => reportDroppedConnection(error));
     // Whatever fails while a connection is being had is about the connection, never the data.
@@ -110,7 +121,8 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
 
 /** Monthly log partitions for this month and the next two; older rows fall into logs_default. */
 export async function ensureLogPartitions(db: Kysely<DB>, now = new Date()): Promise<void> {
-  for (let i = 0; i < 3; i++) await ensureLogPartition(db, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + i, 1)));
+  for (let i = 0; i < 3; i++)
+    await ensureLogPartition(db, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + i, 1)));
 }
 
 /**
@@ -124,7 +136,9 @@ export async function ensureLogPartition(db: Kysely<DB>, day: Date): Promise<voi
   const from = Math.floor(start.getTime() / 1000);
   const to = Math.floor(end.getTime() / 1000);
   try {
-    await sql.raw(`create table if not exists ${name} partition of logs for values from (${from}) to (${to})`).execute(db);
+    await sql
+      .raw(`create table if not exists ${name} partition of logs for values from (${from}) to (${to})`)
+      .execute(db);
   } catch (error) {
     // Rows for that month already sit in the default partition; leave them there.
     console.warn(`[db] could not create partition ${name}: ${(error as Error).message}`);

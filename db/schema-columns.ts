@@ -13,7 +13,9 @@ type PgTypeOf<T> = [T] extends [number]
         : "jsonb";
 /** A column as written below: its PostgreSQL type, with `?` when it takes NULL. */
 type ColumnSpec<T> = null extends T ? `${PgTypeOf<NonNullable<T>>}?` : PgTypeOf<T>;
-type SchemaSpec = { [Table in keyof DB]: { [Column in keyof Selectable<DB[Table]>]-?: ColumnSpec<Selectable<DB[Table]>[Column]> } };
+type SchemaSpec = {
+  [Table in keyof DB]: { [Column in keyof Selectable<DB[Table]>]-?: ColumnSpec<Selectable<DB[Table]>[Column]> };
+};
 
 /**
  * Every table and column the migrations create, with its type and nullability, written out so
@@ -26,7 +28,7 @@ type SchemaSpec = { [Table in keyof DB]: { [Column in keyof Selectable<DB[Table]
  */
 export const SCHEMA_COLUMNS = {
   abilities: {
-    "group": "text",
+    group: "text",
     model: "text",
     channel_id: "int4",
     enabled: "bool",
@@ -55,7 +57,7 @@ export const SCHEMA_COLUMNS = {
     balance: "float8",
     balance_updated_time: "int8",
     models: "text",
-    "group": "text",
+    group: "text",
     used_quota: "int8",
     model_mapping: "text",
     status_code_mapping: "text",
@@ -102,7 +104,7 @@ export const SCHEMA_COLUMNS = {
     is_stream: "bool",
     channel_id: "int4",
     token_id: "int4",
-    "group": "text",
+    group: "text",
     other: "text",
   },
   midjourneys: {
@@ -252,7 +254,7 @@ export const SCHEMA_COLUMNS = {
     model_limits: "text",
     allow_ips: "text",
     used_quota: "int8",
-    "group": "text",
+    group: "text",
     deleted_at: "timestamptz?",
     leased: "int8",
     rpm_limit: "int4",
@@ -291,7 +293,7 @@ export const SCHEMA_COLUMNS = {
     quota: "int8",
     used_quota: "int8",
     request_count: "int8",
-    "group": "text",
+    group: "text",
     aff_code: "text?",
     aff_count: "int4",
     aff_quota: "int8",

@@ -3,7 +3,14 @@ import type { UsersTable, SessionsTable, VerificationCodesTable, OAuthStatesTabl
 import type { TokensTable } from "./schema/tokens";
 import type { ChannelsTable, AbilitiesTable } from "./schema/channels";
 import type { QuotaReservationsTable, QuotaLeasesTable, BillingJournalsTable } from "./schema/billing";
-import type { LogsTable, QuotaDataTable, QuotaDataModelsTable, QuotaDataChannelsTable, QuotaDataTokensTable, UsageRollupProgressTable } from "./schema/logs";
+import type {
+  LogsTable,
+  QuotaDataTable,
+  QuotaDataModelsTable,
+  QuotaDataChannelsTable,
+  QuotaDataTokensTable,
+  UsageRollupProgressTable,
+} from "./schema/logs";
 import type { MidjourneysTable, TasksTable } from "./schema/tasks";
 import type { TopUpsTable, RedemptionsTable } from "./schema/payments";
 import type { OptionsTable, JobRunsTable, ImportRunsTable } from "./schema/system";

@@ -32,15 +32,25 @@ export function startBullWorker(): Promise<Running> {
     try {
       for (const job of JOB_DEFINITIONS) {
         if (!job.everyMs) continue;
-        await queue.upsertJobScheduler(job.name, { every: job.everyMs }, {
-          name: job.name,
-          data: {},
-          opts: { attempts: job.attempts, backoff: { type: "exponential", delay: 5_000 }, removeOnComplete: 100, removeOnFail: 500 },
-        });
+        await queue.upsertJobScheduler(
+          job.name,
+          { every: job.everyMs },
+          {
+            name: job.name,
+            data: {},
+            opts: {
+              attempts: job.attempts,
+              backoff: { type: "exponential", delay: 5_000 },
+              removeOnComplete: 100,
+              removeOnFail: 500,
+            },
+          },
+        );
       }
     } catch (error) {
       if (stopped) return;
-      if (attempt === 0) console.error(`[worker] could not set up the recurring jobs yet (${(error as Error).message}); retrying`);
+      if (attempt === 0)
+        console.error(`[worker] could not set up the recurring jobs yet (${(error as Error).message}); retrying`);
       await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 500 * 2 ** attempt)).unref());
       if (!stopped) return upsertSchedulers(attempt + 1);
     }
@@ -74,7 +84,13 @@ export function startBullWorker(): Promise<Running> {
 /** Closing waits for Redis to acknowledge; a shutdown during an outage does not wait for that. */
 function bounded(work: Promise<unknown> | undefined, ms = 5_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([Promise.resolve(work).then(() => undefined, () => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    Promise.resolve(work).then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 export async function stopBullWorker(): Promise<void> {
@@ -96,7 +112,10 @@ export async function enqueueBullJob(name: string): Promise<void> {
     timer = setTimeout(() => reject(new Error(QUEUE_UNAVAILABLE_MESSAGE)), ENQUEUE_TIMEOUT_MS);
   });
   try {
-    await Promise.race([producer.add(name, {}, { attempts: definition?.attempts ?? 1, removeOnComplete: 100, removeOnFail: 500 }), timeout]);
+    await Promise.race([
+      producer.add(name, {}, { attempts: definition?.attempts ?? 1, removeOnComplete: 100, removeOnFail: 500 }),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -12,7 +12,8 @@ const seconds = (ms: number | null | undefined) => (ms ? Math.floor(ms / 1000) :
 export async function readSchedules(now = Date.now()): Promise<{ schedules: ScheduleView[]; balances: LongRunView }> {
   const runs = await readJobRuns();
   // A run whose process died says "running" until it is stale; the page stops waiting for it then.
-  for (const run of runs.values()) if (run.running && now - (run.last_started_at ?? 0) >= STALE_RUN_MS) run.running = false;
+  for (const run of runs.values())
+    if (run.running && now - (run.last_started_at ?? 0) >= STALE_RUN_MS) run.running = false;
   const schedules = JOB_DEFINITIONS.filter((job) => job.everyMs && job.label).map((job): ScheduleView => {
     const run = runs.get(job.name);
     const state = run ? { lastStartedAt: run.last_started_at, running: run.running } : undefined;
@@ -36,6 +37,12 @@ export async function readSchedules(now = Date.now()): Promise<{ schedules: Sche
   } catch {}
   return {
     schedules,
-    balances: { running: balance?.running ?? false, done: balance?.progress_done ?? 0, total: balance?.progress_total ?? 0, updated, finishedAt: seconds(balance?.last_finished_at) },
+    balances: {
+      running: balance?.running ?? false,
+      done: balance?.progress_done ?? 0,
+      total: balance?.progress_total ?? 0,
+      updated,
+      finishedAt: seconds(balance?.last_finished_at),
+    },
   };
 }

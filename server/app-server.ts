@@ -25,7 +25,12 @@ export function createAppServer(options: {
   const app = express();
   app.disable("x-powered-by");
   // Streams must reach the client as they are written: never compress text/event-stream.
-  app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res) }));
+  app.use(
+    compression({
+      filter: (req, res) =>
+        !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res),
+    }),
+  );
   options.mountStatic?.(app);
   // Loaders and actions answer a database outage with a 503, not Remix's 500 (app/web/database-outage.server.ts),
   // and send their messages in the reader's language (app/web/reader-language.server.ts).
@@ -43,7 +48,16 @@ export function createAppServer(options: {
         // Still the OpenAI error shape, so clients show a message instead of "no body".
         if (!res.headersSent) {
           res.writeHead(500, { "Content-Type": "application/json" });
-          res.end(JSON.stringify({ error: { message: "网关内部错误，请稍后重试", type: "new_api_error", param: null, code: "internal_error" } }));
+          res.end(
+            JSON.stringify({
+              error: {
+                message: "网关内部错误，请稍后重试",
+                type: "new_api_error",
+                param: null,
+                code: "internal_error",
+              },
+            }),
+          );
         } else res.end();
       });
       return;
@@ -54,7 +68,8 @@ export function createAppServer(options: {
     if (refusal) return refuse(req, res, 400, refusal);
     // A declared oversize /api body is answered before anyone reads it (readJson still caps
     // chunked bodies, which declare no length).
-    if ((req.url ?? "").startsWith("/api/") && Number(req.headers["content-length"] ?? 0) > entry.apiBodyLimit()) return refuse(req, res, 413, "请求体过大");
+    if ((req.url ?? "").startsWith("/api/") && Number(req.headers["content-length"] ?? 0) > entry.apiBodyLimit())
+      return refuse(req, res, 413, "请求体过大");
     // A route that answers without reading its body (the /api 404, a button-only action) would
     // leave the client stuck sending it: once the answer is out, the rest is read and dropped.
     res.once("finish", () => {
@@ -100,7 +115,10 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, messa
   const api = (req.url ?? "").startsWith("/api/");
   const body = api ? JSON.stringify({ success: false, message }) : message;
   discardBody(req);
-  res.writeHead(status, { "Content-Type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body) });
+  res.writeHead(status, {
+    "Content-Type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+  });
   res.end(body);
 }
 

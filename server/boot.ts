@@ -24,7 +24,9 @@ export function bootApp(entry: Pick<EntryExports, "bootSteps" | "startBoot">): P
     await steps.holdNodeLock();
     const recovered = await steps.recoverStoppedNodes();
     if (recovered.replayed || recovered.returned || recovered.refunded) {
-      console.log(`[boot] recovered from an earlier stop: ${recovered.replayed} journaled settlements written, ${recovered.returned} quota leases returned, ${recovered.refunded} old reservations refunded`);
+      console.log(
+        `[boot] recovered from an earlier stop: ${recovered.replayed} journaled settlements written, ${recovered.returned} quota leases returned, ${recovered.refunded} old reservations refunded`,
+      );
     }
     const rootPassword = steps.env.ROOT_PASSWORD;
     const root = await steps.ensureRootUser(rootPassword);
@@ -39,7 +41,9 @@ export function bootApp(entry: Pick<EntryExports, "bootSteps" | "startBoot">): P
     // Redis: a node starts, serves and reports itself degraded while Redis is down.
     if (!steps.isRedisEnabled()) {
       steps.startInProcessJobs();
-      console.log("[boot] no REDIS_URL: background jobs run in this process (one instance; set DATABASE_URL and REDIS_URL to run several)");
+      console.log(
+        "[boot] no REDIS_URL: background jobs run in this process (one instance; set DATABASE_URL and REDIS_URL to run several)",
+      );
     } else if (steps.env.WORKERS === "on") await steps.startBullWorker();
     else console.log("[boot] WORKERS=off: background jobs run only in `npm run worker` processes");
   });

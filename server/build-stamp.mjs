@@ -7,7 +7,17 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const INPUTS = ["app", "server", "jobs", "db", "public", "package.json", "package-lock.json", "vite.config.ts", "tsconfig.json"];
+const INPUTS = [
+  "app",
+  "server",
+  "jobs",
+  "db",
+  "public",
+  "package.json",
+  "package-lock.json",
+  "vite.config.ts",
+  "tsconfig.json",
+];
 const STAMP = "build/.source-stamp";
 const ENTRIES = ["build/entry/server/index.mjs", "build/entry/server/import.mjs"];
 // `npm run import` builds the same way before it runs; its lines say who is speaking.
@@ -36,7 +46,11 @@ if (process.argv.includes("--write")) {
 
 const built = ENTRIES.every((entry) => existsSync(entry)) && existsSync(STAMP) && readFileSync(STAMP, "utf8") === stamp;
 if (built) process.exit(0);
-console.log(existsSync(ENTRIES[0]) ? `${TAG} the sources changed since the last build: rebuilding…` : `${TAG} first start: building the console and server…`);
+console.log(
+  existsSync(ENTRIES[0])
+    ? `${TAG} the sources changed since the last build: rebuilding…`
+    : `${TAG} first start: building the console and server…`,
+);
 const started = Date.now();
 // The build's own output is only shown when it fails: a start prints what a person needs.
 const result = spawnSync("npm", ["run", "--silent", "build"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });

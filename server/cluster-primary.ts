@@ -41,7 +41,8 @@ export function runWebProcesses(count: number): void {
     const id = message.id;
     // The asking process may have died meanwhile: its answer is dropped, not thrown.
     const answer = (reply: { text?: string; error?: string }) => {
-      if (worker.isConnected()) worker.send({ type: CLUSTER_METRICS_MESSAGE, id, ...reply }, undefined, () => undefined);
+      if (worker.isConnected())
+        worker.send({ type: CLUSTER_METRICS_MESSAGE, id, ...reply }, undefined, () => undefined);
     };
     aggregator.clusterMetrics().then(
       (text) => answer({ text }),
@@ -65,9 +66,14 @@ export function runWebProcesses(count: number): void {
       return;
     }
     const lived = Date.now() - entry.startedAt;
-    const delay = lived >= STEADY_LIFE_MS ? FIRST_RESTART_DELAY_MS : Math.min(LONGEST_RESTART_DELAY_MS, (restartDelay.get(entry.slot) ?? FIRST_RESTART_DELAY_MS / 2) * 2);
+    const delay =
+      lived >= STEADY_LIFE_MS
+        ? FIRST_RESTART_DELAY_MS
+        : Math.min(LONGEST_RESTART_DELAY_MS, (restartDelay.get(entry.slot) ?? FIRST_RESTART_DELAY_MS / 2) * 2);
     restartDelay.set(entry.slot, delay);
-    console.error(`[cluster] web process ${entry.slot} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); starting another in ${delay / 1000} s`);
+    console.error(
+      `[cluster] web process ${entry.slot} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); starting another in ${delay / 1000} s`,
+    );
     setTimeout(() => {
       if (!stopping) start(entry.slot);
     }, delay);

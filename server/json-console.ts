@@ -15,7 +15,8 @@ const REQUEST_ID = /^(\d{14}[0-9a-f]{12})\b ?/;
 const BEARER_KEY = /\b(sk|sess|pk)-[A-Za-z0-9_-]{12,}/g;
 // Headers that carry a credential, as a library might print them: the value (with its scheme),
 // and for cookies every pair up to the end of the value.
-const AUTH_HEADER = /\b(authorization|x-api-key|api-key)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',}]+/gi;
+const AUTH_HEADER =
+  /\b(authorization|x-api-key|api-key)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',}]+/gi;
 const COOKIE_HEADER = /\b(cookie|set-cookie)(["']?\s*[:=]\s*["']?)[^"'\n}]+/gi;
 
 export function maskSecrets(text: string): string {
@@ -25,7 +26,12 @@ export function maskSecrets(text: string): string {
 type Level = "debug" | "info" | "warn" | "error" | "fatal";
 
 /** One console call as the fields of its JSON line. */
-export function structuredLine(args: unknown[]): { msg: string; component?: string; request_id?: string; err?: { type: string; message: string; stack?: string } } {
+export function structuredLine(args: unknown[]): {
+  msg: string;
+  component?: string;
+  request_id?: string;
+  err?: { type: string; message: string; stack?: string };
+} {
   const error = args.find((arg): arg is Error => arg instanceof Error);
   let msg = maskSecrets(format(...args.filter((arg) => arg !== error)));
   const line: ReturnType<typeof structuredLine> = { msg };
@@ -40,7 +46,12 @@ export function structuredLine(args: unknown[]): { msg: string; component?: stri
     }
     line.msg = msg;
   }
-  if (error) line.err = { type: error.name, message: maskSecrets(error.message), stack: error.stack ? maskSecrets(error.stack) : undefined };
+  if (error)
+    line.err = {
+      type: error.name,
+      message: maskSecrets(error.message),
+      stack: error.stack ? maskSecrets(error.stack) : undefined,
+    };
   return line;
 }
 
@@ -52,7 +63,10 @@ export function installJsonConsole(): void {
   // Synchronous writes: a line logged just before a crash is not lost in a buffer.
   const logger = pino(
     {
-      base: { pid: process.pid, ...(process.env.WEB_PROCESS_SLOT ? { web_process: Number(process.env.WEB_PROCESS_SLOT) } : {}) },
+      base: {
+        pid: process.pid,
+        ...(process.env.WEB_PROCESS_SLOT ? { web_process: Number(process.env.WEB_PROCESS_SLOT) } : {}),
+      },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       messageKey: "msg",
@@ -63,7 +77,10 @@ export function installJsonConsole(): void {
     const { msg, ...fields } = structuredLine(args);
     logger[level](fields, msg);
   };
-  const emit = (level: Level) => (...args: unknown[]) => write(level, args);
+  const emit =
+    (level: Level) =>
+    (...args: unknown[]) =>
+      write(level, args);
   console.log = emit("info");
   console.info = emit("info");
   console.warn = emit("warn");

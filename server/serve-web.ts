@@ -19,10 +19,16 @@ const PREPARE_ONLY = "SWITCHYARD_PREPARE_DATABASE_ONLY";
  */
 async function prepareFreshEmbeddedDatabase(entry: EntryExports): Promise<void> {
   if (!entry.isFreshEmbeddedDatabase()) return;
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!], { env: { ...process.env, [PREPARE_ONLY]: "1" }, stdio: "inherit" });
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!], {
+    env: { ...process.env, [PREPARE_ONLY]: "1" },
+    stdio: "inherit",
+  });
   const [code] = (await once(child, "exit")) as [number | null];
   // Done in this process instead when the preparing process could not (it said why above).
-  if (code !== 0) console.error(`[db] preparing the embedded database in a process of its own failed (code ${code}); preparing it here`);
+  if (code !== 0)
+    console.error(
+      `[db] preparing the embedded database in a process of its own failed (code ${code}); preparing it here`,
+    );
 }
 
 /** One web process: the built app booted (database, options, recovery) and the HTTP server listening. */
@@ -58,7 +64,9 @@ export async function serveWeb(): Promise<void> {
   server.keepAliveTimeout = 65_000;
   const slot = process.env.WEB_PROCESS_SLOT ? ` (web process ${process.env.WEB_PROCESS_SLOT}, pid ${process.pid})` : "";
   server.listen(port, host, () => {
-    console.log(`[server] Switchyard listening on http://${host === "0.0.0.0" ? "localhost" : host}:${port}${slot} (ready in ${Date.now() - startedAt} ms)`);
+    console.log(
+      `[server] Switchyard listening on http://${host === "0.0.0.0" ? "localhost" : host}:${port}${slot} (ready in ${Date.now() - startedAt} ms)`,
+    );
   });
   installGracefulShutdown(server, entry.shutdownApp);
 }

@@ -14,10 +14,17 @@ export function webConcurrency(env: Readonly<Record<string, string | undefined>>
   }
   const wanted = asked ?? Math.max(1, cores);
   if (wanted === 1) return { count: 1 };
-  const missing = [env.DATABASE_URL ? undefined : "DATABASE_URL", env.REDIS_URL ? undefined : "REDIS_URL"].filter(Boolean);
+  const missing = [env.DATABASE_URL ? undefined : "DATABASE_URL", env.REDIS_URL ? undefined : "REDIS_URL"].filter(
+    Boolean,
+  );
   if (missing.length > 0) {
     // The default quietly fits the deployment; an explicit request that cannot be honoured is said out loud.
-    return asked === undefined ? { count: 1 } : { count: 1, note: `WEB_CONCURRENCY=${asked} needs ${missing.join(" and ")} (processes share state through PostgreSQL and Redis): running one web process` };
+    return asked === undefined
+      ? { count: 1 }
+      : {
+          count: 1,
+          note: `WEB_CONCURRENCY=${asked} needs ${missing.join(" and ")} (processes share state through PostgreSQL and Redis): running one web process`,
+        };
   }
   return { count: wanted };
 }

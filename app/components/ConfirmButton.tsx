@@ -7,17 +7,31 @@ import { useT } from "~/components/i18n/locale-context";
  * <details>, the second (inside it) submits. The panel is fixed to the viewport, so a table's
  * overflow box does not clip its 确定 button.
  */
-export function ConfirmButton(props: { label: string; question: string; intent: string; fields?: Record<string, string | number>; confirmLabel?: string; testId?: string }) {
+export function ConfirmButton(props: {
+  label: string;
+  question: string;
+  intent: string;
+  fields?: Record<string, string | number>;
+  confirmLabel?: string;
+  testId?: string;
+}) {
   const t = useT();
   return (
-    <RowPopover summary={props.label} summaryClassName="text-red-600 dark:text-red-400" testId={props.testId} panelTestId={props.testId ? `confirm-${props.testId}` : undefined}>
+    <RowPopover
+      summary={props.label}
+      summaryClassName="text-red-600 dark:text-red-400"
+      testId={props.testId}
+      panelTestId={props.testId ? `confirm-${props.testId}` : undefined}
+    >
       <p className="mb-2">{props.question}</p>
       <Form method="post" className="inline-block">
         <input type="hidden" name="intent" value={props.intent} />
         {Object.entries(props.fields ?? {}).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        <button type="submit" className="btn-danger">{props.confirmLabel ?? t("确定")}</button>
+        <button type="submit" className="btn-danger">
+          {props.confirmLabel ?? t("确定")}
+        </button>
       </Form>
     </RowPopover>
   );

@@ -5,9 +5,24 @@ const tone = {
 };
 
 /** `id` + `hidden`: an empty banner the enhancement script fills and shows (data-copied-into). */
-export function FlashBanner({ type, message, id, hidden }: { type: keyof typeof tone; message: string; id?: string; hidden?: boolean }) {
+export function FlashBanner({
+  type,
+  message,
+  id,
+  hidden,
+}: {
+  type: keyof typeof tone;
+  message: string;
+  id?: string;
+  hidden?: boolean;
+}) {
   return (
-    <div id={id} hidden={hidden} role={type === "error" ? "alert" : "status"} className={`mb-3 rounded border px-3 py-2 text-sm ${tone[type]}`}>
+    <div
+      id={id}
+      hidden={hidden}
+      role={type === "error" ? "alert" : "status"}
+      className={`mb-3 rounded border px-3 py-2 text-sm ${tone[type]}`}
+    >
       {message}
     </div>
   );

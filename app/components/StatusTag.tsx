@@ -11,7 +11,10 @@ export type Tone = keyof typeof tones;
 
 export function StatusTag({ tone, children, title }: { tone: Tone; children: React.ReactNode; title?: string }) {
   return (
-    <span title={title} className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ${tones[tone]}`}>
+    <span
+      title={title}
+      className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ${tones[tone]}`}
+    >
       {children}
     </span>
   );

@@ -10,8 +10,16 @@ import { formValidityMessagesProp, type FormConstraint, type ValidityMessages } 
  * The constraint's messages go on the form, for the browser to word its refusals as the server
  * does (app/enhance/enhance-validity.js), in the reader's language: pass `useMessage()`.
  */
-export function browserCheckedFormProps<Schema extends Record<string, unknown>>(form: FormMetadata<Schema, string[]>, constraint: FormConstraint | undefined, message: (text: string) => string) {
-  return { ...getFormProps(form), noValidate: false, ...formValidityMessagesProp(constraint && constraintInLanguage(constraint, message)) };
+export function browserCheckedFormProps<Schema extends Record<string, unknown>>(
+  form: FormMetadata<Schema, string[]>,
+  constraint: FormConstraint | undefined,
+  message: (text: string) => string,
+) {
+  return {
+    ...getFormProps(form),
+    noValidate: false,
+    ...formValidityMessagesProp(constraint && constraintInLanguage(constraint, message)),
+  };
 }
 
 /**
@@ -22,7 +30,9 @@ export function constraintInLanguage(constraint: FormConstraint, message: (text:
   return Object.fromEntries(
     Object.entries(constraint).map(([name, field]) => {
       if (!field.messages) return [name, field];
-      const messages: ValidityMessages = Object.fromEntries(Object.entries(field.messages).map(([flag, text]) => [flag, text === undefined ? text : message(text)]));
+      const messages: ValidityMessages = Object.fromEntries(
+        Object.entries(field.messages).map(([flag, text]) => [flag, text === undefined ? text : message(text)]),
+      );
       return [name, { ...field, messages }];
     }),
   );

@@ -25,7 +25,8 @@
     const count = picker.querySelector("[data-picker-count]");
     // The words come from the page, in the reader's language.
     const template = count instanceof HTMLElement ? count.dataset.countTemplate : undefined;
-    if (count && template) count.textContent = template.replace("{chosen}", String(chosen)).replace("{total}", String(total));
+    if (count && template)
+      count.textContent = template.replace("{chosen}", String(chosen)).replace("{total}", String(total));
   }
 
   /** @param {HTMLInputElement} search */
@@ -33,7 +34,9 @@
     const picker = search.closest("[data-model-picker]");
     if (!picker) return;
     const query = search.value.trim().toLowerCase();
-    for (const group of /** @type {NodeListOf<HTMLDetailsElement>} */ (picker.querySelectorAll("details[data-model-group]"))) {
+    for (const group of /** @type {NodeListOf<HTMLDetailsElement>} */ (
+      picker.querySelectorAll("details[data-model-group]")
+    )) {
       // How the group was before the search started.
       if (group.dataset.wasOpen === undefined) group.dataset.wasOpen = group.open ? "1" : "";
       let matches = 0;
@@ -56,13 +59,15 @@
 
   document.addEventListener("change", (event) => {
     const target = event.target;
-    const picker = target instanceof HTMLInputElement && target.type === "checkbox" ? target.closest("[data-model-picker]") : null;
+    const picker =
+      target instanceof HTMLInputElement && target.type === "checkbox" ? target.closest("[data-model-picker]") : null;
     if (picker) recount(picker);
   });
 
   // Enter in the search box would submit the whole form: it only searches.
   document.addEventListener("keydown", (event) => {
     const target = event.target;
-    if (event.key === "Enter" && target instanceof HTMLInputElement && target.dataset.modelSearch !== undefined) event.preventDefault();
+    if (event.key === "Enter" && target instanceof HTMLInputElement && target.dataset.modelSearch !== undefined)
+      event.preventDefault();
   });
 })();

@@ -11,7 +11,17 @@
  * The keys are ValidityState flags. A flag with no message keeps the browser's wording.
  */
 (() => {
-  const FLAGS = /** @type {const} */ (["valueMissing", "tooShort", "tooLong", "rangeUnderflow", "rangeOverflow", "stepMismatch", "patternMismatch", "typeMismatch", "badInput"]);
+  const FLAGS = /** @type {const} */ ([
+    "valueMissing",
+    "tooShort",
+    "tooLong",
+    "rangeUnderflow",
+    "rangeOverflow",
+    "stepMismatch",
+    "patternMismatch",
+    "typeMismatch",
+    "badInput",
+  ]);
 
   /** @param {string | undefined} json @returns {Record<string, any>} */
   const parse = (json) => {
@@ -26,7 +36,7 @@
   function messagesFor(control) {
     if (control.dataset.validityMessages) return parse(control.dataset.validityMessages);
     const form = control.form;
-    return form ? parse(form.dataset.validityMessages)[control.name] ?? {} : {};
+    return form ? (parse(form.dataset.validityMessages)[control.name] ?? {}) : {};
   }
 
   // `invalid` does not bubble: caught on its way down. It fires before the bubble is drawn, so

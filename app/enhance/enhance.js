@@ -99,7 +99,8 @@
   }
 
   /** What a field holds, or an element's text. @param {Element | null} el */
-  const valueOf = (el) => (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : el?.textContent ?? "");
+  const valueOf = (el) =>
+    el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : (el?.textContent ?? "");
 
   /**
    * A page of this site fetched and parsed; null when it answered with an error. Bounded: a
@@ -125,7 +126,9 @@
     if (copy) {
       const { copy: text, copyFrom, copyChecked } = copy.dataset;
       if (copyChecked !== undefined) {
-        const values = all(copyChecked).filter((box) => /** @type {HTMLInputElement} */ (box).checked).map((box) => /** @type {HTMLInputElement} */ (box).value);
+        const values = all(copyChecked)
+          .filter((box) => /** @type {HTMLInputElement} */ (box).checked)
+          .map((box) => /** @type {HTMLInputElement} */ (box).value);
         // Nothing chosen: the form goes to the server, which says what is missing.
         if (values.length === 0) return;
         event.preventDefault();
@@ -208,7 +211,13 @@
     const body = new URLSearchParams(/** @type {any} */ (new FormData(form)));
     try {
       // The answer is a redirect back here; its Set-Cookie is all that is needed.
-      await fetch(form.action, { method: "POST", body, redirect: "manual", credentials: "same-origin", signal: AbortSignal.timeout(10_000) });
+      await fetch(form.action, {
+        method: "POST",
+        body,
+        redirect: "manual",
+        credentials: "same-origin",
+        signal: AbortSignal.timeout(10_000),
+      });
     } catch {
       return form.submit();
     }
@@ -235,7 +244,9 @@
     if (!(box instanceof HTMLInputElement)) return;
     if (box.dataset.disables) applyDisables(box);
     const group = box.dataset.selectAll;
-    if (group) for (const other of all(`input[type=checkbox][name="${CSS.escape(group)}"]`)) /** @type {HTMLInputElement} */ (other).checked = box.checked;
+    if (group)
+      for (const other of all(`input[type=checkbox][name="${CSS.escape(group)}"]`))
+        /** @type {HTMLInputElement} */ (other).checked = box.checked;
   });
 
   /** @param {HTMLButtonElement} button */
@@ -272,7 +283,8 @@
             const fresh = (await fetchPage(location.href))?.getElementById(id);
             if (fresh) {
               // Whatever the person had opened stays open across the swap.
-              for (const open of all("details[open][id]", current)) fresh.querySelector(`#${CSS.escape(open.id)}`)?.setAttribute("open", "");
+              for (const open of all("details[open][id]", current))
+                fresh.querySelector(`#${CSS.escape(open.id)}`)?.setAttribute("open", "");
               current.replaceWith(doc.importNode(fresh, true));
               const swapped = doc.getElementById(id);
               if (swapped) reveal(swapped);

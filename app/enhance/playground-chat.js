@@ -119,7 +119,11 @@
     const system = field("system").value.trim();
     const maxTokens = Number(field("max_tokens").value) || 0;
     const temperature = Number(field("temperature").value) || 0;
-    const messages = [...(system ? [{ role: "system", content: system }] : []), ...history, { role: "user", content: asked }];
+    const messages = [
+      ...(system ? [{ role: "system", content: system }] : []),
+      ...history,
+      { role: "user", content: asked },
+    ];
     history.push({ role: "user", content: asked });
     keepHistory();
     bubble("user", asked, "complete");

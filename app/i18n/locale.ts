@@ -50,7 +50,10 @@ export function resolveLocale(headers: { cookie?: string | null; acceptLanguage?
 }
 
 export function requestLocale(request: Request): Locale {
-  return resolveLocale({ cookie: request.headers.get("Cookie"), acceptLanguage: request.headers.get("Accept-Language") });
+  return resolveLocale({
+    cookie: request.headers.get("Cookie"),
+    acceptLanguage: request.headers.get("Accept-Language"),
+  });
 }
 
 /** The Set-Cookie value that keeps a reader's choice for a year. */

@@ -29,7 +29,9 @@ const CJK_TEXT = /[\u3400-\u9fff]/;
 export function t(locale: Locale, key: string, values: Values = {}): string {
   const rendered = { ...values };
   // A value that is itself a message (a reason, a nested refusal) is read in the same language.
-  if (locale !== "zh") for (const [name, value] of Object.entries(values)) if (typeof value === "string") rendered[name] = translateText(locale, value);
+  if (locale !== "zh")
+    for (const [name, value] of Object.entries(values))
+      if (typeof value === "string") rendered[name] = translateText(locale, value);
   return i18n.t(key, { lng: locale, ...rendered, defaultValue: key });
 }
 
@@ -57,7 +59,9 @@ const templates: Template[] = Object.keys(english)
   .map((key) => {
     const names: string[] = [];
     const parts = key.split(PLACEHOLDER);
-    const source = parts.map((part, index) => (index % 2 === 1 ? (names.push(part), "([\\s\\S]+?)") : escapeRegExp(part))).join("");
+    const source = parts
+      .map((part, index) => (index % 2 === 1 ? (names.push(part), "([\\s\\S]+?)") : escapeRegExp(part)))
+      .join("");
     return { key, names, pattern: new RegExp(`^${source}$`) };
   })
   .sort((a, b) => b.key.replace(PLACEHOLDER, "").length - a.key.replace(PLACEHOLDER, "").length);

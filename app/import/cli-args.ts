@@ -2,17 +2,21 @@ import { z } from "zod";
 import type { Result } from "~/utils/result";
 import type { ImportOptions } from "./types";
 
-export const USAGE = "usage: npm run import -- <source> [--apply] [--logs-since YYYY-MM-DD | --skip-logs] [--log-source <source>]\n" +
+export const USAGE =
+  "usage: npm run import -- <source> [--apply] [--logs-since YYYY-MM-DD | --skip-logs] [--log-source <source>]\n" +
   "  <source>: a new-api / one-api SQLite file (one-api.db), mysql://user:pass@host:3306/db, or postgres://…";
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "--logs-since wants a day as YYYY-MM-DD").transform((text, ctx) => {
-  const date = new Date(`${text}T00:00:00Z`);
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
-    ctx.addIssue({ code: "custom", message: `--logs-since ${text} is not a real day` });
-    return z.NEVER;
-  }
-  return date;
-});
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "--logs-since wants a day as YYYY-MM-DD")
+  .transform((text, ctx) => {
+    const date = new Date(`${text}T00:00:00Z`);
+    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
+      ctx.addIssue({ code: "custom", message: `--logs-since ${text} is not a real day` });
+      return z.NEVER;
+    }
+    return date;
+  });
 
 /** The command line, parsed at the edge: a clear message for every mistake, never a stack. */
 export function parseImportArgs(argv: string[]): Result<ImportOptions> {
@@ -23,7 +27,10 @@ export function parseImportArgs(argv: string[]): Result<ImportOptions> {
   let logSource: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
     const value = () => inline ?? argv[++i];
     if (flag === "--apply") apply = true;
     else if (flag === "--skip-logs") skipLogs = true;
@@ -33,8 +40,13 @@ export function parseImportArgs(argv: string[]): Result<ImportOptions> {
     else if (flag.startsWith("-")) return { ok: false, message: `unknown option ${flag}\n${USAGE}` };
     else positional.push(arg);
   }
-  if (positional.length !== 1) return { ok: false, message: positional.length ? `one source only, got: ${positional.join(" ")}\n${USAGE}` : USAGE };
-  if (skipLogs && logsSince !== undefined) return { ok: false, message: "--skip-logs and --logs-since exclude each other" };
+  if (positional.length !== 1)
+    return {
+      ok: false,
+      message: positional.length ? `one source only, got: ${positional.join(" ")}\n${USAGE}` : USAGE,
+    };
+  if (skipLogs && logsSince !== undefined)
+    return { ok: false, message: "--skip-logs and --logs-since exclude each other" };
   if (logSource !== undefined && logSource.trim() === "") return { ok: false, message: "--log-source wants a source" };
   let since: Date | undefined;
   if (logsSince !== undefined) {

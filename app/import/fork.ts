@@ -8,7 +8,8 @@ import type { ForkInfo, SourceDb } from "./types";
 export async function detectFork(source: SourceDb): Promise<ForkInfo> {
   const tables = new Set(await source.tables());
   for (const needed of ["users", "tokens", "channels", "options"]) {
-    if (!tables.has(needed)) throw new Error(`${source.label} is not a new-api or one-api database: it has no ${needed} table`);
+    if (!tables.has(needed))
+      throw new Error(`${source.label} is not a new-api or one-api database: it has no ${needed} table`);
   }
   const users = new Set(await source.columns("users"));
   const tokens = new Set(await source.columns("tokens"));
@@ -18,7 +19,8 @@ export async function detectFork(source: SourceDb): Promise<ForkInfo> {
 
   // one-api's tokens keep model limits in `models` and the allow-list in `subnet`; new-api
   // renamed them `model_limits` / `allow_ips` and added `model_limits_enabled`.
-  const oneApi = !tokens.has("model_limits_enabled") && (tokens.has("models") || tokens.has("subnet") || channels.has("config"));
+  const oneApi =
+    !tokens.has("model_limits_enabled") && (tokens.has("models") || tokens.has("subnet") || channels.has("config"));
   if (oneApi) {
     if (tokens.has("models")) evidence.push("tokens.models");
     if (tokens.has("subnet")) evidence.push("tokens.subnet");
@@ -35,5 +37,9 @@ export async function detectFork(source: SourceDb): Promise<ForkInfo> {
   ].filter((x): x is string => Boolean(x));
   if (tokens.has("model_limits_enabled")) evidence.push("tokens.model_limits_enabled");
   evidence.push(...later);
-  return { fork: "new-api", version: later.length ? `later than v0.3.0.2 (${later.join(", ")})` : "v0.3.0.x", evidence };
+  return {
+    fork: "new-api",
+    version: later.length ? `later than v0.3.0.2 (${later.join(", ")})` : "v0.3.0.x",
+    evidence,
+  };
 }

@@ -80,10 +80,14 @@ export class ImportReport {
       const counts = OUTCOMES.map((o) => [o, this.count(entry.table, o)] as const)
         .filter(([, n]) => n > 0)
         .map(([o, n]) => `${o} ${n}`);
-      lines.push("", `== ${entry.table}: found ${entry.found}, ${verb} ${entry.written}${counts.length ? `, ${counts.join(", ")}` : ""}`);
+      lines.push(
+        "",
+        `== ${entry.table}: found ${entry.found}, ${verb} ${entry.written}${counts.length ? `, ${counts.join(", ")}` : ""}`,
+      );
       for (const remark of entry.remarks) lines.push(`   ${remark}`);
       for (const outcome of OUTCOMES) {
-        for (const note of entry.notes.filter((n) => n.outcome === outcome)) lines.push(`   ${outcome} #${note.id}: ${note.reason}`);
+        for (const note of entry.notes.filter((n) => n.outcome === outcome))
+          lines.push(`   ${outcome} #${note.id}: ${note.reason}`);
         const hidden = this.hiddenNotes.get(`${entry.table}\0${outcome}`);
         if (hidden) lines.push(`   … and ${hidden} more ${outcome}`);
       }

@@ -17,7 +17,12 @@ export class ImportRefused extends Error {}
  * gateway's own connection, so the domain writers the steps use see the same database).
  * A target with users that no earlier import wrote is refused before anything is read or written.
  */
-export async function runImport(options: ImportOptions, target: Kysely<DB>, progress: ProgressReporter, steps: ImportStep[] = importSteps): Promise<ImportResult> {
+export async function runImport(
+  options: ImportOptions,
+  target: Kysely<DB>,
+  progress: ProgressReporter,
+  steps: ImportStep[] = importSteps,
+): Promise<ImportResult> {
   const refusal = await refusalOfTarget(target);
   if (refusal) return { ok: false, message: refusal };
 
@@ -36,11 +41,16 @@ export async function runImport(options: ImportOptions, target: Kysely<DB>, prog
     const ctx: ImportContext = { source, logSource, target, apply: options.apply, fork, options, report, progress };
     let runId: number | undefined;
     if (options.apply) {
-      const run = await target.insertInto("import_runs").values({ source: source.label, fork: `${fork.fork} ${fork.version}`, finished_at: null }).returning("id").executeTakeFirstOrThrow();
+      const run = await target
+        .insertInto("import_runs")
+        .values({ source: source.label, fork: `${fork.fork} ${fork.version}`, finished_at: null })
+        .returning("id")
+        .executeTakeFirstOrThrow();
       runId = run.id;
     }
     for (const step of steps) await step.run(ctx);
-    if (runId !== undefined) await target.updateTable("import_runs").set({ finished_at: new Date() }).where("id", "=", runId).execute();
+    if (runId !== undefined)
+      await target.updateTable("import_runs").set({ finished_at: new Date() }).where("id", "=", runId).execute();
     return { ok: true, value: report };
   } catch (error) {
     if (error instanceof ImportRefused) return { ok: false, message: error.message };
@@ -57,6 +67,8 @@ async function refusalOfTarget(target: Kysely<DB>): Promise<string | undefined> 
   if (!user) return undefined;
   const earlier = await target.selectFrom("import_runs").select("id").limit(1).executeTakeFirst();
   if (earlier) return undefined;
-  return "The target database already has users: the import only fills a new deployment. Run it before the first `npm start` " +
-    "(against an empty DATABASE_URL, or a DATA_DIR with no database yet). Nothing was changed.";
+  return (
+    "The target database already has users: the import only fills a new deployment. Run it before the first `npm start` " +
+    "(against an empty DATABASE_URL, or a DATA_DIR with no database yet). Nothing was changed."
+  );
 }

@@ -24,7 +24,10 @@ export type TableMove<R> = {
  * `on conflict do nothing`, so rows an earlier `--apply` wrote are reported present and a
  * second run adds nothing. A dry run asks the target which ids it already has instead.
  */
-export async function moveTable<R extends Record<string, unknown>>(ctx: ImportContext, spec: TableMove<R>): Promise<void> {
+export async function moveTable<R extends Record<string, unknown>>(
+  ctx: ImportContext,
+  spec: TableMove<R>,
+): Promise<void> {
   const report = ctx.report;
   report.table(spec.source);
   if (!(await ctx.source.tables()).includes(spec.source)) {
@@ -36,7 +39,7 @@ export async function moveTable<R extends Record<string, unknown>>(ctx: ImportCo
   const total = await ctx.source.count(spec.source);
   const counter = ctx.progress.start(spec.source, total);
   const rows: R[] = [];
-  for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+  for (let after = Number.MIN_SAFE_INTEGER; ;) {
     const page = await ctx.source.page(spec.source, columns, after, PAGE_ROWS);
     if (page.length === 0) break;
     for (const source of page) {
@@ -52,7 +55,11 @@ export async function moveTable<R extends Record<string, unknown>>(ctx: ImportCo
   else await countWouldWrite(ctx, spec, rows);
 }
 
-async function writeRows<R extends Record<string, unknown>>(ctx: ImportContext, spec: TableMove<R>, rows: R[]): Promise<void> {
+async function writeRows<R extends Record<string, unknown>>(
+  ctx: ImportContext,
+  spec: TableMove<R>,
+  rows: R[],
+): Promise<void> {
   await ctx.target.transaction().execute(async (trx) => {
     const written: R[] = [];
     for (let i = 0; i < rows.length; i += 500) {
@@ -66,7 +73,13 @@ async function writeRows<R extends Record<string, unknown>>(ctx: ImportContext, 
       const ids = new Set(inserted.map((r: any) => Number(r.id)));
       for (const row of batch) {
         if (ids.has(row.id as number)) written.push(row);
-        else ctx.report.note(spec.source, row.id as number, "present", "already in the target (an earlier --apply wrote it)");
+        else
+          ctx.report.note(
+            spec.source,
+            row.id as number,
+            "present",
+            "already in the target (an earlier --apply wrote it)",
+          );
       }
     }
     ctx.report.written(spec.source, written.length);
@@ -74,16 +87,25 @@ async function writeRows<R extends Record<string, unknown>>(ctx: ImportContext, 
   });
 }
 
-async function countWouldWrite<R extends Record<string, unknown>>(ctx: ImportContext, spec: TableMove<R>, rows: R[]): Promise<void> {
+async function countWouldWrite<R extends Record<string, unknown>>(
+  ctx: ImportContext,
+  spec: TableMove<R>,
+  rows: R[],
+): Promise<void> {
   const present = new Set<number>();
   for (let i = 0; i < rows.length; i += 1000) {
     const ids = rows.slice(i, i + 1000).map((r) => r.id as number);
-    const found = await (ctx.target as Kysely<any>).selectFrom(spec.target).select("id").where("id", "in", ids).execute();
+    const found = await (ctx.target as Kysely<any>)
+      .selectFrom(spec.target)
+      .select("id")
+      .where("id", "in", ids)
+      .execute();
     for (const r of found) present.add(Number(r.id));
   }
   let would = 0;
   for (const row of rows) {
-    if (present.has(row.id as number)) ctx.report.note(spec.source, row.id as number, "present", "already in the target (an earlier --apply wrote it)");
+    if (present.has(row.id as number))
+      ctx.report.note(spec.source, row.id as number, "present", "already in the target (an earlier --apply wrote it)");
     else would += 1;
   }
   ctx.report.written(spec.source, would);

@@ -46,7 +46,13 @@ export interface SourceDb {
    * read (names the table really has; the reader quotes them, `group` and `key` included).
    * `where` narrows it as in `count`.
    */
-  page(table: string, columns: string[], afterId: number, limit: number, where?: { sql: string; params: SourceValue[] }): Promise<SourceRow[]>;
+  page(
+    table: string,
+    columns: string[],
+    afterId: number,
+    limit: number,
+    where?: { sql: string; params: SourceValue[] },
+  ): Promise<SourceRow[]>;
   /** Every row of a (small) table, ordered by `id` when it has one. */
   all(table: string, columns: string[]): Promise<SourceRow[]>;
   close(): Promise<void>;

@@ -15,7 +15,12 @@ const BALANCE_MAX_BYTES = 256 * 1024;
 
 /** One GET of a balance endpoint through the SSRF-guarded client: bounded in time and size, no redirects. */
 const getJson: BalanceGet = async (url, headers) => {
-  const reply = await guardedHttp(url, { method: "GET", headers, timeoutMs: BALANCE_TIMEOUT_MS, maxBytes: BALANCE_MAX_BYTES });
+  const reply = await guardedHttp(url, {
+    method: "GET",
+    headers,
+    timeoutMs: BALANCE_TIMEOUT_MS,
+    maxBytes: BALANCE_MAX_BYTES,
+  });
   if (reply.status !== 200) throw new BalanceReadError(`上游返回 ${reply.status}`);
   try {
     return JSON.parse(reply.body) as unknown;
@@ -37,7 +42,11 @@ export async function refreshChannelBalance(channel: Channel): Promise<BalanceRe
   try {
     const balance = await provider(base, channelKeyForCall(channel), getJson);
     const db = await getDb();
-    await db.updateTable("channels").set({ balance, balance_updated_time: Math.floor(Date.now() / 1000) }).where("id", "=", channel.id).execute();
+    await db
+      .updateTable("channels")
+      .set({ balance, balance_updated_time: Math.floor(Date.now() / 1000) })
+      .where("id", "=", channel.id)
+      .execute();
     return { ok: true, value: balance };
   } catch (error) {
     return { ok: false, message: `余额查询失败：${(error as Error).message}` };

@@ -16,6 +16,9 @@ export function formModelLister(channelId?: number): ModelLister {
       if (channel) key = channelKeyForCall(channel);
     }
     if (!key) return { ok: false, message: "请先填写密钥" };
-    return listUpstreamModels({ id: channelId ?? 0, type: form.type, base_url: normaliseBaseUrl(form.base_url), other: form.other }, key);
+    return listUpstreamModels(
+      { id: channelId ?? 0, type: form.type, base_url: normaliseBaseUrl(form.base_url), other: form.other },
+      key,
+    );
   };
 }

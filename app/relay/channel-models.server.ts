@@ -6,7 +6,6 @@ import { guardedHttp } from "~/utils/guarded-http.server";
 import { channelKeyForCall } from "~/domain/channels/channel-key.server";
 import type { Result } from "~/utils/result";
 
-
 /** A model list larger than this is not a model list. */
 const MAX_LIST_BYTES = 4 * 1024 * 1024;
 
@@ -17,12 +16,21 @@ const MAX_LIST_BYTES = 4 * 1024 * 1024;
  * goes through the SSRF-guarded client, so link-local and cloud-metadata addresses are refused,
  * redirects are not followed, and the reply is bounded in time and size.
  */
-export async function listUpstreamModels(channel: ChannelAddress, key: string, timeoutMs = 10_000): Promise<Result<string[]>> {
+export async function listUpstreamModels(
+  channel: ChannelAddress,
+  key: string,
+  timeoutMs = 10_000,
+): Promise<Result<string[]>> {
   const lister = adapterFor(channel.type).listModels;
   if (!lister) return { ok: false, message: "该渠道类型不支持获取模型列表" };
   try {
     const request = lister.request(channel, key);
-    const reply = await guardedHttp(request.url, { method: request.method ?? "GET", headers: request.headers, timeoutMs, maxBytes: MAX_LIST_BYTES });
+    const reply = await guardedHttp(request.url, {
+      method: request.method ?? "GET",
+      headers: request.headers,
+      timeoutMs,
+      maxBytes: MAX_LIST_BYTES,
+    });
     if (reply.status !== 200) return { ok: false, message: `获取模型列表失败：上游返回 ${reply.status}` };
     return { ok: true, value: lister.parse(reply.body) };
   } catch (error) {

@@ -22,7 +22,12 @@ export async function runScheduledChannelTest(): Promise<string> {
  */
 export async function refreshAllBalances(): Promise<string> {
   const db = await getDb();
-  const channels = await db.selectFrom("channels").selectAll().where("type", "not in", [2, 5, 36]).orderBy("id").execute();
+  const channels = await db
+    .selectFrom("channels")
+    .selectAll()
+    .where("type", "not in", [2, 5, 36])
+    .orderBy("id")
+    .execute();
   let updated = 0;
   let done = 0;
   await writeJobProgress(BALANCE_JOB, 0, channels.length, { updated });

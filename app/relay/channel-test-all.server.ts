@@ -37,11 +37,17 @@ export async function readTestAllProgress(): Promise<TestAllView> {
   let progress = local;
   if (isRedisEnabled()) {
     // Redis away: this node's last known progress rather than a failed page.
-    const raw = await getRedis().get(key()).catch(() => null);
+    const raw = await getRedis()
+      .get(key())
+      .catch(() => null);
     progress = raw ? (JSON.parse(raw) as TestAllProgress) : { ...local };
   }
   // Queued (by this version: queuedAt set) but never started: nobody runs the queue.
-  const waitingForWorker = progress.running && Boolean(progress.queuedAt) && !progress.startedAt && now() - (progress.queuedAt ?? 0) >= env.JOB_PICKUP_WARN_SECONDS;
+  const waitingForWorker =
+    progress.running &&
+    Boolean(progress.queuedAt) &&
+    !progress.startedAt &&
+    now() - (progress.queuedAt ?? 0) >= env.JOB_PICKUP_WARN_SECONDS;
   return { ...progress, waitingForWorker };
 }
 
@@ -56,7 +62,16 @@ export async function claimTestAll(): Promise<boolean> {
     const claimed = await getRedis().set(`${key()}:lock`, "1", "EX", 3600, "NX");
     if (!claimed) return false;
   } else if (local.running) return false;
-  await writeProgress({ running: true, total: 0, done: 0, failed: 0, disabled: 0, enabled: 0, finishedAt: 0, queuedAt: now() });
+  await writeProgress({
+    running: true,
+    total: 0,
+    done: 0,
+    failed: 0,
+    disabled: 0,
+    enabled: 0,
+    finishedAt: 0,
+    queuedAt: now(),
+  });
   return true;
 }
 
@@ -79,7 +94,10 @@ export async function startTestAll(enqueue: () => Promise<void>): Promise<Result
     return { ok: true };
   } catch (error) {
     local = { ...local, running: false };
-    if (isRedisEnabled()) await getRedis().del(`${key()}:lock`, key()).catch(() => undefined);
+    if (isRedisEnabled())
+      await getRedis()
+        .del(`${key()}:lock`, key())
+        .catch(() => undefined);
     return { ok: false, message: (error as Error).message || QUEUE_UNAVAILABLE_MESSAGE };
   }
 }
@@ -93,8 +111,23 @@ export async function startTestAll(enqueue: () => Promise<void>): Promise<Result
  */
 export async function runTestAll(): Promise<TestAllProgress> {
   const db = await getDb();
-  const channels = await db.selectFrom("channels").selectAll().where("type", "not in", [2, 5, 36]).orderBy("id").execute();
-  const progress: TestAllProgress = { running: true, total: channels.length, done: 0, failed: 0, disabled: 0, enabled: 0, finishedAt: 0, queuedAt: (await readTestAllProgress()).queuedAt, startedAt: now() };
+  const channels = await db
+    .selectFrom("channels")
+    .selectAll()
+    .where("type", "not in", [2, 5, 36])
+    .orderBy("id")
+    .execute();
+  const progress: TestAllProgress = {
+    running: true,
+    total: channels.length,
+    done: 0,
+    failed: 0,
+    disabled: 0,
+    enabled: 0,
+    finishedAt: 0,
+    queuedAt: (await readTestAllProgress()).queuedAt,
+    startedAt: now(),
+  };
   await writeProgress(progress);
   const threshold = options.float("ChannelDisableThreshold");
   const changes: ChannelStatusChange[] = [];
@@ -107,12 +140,22 @@ export async function runTestAll(): Promise<TestAllProgress> {
       if (result.disabled) {
         progress.disabled += 1;
         changes.push({ id: channel.id, name: channel.name, enabled: false, reason: result.message });
-      } else if (tooSlow && channel.status === CHANNEL_STATUS.enabled && channel.auto_ban && options.bool("AutomaticDisableChannelEnabled")) {
+      } else if (
+        tooSlow &&
+        channel.status === CHANNEL_STATUS.enabled &&
+        channel.auto_ban &&
+        options.bool("AutomaticDisableChannelEnabled")
+      ) {
         const reason = `响应时间 ${result.time.toFixed(2)}s 超过阈值 ${threshold}s`;
         await setChannelStatus(channel.id, 3, reason);
         progress.disabled += 1;
         changes.push({ id: channel.id, name: channel.name, enabled: false, reason });
-      } else if (result.success && !tooSlow && channel.status === CHANNEL_STATUS.autoDisabled && options.bool("AutomaticEnableChannelEnabled")) {
+      } else if (
+        result.success &&
+        !tooSlow &&
+        channel.status === CHANNEL_STATUS.autoDisabled &&
+        options.bool("AutomaticEnableChannelEnabled")
+      ) {
         await setChannelStatus(channel.id, 1, "", { automatic: true });
         progress.enabled += 1;
         changes.push({ id: channel.id, name: channel.name, enabled: true, reason: "" });

@@ -8,7 +8,8 @@
 const PREFERRED_TEST_MODELS = ["gpt-4o-mini", "gpt-3.5-turbo"];
 
 /** Models a chat completion cannot test: images, audio, speech, embeddings, moderation. */
-const NOT_CHAT = /dall-e|image|audio|tts|whisper|embedding|moderation|realtime|transcribe|speech|midjourney|^mj_|^swap_face|^suno|^flux|stable-diffusion/i;
+const NOT_CHAT =
+  /dall-e|image|audio|tts|whisper|embedding|moderation|realtime|transcribe|speech|midjourney|^mj_|^swap_face|^suno|^flux|stable-diffusion/i;
 
 export function isChatModel(model: string): boolean {
   return !NOT_CHAT.test(model);
@@ -16,6 +17,11 @@ export function isChatModel(model: string): boolean {
 
 /** A preferred model the channel serves, else its first chat model, else its first model, else gpt-3.5-turbo. */
 export function defaultTestModel(channelModels: string): string {
-  const models = channelModels.split(",").map((m) => m.trim()).filter(Boolean);
-  return PREFERRED_TEST_MODELS.find((m) => models.includes(m)) ?? models.find(isChatModel) ?? models[0] ?? "gpt-3.5-turbo";
+  const models = channelModels
+    .split(",")
+    .map((m) => m.trim())
+    .filter(Boolean);
+  return (
+    PREFERRED_TEST_MODELS.find((m) => models.includes(m)) ?? models.find(isChatModel) ?? models[0] ?? "gpt-3.5-turbo"
+  );
 }

@@ -33,7 +33,11 @@ function replyProblem(adapter: Adapter, ctx: AdapterContext, text: string): Upst
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { message: `上游返回了无法识别的响应：${text.slice(0, 200)}`, type: "upstream_error", code: "bad_response_body" };
+    return {
+      message: `上游返回了无法识别的响应：${text.slice(0, 200)}`,
+      type: "upstream_error",
+      code: "bad_response_body",
+    };
   }
   const body = parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
   if (body.error || body.type === "error") return adapter.parseError(200, text);
@@ -41,7 +45,11 @@ function replyProblem(adapter: Adapter, ctx: AdapterContext, text: string): Upst
     const converted = JSON.parse(String(adapter.convertResponse(ctx, Buffer.from(text)).body)) as { choices?: unknown };
     if (Array.isArray(converted.choices)) return undefined;
   } catch {}
-  return { message: `上游返回了无法识别的响应：${text.slice(0, 200)}`, type: "upstream_error", code: "bad_response_body" };
+  return {
+    message: `上游返回了无法识别的响应：${text.slice(0, 200)}`,
+    type: "upstream_error",
+    code: "bad_response_body",
+  };
 }
 
 /**
@@ -61,7 +69,11 @@ async function recordTestOutcome(channelId: number, result: ChannelTestResult): 
   else info.test_error = result.message.slice(0, 500);
   await db
     .updateTable("channels")
-    .set({ response_time: Math.round(result.time * 1000), test_time: Math.floor(Date.now() / 1000), other_info: JSON.stringify(info) })
+    .set({
+      response_time: Math.round(result.time * 1000),
+      test_time: Math.floor(Date.now() / 1000),
+      other_info: JSON.stringify(info),
+    })
     .where("id", "=", channelId)
     .execute();
 }
@@ -76,8 +88,14 @@ export async function testChannel(channel: Channel, requestedModel?: string): Pr
   const upstreamModel = mapModel(channel, model);
   const limit = /^o\d/.test(upstreamModel) ? { max_completion_tokens: 1 } : { max_tokens: 1 };
   const ctx: AdapterContext = {
-    channel, key: channelKeyForCall(channel), mode: "chat", path: "/v1/chat/completions",
-    body: { model, messages: [{ role: "user", content: "hi" }], ...limit }, upstreamModel, requestModel: model, stream: false,
+    channel,
+    key: channelKeyForCall(channel),
+    mode: "chat",
+    path: "/v1/chat/completions",
+    body: { model, messages: [{ role: "user", content: "hi" }], ...limit },
+    upstreamModel,
+    requestModel: model,
+    stream: false,
   };
   const adapter = adapterFor(channel.type);
   const started = Date.now();
@@ -89,7 +107,13 @@ export async function testChannel(channel: Channel, requestedModel?: string): Pr
     const connectTimeoutMs = env.RELAY_CONNECT_TIMEOUT * 1000;
     const upstream = adapter.send
       ? await adapter.send(request, { connectTimeoutMs, signal })
-      : await sendUpstream(request.url, { method: request.method ?? "POST", headers: request.headers, body: request.method === "GET" ? undefined : request.body, signal, connectTimeoutMs });
+      : await sendUpstream(request.url, {
+          method: request.method ?? "POST",
+          headers: request.headers,
+          body: request.method === "GET" ? undefined : request.body,
+          signal,
+          connectTimeoutMs,
+        });
     const text = (await readAll(upstream)).toString("utf8");
     const seconds = (Date.now() - started) / 1000;
     const status = upstream.statusCode ?? 0;
@@ -111,21 +135,38 @@ export async function testChannel(channel: Channel, requestedModel?: string): Pr
       await recordTestOutcome(channel.id, result);
       return result;
     }
-    const message = timedOut ? `上游响应超时（${env.RELAY_TIMEOUT} 秒）` : `请求上游地址失败：${(error as Error).message}`;
+    const message = timedOut
+      ? `上游响应超时（${env.RELAY_TIMEOUT} 秒）`
+      : `请求上游地址失败：${(error as Error).message}`;
     result = { success: false, message, time: (Date.now() - started) / 1000 };
     disableReason = message;
   }
   await recordTestOutcome(channel.id, result);
   // Logged as root (user 1), under root's name, so the log's user column and a search by name find it.
-  await (await getDb())
+  await (
+    await getDb()
+  )
     .insertInto("logs")
     .values((eb) => ({
-      created_at: Math.floor(Date.now() / 1000), type: LOG_TYPE.consume, content: result.success ? "模型测试" : `模型测试失败：${result.message}`.slice(0, 500), user_id: 1,
+      created_at: Math.floor(Date.now() / 1000),
+      type: LOG_TYPE.consume,
+      content: result.success ? "模型测试" : `模型测试失败：${result.message}`.slice(0, 500),
+      user_id: 1,
       username: eb.fn.coalesce(eb.selectFrom("users").select("username").where("id", "=", 1), eb.val("")),
-      token_name: "模型测试", model_name: model, quota: 0, use_time: Math.round(result.time), channel_id: channel.id, other: JSON.stringify({ test: true }),
+      token_name: "模型测试",
+      model_name: model,
+      quota: 0,
+      use_time: Math.round(result.time),
+      channel_id: channel.id,
+      other: JSON.stringify({ test: true }),
     }))
     .execute();
-  if (disableReason && channel.auto_ban && channel.status === CHANNEL_STATUS.enabled && options.bool("AutomaticDisableChannelEnabled")) {
+  if (
+    disableReason &&
+    channel.auto_ban &&
+    channel.status === CHANNEL_STATUS.enabled &&
+    options.bool("AutomaticDisableChannelEnabled")
+  ) {
     await setChannelStatus(channel.id, 3, disableReason.slice(0, 500));
     result.disabled = true;
   }

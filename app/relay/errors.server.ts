@@ -17,7 +17,10 @@ export function newRequestId(): string {
   const second = Math.floor(Date.now() / 1000);
   if (second !== stampSecond) {
     stampSecond = second;
-    stampText = new Date(second * 1000).toISOString().replace(/[-:TZ.]/g, "").slice(0, 14);
+    stampText = new Date(second * 1000)
+      .toISOString()
+      .replace(/[-:TZ.]/g, "")
+      .slice(0, 14);
   }
   sequence = (sequence + 1) & 0xffffff;
   return `${stampText}${processPrefix}${sequence.toString(16).padStart(6, "0")}`;

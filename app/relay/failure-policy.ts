@@ -26,9 +26,24 @@ export function mapStatusCode(mappingJson: string, status: number): number {
 }
 
 const DISABLE_CODES = new Set(["invalid_api_key", "account_deactivated", "billing_not_active"]);
-const DISABLE_TYPES = new Set(["insufficient_quota", "insufficient_user_quota", "authentication_error", "permission_error", "forbidden"]);
-const DISABLE_PREFIXES = ["Your credit balance is too low", "This organization has been disabled.", "You exceeded your current quota", "Permission denied"];
-const DISABLE_FRAGMENTS = ["The security token included in the request is invalid", "Operation not allowed", "Your account is not authorized"];
+const DISABLE_TYPES = new Set([
+  "insufficient_quota",
+  "insufficient_user_quota",
+  "authentication_error",
+  "permission_error",
+  "forbidden",
+]);
+const DISABLE_PREFIXES = [
+  "Your credit balance is too low",
+  "This organization has been disabled.",
+  "You exceeded your current quota",
+  "Permission denied",
+];
+const DISABLE_FRAGMENTS = [
+  "The security token included in the request is invalid",
+  "Operation not allowed",
+  "Your account is not authorized",
+];
 
 /** The reference's auto-disable rule: the upstream says this key will not work again. */
 export function shouldDisableChannel(status: number, error: UpstreamError, channelType: number): boolean {

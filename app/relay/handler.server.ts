@@ -13,7 +13,14 @@ import { matchIngress, serveIngress } from "./ingress/serve-ingress.server";
 import { relay } from "./pipeline.server";
 import { nodeSink } from "./reply-sink";
 import type { RelayFailure } from "./relay-error";
-import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS, NOT_IMPLEMENTED_PREFIXES, multipartField, multipartImageFields, parseRelayJson } from "./request-parse";
+import {
+  JSON_ENDPOINTS,
+  MULTIPART_ENDPOINTS,
+  NOT_IMPLEMENTED_PREFIXES,
+  multipartField,
+  multipartImageFields,
+  parseRelayJson,
+} from "./request-parse";
 import { requestHeadersToForward } from "./wire-headers";
 import { MJ_PATH_PREFIXES } from "./tasks/mj-relay.server";
 import { keepLastOfRepeated, setMember } from "./json-edit";
@@ -44,7 +51,12 @@ function decodePathPart(part: string): string | undefined {
   }
 }
 
-const badPath: RelayFailure = { status: 400, message: "无效的请求路径：错误的 % 转义", type: "invalid_request_error", code: "invalid_request" };
+const badPath: RelayFailure = {
+  status: 400,
+  message: "无效的请求路径：错误的 % 转义",
+  type: "invalid_request_error",
+  code: "invalid_request",
+};
 
 function fail(res: ServerResponse, failure: RelayFailure, requestId: string) {
   if (res.headersSent) {
@@ -81,9 +93,17 @@ async function dispatchRelay(req: IncomingMessage, res: ServerResponse, requestI
   if (!path.startsWith("/v1") && (await handleTaskRelay(req, res, path, requestId, startedAt))) return;
   const jsonMode = JSON_ENDPOINTS[path];
   // The reference routes DELETE /v1/models/:model (OpenAI's fine-tune deletion) but never implemented it.
-  if (!jsonMode && (NOT_IMPLEMENTED_PREFIXES.some((p) => path.startsWith(p)) || (req.method === "DELETE" && path.startsWith("/v1/models/")))) {
+  if (
+    !jsonMode &&
+    (NOT_IMPLEMENTED_PREFIXES.some((p) => path.startsWith(p)) ||
+      (req.method === "DELETE" && path.startsWith("/v1/models/")))
+  ) {
     req.resume();
-    return fail(res, { status: 501, message: "API not implemented", type: "new_api_error", code: "api_not_implemented" }, requestId);
+    return fail(
+      res,
+      { status: 501, message: "API not implemented", type: "new_api_error", code: "api_not_implemented" },
+      requestId,
+    );
   }
   // Answered from memory in the steady state: awaited only when it is a promise.
   const authenticated = authenticateToken(req.headers.authorization, relayClientIp(req, env.TRUST_PROXY));
@@ -116,13 +136,22 @@ async function dispatchRelay(req: IncomingMessage, res: ServerResponse, requestI
   const mode = engine ? "embeddings" : (jsonMode ?? MULTIPART_ENDPOINTS[path]);
   if (req.method !== "POST" || !mode) {
     req.resume();
-    return fail(res, { status: 404, message: `Invalid URL (${req.method} ${path})`, type: "invalid_request_error", code: "not_found" }, requestId);
+    return fail(
+      res,
+      { status: 404, message: `Invalid URL (${req.method} ${path})`, type: "invalid_request_error", code: "not_found" },
+      requestId,
+    );
   }
   let raw: Buffer;
   try {
     raw = await readBody(req);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return fail(res, { status: 413, message: "请求体过大", type: "invalid_request_error", code: "request_too_large" }, requestId);
+    if (error instanceof BodyTooLargeError)
+      return fail(
+        res,
+        { status: 413, message: "请求体过大", type: "invalid_request_error", code: "request_too_large" },
+        requestId,
+      );
     throw error;
   }
   let body: Record<string, unknown>;
@@ -143,6 +172,19 @@ async function dispatchRelay(req: IncomingMessage, res: ServerResponse, requestI
       rawBody = setMember(rawBody, ["model"], JSON.stringify(engineModel));
     }
   }
-  const failure = await relay({ token, mode, path: engine ? "/v1/embeddings" : path, body, rawBody, contentType, requestId, clientHeaders: requestHeadersToForward(req.headers), startedAt }, nodeSink(res));
+  const failure = await relay(
+    {
+      token,
+      mode,
+      path: engine ? "/v1/embeddings" : path,
+      body,
+      rawBody,
+      contentType,
+      requestId,
+      clientHeaders: requestHeadersToForward(req.headers),
+      startedAt,
+    },
+    nodeSink(res),
+  );
   if (failure) fail(res, failure, requestId);
 }

@@ -42,9 +42,21 @@ export function readBody(req: IncomingMessage, limit = MAX_RELAY_BODY_BYTES): Pr
   });
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, withCors({ "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...headers }));
+  res.writeHead(
+    status,
+    withCors({
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(text),
+      ...headers,
+    }),
+  );
   res.end(text);
 }
 
@@ -82,7 +94,9 @@ export function answerPreflight(req: IncomingMessage, res: ServerResponse): bool
 /** The caller's address as the console sees it (X-Forwarded-For only behind a trusted proxy). */
 export function relayClientIp(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = String(req.headers["x-forwarded-for"] ?? "").split(",")[0]?.trim();
+    const forwarded = String(req.headers["x-forwarded-for"] ?? "")
+      .split(",")[0]
+      ?.trim();
     if (forwarded) return forwarded;
   }
   return req.socket.remoteAddress ?? "";

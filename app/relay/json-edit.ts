@@ -65,7 +65,8 @@ function valueEnd(raw: Buffer, at: number): number {
     return -1;
   }
   let i = at;
-  while (i < raw.length && raw[i] !== COMMA && raw[i] !== CLOSE_OBJECT && raw[i] !== CLOSE_ARRAY && !isSpace(raw[i])) i += 1;
+  while (i < raw.length && raw[i] !== COMMA && raw[i] !== CLOSE_OBJECT && raw[i] !== CLOSE_ARRAY && !isSpace(raw[i]))
+    i += 1;
   return i > at ? i : -1;
 }
 
@@ -124,18 +125,25 @@ function plan(raw: Buffer, object: ObjectSpan, path: readonly string[], value: s
   for (let i = 0; i < members.length; i += 1) if (members[i]!.key === key) last = i;
   if (last < 0) {
     const separator = members.length > 0 ? "," : "";
-    splices.push({ start: object.open + 1, end: object.open + 1, text: `${JSON.stringify(key)}:${nested(rest, value)}${separator}` });
+    splices.push({
+      start: object.open + 1,
+      end: object.open + 1,
+      text: `${JSON.stringify(key)}:${nested(rest, value)}${separator}`,
+    });
     return;
   }
   // JSON.parse keeps the last of repeated keys; an upstream's parser may keep the first. The
   // earlier ones go (key, value, comma and the space up to the next key), so every reader sees
   // the edited value.
-  for (let i = 0; i < last; i += 1) if (members[i]!.key === key) splices.push({ start: members[i]!.keyStart, end: members[i + 1]!.keyStart, text: "" });
+  for (let i = 0; i < last; i += 1)
+    if (members[i]!.key === key) splices.push({ start: members[i]!.keyStart, end: members[i + 1]!.keyStart, text: "" });
   const member = members[last]!;
-  const inner = rest.length > 0 && raw[member.valueStart] === OPEN_OBJECT ? objectAt(raw, member.valueStart) : undefined;
+  const inner =
+    rest.length > 0 && raw[member.valueStart] === OPEN_OBJECT ? objectAt(raw, member.valueStart) : undefined;
   if (inner) return plan(raw, inner, rest, value, splices);
   const replacement = nested(rest, value);
-  if (raw.toString("utf8", member.valueStart, member.valueEnd) !== replacement) splices.push({ start: member.valueStart, end: member.valueEnd, text: replacement });
+  if (raw.toString("utf8", member.valueStart, member.valueEnd) !== replacement)
+    splices.push({ start: member.valueStart, end: member.valueEnd, text: replacement });
 }
 
 function apply(raw: Buffer, splices: Splice[]): Buffer {
@@ -173,7 +181,11 @@ export function insertMember(raw: Buffer, key: string, value: string): Buffer | 
   const open = skipSpace(raw, 0);
   if (raw[open] !== OPEN_OBJECT) return undefined;
   const separator = raw[skipSpace(raw, open + 1)] === CLOSE_OBJECT ? "" : ",";
-  return Buffer.concat([raw.subarray(0, open + 1), Buffer.from(`${JSON.stringify(key)}:${value}${separator}`), raw.subarray(open + 1)]);
+  return Buffer.concat([
+    raw.subarray(0, open + 1),
+    Buffer.from(`${JSON.stringify(key)}:${value}${separator}`),
+    raw.subarray(open + 1),
+  ]);
 }
 
 /**
@@ -191,7 +203,8 @@ export function keepLastOfRepeated(raw: Buffer): Buffer | undefined {
   if (lastAt.size === members.length) return raw;
   const splices: Splice[] = [];
   for (let i = 0; i < members.length; i += 1) {
-    if (lastAt.get(members[i]!.key) !== i) splices.push({ start: members[i]!.keyStart, end: members[i + 1]!.keyStart, text: "" });
+    if (lastAt.get(members[i]!.key) !== i)
+      splices.push({ start: members[i]!.keyStart, end: members[i + 1]!.keyStart, text: "" });
   }
   return apply(raw, splices);
 }

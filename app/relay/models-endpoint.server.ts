@@ -18,11 +18,17 @@ export async function listTokenModels(token: TokenContext): Promise<string[] | R
 
 const modelObject = (id: string) => ({ id, object: "model", created: CREATED, owned_by: "switchyard" });
 
-export async function sendModels(token: TokenContext, res: ServerResponse, requestId: string, single?: string): Promise<RelayFailure | undefined> {
+export async function sendModels(
+  token: TokenContext,
+  res: ServerResponse,
+  requestId: string,
+  single?: string,
+): Promise<RelayFailure | undefined> {
   const models = await listTokenModels(token);
   if (!Array.isArray(models)) return models;
   if (single !== undefined) {
-    if (!models.includes(single)) return localFailure(404, `The model '${single}' does not exist`, "model_not_found", "invalid_request_error");
+    if (!models.includes(single))
+      return localFailure(404, `The model '${single}' does not exist`, "model_not_found", "invalid_request_error");
     sendJson(res, 200, modelObject(single), { "X-Oneapi-Request-Id": requestId });
     return undefined;
   }

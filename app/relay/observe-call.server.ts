@@ -1,7 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Span } from "@opentelemetry/api";
 import { endSpan, startSpan } from "~/utils/tracing.server";
-import { gaugeReadAtScrape, quotaConsumed, relayDuration, relayRequests, relayTtfb, tokensBilled, upstreamErrors, limitRefusals } from "~/utils/metrics.server";
+import {
+  gaugeReadAtScrape,
+  quotaConsumed,
+  relayDuration,
+  relayRequests,
+  relayTtfb,
+  tokensBilled,
+  upstreamErrors,
+  limitRefusals,
+} from "~/utils/metrics.server";
 import { JSON_ENDPOINTS, MULTIPART_ENDPOINTS } from "./request-parse";
 import { leases } from "./billing/lease-book.server";
 import { settlementBacklog } from "./billing/settlement-writer.server";
@@ -16,14 +25,26 @@ import { settlementBacklog } from "./billing/settlement-writer.server";
 type CallFacts = { model: string; channel: string; tokenId?: number; span?: Span };
 const calls = new Map<string, CallFacts>();
 
-gaugeReadAtScrape("switchyard_settlements_queued", "Charges journaled and not yet written to the database", () => settlementBacklog().queued);
+gaugeReadAtScrape(
+  "switchyard_settlements_queued",
+  "Charges journaled and not yet written to the database",
+  () => settlementBacklog().queued,
+);
 gaugeReadAtScrape("switchyard_quota_leases", "Quota leases this process holds", () => leases.size);
 
 export function observeRelayCall(req: IncomingMessage, res: ServerResponse, requestId: string, path: string): void {
   const startedAt = performance.now();
   let headersAt: number | undefined;
   const surface = relaySurfaceOf(path);
-  const facts: CallFacts = { model: "", channel: "", span: startSpan(`relay ${surface}`, { "switchyard.surface": surface, "switchyard.request_id": requestId, "http.request.method": req.method ?? "" }) };
+  const facts: CallFacts = {
+    model: "",
+    channel: "",
+    span: startSpan(`relay ${surface}`, {
+      "switchyard.surface": surface,
+      "switchyard.request_id": requestId,
+      "http.request.method": req.method ?? "",
+    }),
+  };
   calls.set(requestId, facts);
   // Every reply's status line goes through writeHead (called by Node itself for an implicit head).
   const writeHead = res.writeHead;
@@ -31,14 +52,22 @@ export function observeRelayCall(req: IncomingMessage, res: ServerResponse, requ
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
     headersAt ??= performance.now();
     // Headers handed to writeHead are not kept where getHeader finds them: read them here.
-    streamed = isEventStream(res.getHeader("content-type") ?? contentTypeIn(typeof args[1] === "object" ? args[1] : args[2]));
+    streamed = isEventStream(
+      res.getHeader("content-type") ?? contentTypeIn(typeof args[1] === "object" ? args[1] : args[2]),
+    );
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
   } as ServerResponse["writeHead"];
   res.once("close", () => {
     calls.delete(requestId);
     const stream = streamed ? "true" : "false";
     if (facts.span) {
-      facts.span.setAttributes({ "http.response.status_code": res.statusCode, "switchyard.model": facts.model, "switchyard.channel_id": facts.channel, "switchyard.stream": streamed, ...(facts.tokenId ? { "switchyard.token_id": facts.tokenId } : {}) });
+      facts.span.setAttributes({
+        "http.response.status_code": res.statusCode,
+        "switchyard.model": facts.model,
+        "switchyard.channel_id": facts.channel,
+        "switchyard.stream": streamed,
+        ...(facts.tokenId ? { "switchyard.token_id": facts.tokenId } : {}),
+      });
       endSpan(facts.span, res.statusCode >= 500 ? `status ${res.statusCode}` : undefined);
     }
     relayRequests.inc({ surface, model: facts.model, channel: facts.channel, code: String(res.statusCode) });
@@ -48,7 +77,11 @@ export function observeRelayCall(req: IncomingMessage, res: ServerResponse, requ
 }
 
 /** The native surfaces and listings beside the OpenAI endpoints, whose surface is their mode. */
-const OTHER_SURFACES: Record<string, string> = { "/v1/messages": "anthropic", "/v1/responses": "responses", "/v1/models": "models" };
+const OTHER_SURFACES: Record<string, string> = {
+  "/v1/messages": "anthropic",
+  "/v1/responses": "responses",
+  "/v1/models": "models",
+};
 
 /** A relay path's surface, from a fixed list (never the path itself: it can carry a model name). */
 export function relaySurfaceOf(path: string): string {
@@ -82,7 +115,11 @@ export function noteAdmittedModel(requestId: string, model: string, tokenId?: nu
 }
 
 /** A step of an observed call as a child span (admission, an upstream attempt, the settlement); undefined while tracing is off. */
-export function callStep(requestId: string, name: string, attributes: Record<string, string | number> = {}): Span | undefined {
+export function callStep(
+  requestId: string,
+  name: string,
+  attributes: Record<string, string | number> = {},
+): Span | undefined {
   const parent = calls.get(requestId)?.span;
   return parent ? startSpan(name, attributes, parent) : undefined;
 }

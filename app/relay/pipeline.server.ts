@@ -49,9 +49,17 @@ type AttemptSuccess = Omit<Extract<AttemptResult, { ok: true }>, "ok">;
  * take or the request allowed (usage-bounds). The
  * note says what the log's `other` must record about it (a usage ignored, a count clamped).
  */
-function billableUsage(result: AttemptSuccess, request: RelayRequest, model: string, images: number): { usage: Usage; usageNote?: UsageNote } {
+function billableUsage(
+  result: AttemptSuccess,
+  request: RelayRequest,
+  model: string,
+  images: number,
+): { usage: Usage; usageNote?: UsageNote } {
   const choices = request.mode === "chat" || request.mode === "completions" ? Number(request.body.n) || 1 : 1;
-  const clamped = clampUsage(measuredUsage(result, request, images), usageBounds(model, maxTokensOf(request.body), Math.min(128, choices)));
+  const clamped = clampUsage(
+    measuredUsage(result, request, images),
+    usageBounds(model, maxTokensOf(request.body), Math.min(128, choices)),
+  );
   if (!result.usageNote) return clamped;
   return { usage: clamped.usage, usageNote: { ...result.usageNote, ...clamped.usageNote } };
 }
@@ -62,7 +70,11 @@ function measuredUsage(result: AttemptSuccess, request: RelayRequest, images: nu
   return { prompt_tokens: countPromptTokens(request.body), completion_tokens: result.countedCompletion };
 }
 
-const TIMEOUTS: RelayTimeouts = { connectMs: env.RELAY_CONNECT_TIMEOUT * 1000, responseMs: env.RELAY_TIMEOUT * 1000, streamIdleMs: env.STREAMING_TIMEOUT * 1000 };
+const TIMEOUTS: RelayTimeouts = {
+  connectMs: env.RELAY_CONNECT_TIMEOUT * 1000,
+  responseMs: env.RELAY_TIMEOUT * 1000,
+  streamIdleMs: env.STREAMING_TIMEOUT * 1000,
+};
 
 /**
  * One OpenAI-surface (or native-ingress) call through the admission module: this surface's own
@@ -88,7 +100,10 @@ export function relay(request: RelayRequest, sink: ReplySink): Promise<RelayFail
     hold(priced) {
       const { pricing, quotaPerUnit } = priced;
       calls = pricing.kind === "price" && request.mode === "images" ? images : 1;
-      const promptEstimate = request.mode === "images" && pricing.kind === "ratio" ? images * TOKENS_PER_IMAGE : estimatePromptTokens(body, request.mode);
+      const promptEstimate =
+        request.mode === "images" && pricing.kind === "ratio"
+          ? images * TOKENS_PER_IMAGE
+          : estimatePromptTokens(body, request.mode);
       const maxTokens = maxTokensOf(body);
       const preConsumed = options.int("PreConsumedQuota");
       const estimate = Math.ceil(calls * reservationFor(pricing, promptEstimate, maxTokens, preConsumed, quotaPerUnit));
@@ -97,30 +112,57 @@ export function relay(request: RelayRequest, sink: ReplySink): Promise<RelayFail
         watch.gone = true;
         watch.upstream?.abort();
       });
-      return { estimate, hold: Math.max(estimate, Math.ceil(calls * holdFor(pricing, promptEstimate, maxTokens, preConsumed, quotaPerUnit))) };
+      return {
+        estimate,
+        hold: Math.max(
+          estimate,
+          Math.ceil(calls * holdFor(pricing, promptEstimate, maxTokens, preConsumed, quotaPerUnit)),
+        ),
+      };
     },
     attempt: (channel) =>
       attemptChannel(
         {
-          channel, adapter: request.ingress ? request.ingress.adapterFor(channel.type) : adapterFor(channel.type), mode: request.mode, path: request.path, body, rawBody: request.rawBody, contentType: request.contentType,
-          requestModel: model, stream, requestId: request.requestId, clientHeaders: request.clientHeaders, watch, timeouts: TIMEOUTS,
+          channel,
+          adapter: request.ingress ? request.ingress.adapterFor(channel.type) : adapterFor(channel.type),
+          mode: request.mode,
+          path: request.path,
+          body,
+          rawBody: request.rawBody,
+          contentType: request.contentType,
+          requestModel: model,
+          stream,
+          requestId: request.requestId,
+          clientHeaders: request.clientHeaders,
+          watch,
+          timeouts: TIMEOUTS,
         },
         sink,
       ),
     clientGone: () => watch.gone,
     async served(result, settlement, channel) {
       const { usage, usageNote } = billableUsage(result, request, model, images);
-      if (usageNote?.usage_warning) console.warn(`[relay] ${request.requestId} channel #${channel.id}: ${usageNote.usage_warning}`);
-      if (usageNote?.usage_clamped) console.warn(`[relay] ${request.requestId} channel #${channel.id}: reported usage past what ${model} can take was clamped ${JSON.stringify(usageNote.usage_clamped)}`);
+      if (usageNote?.usage_warning)
+        console.warn(`[relay] ${request.requestId} channel #${channel.id}: ${usageNote.usage_warning}`);
+      if (usageNote?.usage_clamped)
+        console.warn(
+          `[relay] ${request.requestId} channel #${channel.id}: reported usage past what ${model} can take was clamped ${JSON.stringify(usageNote.usage_clamped)}`,
+        );
       const priced = settlement.priced;
       const quota = Math.round(calls * quotaFor(priced.pricing, usage, priced.quotaPerUnit));
       // The reply goes out once its charge is in the local journal (written with the other
       // charges of this turn); the database write follows behind it.
       try {
         const settling = settlement.settle({
-          quota, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, isStream: stream,
+          quota,
+          promptTokens: usage.prompt_tokens,
+          completionTokens: usage.completion_tokens,
+          isStream: stream,
           content: imageFactor === 1 ? undefined : `${priced.logContent}，图片倍率 ${imageFactor}`,
-          other: { ...(imageFactor === 1 ? undefined : { image_ratio: imageFactor }), frt: stream ? result.frtMs : -1000 },
+          other: {
+            ...(imageFactor === 1 ? undefined : { image_ratio: imageFactor }),
+            frt: stream ? result.frtMs : -1000,
+          },
           note: usageNote,
           usageParts: usage,
         });

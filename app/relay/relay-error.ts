@@ -15,6 +15,11 @@ export type RelayFailure = {
   upstream?: { channelId: number; retryable: boolean };
 };
 
-export function localFailure(status: number, message: string, code: string | null = null, type = "new_api_error"): RelayFailure {
+export function localFailure(
+  status: number,
+  message: string,
+  code: string | null = null,
+  type = "new_api_error",
+): RelayFailure {
   return { status, message, type, code };
 }

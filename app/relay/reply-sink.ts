@@ -87,7 +87,11 @@ export function webStreamSink(): { sink: ReplySink; response: Promise<Response> 
   const sink: ReplySink = {
     start(status, headers) {
       started = true;
-      const plain = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== "content-length").map(([k, v]) => [k, String(v)]));
+      const plain = Object.fromEntries(
+        Object.entries(headers)
+          .filter(([k]) => k.toLowerCase() !== "content-length")
+          .map(([k, v]) => [k, String(v)]),
+      );
       resolveResponse(new Response(stream, { status, headers: plain }));
     },
     write(chunk) {

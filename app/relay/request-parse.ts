@@ -24,7 +24,16 @@ export const MULTIPART_ENDPOINTS: Record<string, RelayMode> = {
 };
 
 /** What the reference answers 501 for: endpoints it routes but never implemented. */
-export const NOT_IMPLEMENTED_PREFIXES = ["/v1/files", "/v1/fine-tunes", "/v1/fine_tuning", "/v1/assistants", "/v1/threads", "/v1/batches", "/v1/vector_stores", "/v1/uploads"];
+export const NOT_IMPLEMENTED_PREFIXES = [
+  "/v1/files",
+  "/v1/fine-tunes",
+  "/v1/fine_tuning",
+  "/v1/assistants",
+  "/v1/threads",
+  "/v1/batches",
+  "/v1/vector_stores",
+  "/v1/uploads",
+];
 
 const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
   moderations: "text-moderation-stable",
@@ -61,7 +70,11 @@ export function speechCharacters(body: Record<string, unknown>): number {
  */
 export function estimatePromptTokens(body: Record<string, unknown>, mode?: RelayMode): number {
   if (mode === "speech") return speechCharacters(body);
-  return Math.ceil((textBytes(body.messages ?? body.prompt ?? body.input ?? body.query ?? body.documents ?? "") + textBytes(body.instruction)) / 3);
+  return Math.ceil(
+    (textBytes(body.messages ?? body.prompt ?? body.input ?? body.query ?? body.documents ?? "") +
+      textBytes(body.instruction)) /
+      3,
+  );
 }
 
 /** UTF-8 bytes of every string inside a JSON value (loops, not closures: it runs on every call). */
@@ -114,7 +127,11 @@ const tokenCount = z.number().int().min(0).max(MAX_ID).nullish();
  */
 const relayFields = z.object({
   // The model name is logged and looked up: NUL cannot be stored, and no real name is longer.
-  model: z.string().max(256).refine((m) => !m.includes("\u0000")).nullish(),
+  model: z
+    .string()
+    .max(256)
+    .refine((m) => !m.includes("\u0000"))
+    .nullish(),
   stream: z.boolean().nullish(),
   max_tokens: tokenCount,
   max_completion_tokens: tokenCount,
@@ -133,15 +150,20 @@ function invalid(message: string, param?: string): RelayFailure {
  * Raw relay JSON → an object, or the 400 a client should see: not JSON, not an object, nested
  * absurdly deep (a 100 000-level array would exhaust the stack of any recursive walk), or one of the gateway's own fields out of type or range (`max_tokens: 1e20`).
  */
-export function parseRelayJson(raw: Buffer, mode: RelayMode): { body: Record<string, unknown> } | { failure: RelayFailure } {
-  if (jsonNestsDeeperThan(raw, MAX_RELAY_JSON_DEPTH)) return { failure: invalid(`无效的请求体：JSON 嵌套超过 ${MAX_RELAY_JSON_DEPTH} 层`) };
+export function parseRelayJson(
+  raw: Buffer,
+  mode: RelayMode,
+): { body: Record<string, unknown> } | { failure: RelayFailure } {
+  if (jsonNestsDeeperThan(raw, MAX_RELAY_JSON_DEPTH))
+    return { failure: invalid(`无效的请求体：JSON 嵌套超过 ${MAX_RELAY_JSON_DEPTH} 层`) };
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw.toString("utf8") || "{}");
   } catch {
     return { failure: invalid("无效的请求体：必须是 JSON 对象") };
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return { failure: invalid("无效的请求体：必须是 JSON 对象") };
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    return { failure: invalid("无效的请求体：必须是 JSON 对象") };
   const body = parsed as Record<string, unknown>;
   const failure = checkRelayFields(body, mode);
   return failure ? { failure } : { body };

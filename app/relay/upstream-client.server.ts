@@ -1,4 +1,10 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Duplex, Readable } from "node:stream";
 import { ForbiddenUpstreamAddressError, guardedLookup, isForbiddenUpstreamIp } from "~/utils/upstream-address";
@@ -24,7 +30,11 @@ export class UpstreamAbortError extends Error {}
 type ConnectOptions = Parameters<HttpAgent["createConnection"]>[0] & { connectTimeoutMs?: number };
 
 /** Bounds the TCP/TLS connect of new connections only: a kept-alive socket is already connected. */
-function withConnectTimeout(socket: Duplex | null | undefined, options: ConnectOptions, connectedEvent: string): Duplex | null | undefined {
+function withConnectTimeout(
+  socket: Duplex | null | undefined,
+  options: ConnectOptions,
+  connectedEvent: string,
+): Duplex | null | undefined {
   const ms = options.connectTimeoutMs;
   if (!ms || !socket) return socket;
   const timer = setTimeout(() => socket.destroy(new UpstreamConnectError(`connect timeout after ${ms} ms`)), ms);
@@ -35,13 +45,19 @@ function withConnectTimeout(socket: Duplex | null | undefined, options: ConnectO
 }
 
 class TimedHttpAgent extends HttpAgent {
-  override createConnection(options: ConnectOptions, callback?: (error: Error | null, socket: Duplex) => void): Duplex | null | undefined {
+  override createConnection(
+    options: ConnectOptions,
+    callback?: (error: Error | null, socket: Duplex) => void,
+  ): Duplex | null | undefined {
     return withConnectTimeout(super.createConnection(options, callback), options, "connect");
   }
 }
 
 class TimedHttpsAgent extends HttpsAgent {
-  override createConnection(options: ConnectOptions, callback?: (error: Error | null, socket: Duplex) => void): Duplex | null | undefined {
+  override createConnection(
+    options: ConnectOptions,
+    callback?: (error: Error | null, socket: Duplex) => void,
+  ): Duplex | null | undefined {
     return withConnectTimeout(super.createConnection(options, callback), options, "secureConnect");
   }
 }
@@ -168,7 +184,8 @@ export function sendUpstream(url: string, init: UpstreamInit): Promise<IncomingM
       const req = requestUpstream(target, init, resolve);
       call.attach(req);
       req.on("error", (error: NodeJS.ErrnoException) => {
-        const stale = retry && req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE") && !call.aborted;
+        const stale =
+          retry && req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE") && !call.aborted;
         if (stale) send(false);
         else reject(error);
       });
@@ -179,7 +196,11 @@ export function sendUpstream(url: string, init: UpstreamInit): Promise<IncomingM
   });
 }
 
-function requestUpstream(target: Target, init: UpstreamInit, onResponse: (res: IncomingMessage) => void): ClientRequest {
+function requestUpstream(
+  target: Target,
+  init: UpstreamInit,
+  onResponse: (res: IncomingMessage) => void,
+): ClientRequest {
   // A header list goes to the wire as it is (node validates each pair once, without the
   // per-header bookkeeping an object gets); Host and Content-Length are ours to add then.
   const headers: string[] = ["Host", target.host];

@@ -9,7 +9,16 @@ import type { IncomingHttpHeaders } from "node:http";
  */
 
 /** Reply headers an upstream sends that tell the client about its call: ids, timings, rate limits, backoff. */
-const REPLY_NAMES = new Set(["x-request-id", "request-id", "apim-request-id", "x-ms-region", "openai-processing-ms", "openai-version", "retry-after", "retry-after-ms"]);
+const REPLY_NAMES = new Set([
+  "x-request-id",
+  "request-id",
+  "apim-request-id",
+  "x-ms-region",
+  "openai-processing-ms",
+  "openai-version",
+  "retry-after",
+  "retry-after-ms",
+]);
 const REPLY_PREFIXES = ["x-ratelimit-", "anthropic-ratelimit-"];
 
 /** Request headers a client sends that belong to the request itself (beta features, a retry's identity). */
@@ -52,7 +61,15 @@ export function requestHeadersToForward(headers: IncomingHttpHeaders): Record<st
 }
 
 /** Headers a browser shows a cross-origin page without being told (the CORS-safelisted reply headers). */
-const SAFELISTED = new Set(["cache-control", "content-language", "content-length", "content-type", "expires", "last-modified", "pragma"]);
+const SAFELISTED = new Set([
+  "cache-control",
+  "content-language",
+  "content-length",
+  "content-type",
+  "expires",
+  "last-modified",
+  "pragma",
+]);
 
 /**
  * The reply's own header names a browser app may read (request ids, rate limits, retry-after):

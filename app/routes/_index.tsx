@@ -33,18 +33,28 @@ export default function Home() {
         <section className="card">
           <h1 className="text-2xl font-bold">{systemName}</h1>
           <p className="mt-2 text-gray-600 dark:text-gray-300">
-            {t("统一的 AI 模型接口网关：一个 OpenAI 兼容的地址与令牌，接入 OpenAI、Azure、Claude、Gemini 等多家上游渠道，按量计费，自动重试与故障转移。")}
+            {t(
+              "统一的 AI 模型接口网关：一个 OpenAI 兼容的地址与令牌，接入 OpenAI、Azure、Claude、Gemini 等多家上游渠道，按量计费，自动重试与故障转移。",
+            )}
           </p>
           <div className="mt-4 flex gap-2">
             {signedIn ? (
-              <Link to="/token" className="btn-primary">{t("管理令牌")}</Link>
+              <Link to="/token" className="btn-primary">
+                {t("管理令牌")}
+              </Link>
             ) : (
               <>
-                <Link to="/login" className="btn-primary">{t("登录")}</Link>
-                <Link to="/register" className="btn-secondary">{t("注册")}</Link>
+                <Link to="/login" className="btn-primary">
+                  {t("登录")}
+                </Link>
+                <Link to="/register" className="btn-secondary">
+                  {t("注册")}
+                </Link>
               </>
             )}
-            <Link to="/pricing" className="btn-secondary">{t("模型价格")}</Link>
+            <Link to="/pricing" className="btn-secondary">
+              {t("模型价格")}
+            </Link>
           </div>
         </section>
       )}

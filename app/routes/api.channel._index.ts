@@ -2,7 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { idSchema } from "~/utils/edge-input";
 import { channelFieldsSchema, CREATE_MODES } from "~/domain/channels/channel-input";
-import { createChannels, listChannels, setChannelStatus, toChannelJson, updateChannel } from "~/domain/channels/channels.server";
+import {
+  createChannels,
+  listChannels,
+  setChannelStatus,
+  toChannelJson,
+  updateChannel,
+} from "~/domain/channels/channels.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
 import { whenBooted } from "~/utils/boot-gate.server";
@@ -10,8 +16,14 @@ import { readPage } from "~/utils/pagination";
 
 // The reference's console sends {mode, multi_key_mode, channel: {...}}; older clients send the
 // channel's fields at the top level (then the key lines make one channel each, as before).
-const createBody = channelFieldsSchema.extend({ mode: z.enum(CREATE_MODES).optional(), channel: channelFieldsSchema.optional() });
-const updateBody = channelFieldsSchema.extend({ id: idSchema, status: z.coerce.number().int().min(1).max(2).optional() });
+const createBody = channelFieldsSchema.extend({
+  mode: z.enum(CREATE_MODES).optional(),
+  channel: channelFieldsSchema.optional(),
+});
+const updateBody = channelFieldsSchema.extend({
+  id: idSchema,
+  status: z.coerce.number().int().min(1).max(2).optional(),
+});
 
 export function loader({ request }: LoaderFunctionArgs) {
   return apiRoute(async () => {

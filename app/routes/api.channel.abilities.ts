@@ -14,10 +14,18 @@ export function loader({ request }: LoaderFunctionArgs) {
     await requireApiUser(request, ROLE_ADMIN);
     const params = new URL(request.url).searchParams;
     const db = await getDb();
-    let query = db.selectFrom("abilities").selectAll().orderBy("group").orderBy("model").orderBy("priority", "desc").orderBy("channel_id").limit(5000);
+    let query = db
+      .selectFrom("abilities")
+      .selectAll()
+      .orderBy("group")
+      .orderBy("model")
+      .orderBy("priority", "desc")
+      .orderBy("channel_id")
+      .limit(5000);
     if (params.get("group")) query = query.where("group", "=", params.get("group")!);
     if (params.get("model")) query = query.where("model", "=", params.get("model")!);
-    if (params.get("channel_id")) query = query.where("channel_id", "=", parseId(params.get("channel_id") ?? undefined));
+    if (params.get("channel_id"))
+      query = query.where("channel_id", "=", parseId(params.get("channel_id") ?? undefined));
     return apiOk(await query.execute());
   });
 }

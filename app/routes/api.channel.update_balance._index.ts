@@ -13,7 +13,12 @@ export function loader({ request }: LoaderFunctionArgs) {
     await whenBooted();
     await requireApiUser(request, ROLE_ADMIN);
     const db = await getDb();
-    const channels = await db.selectFrom("channels").selectAll().where("status", "=", CHANNEL_STATUS.enabled).where("type", "in", [CHANNEL_TYPE.openai, CHANNEL_TYPE.custom]).execute();
+    const channels = await db
+      .selectFrom("channels")
+      .selectAll()
+      .where("status", "=", CHANNEL_STATUS.enabled)
+      .where("type", "in", [CHANNEL_TYPE.openai, CHANNEL_TYPE.custom])
+      .execute();
     let refreshed = 0;
     for (const channel of channels) if ((await refreshChannelBalance(channel)).ok) refreshed += 1;
     return apiOk(refreshed, `已更新 ${refreshed} 个渠道的余额`);

@@ -1,5 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { ADMIN_MAX_RANGE, findUserIdByName, readHourlyUsage, readUsageRange, toQuotaDataJson } from "~/domain/usage/usage-data.server";
+import {
+  ADMIN_MAX_RANGE,
+  findUserIdByName,
+  readHourlyUsage,
+  readUsageRange,
+  toQuotaDataJson,
+} from "~/domain/usage/usage-data.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, requireApiUser } from "~/web/api.server";
 import { whenBooted } from "~/utils/boot-gate.server";
@@ -19,6 +25,8 @@ export function loader({ request }: LoaderFunctionArgs) {
     if (!username) return apiOk(toQuotaDataJson(await readHourlyUsage({ kind: "all" }, range.value), undefined));
     const userId = await findUserIdByName(username);
     if (userId === undefined) return apiOk([]);
-    return apiOk(toQuotaDataJson(await readHourlyUsage({ kind: "user", userId }, range.value), { id: userId, username }));
+    return apiOk(
+      toQuotaDataJson(await readHourlyUsage({ kind: "user", userId }, range.value), { id: userId, username }),
+    );
   });
 }

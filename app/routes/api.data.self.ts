@@ -12,6 +12,11 @@ export function loader({ request }: LoaderFunctionArgs) {
     const q = new URL(request.url).searchParams;
     const range = readUsageRange(q.get("start_timestamp"), q.get("end_timestamp"), SELF_MAX_RANGE);
     if (!range.ok) return apiFail(range.message);
-    return apiOk(toQuotaDataJson(await readHourlyUsage({ kind: "user", userId: user.id }, range.value), { id: user.id, username: user.username }));
+    return apiOk(
+      toQuotaDataJson(await readHourlyUsage({ kind: "user", userId: user.id }, range.value), {
+        id: user.id,
+        username: user.username,
+      }),
+    );
   });
 }

@@ -12,7 +12,11 @@ export function loader({ request }: LoaderFunctionArgs) {
     await requireApiUser(request, ROLE_ADMIN);
     const url = new URL(request.url);
     const { page, size } = readLogPage(url);
-    const result = await listLogs(readLogFilter(url.searchParams, "all"), readLogSlice(url.searchParams, page, size), true);
+    const result = await listLogs(
+      readLogFilter(url.searchParams, "all"),
+      readLogSlice(url.searchParams, page, size),
+      true,
+    );
     return apiOk(logPageJson(result, page, size));
   });
 }
@@ -25,7 +29,8 @@ export function action({ request }: ActionFunctionArgs) {
     if (request.method !== "DELETE") return apiFail("方法不允许", 405);
     const raw = new URL(request.url).searchParams.get("target_timestamp") ?? "";
     const before = Number(raw);
-    if (!raw.trim() || !Number.isSafeInteger(before) || before <= 0) return apiFail("target_timestamp 必须是 Unix 时间戳（秒）");
+    if (!raw.trim() || !Number.isSafeInteger(before) || before <= 0)
+      return apiFail("target_timestamp 必须是 Unix 时间戳（秒）");
     return apiOk(await deleteLogsBefore(before));
   });
 }

@@ -12,7 +12,11 @@ export function loader({ request }: LoaderFunctionArgs) {
     const user = await requireApiUser(request, ROLE_USER);
     const url = new URL(request.url);
     const { page, size } = readLogPage(url);
-    const result = await listLogs(readLogFilter(url.searchParams, { userId: user.id }), readLogSlice(url.searchParams, page, size), false);
+    const result = await listLogs(
+      readLogFilter(url.searchParams, { userId: user.id }),
+      readLogSlice(url.searchParams, page, size),
+      false,
+    );
     return apiOk(logPageJson(result, page, size));
   });
 }

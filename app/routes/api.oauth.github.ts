@@ -17,6 +17,9 @@ export function loader({ request }: LoaderFunctionArgs) {
     const outcome = await githubCallback(request, query);
     if (!outcome.ok) return apiFail(outcome.message, outcome.status);
     if (outcome.mode === "bind") return apiOk(undefined, "bind");
-    return Response.json({ success: true, message: "", data: loginReplyUser(outcome.user) }, { headers: { "Set-Cookie": outcome.cookie } });
+    return Response.json(
+      { success: true, message: "", data: loginReplyUser(outcome.user) },
+      { headers: { "Set-Cookie": outcome.cookie } },
+    );
   });
 }

@@ -15,6 +15,9 @@ export function loader({ request }: LoaderFunctionArgs) {
     const outcome = await telegramSignIn(request, new URL(request.url).searchParams);
     if (!outcome.ok) return apiFail(outcome.message, outcome.status);
     if (outcome.mode !== "login") return apiFail(outcome.mode);
-    return Response.json({ success: true, message: "", data: loginReplyUser(outcome.user) }, { headers: { "Set-Cookie": outcome.cookie } });
+    return Response.json(
+      { success: true, message: "", data: loginReplyUser(outcome.user) },
+      { headers: { "Set-Cookie": outcome.cookie } },
+    );
   });
 }

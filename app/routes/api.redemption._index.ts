@@ -3,7 +3,13 @@ import { z } from "zod";
 import { idSchema } from "~/utils/edge-input";
 import { readPage } from "~/utils/pagination";
 import { DEFAULT_REDEMPTION_QUOTA } from "~/domain/redemptions/redemption-constants";
-import { createRedemptions, listRedemptions, setRedemptionStatus, toRedemptionJson, updateRedemption } from "~/domain/redemptions/redemptions.server";
+import {
+  createRedemptions,
+  listRedemptions,
+  setRedemptionStatus,
+  toRedemptionJson,
+  updateRedemption,
+} from "~/domain/redemptions/redemptions.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
 import { whenBooted } from "~/utils/boot-gate.server";
@@ -11,7 +17,11 @@ import { whenBooted } from "~/utils/boot-gate.server";
 // Numbers arrive as numbers from the reference's console; the domain judges their ranges, so the
 // refusals are its business messages (200) and only a wrong type is a 400.
 const quota = z.number().int();
-const createBody = z.object({ name: z.string().default(""), quota: quota.default(DEFAULT_REDEMPTION_QUOTA), count: z.number().int().default(1) });
+const createBody = z.object({
+  name: z.string().default(""),
+  quota: quota.default(DEFAULT_REDEMPTION_QUOTA),
+  count: z.number().int().default(1),
+});
 const updateBody = z.object({ id: idSchema, name: z.string(), quota });
 const statusBody = z.object({ id: idSchema, status: z.number().int() });
 

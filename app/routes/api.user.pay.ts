@@ -25,6 +25,8 @@ export function action({ request }: ActionFunctionArgs) {
     if (request.method !== "POST") return apiFail("方法不允许", 405);
     const input = await readJson(request, body);
     const created = await createTopUpOrder(user, input.amount, input.payment_method);
-    return created.ok ? topUpReply(created.form.params, created.form.url) : topUpError(topUpRefusalText(created.refusal, "api"));
+    return created.ok
+      ? topUpReply(created.form.params, created.form.url)
+      : topUpError(topUpRefusalText(created.refusal, "api"));
   });
 }

@@ -18,7 +18,10 @@ const body = z
     verification_code: z.string().trim().optional(),
     aff_code: z.string().trim().max(32).optional(),
   })
-  .refine((v) => v.password2 === undefined || v.password2 === v.password, { message: messages.passwordMismatch, path: ["password2"] });
+  .refine((v) => v.password2 === undefined || v.password2 === v.password, {
+    message: messages.passwordMismatch,
+    path: ["password2"],
+  });
 
 export function action({ request }: ActionFunctionArgs) {
   return apiRoute(async () => {

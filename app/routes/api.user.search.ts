@@ -12,7 +12,12 @@ export function loader({ request }: LoaderFunctionArgs) {
     await requireApiUser(request, ROLE_ADMIN);
     const url = new URL(request.url);
     const { page, size } = readPage(url, "page_size", 100);
-    const users = await searchUsers(url.searchParams.get("keyword") ?? "", url.searchParams.get("group") ?? "", page, size);
+    const users = await searchUsers(
+      url.searchParams.get("keyword") ?? "",
+      url.searchParams.get("group") ?? "",
+      page,
+      size,
+    );
     return apiOk(users.map(toPublicUser));
   });
 }

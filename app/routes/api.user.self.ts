@@ -31,7 +31,11 @@ export function action({ request }: ActionFunctionArgs) {
     const user = await requireApiUser(request, ROLE_USER);
     if (request.method === "PUT") {
       const input = await readJson(request, update);
-      const result = await updateSelf(user, { ...input, original_password: input.original_password ?? input.old_password }, await currentSessionId(request));
+      const result = await updateSelf(
+        user,
+        { ...input, original_password: input.original_password ?? input.old_password },
+        await currentSessionId(request),
+      );
       return result.ok ? apiOk() : apiFail(result.message);
     }
     if (request.method === "DELETE") {

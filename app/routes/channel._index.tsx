@@ -8,7 +8,16 @@ import { Pagination } from "~/components/Pagination";
 import { channelTypeName } from "~/domain/channels/catalog";
 import { keyCounts } from "~/domain/channels/channel-key-manage.server";
 import {
-  copyChannel, deleteChannel, deleteChannels, deleteDisabledChannels, fixAbilities, getChannel, listChannels, searchChannels, setChannelStatus, updateChannel,
+  copyChannel,
+  deleteChannel,
+  deleteChannels,
+  deleteDisabledChannels,
+  fixAbilities,
+  getChannel,
+  listChannels,
+  searchChannels,
+  setChannelStatus,
+  updateChannel,
 } from "~/domain/channels/channels.server";
 import { refreshChannelBalance } from "~/relay/channel-balance.server";
 import { readTestAllProgress, startTestAll } from "~/relay/channel-test-all.server";
@@ -33,14 +42,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const prefs = await rememberedListPrefs(request, "channel", "page_size", ["id_sort"]);
   const idSort = prefs.flags.id_sort ?? false;
-  const filters = { keyword: url.searchParams.get("keyword") ?? "", group: url.searchParams.get("group") ?? "", model: url.searchParams.get("model") ?? "" };
+  const filters = {
+    keyword: url.searchParams.get("keyword") ?? "",
+    group: url.searchParams.get("group") ?? "",
+    model: url.searchParams.get("model") ?? "",
+  };
   const searching = Boolean(filters.keyword || filters.group || filters.model);
   const { page } = readPage(url);
-  const { items, total } = searching ? await searchChannels(filters, idSort).then((rows) => ({ items: rows, total: rows.length })) : await listChannels(page, prefs.size, idSort);
+  const { items, total } = searching
+    ? await searchChannels(filters, idSort).then((rows) => ({ items: rows, total: rows.length }))
+    : await listChannels(page, prefs.size, idSort);
   const body = {
     channels: items.map((c) => ({
-      id: c.id, name: c.name, type: c.type, typeName: channelTypeName(c.type), group: c.group, status: c.status, response_time: c.response_time,
-      used_quota: c.used_quota, shortfall_quota: c.shortfall_quota, balance: c.balance, priority: c.priority, weight: c.weight, other_info: c.other_info,
+      id: c.id,
+      name: c.name,
+      type: c.type,
+      typeName: channelTypeName(c.type),
+      group: c.group,
+      status: c.status,
+      response_time: c.response_time,
+      used_quota: c.used_quota,
+      shortfall_quota: c.shortfall_quota,
+      balance: c.balance,
+      priority: c.priority,
+      weight: c.weight,
+      other_info: c.other_info,
       keys: keyCounts(c.channel_info),
     })),
     total,
@@ -72,7 +98,10 @@ export async function action({ request }: ActionFunctionArgs) {
       return result.ok ? done("操作成功完成！") : fail(result.message);
     }
     case "routing": {
-      const result = await updateChannel(id, { priority: Number(form.get("priority")), weight: Number(form.get("weight")) });
+      const result = await updateChannel(id, {
+        priority: Number(form.get("priority")),
+        weight: Number(form.get("weight")),
+      });
       return result.ok ? done("渠道更新成功！") : fail(result.message);
     }
     case "copy": {
@@ -84,7 +113,10 @@ export async function action({ request }: ActionFunctionArgs) {
       return result.ok ? done("操作成功完成！") : fail(result.message);
     }
     case "delete-selected": {
-      const ids = form.getAll("ids").map(readId).filter((n) => n !== undefined);
+      const ids = form
+        .getAll("ids")
+        .map(readId)
+        .filter((n) => n !== undefined);
       if (ids.length === 0) return fail("请先选择要删除的通道！");
       return done(`已删除 ${await deleteChannels(ids)} 个通道！`);
     }
@@ -136,27 +168,60 @@ export default function ChannelPage() {
       <h1 className="text-xl font-bold">{t("管理渠道")}</h1>
       {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
       <Form method="get" role="search" className="flex w-full flex-wrap items-end gap-2 sm:w-auto">
-        <input name="keyword" defaultValue={page.filters.keyword} placeholder={t("搜索渠道的 ID，名称和代理地址 ...")} className="input w-full sm:w-56" aria-label={t("关键字")} />
+        <input
+          name="keyword"
+          defaultValue={page.filters.keyword}
+          placeholder={t("搜索渠道的 ID，名称和代理地址 ...")}
+          className="input w-full sm:w-56"
+          aria-label={t("关键字")}
+        />
         <select name="group" defaultValue={page.filters.group} className="input w-36" aria-label={t("分组")}>
           <option value="">{t("全部分组")}</option>
-          {page.groups.map((g) => <option key={g} value={g}>{g}</option>)}
+          {page.groups.map((g) => (
+            <option key={g} value={g}>
+              {g}
+            </option>
+          ))}
         </select>
-        <input name="model" defaultValue={page.filters.model} placeholder={t("模型关键字")} className="input min-w-0 flex-1 sm:w-40 sm:flex-none" aria-label={t("模型", { context: "single" })} />
-        <button type="submit" className="btn-secondary">{t("查询")}</button>
+        <input
+          name="model"
+          defaultValue={page.filters.model}
+          placeholder={t("模型关键字")}
+          className="input min-w-0 flex-1 sm:w-40 sm:flex-none"
+          aria-label={t("模型", { context: "single" })}
+        />
+        <button type="submit" className="btn-secondary">
+          {t("查询")}
+        </button>
       </Form>
       <div className="flex flex-wrap items-center gap-2">
-        <Link to="/channel/add" className="btn-primary">{t("添加渠道")}</Link>
+        <Link to="/channel/add" className="btn-primary">
+          {t("添加渠道")}
+        </Link>
         <Form method="post" id="channel-selection" className="hidden" />
-        <button type="submit" form="channel-selection" name="intent" value="delete-selected" className="btn-secondary">{t("删除所选通道")}</button>
-        <ConfirmButton label={t("删除禁用通道")} question={t("确定是否要删除禁用通道？")} intent="delete-disabled" testId="delete-disabled" />
+        <button type="submit" form="channel-selection" name="intent" value="delete-selected" className="btn-secondary">
+          {t("删除所选通道")}
+        </button>
+        <ConfirmButton
+          label={t("删除禁用通道")}
+          question={t("确定是否要删除禁用通道？")}
+          intent="delete-disabled"
+          testId="delete-disabled"
+        />
         <Form method="post">
-          <button type="submit" name="intent" value="fix" className="btn-secondary">{t("修复数据库一致性")}</button>
+          <button type="submit" name="intent" value="fix" className="btn-secondary">
+            {t("修复数据库一致性")}
+          </button>
         </Form>
         <Form method="post">
-          <button type="submit" name="intent" value="test-all" className="btn-secondary">{t("测试所有通道")}</button>
+          <button type="submit" name="intent" value="test-all" className="btn-secondary">
+            {t("测试所有通道")}
+          </button>
         </Form>
         <Form method="post">
-          <button type="submit" name="intent" value="refresh-balances" className="btn-secondary">{t("更新所有余额")}</button>
+          <button type="submit" name="intent" value="refresh-balances" className="btn-secondary">
+            {t("更新所有余额")}
+          </button>
         </Form>
         <Link to={`?id_sort=${page.idSort ? "false" : "true"}`} className="btn-secondary" data-testid="id-sort">
           {page.idSort ? t("按优先级排序") : t("按 ID 排序")}
@@ -170,17 +235,33 @@ export default function ChannelPage() {
         {page.testAll.running || page.testAll.finishedAt ? (
           <p className="text-sm text-gray-600 dark:text-gray-300" data-testid="test-all-progress">
             {page.testAll.waitingForWorker
-              ? t("测试所有通道的任务已排队，但还没有后台任务进程接手：请确认 Redis 可用，并且有 Web 进程未设置 WORKERS=off，或已运行 npm run worker。")
+              ? t(
+                  "测试所有通道的任务已排队，但还没有后台任务进程接手：请确认 Redis 可用，并且有 Web 进程未设置 WORKERS=off，或已运行 npm run worker。",
+                )
               : page.testAll.running
                 ? t("正在测试所有通道：{{done}} / {{total}}", { done: page.testAll.done, total: page.testAll.total })
-                : t("上次测试所有通道：共 {{total}} 个，失败 {{failed}} 个，禁用 {{disabled}} 个，启用 {{enabled}} 个", { total: page.testAll.total, failed: page.testAll.failed, disabled: page.testAll.disabled, enabled: page.testAll.enabled })}
+                : t(
+                    "上次测试所有通道：共 {{total}} 个，失败 {{failed}} 个，禁用 {{disabled}} 个，启用 {{enabled}} 个",
+                    {
+                      total: page.testAll.total,
+                      failed: page.testAll.failed,
+                      disabled: page.testAll.disabled,
+                      enabled: page.testAll.enabled,
+                    },
+                  )}
           </p>
         ) : null}
         {page.balances.running || page.balances.finishedAt ? (
           <p className="text-sm text-gray-600 dark:text-gray-300" data-testid="balance-progress">
             {page.balances.running
-              ? t("正在更新所有通道余额：{{done}} / {{total}}", { done: page.balances.done, total: page.balances.total })
-              : t("上次更新所有通道余额：共 {{total}} 个，成功 {{updated}} 个", { total: page.balances.total, updated: page.balances.updated })}
+              ? t("正在更新所有通道余额：{{done}} / {{total}}", {
+                  done: page.balances.done,
+                  total: page.balances.total,
+                })
+              : t("上次更新所有通道余额：共 {{total}} 个，成功 {{updated}} 个", {
+                  total: page.balances.total,
+                  updated: page.balances.updated,
+                })}
           </p>
         ) : null}
         {page.channels.length === 0 ? (
@@ -190,7 +271,9 @@ export default function ChannelPage() {
             <table className="card-rows w-full sm:min-w-[960px] border-collapse text-sm" data-testid="channel-table">
               <thead>
                 <tr className="border-b border-gray-200 text-left dark:border-gray-700">
-                  <th className="p-2"><span className="sr-only">{t("选择")}</span></th>
+                  <th className="p-2">
+                    <span className="sr-only">{t("选择")}</span>
+                  </th>
                   <th className="p-2">ID</th>
                   <th className="p-2">{t("名称")}</th>
                   <th className="p-2">{t("分组")}</th>
@@ -204,7 +287,9 @@ export default function ChannelPage() {
                 </tr>
               </thead>
               <tbody>
-                {page.channels.map((channel) => <ChannelRow key={channel.id} channel={channel} displayInCurrency={page.displayInCurrency} />)}
+                {page.channels.map((channel) => (
+                  <ChannelRow key={channel.id} channel={channel} displayInCurrency={page.displayInCurrency} />
+                ))}
               </tbody>
             </table>
           </div>

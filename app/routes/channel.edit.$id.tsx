@@ -21,7 +21,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!channel) throw new Response("Not Found", { status: 404 });
   // Only hints of the keys reach the page: the key text is opened here and never sent.
   const keys = channelKeyTable(channel);
-  return { ...channelFormContext(), defaults: channelDefaults(channel), constraint: formConstraint(channelConsoleSchema), multiKey: keys.length > 0, keys };
+  return {
+    ...channelFormContext(),
+    defaults: channelDefaults(channel),
+    constraint: formConstraint(channelConsoleSchema),
+    multiKey: keys.length > 0,
+    keys,
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -34,10 +40,19 @@ export default function EditChannelPage() {
   const { defaults, keys, multiKey, ...context } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // Chinese here; the form shows it in the reader's language.
-  const notice = multiKey ? "密钥留空则保持原密钥不变；填写新密钥（每行一个）会替换全部密钥，并将它们全部恢复为已启用" : "密钥留空则保持原密钥不变";
+  const notice = multiKey
+    ? "密钥留空则保持原密钥不变；填写新密钥（每行一个）会替换全部密钥，并将它们全部恢复为已启用"
+    : "密钥留空则保持原密钥不变";
   return (
     <div className="flex flex-col gap-4">
-      <ChannelForm mode="edit" lastResult={lastResult as never} defaultValue={defaults} notice={notice} multiKey={multiKey} {...context} />
+      <ChannelForm
+        mode="edit"
+        lastResult={lastResult as never}
+        defaultValue={defaults}
+        notice={notice}
+        multiKey={multiKey}
+        {...context}
+      />
       {multiKey ? <ChannelKeyTable keys={keys} /> : null}
     </div>
   );

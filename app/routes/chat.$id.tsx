@@ -5,7 +5,8 @@ import { NO_TOKEN_REDIRECT } from "~/domain/chats/chat-links";
 import { readId } from "~/utils/edge-input";
 import { chatPageData, loadChatFrame } from "~/web/chat-frame.server";
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) => chatFrameMeta(matches, data, NO_TOKEN_REDIRECT.seconds);
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  chatFrameMeta(matches, data, NO_TOKEN_REDIRECT.seconds);
 
 export const headers: HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
 

@@ -4,7 +4,8 @@ import { ChatFrame, chatFrameMeta } from "~/components/chat/ChatFrame";
 import { NO_TOKEN_REDIRECT } from "~/domain/chats/chat-links";
 import { CHAT_PAGE_HEADERS, chatPageData, loadChatLink2 } from "~/web/chat-frame.server";
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) => chatFrameMeta(matches, data, NO_TOKEN_REDIRECT.seconds);
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  chatFrameMeta(matches, data, NO_TOKEN_REDIRECT.seconds);
 
 export const headers: HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
 

@@ -14,5 +14,8 @@ export async function loader() {
   const redis = checkRedis();
   const journal = checkJournal(journalDir(), quarantineStatus().lines, settlementBacklog());
   const ok = db.ok && redis.status !== "degraded" && journal.ok;
-  return Response.json({ ok, db, redis, journal }, { status: db.ok ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+  return Response.json(
+    { ok, db, redis, journal },
+    { status: db.ok ? 200 : 503, headers: { "Cache-Control": "no-store" } },
+  );
 }

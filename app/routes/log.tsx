@@ -23,7 +23,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { page } = readPage(url);
   const { filter, values } = pageLogFilter(request, isAdmin ? "all" : { userId: user.id });
   // Pages move by cursor (the pager's links); a `p` from an older link still works, bounded.
-  const [list, stat] = await Promise.all([listLogs(filter, readLogSlice(url.searchParams, page + 1, prefs.size), isAdmin), logStat(filter)]);
+  const [list, stat] = await Promise.all([
+    listLogs(filter, readLogSlice(url.searchParams, page + 1, prefs.size), isAdmin),
+    logStat(filter),
+  ]);
   const users = isAdmin ? await userCardsOf(list.items.map((i) => i.user_id)) : {};
   const body = {
     logs: list.items,
@@ -51,17 +54,45 @@ export default function LogPage() {
     <div className="flex flex-col gap-3">
       <h1 className="text-xl font-bold">{t("使用日志")}</h1>
       <div className="flex flex-wrap gap-2 text-sm" data-testid="log-stat">
-        <span className="rounded bg-blue-100 px-2 py-1 text-blue-900 dark:bg-blue-900 dark:text-blue-100">{t("消耗额度：{{quota}}", { quota: renderQuota(page.stat.quota, page.displayInCurrency, page.quotaPerUnit) })}</span>
-        <span className="rounded bg-pink-100 px-2 py-1 text-pink-900 dark:bg-pink-900 dark:text-pink-100">{t("RPM：{{rpm}}", { rpm: page.stat.rpm })}</span>
-        <span className="rounded bg-gray-200 px-2 py-1 dark:bg-gray-700">{t("TPM：{{tpm}}", { tpm: page.stat.tpm })}</span>
+        <span className="rounded bg-blue-100 px-2 py-1 text-blue-900 dark:bg-blue-900 dark:text-blue-100">
+          {t("消耗额度：{{quota}}", { quota: renderQuota(page.stat.quota, page.displayInCurrency, page.quotaPerUnit) })}
+        </span>
+        <span className="rounded bg-pink-100 px-2 py-1 text-pink-900 dark:bg-pink-900 dark:text-pink-100">
+          {t("RPM：{{rpm}}", { rpm: page.stat.rpm })}
+        </span>
+        <span className="rounded bg-gray-200 px-2 py-1 dark:bg-gray-700">
+          {t("TPM：{{tpm}}", { tpm: page.stat.tpm })}
+        </span>
       </div>
       <Form method="get" className="card grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-4" role="search">
-        <label className="text-sm">{t("令牌名称")}<input name="token_name" defaultValue={f.token_name} className="input" /></label>
-        <label className="text-sm">{t("模型名称")}<input name="model_name" defaultValue={f.model_name} className="input" /></label>
-        <label className="text-sm">{t("起始时间")}<input type="datetime-local" name="start" defaultValue={f.start} className="input" /></label>
-        <label className="text-sm">{t("结束时间")}<input type="datetime-local" name="end" defaultValue={f.end} className="input" /></label>
-        {page.isAdmin ? <label className="text-sm">{t("渠道 ID")}<input name="channel" inputMode="numeric" defaultValue={f.channel} className="input" /></label> : null}
-        {page.isAdmin ? <label className="text-sm">{t("用户名称")}<input name="username" defaultValue={f.username} className="input" /></label> : null}
+        <label className="text-sm">
+          {t("令牌名称")}
+          <input name="token_name" defaultValue={f.token_name} className="input" />
+        </label>
+        <label className="text-sm">
+          {t("模型名称")}
+          <input name="model_name" defaultValue={f.model_name} className="input" />
+        </label>
+        <label className="text-sm">
+          {t("起始时间")}
+          <input type="datetime-local" name="start" defaultValue={f.start} className="input" />
+        </label>
+        <label className="text-sm">
+          {t("结束时间")}
+          <input type="datetime-local" name="end" defaultValue={f.end} className="input" />
+        </label>
+        {page.isAdmin ? (
+          <label className="text-sm">
+            {t("渠道 ID")}
+            <input name="channel" inputMode="numeric" defaultValue={f.channel} className="input" />
+          </label>
+        ) : null}
+        {page.isAdmin ? (
+          <label className="text-sm">
+            {t("用户名称")}
+            <input name="username" defaultValue={f.username} className="input" />
+          </label>
+        ) : null}
         <label className="text-sm">
           {t("日志类型")}
           <select name="type" defaultValue={f.type || "0"} className="input">
@@ -73,13 +104,31 @@ export default function LogPage() {
           </select>
         </label>
         <div className="flex items-end gap-2">
-          <button type="submit" className="btn-primary">{t("查询")}</button>
+          <button type="submit" className="btn-primary">
+            {t("查询")}
+          </button>
           {/* A plain download link: the session cookie is the credential, no JavaScript needed. */}
-          <a href={`/log/export.csv?${filterQuery(f)}`} download className="btn-secondary" data-testid="log-export">{t("导出 CSV")}</a>
+          <a href={`/log/export.csv?${filterQuery(f)}`} download className="btn-secondary" data-testid="log-export">
+            {t("导出 CSV")}
+          </a>
         </div>
       </Form>
-      <LogTable logs={page.logs} isAdmin={page.isAdmin} users={page.users} displayInCurrency={page.displayInCurrency} quotaPerUnit={page.quotaPerUnit} />
-      <LogPager total={page.total} totalExact={page.totalExact} older={page.older} newer={page.newer} tooDeep={page.tooDeep} size={page.size} filters={f} />
+      <LogTable
+        logs={page.logs}
+        isAdmin={page.isAdmin}
+        users={page.users}
+        displayInCurrency={page.displayInCurrency}
+        quotaPerUnit={page.quotaPerUnit}
+      />
+      <LogPager
+        total={page.total}
+        totalExact={page.totalExact}
+        older={page.older}
+        newer={page.newer}
+        tooDeep={page.tooDeep}
+        size={page.size}
+        filters={f}
+      />
     </div>
   );
 }

@@ -35,7 +35,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await optionalUser(request);
   if (user && url.searchParams.get(SIGNED_IN_MARK) === "1") {
     // The notice rides on this hop, so a browser that lost the session sees no "登录成功！".
-    throw await redirectWithFlash(target, { type: "success", message: messages.loginSuccess, defaultPassword: await isDefaultRootPassword(user) });
+    throw await redirectWithFlash(target, {
+      type: "success",
+      message: messages.loginSuccess,
+      defaultPassword: await isDefaultRootPassword(user),
+    });
   }
   if (user) throw redirect(target);
   return {
@@ -68,7 +72,8 @@ export async function action({ request }: ActionFunctionArgs) {
     const check = `/login?${new URLSearchParams({ [SIGNED_IN_MARK]: "1", redirectTo: target })}`;
     return redirect(check, { headers: { "Set-Cookie": sessionCookie } });
   } catch (error) {
-    if (error instanceof SignInError) return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: 400 });
+    if (error instanceof SignInError)
+      return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: 400 });
     throw error;
   }
 }
@@ -86,32 +91,66 @@ export default function LoginPage() {
     <div className="mx-auto mt-6 max-w-sm">
       <div className="card">
         <h1 className="mb-4 text-center text-xl font-bold">{t("用户登录")}</h1>
-        {settings.cookieRejected && !form.errors ? <FlashBanner type="error" message={t(messages.loginCookieRejected)} /> : null}
-        {expired && !form.errors && !settings.cookieRejected ? <FlashBanner type="error" message={t(messages.loginExpired)} /> : null}
-        {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
+        {settings.cookieRejected && !form.errors ? (
+          <FlashBanner type="error" message={t(messages.loginCookieRejected)} />
+        ) : null}
+        {expired && !form.errors && !settings.cookieRejected ? (
+          <FlashBanner type="error" message={t(messages.loginExpired)} />
+        ) : null}
+        {form.errors?.map((e) => (
+          <FlashBanner key={e} type="error" message={e} />
+        ))}
         {settings.passwordLogin ? (
-          <Form method="post" {...browserCheckedFormProps(form, settings.constraint, message)} className="flex flex-col gap-3">
+          <Form
+            method="post"
+            {...browserCheckedFormProps(form, settings.constraint, message)}
+            className="flex flex-col gap-3"
+          >
             <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
             <div>
-              <label className="label" htmlFor={fields.username.id}>{t("用户名")}</label>
-              <input {...getInputProps(fields.username, { type: "text" })} className="input" placeholder={t("用户名或邮箱")} autoComplete="username" />
+              <label className="label" htmlFor={fields.username.id}>
+                {t("用户名")}
+              </label>
+              <input
+                {...getInputProps(fields.username, { type: "text" })}
+                className="input"
+                placeholder={t("用户名或邮箱")}
+                autoComplete="username"
+              />
               {fields.username.errors ? <p className="field-error">{fields.username.errors[0]}</p> : null}
             </div>
             <div>
-              <label className="label" htmlFor={fields.password.id}>{t("密码")}</label>
-              <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder={t("密码")} autoComplete="current-password" />
-              {fields.password.errors && !fields.username.errors ? <p className="field-error">{fields.password.errors[0]}</p> : null}
+              <label className="label" htmlFor={fields.password.id}>
+                {t("密码")}
+              </label>
+              <input
+                {...getInputProps(fields.password, { type: "password" })}
+                className="input"
+                placeholder={t("密码")}
+                autoComplete="current-password"
+              />
+              {fields.password.errors && !fields.username.errors ? (
+                <p className="field-error">{fields.password.errors[0]}</p>
+              ) : null}
             </div>
             <TurnstileWidget {...settings.turnstile} />
-            <button type="submit" className="btn-primary">{t("登录")}</button>
+            <button type="submit" className="btn-primary">
+              {t("登录")}
+            </button>
           </Form>
         ) : (
           <FlashBanner type="info" message={t(messages.passwordLoginDisabled)} />
         )}
         <ThirdPartySignIn methods={settings.thirdParty} />
         <div className="mt-4 flex justify-between text-sm">
-          <Link to="/reset" className="text-blue-600 hover:underline dark:text-blue-400">{t("忘记密码")}</Link>
-          {settings.registerEnabled ? <Link to="/register" className="text-blue-600 hover:underline dark:text-blue-400">{t("没有账户？点击注册")}</Link> : null}
+          <Link to="/reset" className="text-blue-600 hover:underline dark:text-blue-400">
+            {t("忘记密码")}
+          </Link>
+          {settings.registerEnabled ? (
+            <Link to="/register" className="text-blue-600 hover:underline dark:text-blue-400">
+              {t("没有账户？点击注册")}
+            </Link>
+          ) : null}
         </div>
       </div>
     </div>

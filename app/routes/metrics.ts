@@ -10,10 +10,16 @@ const digest = (value: string) => createHash("sha256").update(value).digest();
  * as `Authorization: Bearer …` is answered (the comparison takes the same time whatever it gets).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (!env.METRICS_TOKEN) return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!env.METRICS_TOKEN)
+    return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const presented = /^Bearer (.+)$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? "";
   if (!timingSafeEqual(digest(presented), digest(env.METRICS_TOKEN))) {
-    return new Response("Unauthorized", { status: 401, headers: { "Content-Type": "text/plain; charset=utf-8", "WWW-Authenticate": 'Bearer realm="metrics"' } });
+    return new Response("Unauthorized", {
+      status: 401,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "WWW-Authenticate": 'Bearer realm="metrics"' },
+    });
   }
-  return new Response(await scrapeMetrics(), { headers: { "Content-Type": METRICS_CONTENT_TYPE, "Cache-Control": "no-store" } });
+  return new Response(await scrapeMetrics(), {
+    headers: { "Content-Type": METRICS_CONTENT_TYPE, "Cache-Control": "no-store" },
+  });
 }

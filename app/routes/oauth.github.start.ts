@@ -14,9 +14,14 @@ import { issueOAuthState } from "~/web/oauth-state-cookie.server";
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await whenBooted();
-  if (!options.bool("GitHubOAuthEnabled")) return redirectWithFlash("/login", { type: "error", message: messages.githubDisabled });
-  if (await oauthRateLimited(request)) return redirectWithFlash("/login", { type: "error", message: messages.tooManyRequests });
+  if (!options.bool("GitHubOAuthEnabled"))
+    return redirectWithFlash("/login", { type: "error", message: messages.githubDisabled });
+  if (await oauthRateLimited(request))
+    return redirectWithFlash("/login", { type: "error", message: messages.tooManyRequests });
   const aff = new URL(request.url).searchParams.get("aff") ?? "";
   const issued = await issueOAuthState(request, /^[A-Za-z0-9]{1,32}$/.test(aff) ? aff : "");
-  return redirect(githubAuthorizeUrl(issued.state), issued.setCookie ? { headers: { "Set-Cookie": issued.setCookie } } : undefined);
+  return redirect(
+    githubAuthorizeUrl(issued.state),
+    issued.setCookie ? { headers: { "Set-Cookie": issued.setCookie } } : undefined,
+  );
 }

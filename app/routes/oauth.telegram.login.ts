@@ -13,7 +13,8 @@ import { oauthRateLimited, signedInLocation, telegramSignIn } from "~/web/oauth.
  */
 export async function action({ request }: ActionFunctionArgs) {
   await whenBooted();
-  if (await oauthRateLimited(request)) return redirectWithFlash("/login", { type: "error", message: messages.tooManyRequests });
+  if (await oauthRateLimited(request))
+    return redirectWithFlash("/login", { type: "error", message: messages.tooManyRequests });
   const form = await readForm(request);
   const params = new URLSearchParams();
   for (const [key, value] of form) if (typeof value === "string") params.append(key, value);

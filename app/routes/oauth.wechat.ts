@@ -8,7 +8,8 @@ import { oauthRateLimited, signedInLocation, wechatSignIn } from "~/web/oauth.se
 /** The login page's WeChat form (a plain POST): the code from the official account signs in. */
 export async function action({ request }: ActionFunctionArgs) {
   await whenBooted();
-  if (await oauthRateLimited(request)) return redirectWithFlash("/login", { type: "error", message: messages.tooManyRequests });
+  if (await oauthRateLimited(request))
+    return redirectWithFlash("/login", { type: "error", message: messages.tooManyRequests });
   const code = String((await readForm(request)).get("code") ?? "");
   const outcome = await wechatSignIn(request, code);
   if (!outcome.ok) return redirectWithFlash("/login", { type: "error", message: outcome.message });

@@ -15,7 +15,8 @@ const body = z.object({ messages: z.array(z.record(z.string(), z.unknown())).min
 export async function action({ request }: ActionFunctionArgs) {
   await whenBooted();
   try {
-    if (!request.headers.get("Cookie") && request.headers.get("Authorization")) throw new ApiError("暂不支持使用 access token", 401);
+    if (!request.headers.get("Cookie") && request.headers.get("Authorization"))
+      throw new ApiError("暂不支持使用 access token", 401);
     const user = await requireApiUser(request, ROLE_USER);
     const input = (await readJson(request, body)) as Record<string, unknown>;
     const { sink, response } = webStreamSink();
@@ -25,7 +26,11 @@ export async function action({ request }: ActionFunctionArgs) {
     const failed = first ?? { status: 500, message: "empty reply", type: "new_api_error", code: null };
     return Response.json(relayErrorBody(failed), { status: failed.status });
   } catch (error) {
-    if (error instanceof ApiError) return Response.json({ error: { message: error.message, type: "new_api_error", param: null, code: null } }, { status: error.status === 200 ? 403 : error.status });
+    if (error instanceof ApiError)
+      return Response.json(
+        { error: { message: error.message, type: "new_api_error", param: null, code: null } },
+        { status: error.status === 200 ? 403 : error.status },
+      );
     if (error instanceof Response) return error;
     throw error;
   }

@@ -1,6 +1,15 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { chatFormMessages, chatFormSchema, DEFAULT_SYSTEM_PROMPT, formFields, postedSettings, readHistory, type ChatMessage, type ChatSettings } from "~/components/playground/chat-form";
+import {
+  chatFormMessages,
+  chatFormSchema,
+  DEFAULT_SYSTEM_PROMPT,
+  formFields,
+  postedSettings,
+  readHistory,
+  type ChatMessage,
+  type ChatSettings,
+} from "~/components/playground/chat-form";
 import { pageTitle } from "~/components/i18n/locale-context";
 import { PlaygroundForm } from "~/components/playground/PlaygroundForm";
 import { userUsableGroups } from "~/domain/groups/groups.server";
@@ -35,9 +44,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
   const settings = postedSettings(form);
-  const answer = (history: ChatMessage[], error = "", status = 200) => data<ActionResult>({ history, error, settings }, { status });
+  const answer = (history: ChatMessage[], error = "", status = 200) =>
+    data<ActionResult>({ history, error, settings }, { status });
   const parsed = chatFormSchema.safeParse(formFields(form));
-  if (!parsed.success) return answer(readHistory(String(form.get("history") ?? "")) ?? [], parsed.error.issues[0]?.message ?? chatFormMessages.history, 400);
+  if (!parsed.success)
+    return answer(
+      readHistory(String(form.get("history") ?? "")) ?? [],
+      parsed.error.issues[0]?.message ?? chatFormMessages.history,
+      400,
+    );
   const fields = parsed.data;
   if (fields.intent === "clear") return answer([]);
   const history = readHistory(fields.history);
@@ -79,7 +94,14 @@ export default function Playground() {
   const result = useActionData<typeof action>();
   return (
     <>
-      <PlaygroundForm groups={page.groups} models={page.models} settings={result?.settings ?? page.settings} history={result?.history ?? []} error={result?.error ?? ""} userId={page.userId} />
+      <PlaygroundForm
+        groups={page.groups}
+        models={page.models}
+        settings={result?.settings ?? page.settings}
+        history={result?.history ?? []}
+        error={result?.error ?? ""}
+        userId={page.userId}
+      />
       {/* This page's own script, after the form it takes over (docs/decisions/032). */}
       <script src={playgroundScript} defer />
     </>

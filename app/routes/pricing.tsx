@@ -42,10 +42,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewedRatio = groupRatioOf(group);
   return {
     banner: audience.signedIn
-      ? messages.pricingSignedIn.replace("{group}", audience.ownGroup).replace("{ratio}", String(groupRatioOf(audience.ownGroup)))
+      ? messages.pricingSignedIn
+          .replace("{group}", audience.ownGroup)
+          .replace("{ratio}", String(groupRatioOf(audience.ownGroup)))
       : messages.pricingSignedOut.replace("{ratio}", String(groupRatioOf(audience.ownGroup))),
-    viewing: group === audience.ownGroup ? "" : messages.pricingViewing.replace("{group}", group).replace("{ratio}", String(viewedRatio)),
-    formula: displayInCurrency ? messages.pricingRatioFormula.replace("{unit}", String(quotaPerUnit)) : messages.pricingRatioFormulaQuota,
+    viewing:
+      group === audience.ownGroup
+        ? ""
+        : messages.pricingViewing.replace("{group}", group).replace("{ratio}", String(viewedRatio)),
+    formula: displayInCurrency
+      ? messages.pricingRatioFormula.replace("{unit}", String(quotaPerUnit))
+      : messages.pricingRatioFormulaQuota,
     priceFormula: messages.pricingPriceFormula,
     query,
     group,

@@ -6,8 +6,21 @@ import { Pagination } from "~/components/Pagination";
 import { useTimeZone } from "~/components/useTimeZone";
 import { RedemptionTable, redeemerLabel, type RedemptionRow } from "~/components/redemptions/RedemptionTable";
 import { options } from "~/domain/options/store.server";
-import { REDEMPTION_STATUS, redemptionMessages, redemptionStatusLabel } from "~/domain/redemptions/redemption-constants";
-import { deleteRedemption, describeRedemption, getRedemption, listRedemptions, redeemerNames, searchRedemptions, setRedemptionStatus, toRedemptionJson } from "~/domain/redemptions/redemptions.server";
+import {
+  REDEMPTION_STATUS,
+  redemptionMessages,
+  redemptionStatusLabel,
+} from "~/domain/redemptions/redemption-constants";
+import {
+  deleteRedemption,
+  describeRedemption,
+  getRedemption,
+  listRedemptions,
+  redeemerNames,
+  searchRedemptions,
+  setRedemptionStatus,
+  toRedemptionJson,
+} from "~/domain/redemptions/redemptions.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { messages } from "~/messages";
 import { readForm, readId } from "~/utils/edge-input";
@@ -43,7 +56,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type ActionResult = { error?: string; viewed?: RedemptionRow & { redeemers: Record<number, string> }; copied?: string[] };
+type ActionResult = {
+  error?: string;
+  viewed?: RedemptionRow & { redeemers: Record<number, string> };
+  copied?: string[];
+};
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
@@ -62,17 +79,28 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "copy":
     case "copy-selected": {
-      const ids = intent === "copy" ? [id] : form.getAll("ids").map(readId).filter((n) => n !== undefined);
+      const ids =
+        intent === "copy"
+          ? [id]
+          : form
+              .getAll("ids")
+              .map(readId)
+              .filter((n) => n !== undefined);
       if (ids.length === 0) return refused(redemptionMessages.selectFirst);
       const rows = (await Promise.all(ids.slice(0, 100).map(getRedemption))).filter((r) => r !== undefined);
       if (rows.length === 0) return refused(redemptionMessages.notFound);
       // Copied text, not page markup: the status word is put in the reader's language here.
       const locale = requestLocale(request);
-      return data<ActionResult>({ copied: rows.map((r) => describeRedemption(r, pageText(locale, redemptionStatusLabel(r.status).label))) });
+      return data<ActionResult>({
+        copied: rows.map((r) => describeRedemption(r, pageText(locale, redemptionStatusLabel(r.status).label))),
+      });
     }
     case "enable":
     case "disable": {
-      const result = await setRedemptionStatus(id, intent === "enable" ? REDEMPTION_STATUS.unused : REDEMPTION_STATUS.disabled);
+      const result = await setRedemptionStatus(
+        id,
+        intent === "enable" ? REDEMPTION_STATUS.unused : REDEMPTION_STATUS.disabled,
+      );
       return result.ok ? done() : refused(result.message);
     }
     case "delete": {
@@ -84,7 +112,15 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-function ViewedCode({ row, displayInCurrency, quotaPerUnit }: { row: NonNullable<ActionResult["viewed"]>; displayInCurrency: boolean; quotaPerUnit: number }) {
+function ViewedCode({
+  row,
+  displayInCurrency,
+  quotaPerUnit,
+}: {
+  row: NonNullable<ActionResult["viewed"]>;
+  displayInCurrency: boolean;
+  quotaPerUnit: number;
+}) {
   const timeZone = useTimeZone();
   const t = useT();
   const items: [string, string][] = [
@@ -108,7 +144,9 @@ function ViewedCode({ row, displayInCurrency, quotaPerUnit }: { row: NonNullable
           </div>
         ))}
       </dl>
-      <p className="mt-2 text-xs text-gray-500">{t("兑换码只在创建时显示一次；系统只保存其哈希，此处仅显示首尾四位。")}</p>
+      <p className="mt-2 text-xs text-gray-500">
+        {t("兑换码只在创建时显示一次；系统只保存其哈希，此处仅显示首尾四位。")}
+      </p>
     </div>
   );
 }
@@ -121,25 +159,54 @@ export default function RedemptionPage() {
     <div className="flex flex-col gap-3">
       <h1 className="text-xl font-bold">{t("兑换码")}</h1>
       {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
-      {result?.viewed ? <ViewedCode row={result.viewed} displayInCurrency={page.displayInCurrency} quotaPerUnit={page.quotaPerUnit} /> : null}
+      {result?.viewed ? (
+        <ViewedCode row={result.viewed} displayInCurrency={page.displayInCurrency} quotaPerUnit={page.quotaPerUnit} />
+      ) : null}
       {result?.copied ? (
         <div className="card">
-          <label className="label" htmlFor="copied-codes">{t("已选兑换码（可直接复制；密钥本身只在创建时显示）")}</label>
-          <textarea id="copied-codes" readOnly rows={Math.min(8, result.copied.length)} className="input font-mono" value={result.copied.join("\n")} data-testid="copied-codes" />
+          <label className="label" htmlFor="copied-codes">
+            {t("已选兑换码（可直接复制；密钥本身只在创建时显示）")}
+          </label>
+          <textarea
+            id="copied-codes"
+            readOnly
+            rows={Math.min(8, result.copied.length)}
+            className="input font-mono"
+            value={result.copied.join("\n")}
+            data-testid="copied-codes"
+          />
         </div>
       ) : null}
       <div className="flex flex-wrap items-end gap-2">
         <Form method="get" className="flex w-full flex-wrap items-end gap-2 sm:w-auto" role="search">
-          <input name="keyword" defaultValue={page.keyword} placeholder={t("搜索兑换码的 ID 和名称 ...")} className="input min-w-0 flex-1 sm:w-64 sm:flex-none" aria-label={t("兑换码 ID 或名称")} />
-          <button type="submit" className="btn-secondary">{t("查询")}</button>
+          <input
+            name="keyword"
+            defaultValue={page.keyword}
+            placeholder={t("搜索兑换码的 ID 和名称 ...")}
+            className="input min-w-0 flex-1 sm:w-64 sm:flex-none"
+            aria-label={t("兑换码 ID 或名称")}
+          />
+          <button type="submit" className="btn-secondary">
+            {t("查询")}
+          </button>
         </Form>
-        <Link to="/redemption/add" className="btn-primary ml-auto">{t("添加新的兑换码")}</Link>
+        <Link to="/redemption/add" className="btn-primary ml-auto">
+          {t("添加新的兑换码")}
+        </Link>
         {/* Row checkboxes join this form through their form= attribute, so it works without JS;
             with the enhancement script the lines the answer shows go straight to the clipboard. */}
         <Form method="post" id="redemption-selection" className="hidden" data-copy-reply="#copied-codes" />
-        <button type="submit" form="redemption-selection" name="intent" value="copy-selected" className="btn-secondary">{t("复制所选兑换码到剪贴板")}</button>
+        <button type="submit" form="redemption-selection" name="intent" value="copy-selected" className="btn-secondary">
+          {t("复制所选兑换码到剪贴板")}
+        </button>
       </div>
-      <RedemptionTable rows={page.rows} redeemers={page.redeemers} displayInCurrency={page.displayInCurrency} quotaPerUnit={page.quotaPerUnit} selectionForm="redemption-selection" />
+      <RedemptionTable
+        rows={page.rows}
+        redeemers={page.redeemers}
+        displayInCurrency={page.displayInCurrency}
+        quotaPerUnit={page.quotaPerUnit}
+        selectionForm="redemption-selection"
+      />
       <Pagination page={page.page} size={page.size} total={page.total} />
     </div>
   );

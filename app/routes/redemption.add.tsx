@@ -17,17 +17,25 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "创建新
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
-  return { displayInCurrency: options.bool("DisplayInCurrencyEnabled"), quotaPerUnit: options.float("QuotaPerUnit"), constraint: formConstraint(redemptionConsoleSchema) };
+  return {
+    displayInCurrency: options.bool("DisplayInCurrencyEnabled"),
+    quotaPerUnit: options.float("QuotaPerUnit"),
+    constraint: formConstraint(redemptionConsoleSchema),
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireRole(request, ROLE_ADMIN);
   const submission = parseWithZod(await readForm(request), { schema: redemptionConsoleSchema });
-  if (submission.status !== "success") return data({ reply: submission.reply() }, { status: submission.status === "error" ? 400 : 200 });
+  if (submission.status !== "success")
+    return data({ reply: submission.reply() }, { status: submission.status === "error" ? 400 : 200 });
   const result = await createRedemptions(admin, submission.value);
   if (!result.ok) return data({ reply: submission.reply({ formErrors: [result.message] }) }, { status: 400 });
   // Answered, not redirected: the keys must reach this page and no other (decision 020).
-  return data({ created: { name: submission.value.name, keys: result.value } }, { headers: { "Cache-Control": "no-store" } });
+  return data(
+    { created: { name: submission.value.name, keys: result.value } },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 export default function AddRedemptionPage() {

@@ -14,7 +14,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** A file name from the code name: no path separators, quotes or control characters. */
 function fileNameOf(name: string): string {
-  const cleaned = Array.from(name).filter((c) => c >= " " && !`/\\"*:<>?|\u007f`.includes(c)).join("").trim();
+  const cleaned = Array.from(name)
+    .filter((c) => c >= " " && !`/\\"*:<>?|\u007f`.includes(c))
+    .join("")
+    .trim();
   return `${cleaned || "redemption"}.txt`;
 }
 
@@ -28,7 +31,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const name = String(form.get("name") ?? "").trim();
   const keys = form.getAll("keys").map(String);
-  if (!redemptionNameFits(name) || keys.length === 0 || keys.length > MAX_REDEMPTION_COUNT || !keys.every(looksLikeRedemptionKey)) {
+  if (
+    !redemptionNameFits(name) ||
+    keys.length === 0 ||
+    keys.length > MAX_REDEMPTION_COUNT ||
+    !keys.every(looksLikeRedemptionKey)
+  ) {
     return new Response("无效的参数", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
   const fileName = fileNameOf(name);

@@ -31,7 +31,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   await requireRole(request, ROLE_ADMIN);
   const id = requirePathId(params.id);
   const submission = parseWithZod(await readForm(request), { schema: redemptionConsoleSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
+  if (submission.status !== "success")
+    return data(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
   const result = await updateRedemption(id, submission.value);
   if (!result.ok) return data(submission.reply({ formErrors: [result.message] }), { status: 400 });
   return redirectWithFlash("/redemption", { type: "success", message: redemptionMessages.updated });
@@ -46,9 +47,18 @@ export default function EditRedemptionPage() {
       <div className="card flex max-w-2xl flex-col gap-3">
         <h1 className="text-xl font-bold">{t("更新兑换码信息")}</h1>
         <p>{t(redemptionMessages.editOnlyUnused)}</p>
-        <Link to="/redemption" className="btn-secondary self-start">{t("返回兑换码列表")}</Link>
+        <Link to="/redemption" className="btn-secondary self-start">
+          {t("返回兑换码列表")}
+        </Link>
       </div>
     );
   }
-  return <RedemptionForm mode="edit" lastResult={lastResult} defaultValue={{ name: row.name, quota: row.quota, count: 1 }} {...context} />;
+  return (
+    <RedemptionForm
+      mode="edit"
+      lastResult={lastResult}
+      defaultValue={{ name: row.name, quota: row.quota, count: 1 }}
+      {...context}
+    />
+  );
 }

@@ -1,7 +1,14 @@
 import { getInputProps, useForm } from "@conform-to/react";
 import { requestLocale } from "~/i18n/locale";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { createCookie, data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  createCookie,
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FlashBanner } from "~/components/FlashBanner";
 import { pageTitle, useMessage, useT } from "~/components/i18n/locale-context";
@@ -34,7 +41,11 @@ const affCookie = createCookie("aff", { path: "/", sameSite: "lax", httpOnly: tr
 function registerConstraint(emailVerification: boolean): FormConstraint {
   const constraint = formConstraint(registerSchema(emailVerification));
   if (!emailVerification) return constraint;
-  return { ...constraint, email: formConstraint(sendCodeSchema).email!, verification_code: { required: true, messages: { valueMissing: messages.verificationCodeRequired } } };
+  return {
+    ...constraint,
+    email: formConstraint(sendCodeSchema).email!,
+    verification_code: { required: true, messages: { valueMissing: messages.verificationCodeRequired } },
+  };
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -74,7 +85,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (turnstile) return data({ result: submission.reply({ formErrors: [turnstile], ...HIDDEN }) }, { status: 400 });
   if (sendCode) {
     const sent = await sendVerificationCode(String(form.get("email") ?? ""), requestLocale(request));
-    if (!sent.ok) return data({ result: submission.reply({ fieldErrors: { email: [sent.message] }, ...HIDDEN }) }, { status: 400 });
+    if (!sent.ok)
+      return data({ result: submission.reply({ fieldErrors: { email: [sent.message] }, ...HIDDEN }) }, { status: 400 });
     return data({ result: submission.reply(HIDDEN), notice: messages.verificationCodeSent });
   }
   const result = await registerWithPassword(submission.value as RegisterInput);
@@ -84,7 +96,9 @@ export async function action({ request }: ActionFunctionArgs) {
       : submission.reply({ formErrors: [result.message], ...HIDDEN });
     return data({ result: reply }, { status: 400 });
   }
-  return redirectWithFlash("/login", { type: "success", message: messages.registerSuccess }, [await affCookie.serialize("", { maxAge: 0 })]);
+  return redirectWithFlash("/login", { type: "success", message: messages.registerSuccess }, [
+    await affCookie.serialize("", { maxAge: 0 }),
+  ]);
 }
 
 function FieldError({ errors }: { errors?: string[] }) {
@@ -98,7 +112,11 @@ export default function RegisterPage() {
   const notice = actionData && "notice" in actionData ? actionData.notice : undefined;
   // The browser checks the schema's constraints (a too-short password is refused before posting);
   // the server validates everything again, the passwords' match included.
-  const [form, fields] = useForm<RegisterInput>({ lastResult, defaultValue: { aff_code: settings.aff }, constraint: settings.constraint });
+  const [form, fields] = useForm<RegisterInput>({
+    lastResult,
+    defaultValue: { aff_code: settings.aff },
+    constraint: settings.constraint,
+  });
   const open = settings.registerEnabled && settings.passwordRegister;
   const t = useT();
   const message = useMessage();
@@ -107,52 +125,111 @@ export default function RegisterPage() {
       <div className="card">
         <h1 className="mb-4 text-center text-xl font-bold">{t("新用户注册")}</h1>
         {notice ? <FlashBanner type="success" message={message(notice)} /> : null}
-        {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
+        {form.errors?.map((e) => (
+          <FlashBanner key={e} type="error" message={e} />
+        ))}
         {!open ? (
-          <FlashBanner type="info" message={t(settings.registerEnabled ? messages.passwordRegisterDisabled : messages.registerDisabled)} />
+          <FlashBanner
+            type="info"
+            message={t(settings.registerEnabled ? messages.passwordRegisterDisabled : messages.registerDisabled)}
+          />
         ) : (
-          <Form method="post" {...browserCheckedFormProps(form, settings.constraint, message)} className="flex flex-col gap-3">
+          <Form
+            method="post"
+            {...browserCheckedFormProps(form, settings.constraint, message)}
+            className="flex flex-col gap-3"
+          >
             {/* Enter in a field presses the form's first submit button: this one, so it registers rather than sends a code. */}
-            {settings.emailVerification ? <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true">{t("注册")}</button> : null}
+            {settings.emailVerification ? (
+              <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true">
+                {t("注册")}
+              </button>
+            ) : null}
             <div>
-              <label className="label" htmlFor={fields.username.id}>{t("用户名")}</label>
-              <input {...getInputProps(fields.username, { type: "text" })} className="input" placeholder={t("输入用户名，最长 12 位")} autoComplete="username" />
+              <label className="label" htmlFor={fields.username.id}>
+                {t("用户名")}
+              </label>
+              <input
+                {...getInputProps(fields.username, { type: "text" })}
+                className="input"
+                placeholder={t("输入用户名，最长 12 位")}
+                autoComplete="username"
+              />
               <FieldError errors={fields.username.errors} />
             </div>
             <div>
-              <label className="label" htmlFor={fields.password.id}>{t("密码")}</label>
-              <input {...getInputProps(fields.password, { type: "password" })} className="input" placeholder={t("输入密码，最短 8 位，最长 20 位")} autoComplete="new-password" />
+              <label className="label" htmlFor={fields.password.id}>
+                {t("密码")}
+              </label>
+              <input
+                {...getInputProps(fields.password, { type: "password" })}
+                className="input"
+                placeholder={t("输入密码，最短 8 位，最长 20 位")}
+                autoComplete="new-password"
+              />
               <FieldError errors={fields.password.errors} />
             </div>
             <div>
-              <label className="label" htmlFor={fields.password2.id}>{t("确认密码")}</label>
-              <input {...getInputProps(fields.password2, { type: "password" })} className="input" placeholder={t("再次输入密码")} autoComplete="new-password" />
+              <label className="label" htmlFor={fields.password2.id}>
+                {t("确认密码")}
+              </label>
+              <input
+                {...getInputProps(fields.password2, { type: "password" })}
+                className="input"
+                placeholder={t("再次输入密码")}
+                autoComplete="new-password"
+              />
               <FieldError errors={fields.password2.errors} />
             </div>
             {settings.emailVerification ? (
               <>
                 <div>
-                  <label className="label" htmlFor={fields.email.id}>{t("邮箱")}</label>
+                  <label className="label" htmlFor={fields.email.id}>
+                    {t("邮箱")}
+                  </label>
                   <div className="flex gap-2">
-                    <input {...getInputProps(fields.email, { type: "email" })} className="input" placeholder={t("输入邮箱地址")} />
-                    <button type="submit" name="intent" value="send-code" formNoValidate className="btn-secondary shrink-0">{t("获取验证码")}</button>
+                    <input
+                      {...getInputProps(fields.email, { type: "email" })}
+                      className="input"
+                      placeholder={t("输入邮箱地址")}
+                    />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="send-code"
+                      formNoValidate
+                      className="btn-secondary shrink-0"
+                    >
+                      {t("获取验证码")}
+                    </button>
                   </div>
                   <FieldError errors={fields.email.errors} />
                 </div>
                 <div>
-                  <label className="label" htmlFor={fields.verification_code.id}>{t("验证码")}</label>
-                  <input {...getInputProps(fields.verification_code, { type: "text" })} className="input" placeholder={t("输入验证码")} />
+                  <label className="label" htmlFor={fields.verification_code.id}>
+                    {t("验证码")}
+                  </label>
+                  <input
+                    {...getInputProps(fields.verification_code, { type: "text" })}
+                    className="input"
+                    placeholder={t("输入验证码")}
+                  />
                   <FieldError errors={fields.verification_code.errors} />
                 </div>
               </>
             ) : null}
             <input {...getInputProps(fields.aff_code, { type: "hidden" })} />
             <TurnstileWidget {...settings.turnstile} />
-            <button type="submit" className="btn-primary">{t("注册")}</button>
+            <button type="submit" className="btn-primary">
+              {t("注册")}
+            </button>
           </Form>
         )}
         <p className="mt-4 text-center text-sm">
-          {t("已有账户？")}<Link to="/login" className="text-blue-600 hover:underline dark:text-blue-400">{t("点击登录")}</Link>
+          {t("已有账户？")}
+          <Link to="/login" className="text-blue-600 hover:underline dark:text-blue-400">
+            {t("点击登录")}
+          </Link>
         </p>
       </div>
     </div>

@@ -24,9 +24,12 @@ type ResetRequestResult = { email: string; error?: string; sent?: string };
 /** Mails a single-use reset link (docs/product.md, Sign-in and accounts); the address stays in the field either way. */
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const email = String(form.get("email") ?? "").trim().slice(0, 254);
+  const email = String(form.get("email") ?? "")
+    .trim()
+    .slice(0, 254);
   const ip = clientIp(request);
-  if (!(await allowCriticalRequest(ip))) return data<ResetRequestResult>({ email, error: messages.tooManyRequests }, { status: 429 });
+  if (!(await allowCriticalRequest(ip)))
+    return data<ResetRequestResult>({ email, error: messages.tooManyRequests }, { status: 429 });
   if (!email) return data<ResetRequestResult>({ email, error: messages.emailRequired }, { status: 400 });
   const turnstile = await turnstileRefusal(String(form.get(TURNSTILE_FIELD) ?? ""), ip);
   if (turnstile) return data<ResetRequestResult>({ email, error: turnstile }, { status: 400 });
@@ -48,14 +51,31 @@ export default function ResetRequestPage() {
         {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
         <Form method="post" className="flex flex-col gap-3">
           <div>
-            <label className="label" htmlFor="reset-email">{t("邮箱")}</label>
-            <input id="reset-email" name="email" type="email" className="input" placeholder={t("输入注册时使用的邮箱地址")} required maxLength={254} defaultValue={result?.email ?? ""} autoComplete="email" />
+            <label className="label" htmlFor="reset-email">
+              {t("邮箱")}
+            </label>
+            <input
+              id="reset-email"
+              name="email"
+              type="email"
+              className="input"
+              placeholder={t("输入注册时使用的邮箱地址")}
+              required
+              maxLength={254}
+              defaultValue={result?.email ?? ""}
+              autoComplete="email"
+            />
           </div>
           <TurnstileWidget {...turnstile} />
-          <button type="submit" className="btn-primary">{t("发送重置邮件")}</button>
+          <button type="submit" className="btn-primary">
+            {t("发送重置邮件")}
+          </button>
         </Form>
         <p className="mt-4 text-center text-sm">
-          {t("想起来了？")}<Link to="/login" className="text-blue-600 hover:underline dark:text-blue-400">{t("点击登录")}</Link>
+          {t("想起来了？")}
+          <Link to="/login" className="text-blue-600 hover:underline dark:text-blue-400">
+            {t("点击登录")}
+          </Link>
         </p>
       </div>
     </div>

@@ -18,7 +18,9 @@ import { readSettingTab, SETTING_TABS, TAB_LABELS, type SettingTab } from "~/web
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "设置");
 
 /** The admin tabs are root's (docs/product.md, Settings); anyone else asking for one is refused, not shown personal. */
-async function requireTab(request: Request): Promise<{ user: Awaited<ReturnType<typeof requireUser>>; tab: SettingTab }> {
+async function requireTab(
+  request: Request,
+): Promise<{ user: Awaited<ReturnType<typeof requireUser>>; tab: SettingTab }> {
   const user = await requireUser(request);
   const tab = readSettingTab(new URL(request.url).searchParams.get("tab"));
   if (tab !== "personal" && user.role < ROLE_ROOT) throw new Response(messages.forbidden, { status: 403 });
@@ -85,4 +87,3 @@ export default function SettingPage() {
     </div>
   );
 }
-

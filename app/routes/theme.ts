@@ -7,7 +7,9 @@ import { readForm } from "~/utils/edge-input";
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const theme = form.get("theme") === "dark" ? "dark" : "light";
-  return redirect(safeRedirectPath(form.get("redirectTo"), new URL(request.url).origin, "/"), { headers: { "Set-Cookie": await serializeTheme(theme) } });
+  return redirect(safeRedirectPath(form.get("redirectTo"), new URL(request.url).origin, "/"), {
+    headers: { "Set-Cookie": await serializeTheme(theme) },
+  });
 }
 
 export function loader() {

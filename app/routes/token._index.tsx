@@ -7,7 +7,14 @@ import { TokenTable } from "~/components/tokens/TokenTable";
 import { readChatPresets } from "~/domain/chats/chat-links";
 import { options } from "~/domain/options/store.server";
 import { TOKEN_STATUS } from "~/domain/tokens/token-constants";
-import { deleteToken, listTokens, revealTokenKey, searchTokens, setTokenStatus, toTokenJson } from "~/domain/tokens/tokens.server";
+import {
+  deleteToken,
+  listTokens,
+  revealTokenKey,
+  searchTokens,
+  setTokenStatus,
+  toTokenJson,
+} from "~/domain/tokens/tokens.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { listPageUrl } from "~/utils/list-url";
 import { requireUser } from "~/web/guards.server";
@@ -57,19 +64,30 @@ export async function action({ request }: ActionFunctionArgs) {
       return data<ActionResult>(key ? { revealed: { id, key: `sk-${key}` } } : { error: "令牌不存在" });
     }
     case "copy-selected": {
-      const ids = form.getAll("ids").map(readId).filter((n) => n !== undefined);
+      const ids = form
+        .getAll("ids")
+        .map(readId)
+        .filter((n) => n !== undefined);
       if (ids.length === 0) return data<ActionResult>({ error: "请至少选择一个令牌！" }, { status: 400 });
       const keys = await Promise.all(ids.map((tokenId) => revealTokenKey(user.id, tokenId)));
       return data<ActionResult>({ copied: keys.filter((k): k is string => Boolean(k)).map((k) => `sk-${k}`) });
     }
     case "enable":
     case "disable": {
-      const result = await setTokenStatus(user.id, id, intent === "enable" ? TOKEN_STATUS.enabled : TOKEN_STATUS.disabled);
-      return result.ok ? redirectWithFlash(back, { type: "success", message: "操作成功完成！" }) : data<ActionResult>({ error: result.message }, { status: 400 });
+      const result = await setTokenStatus(
+        user.id,
+        id,
+        intent === "enable" ? TOKEN_STATUS.enabled : TOKEN_STATUS.disabled,
+      );
+      return result.ok
+        ? redirectWithFlash(back, { type: "success", message: "操作成功完成！" })
+        : data<ActionResult>({ error: result.message }, { status: 400 });
     }
     case "delete": {
       const result = await deleteToken(user.id, id);
-      return result.ok ? redirectWithFlash(back, { type: "success", message: "操作成功完成！" }) : data<ActionResult>({ error: result.message }, { status: 400 });
+      return result.ok
+        ? redirectWithFlash(back, { type: "success", message: "操作成功完成！" })
+        : data<ActionResult>({ error: result.message }, { status: 400 });
     }
     default:
       return data<ActionResult>({ error: "未知操作" }, { status: 400 });
@@ -89,21 +107,48 @@ export default function TokenPage() {
       {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
       {result?.copied ? (
         <div className="card">
-          <label className="label" htmlFor="copied-keys">{t("已选令牌的密钥（可直接复制）")}</label>
-          <textarea id="copied-keys" readOnly rows={Math.min(8, result.copied.length)} className="input font-mono" value={result.copied.join("\n")} data-testid="copied-keys" />
+          <label className="label" htmlFor="copied-keys">
+            {t("已选令牌的密钥（可直接复制）")}
+          </label>
+          <textarea
+            id="copied-keys"
+            readOnly
+            rows={Math.min(8, result.copied.length)}
+            className="input font-mono"
+            value={result.copied.join("\n")}
+            data-testid="copied-keys"
+          />
         </div>
       ) : null}
       <div className="flex flex-wrap items-end gap-2">
         <Form method="get" className="flex w-full flex-wrap items-end gap-2 sm:w-auto" role="search">
-          <input name="keyword" defaultValue={page.keyword} placeholder={t("搜索令牌的名称 ...")} className="input w-full sm:w-48" aria-label={t("令牌名称")} />
-          <input name="token" defaultValue={page.key} placeholder={t("搜索令牌的密钥 ...")} className="input min-w-0 flex-1 sm:w-56 sm:flex-none" aria-label={t("令牌密钥")} />
-          <button type="submit" className="btn-secondary">{t("查询")}</button>
+          <input
+            name="keyword"
+            defaultValue={page.keyword}
+            placeholder={t("搜索令牌的名称 ...")}
+            className="input w-full sm:w-48"
+            aria-label={t("令牌名称")}
+          />
+          <input
+            name="token"
+            defaultValue={page.key}
+            placeholder={t("搜索令牌的密钥 ...")}
+            className="input min-w-0 flex-1 sm:w-56 sm:flex-none"
+            aria-label={t("令牌密钥")}
+          />
+          <button type="submit" className="btn-secondary">
+            {t("查询")}
+          </button>
         </Form>
-        <Link to="/token/add" className="btn-primary ml-auto">{t("添加令牌")}</Link>
+        <Link to="/token/add" className="btn-primary ml-auto">
+          {t("添加令牌")}
+        </Link>
         {/* Row checkboxes join this form through their form= attribute, so it works without JS;
             with the enhancement script the keys the answer shows go straight to the clipboard. */}
         <Form method="post" id="token-selection" className="hidden" data-copy-reply="#copied-keys" />
-        <button type="submit" form="token-selection" name="intent" value="copy-selected" className="btn-secondary">{t("复制所选令牌到剪贴板")}</button>
+        <button type="submit" form="token-selection" name="intent" value="copy-selected" className="btn-secondary">
+          {t("复制所选令牌到剪贴板")}
+        </button>
       </div>
       <TokenTable
         tokens={page.tokens}

@@ -43,7 +43,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const id = requirePathId(params.id);
   const submission = parseWithZod(await readForm(request), { schema: tokenConsoleSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
+  if (submission.status !== "success")
+    return data(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
   const result = await updateToken(user, id, toTokenFields(submission.value, requestTimeZone(request)));
   if (!result.ok) return data(submission.reply({ formErrors: [result.message] }), { status: 400 });
   return redirectWithFlash("/token", { type: "success", message: "令牌更新成功！" });

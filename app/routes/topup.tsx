@@ -39,13 +39,21 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const onlineTopUp = await onlineTopUpAction(user, form);
-  if (onlineTopUp) return data<WalletActionResult>({ intent, onlineTopUp }, { status: onlineTopUp.step === "error" ? 400 : 200 });
+  if (onlineTopUp)
+    return data<WalletActionResult>({ intent, onlineTopUp }, { status: onlineTopUp.step === "error" ? 400 : 200 });
   switch (intent) {
     case "redeem": {
       const result = await redeemCode(user, String(form.get("key") ?? ""), clientIp(request));
-      if (!result.ok) return data<WalletActionResult>({ intent, error: result.message }, { status: result.reason === "limited" ? 429 : 400 });
+      if (!result.ok)
+        return data<WalletActionResult>(
+          { intent, error: result.message },
+          { status: result.reason === "limited" ? 429 : 400 },
+        );
       const amount = renderQuota(result.quota, options.bool("DisplayInCurrencyEnabled"), options.float("QuotaPerUnit"));
-      return redirectWithFlash("/topup", { type: "success", message: `${redemptionMessages.redeemed}成功兑换额度：${amount}` });
+      return redirectWithFlash("/topup", {
+        type: "success",
+        message: `${redemptionMessages.redeemed}成功兑换额度：${amount}`,
+      });
     }
     default:
       return data<WalletActionResult>({ intent, error: "未知操作" }, { status: 400 });
@@ -60,7 +68,11 @@ export default function WalletPage() {
     <div className="flex max-w-3xl flex-col gap-4">
       <h1 className="text-xl font-bold">{t("钱包")}</h1>
       <BalanceCard {...wallet} />
-      <RedeemCard error={result?.intent === "redeem" ? result.error : undefined} topUpLink={wallet.topUpLink} linkMissing={getCodesAsked && !wallet.topUpLink} />
+      <RedeemCard
+        error={result?.intent === "redeem" ? result.error : undefined}
+        topUpLink={wallet.topUpLink}
+        linkMissing={getCodesAsked && !wallet.topUpLink}
+      />
       <OnlineTopUpCard config={onlineTopUp} result={result?.onlineTopUp} />
       <TopUpHistory history={topUpHistory} />
     </div>

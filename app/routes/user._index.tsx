@@ -29,9 +29,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const prefs = await rememberedListPrefs(request, "user", "page_size");
   const filters = { keyword: url.searchParams.get("keyword") ?? "", group: url.searchParams.get("group") ?? "" };
   const { page } = readPage(url);
-  const { items, total } = filters.keyword.trim() || filters.group.trim()
-    ? await searchUsersPage(filters.keyword, filters.group, page, prefs.size)
-    : await listUsers(page, prefs.size);
+  const { items, total } =
+    filters.keyword.trim() || filters.group.trim()
+      ? await searchUsersPage(filters.keyword, filters.group, page, prefs.size)
+      : await listUsers(page, prefs.size);
   const users: UserRow[] = items.map((u) => ({
     id: u.id,
     username: u.username,
@@ -64,7 +65,8 @@ function listUrl(request: Request): string {
   return listPageUrl(request, "/user");
 }
 
-const isManageAction = (intent: string): intent is ManageAction => (MANAGE_ACTIONS as readonly string[]).includes(intent);
+const isManageAction = (intent: string): intent is ManageAction =>
+  (MANAGE_ACTIONS as readonly string[]).includes(intent);
 
 /** Row operations and 添加额度; every one re-checks the signed-in admin's rights in the domain. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -76,13 +78,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const fail = (message: string) => data({ error: message }, { status: 400 });
   if (isManageAction(intent)) {
     const result = await manageUser(actor, id, intent);
-    return result.ok ? redirectWithFlash(listUrl(request), { type: "success", message: messages.operationDone }) : fail(result.message);
+    return result.ok
+      ? redirectWithFlash(listUrl(request), { type: "success", message: messages.operationDone })
+      : fail(result.message);
   }
   if (intent === "add-quota") {
     const submission = parseWithZod(form, { schema: addQuotaConsoleSchema });
     if (submission.status !== "success") return fail(submission.error?.quota_delta?.[0] ?? userFields.quotaMessage);
     const result = await editUser(actor, { id, quota_delta: submission.value.quota_delta });
-    return result.ok ? redirectWithFlash(listUrl(request), { type: "success", message: messages.userUpdated }) : fail(result.message);
+    return result.ok
+      ? redirectWithFlash(listUrl(request), { type: "success", message: messages.userUpdated })
+      : fail(result.message);
   }
   return fail("未知操作");
 }
@@ -97,14 +103,28 @@ export default function UserPage() {
       {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
       <div className="flex flex-wrap items-end gap-2">
         <Form method="get" role="search" className="flex w-full flex-wrap items-end gap-2 sm:w-auto">
-          <input name="keyword" defaultValue={page.filters.keyword} placeholder={t("搜索用户的 ID，用户名，显示名称，以及邮箱地址 ...")} className="input w-full sm:w-72" aria-label={t("关键字")} />
+          <input
+            name="keyword"
+            defaultValue={page.filters.keyword}
+            placeholder={t("搜索用户的 ID，用户名，显示名称，以及邮箱地址 ...")}
+            className="input w-full sm:w-72"
+            aria-label={t("关键字")}
+          />
           <select name="group" defaultValue={page.filters.group} className="input w-36" aria-label={t("分组")}>
             <option value="">{t("全部分组")}</option>
-            {page.groups.map((g) => <option key={g} value={g}>{g}</option>)}
+            {page.groups.map((g) => (
+              <option key={g} value={g}>
+                {g}
+              </option>
+            ))}
           </select>
-          <button type="submit" className="btn-secondary">{t("查询")}</button>
+          <button type="submit" className="btn-secondary">
+            {t("查询")}
+          </button>
         </Form>
-        <Link to="/user/add" className="btn-primary ml-auto">{t("添加用户")}</Link>
+        <Link to="/user/add" className="btn-primary ml-auto">
+          {t("添加用户")}
+        </Link>
       </div>
       <UserTable users={page.users} displayInCurrency={page.displayInCurrency} quotaPerUnit={page.quotaPerUnit} />
       <Pagination page={page.page} size={page.size} total={page.total} sizeParam="page_size" />

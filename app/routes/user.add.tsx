@@ -23,7 +23,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireRole(request, ROLE_ADMIN);
   const submission = parseWithZod(await readForm(request), { schema: addUserConsoleSchema });
   // The password never travels back into the page.
-  const reply = (formErrors?: string[]) => submission.reply({ hideFields: ["password"], ...(formErrors ? { formErrors } : {}) });
+  const reply = (formErrors?: string[]) =>
+    submission.reply({ hideFields: ["password"], ...(formErrors ? { formErrors } : {}) });
   if (submission.status !== "success") return data(reply(), { status: 400 });
   const result = await addUser(actor, submission.value);
   if (!result.ok) return data(reply([result.message]), { status: 400 });

@@ -69,7 +69,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const actor = await requireRole(request, ROLE_ADMIN);
   const id = requirePathId(params.id);
   const submission = parseWithZod(await readForm(request), { schema: editUserConsoleSchema });
-  const reply = (formErrors?: string[]) => submission.reply({ hideFields: ["password"], ...(formErrors ? { formErrors } : {}) });
+  const reply = (formErrors?: string[]) =>
+    submission.reply({ hideFields: ["password"], ...(formErrors ? { formErrors } : {}) });
   if (submission.status !== "success") return data(reply(), { status: 400 });
   // A refusal answers 403 here; editUser checks the same rules again on its own.
   const allowed = await editable(actor, id);
@@ -84,5 +85,12 @@ export default function EditUserPage() {
   const lastResult = useActionData<typeof action>();
   const message = useMessage();
   if (!page.form) return <FlashBanner type="error" message={message(page.refusal ?? messages.forbidden)} />;
-  return <EditUserForm lastResult={lastResult} defaultValue={page.form.defaultValue} context={page.form.context} constraint={page.form.constraint} />;
+  return (
+    <EditUserForm
+      lastResult={lastResult}
+      defaultValue={page.form.defaultValue}
+      context={page.form.context}
+      constraint={page.form.constraint}
+    />
+  );
 }

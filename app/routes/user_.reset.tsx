@@ -26,8 +26,12 @@ type ConfirmResult = { password?: string; error?: string };
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
-  if (!(await allowCriticalRequest(clientIp(request)))) return data<ConfirmResult>({ error: messages.tooManyRequests }, { status: 429 });
-  const result = await resetPasswordWithToken(String(form.get("email") ?? "").slice(0, 254), String(form.get("token") ?? "").slice(0, 128));
+  if (!(await allowCriticalRequest(clientIp(request))))
+    return data<ConfirmResult>({ error: messages.tooManyRequests }, { status: 429 });
+  const result = await resetPasswordWithToken(
+    String(form.get("email") ?? "").slice(0, 254),
+    String(form.get("token") ?? "").slice(0, 128),
+  );
   if (!result.ok) return data<ConfirmResult>({ error: result.message }, { status: 400 });
   return data<ConfirmResult>({ password: result.value }, { headers: { "Cache-Control": "no-store" } });
 }
@@ -41,13 +45,32 @@ function NewPassword({ password }: { password: string }) {
   return (
     <div className="flex flex-col gap-3">
       <FlashBanner type="success" message={t(messages.resetDone)} />
-      <label className="label" htmlFor="new-password">{t("新密码")}</label>
+      <label className="label" htmlFor="new-password">
+        {t("新密码")}
+      </label>
       <div className="flex gap-2">
-        <input id="new-password" data-testid="new-password" className="input flex-1 select-all font-mono" readOnly value={password} />
-        <button type="button" className="btn-secondary shrink-0" data-copy-from="#new-password" data-copied-text={t("已复制")} data-js-only="" hidden>{t("复制")}</button>
+        <input
+          id="new-password"
+          data-testid="new-password"
+          className="input flex-1 select-all font-mono"
+          readOnly
+          value={password}
+        />
+        <button
+          type="button"
+          className="btn-secondary shrink-0"
+          data-copy-from="#new-password"
+          data-copied-text={t("已复制")}
+          data-js-only=""
+          hidden
+        >
+          {t("复制")}
+        </button>
       </div>
       <p className="text-sm text-gray-500">{t("新密码只显示这一次，请妥善保存，登录后可在个人设置中修改。")}</p>
-      <Link to="/login" className="btn-primary text-center">{t("前往登录")}</Link>
+      <Link to="/login" className="btn-primary text-center">
+        {t("前往登录")}
+      </Link>
     </div>
   );
 }
@@ -69,14 +92,20 @@ export default function ResetConfirmPage() {
             {!linkComplete ? <FlashBanner type="error" message={t(messages.resetLinkInvalid)} /> : null}
             <Form method="post" className="flex flex-col gap-3">
               <div>
-                <label className="label" htmlFor="reset-confirm-email">{t("邮箱")}</label>
+                <label className="label" htmlFor="reset-confirm-email">
+                  {t("邮箱")}
+                </label>
                 <input id="reset-confirm-email" name="email" type="email" className="input" readOnly value={email} />
               </div>
               <input type="hidden" name="token" value={token} />
-              <button type="submit" className="btn-primary" disabled={!linkComplete}>{t("确认重置密码")}</button>
+              <button type="submit" className="btn-primary" disabled={!linkComplete}>
+                {t("确认重置密码")}
+              </button>
             </Form>
             <p className="mt-4 text-center text-sm">
-              <Link to="/reset" className="text-blue-600 hover:underline dark:text-blue-400">{t("重新发送重置邮件")}</Link>
+              <Link to="/reset" className="text-blue-600 hover:underline dark:text-blue-400">
+                {t("重新发送重置邮件")}
+              </Link>
             </p>
           </>
         )}

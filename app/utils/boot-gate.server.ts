@@ -32,7 +32,8 @@ export function whenBooted(): Promise<void> {
   if (gate.booted) return Promise.resolve();
   if (gate.running) return gate.running;
   const sequence = gate.sequence;
-  if (!sequence) return Promise.reject(new Error("the app has not been booted: the server entry (server/boot.ts) starts it"));
+  if (!sequence)
+    return Promise.reject(new Error("the app has not been booted: the server entry (server/boot.ts) starts it"));
   const running = sequence().then(() => {
     gate.booted = true;
   });

@@ -33,7 +33,12 @@ export function ownOrigin(header: HeaderLookup, encrypted: boolean): string | un
 }
 
 /** Why this request is refused as cross-site, or undefined when it may go on. */
-export function crossSiteRefusal(method: string, path: string, header: HeaderLookup, encrypted: boolean): string | undefined {
+export function crossSiteRefusal(
+  method: string,
+  path: string,
+  header: HeaderLookup,
+  encrypted: boolean,
+): string | undefined {
   if (SAFE_METHODS.has(method.toUpperCase()) && !CHANGING_GETS.has(path)) return undefined;
   if (path.startsWith("/api/") && header("authorization")) return undefined;
   const site = header("sec-fetch-site")?.toLowerCase();
@@ -49,11 +54,20 @@ export const CROSS_SITE_MESSAGE = "拒绝跨站请求：请在本站页面上操
 export function refuseCrossSiteMutation(req: IncomingMessage, res: ServerResponse): boolean {
   const header: HeaderLookup = (name) => firstValue(req.headers[name]);
   const path = (req.url ?? "/").split("?")[0] ?? "/";
-  const refusal = crossSiteRefusal(req.method ?? "GET", path, header, "encrypted" in req.socket && Boolean(req.socket.encrypted));
+  const refusal = crossSiteRefusal(
+    req.method ?? "GET",
+    path,
+    header,
+    "encrypted" in req.socket && Boolean(req.socket.encrypted),
+  );
   if (!refusal) return false;
   const api = path.startsWith("/api/") || path.startsWith("/pg/");
   const body = api ? JSON.stringify({ success: false, message: CROSS_SITE_MESSAGE }) : CROSS_SITE_MESSAGE;
-  res.writeHead(403, { "Content-Type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body), Connection: "close" });
+  res.writeHead(403, {
+    "Content-Type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    Connection: "close",
+  });
   res.end(body);
   return true;
 }

@@ -24,7 +24,8 @@ export function isDataRefusal(error: unknown): boolean {
 }
 
 // What node-postgres and the pool say when a connection is cut or cannot be had (no SQLSTATE).
-const CONNECTION_LOST = /connection terminated|connection ended unexpectedly|connection error|timeout exceeded when trying to connect|ECONNREFUSED|ECONNRESET|EPIPE/i;
+const CONNECTION_LOST =
+  /connection terminated|connection ended unexpectedly|connection error|timeout exceeded when trying to connect|ECONNREFUSED|ECONNRESET|EPIPE/i;
 
 /**
  * Whether the database refused a connection rather than a statement: the error was raised while

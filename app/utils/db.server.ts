@@ -14,7 +14,9 @@ async function openAndMigrate(): Promise<Database> {
   const applied = await migrateToLatest(database.db);
   await ensureLogPartitions(database.db);
   const where = database.kind === "pglite" ? `PGlite at ${pgliteDir()}` : "PostgreSQL";
-  console.log(`[db] ${where} ready in ${Date.now() - started} ms${applied.length ? `, applied ${applied.join(", ")}` : ""}`);
+  console.log(
+    `[db] ${where} ready in ${Date.now() - started} ms${applied.length ? `, applied ${applied.join(", ")}` : ""}`,
+  );
   return database;
 }
 

@@ -43,7 +43,11 @@ export const idSchema = z.union([z.number(), z.string()], { error: messagesOf.id
 
 /** An integer that fits a PostgreSQL `integer` column (priority, weight, counts). */
 export function int4Schema(message: string) {
-  return z.coerce.number({ error: message }).int(message).min(-MAX_ID - 1, message).max(MAX_ID, message);
+  return z.coerce
+    .number({ error: message })
+    .int(message)
+    .min(-MAX_ID - 1, message)
+    .max(MAX_ID, message);
 }
 
 export function hasNul(text: string): boolean {

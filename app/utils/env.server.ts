@@ -7,11 +7,22 @@ const schema = z.object({
   LOG_FORMAT: z.enum(["text", "json"]).default("text"),
   HOST: z.string().default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATABASE_URL: z.string().optional().transform((v) => (v ? v : undefined)),
-  REDIS_URL: z.string().optional().transform((v) => (v ? v : undefined)),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   // Namespaces this deployment's pub/sub channels, keys and queues on a shared Redis server;
   // defaults to a hash of the database (URL without password, or PGlite directory) and Redis db number.
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, _ . - (at most 64)").optional().or(z.literal("")).transform((v) => (v ? v : undefined)),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, _ . - (at most 64)")
+    .optional()
+    .or(z.literal(""))
+    .transform((v) => (v ? v : undefined)),
   // "off": this web process runs no BullMQ workers (then run `npm run worker` processes).
   WORKERS: z.enum(["on", "off"]).default("on"),
   // A queued on-demand job no worker has picked up after this long shows as waiting for a worker.
@@ -25,24 +36,55 @@ const schema = z.object({
   // How often the option-driven schedules look whether they are due (seconds).
   SCHEDULE_TICK_SECONDS: z.coerce.number().min(0.2).max(3600).default(60),
   DATA_DIR: z.string().default("./data"),
-  PGLITE_DIR: z.string().optional().transform((v) => (v ? v : undefined)),
-  SESSION_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),
+  PGLITE_DIR: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  SESSION_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   /** Where OpenTelemetry spans go (OTLP/HTTP); unset, tracing is off. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional().transform((v) => (v ? v : undefined)),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   OTEL_SERVICE_NAME: z.string().default("switchyard"),
   /** The bearer token /metrics answers to; unset, the route is off (404). */
-  METRICS_TOKEN: z.string().optional().transform((v) => (v ? v : undefined)),
-  CRYPTO_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),
-  ROOT_PASSWORD: z.string().optional().transform((v) => (v ? v : undefined)),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  CRYPTO_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  ROOT_PASSWORD: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   // Token lists, searches, details and edits carry the full key, as the reference's do (decision 003):
   // for consoles and scripts that read keys from the list. Off, they carry a masked hint.
-  EXPOSE_FULL_KEYS: z.string().optional().transform((v) => v === "1" || v === "true"),
-  INSECURE_COOKIES: z.string().optional().transform((v) => v === "1" || v === "true"),
-  TRUST_PROXY: z.string().optional().transform((v) => v === "1" || v === "true"),
+  EXPOSE_FULL_KEYS: z
+    .string()
+    .optional()
+    .transform((v) => v === "1" || v === "true"),
+  INSECURE_COOKIES: z
+    .string()
+    .optional()
+    .transform((v) => v === "1" || v === "true"),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v) => v === "1" || v === "true"),
   // Sign-in endpoints: the reference allows 20 per 20 minutes per IP.
   CRITICAL_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
   CRITICAL_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(1200),
-  MAX_JSON_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  MAX_JSON_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).default(30),
   // Relay timeouts (seconds): TCP/TLS connect, a whole non-stream reply, and silence mid-stream.
   RELAY_CONNECT_TIMEOUT: z.coerce.number().min(0.1).default(10),
@@ -65,14 +107,23 @@ const schema = z.object({
   BILLING_WAIT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   // Names this node across restarts (quota held by its unfinished requests is refunded when it
   // comes back); defaults to host name + data directory.
-  NODE_ID: z.string().optional().transform((v) => (v ? v : undefined)),
+  NODE_ID: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   // Midjourney and Suno task polling (decision 030): how often unfinished tasks are asked about,
   // and how long a Midjourney task may stay unfinished before it is failed and refunded.
   TASK_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   MJ_TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(3600),
   // GitHub sign-in endpoints (decision 018): the real ones unless a test points them at a mock.
-  GITHUB_OAUTH_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://github.com").transform((v) => v.replace(/\/+$/, "")),
-  GITHUB_API_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com").transform((v) => v.replace(/\/+$/, "")),
+  GITHUB_OAUTH_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .default("https://github.com")
+    .transform((v) => v.replace(/\/+$/, "")),
+  GITHUB_API_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .default("https://api.github.com")
+    .transform((v) => v.replace(/\/+$/, "")),
   // Longest wait on a sign-in provider's server (GitHub, the WeChat login server), in seconds.
   OAUTH_TIMEOUT: z.coerce.number().min(0.5).max(60).default(5),
   // Where Turnstile tokens are checked; tests point it at a loopback mock of Cloudflare's siteverify.

@@ -12,7 +12,12 @@ export function compactNumber(value: number): string {
 }
 
 /** Quota as dollars when the operator shows currency, else abbreviated quota units. */
-export function renderQuota(quota: number, displayInCurrency: boolean, quotaPerUnit = QUOTA_PER_UNIT, digits = 2): string {
+export function renderQuota(
+  quota: number,
+  displayInCurrency: boolean,
+  quotaPerUnit = QUOTA_PER_UNIT,
+  digits = 2,
+): string {
   if (displayInCurrency) return `$${dollars(quota / quotaPerUnit, digits)}`;
   return compactNumber(quota);
 }

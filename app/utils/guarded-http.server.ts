@@ -31,7 +31,8 @@ export function guardedHttp(url: string, init: GuardedInit): Promise<GuardedResp
   } catch {
     return Promise.reject(new GuardedHttpError(`无效的地址：${url}`));
   }
-  if (target.protocol !== "http:" && target.protocol !== "https:") return Promise.reject(new GuardedHttpError(`不支持的协议：${target.protocol}`));
+  if (target.protocol !== "http:" && target.protocol !== "https:")
+    return Promise.reject(new GuardedHttpError(`不支持的协议：${target.protocol}`));
   const hostname = target.hostname.replace(/^\[|\]$/g, "");
   // An IP written in the URL gets no lookup, so the lookup's check would never see it.
   if (isForbiddenUpstreamIp(hostname)) return Promise.reject(new ForbiddenUpstreamAddressError(hostname));

@@ -12,12 +12,26 @@ const DB_CHECK_TIMEOUT_MS = 3_000;
 export type DbHealth = { ok: boolean; ms?: number; error?: string };
 export type RedisHealth = { status: "ok" | "degraded" | "off" };
 /** Charges journaled and not yet in the database, and whether the writer is waiting for the database. */
-export type JournalBacklog = { queued: number; oldestMs: number; waitingMs?: number; lastError?: string; longestWaitMs: number };
-export type JournalHealth = { ok: boolean; writable: boolean; quarantined: number; backlog: JournalBacklog; error?: string };
+export type JournalBacklog = {
+  queued: number;
+  oldestMs: number;
+  waitingMs?: number;
+  lastError?: string;
+  longestWaitMs: number;
+};
+export type JournalHealth = {
+  ok: boolean;
+  writable: boolean;
+  quarantined: number;
+  backlog: JournalBacklog;
+  error?: string;
+};
 
 function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)),
+  );
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 

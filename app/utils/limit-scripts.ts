@@ -75,4 +75,5 @@ return out
 `;
 
 // Gives back places taken in a bucket and not used, if the bucket is still in its window.
-export const GIVE_BACK_SCRIPT = "local v = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') if v >= tonumber(ARGV[2]) then redis.call('HINCRBY', KEYS[1], ARGV[1], -tonumber(ARGV[2])) end return 0";
+export const GIVE_BACK_SCRIPT =
+  "local v = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') if v >= tonumber(ARGV[2]) then redis.call('HINCRBY', KEYS[1], ARGV[1], -tonumber(ARGV[2])) end return 0";

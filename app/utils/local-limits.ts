@@ -67,7 +67,11 @@ export function localStep(specs: readonly LimitSpec[]): StepAnswer {
       const holders = liveSlots(spec.key, now);
       if (holders.size >= spec.limit) {
         const first = Math.min(...holders.values());
-        return { allowed: false, refused: i, answer: { allowed: false, used: holders.size, retryAfterMs: Math.max(0, first - now) } };
+        return {
+          allowed: false,
+          refused: i,
+          answer: { allowed: false, used: holders.size, retryAfterMs: Math.max(0, first - now) },
+        };
       }
       continue;
     }
@@ -75,7 +79,12 @@ export function localStep(specs: readonly LimitSpec[]): StepAnswer {
     const { window, used } = liveWindow(spec.key, bucketMs, now);
     const amount = spec.amount ?? 1;
     const need = spec.kind === "take" ? used + amount - spec.limit : used - spec.limit + 1;
-    if (need > 0) return { allowed: false, refused: i, answer: { allowed: false, used, retryAfterMs: retryAfter(window, need, bucketMs, now) } };
+    if (need > 0)
+      return {
+        allowed: false,
+        refused: i,
+        answer: { allowed: false, used, retryAfterMs: retryAfter(window, need, bucketMs, now) },
+      };
   }
   let slot: Slot | undefined;
   for (const spec of specs) {

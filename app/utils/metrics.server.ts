@@ -26,12 +26,39 @@ export const relayRequests = new Counter({
   registers: [metricsRegistry],
 });
 /** A latency histogram of relay calls by surface and whether they streamed. */
-const relayLatency = (name: string, help: string) => new Histogram({ name, help, labelNames: ["surface", "stream"] as const, buckets: SECONDS_BUCKETS, registers: [metricsRegistry] });
-export const relayDuration = relayLatency("switchyard_relay_duration_seconds", "Relay requests from arrival to the reply's last byte");
-export const relayTtfb = relayLatency("switchyard_relay_ttfb_seconds", "Relay requests from arrival to the reply's status line (a stream's first event follows at once)");
-export const quotaConsumed = new Counter({ name: "switchyard_quota_consumed_total", help: "Quota charged for relayed calls (500000 = 1 USD)", registers: [metricsRegistry] });
-export const tokensBilled = new Counter({ name: "switchyard_tokens_total", help: "Tokens billed, by direction (prompt, completion)", labelNames: ["direction"] as const, registers: [metricsRegistry] });
-export const upstreamErrors = new Counter({ name: "switchyard_upstream_errors_total", help: "Failed upstream attempts, by channel", labelNames: ["channel"] as const, registers: [metricsRegistry] });
+const relayLatency = (name: string, help: string) =>
+  new Histogram({
+    name,
+    help,
+    labelNames: ["surface", "stream"] as const,
+    buckets: SECONDS_BUCKETS,
+    registers: [metricsRegistry],
+  });
+export const relayDuration = relayLatency(
+  "switchyard_relay_duration_seconds",
+  "Relay requests from arrival to the reply's last byte",
+);
+export const relayTtfb = relayLatency(
+  "switchyard_relay_ttfb_seconds",
+  "Relay requests from arrival to the reply's status line (a stream's first event follows at once)",
+);
+export const quotaConsumed = new Counter({
+  name: "switchyard_quota_consumed_total",
+  help: "Quota charged for relayed calls (500000 = 1 USD)",
+  registers: [metricsRegistry],
+});
+export const tokensBilled = new Counter({
+  name: "switchyard_tokens_total",
+  help: "Tokens billed, by direction (prompt, completion)",
+  labelNames: ["direction"] as const,
+  registers: [metricsRegistry],
+});
+export const upstreamErrors = new Counter({
+  name: "switchyard_upstream_errors_total",
+  help: "Failed upstream attempts, by channel",
+  labelNames: ["channel"] as const,
+  registers: [metricsRegistry],
+});
 export const limitRefusals = new Counter({
   name: "switchyard_limit_refusals_total",
   help: "Calls refused by a limit (token_rpm, token_tpm, user_requests, user_success), and channels passed over because every key was at its cap (channel_keys)",
@@ -39,7 +66,8 @@ export const limitRefusals = new Counter({
   registers: [metricsRegistry],
 });
 // Every limit's series exists from the start (at 0), so a dashboard and rate() see it before the first refusal.
-for (const limit of ["token_rpm", "token_tpm", "user_requests", "user_success", "channel_keys"]) limitRefusals.inc({ limit }, 0);
+for (const limit of ["token_rpm", "token_tpm", "user_requests", "user_success", "channel_keys"])
+  limitRefusals.inc({ limit }, 0);
 
 /** A gauge read when scraped (journal backlog, leases held): the module that knows the value registers how to read it. */
 export function gaugeReadAtScrape(name: string, help: string, read: () => number): void {
@@ -82,7 +110,9 @@ export async function scrapeMetrics(): Promise<string> {
     process.send!({ type: CLUSTER_METRICS_MESSAGE, id });
   });
   if (answer?.text !== undefined) return answer.text;
-  console.error(`[metrics] the primary did not sum the web processes' metrics (${answer?.error ?? "no answer in 5 s"}): serving this process's own`);
+  console.error(
+    `[metrics] the primary did not sum the web processes' metrics (${answer?.error ?? "no answer in 5 s"}): serving this process's own`,
+  );
   return metricsRegistry.metrics();
 }
 

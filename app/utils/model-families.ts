@@ -4,7 +4,10 @@
  * order here is the order the groups are shown in.
  */
 const FAMILIES: readonly (readonly [string, RegExp])[] = [
-  ["OpenAI", /^(gpt|chatgpt|o\d|text-(embedding|moderation|davinci|curie|babbage|ada)|omni-moderation|davinci|babbage|dall-e|whisper|tts|codex|computer-use)/],
+  [
+    "OpenAI",
+    /^(gpt|chatgpt|o\d|text-(embedding|moderation|davinci|curie|babbage|ada)|omni-moderation|davinci|babbage|dall-e|whisper|tts|codex|computer-use)/,
+  ],
   ["Claude", /^claude/],
   ["Gemini", /^(gemini|gemma|palm|chat-bison|text-bison|embedding-gecko|imagen|learnlm)/],
   ["Llama", /llama/],

@@ -19,7 +19,8 @@ function sweep(now: number) {
 
 // Counts a hit and makes sure the window ends (sets the expiry on the first hit, or on a count
 // found without one).
-const COUNT_SCRIPT = "local n = redis.call('incr', KEYS[1]) if n == 1 or redis.call('ttl', KEYS[1]) < 0 then redis.call('expire', KEYS[1], ARGV[1]) end return n";
+const COUNT_SCRIPT =
+  "local n = redis.call('incr', KEYS[1]) if n == 1 or redis.call('ttl', KEYS[1]) < 0 then redis.call('expire', KEYS[1], ARGV[1]) end return n";
 
 /** Counts one hit in the bucket's current window and returns the window's count so far. */
 export async function countRequest(bucket: string, ip: string, windowSeconds: number): Promise<number> {
@@ -66,7 +67,8 @@ export async function requestCount(bucket: string, ip: string): Promise<number> 
 // Gives back one counted hit, never below zero: a hit taken in a window that has since ended must
 // not lower the next window's count (and a DECR on a missing key would create one at -1 with no
 // expiry: a budget that never runs out).
-const RELEASE_SCRIPT = "local n = tonumber(redis.call('get', KEYS[1]) or '0') if n > 0 then return redis.call('decr', KEYS[1]) end return 0";
+const RELEASE_SCRIPT =
+  "local n = tonumber(redis.call('get', KEYS[1]) or '0') if n > 0 then return redis.call('decr', KEYS[1]) end return 0";
 
 /**
  * Gives back a hit taken with allowRequest. For budgets of failures: every attempt takes a hit

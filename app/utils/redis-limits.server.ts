@@ -53,18 +53,25 @@ let timer: NodeJS.Timeout | undefined;
 let ticks = 0;
 
 function giveBack(share: TakeShare): void {
-  if (share.left > 0) commands().switchyardGiveBack(share.name, share.field, share.left).catch(() => undefined);
+  if (share.left > 0)
+    commands()
+      .switchyardGiveBack(share.name, share.field, share.left)
+      .catch(() => undefined);
   share.left = 0;
 }
 
 function dropHolder(name: string, holder: Holder): void {
-  getPipelinedRedis().zrem(name, holder.id).catch(() => undefined);
+  getPipelinedRedis()
+    .zrem(name, holder.id)
+    .catch(() => undefined);
 }
 
 /** Every FLUSH_MS: this node's adds go out; every second: expired shares and idle holders go back. */
 function tick(): void {
   for (const [key, add] of pendingAdds) {
-    void step([{ kind: "take", key, limit: Number.MAX_SAFE_INTEGER, windowMs: add.windowMs, amount: add.amount }]).catch(() => undefined);
+    void step([
+      { kind: "take", key, limit: Number.MAX_SAFE_INTEGER, windowMs: add.windowMs, amount: add.amount },
+    ]).catch(() => undefined);
   }
   pendingAdds.clear();
   ticks += 1;
@@ -115,7 +122,9 @@ function lentOnce(name: string, id: string): Slot {
     release() {
       if (released) return;
       released = true;
-      getPipelinedRedis().zrem(name, id).catch(() => undefined);
+      getPipelinedRedis()
+        .zrem(name, id)
+        .catch(() => undefined);
     },
   };
 }
@@ -126,13 +135,16 @@ function fromShares(specs: readonly LimitSpec[]): StepAnswer | undefined {
   for (const spec of specs) {
     if (spec.kind === "peek") {
       const seen = peeks.get(spec.key);
-      if (spec.limit < POOLED_FROM || !seen || now - seen.at > PEEK_FRESH_MS || seen.sum >= spec.limit) return undefined;
+      if (spec.limit < POOLED_FROM || !seen || now - seen.at > PEEK_FRESH_MS || seen.sum >= spec.limit)
+        return undefined;
     } else if (spec.kind === "take") {
       const share = takeShares.get(spec.key);
-      if (spec.limit < POOLED_FROM || (spec.amount ?? 1) !== 1 || !share || share.left < 1 || now >= share.expiresAt) return undefined;
+      if (spec.limit < POOLED_FROM || (spec.amount ?? 1) !== 1 || !share || share.left < 1 || now >= share.expiresAt)
+        return undefined;
     } else {
       const share = slotShares.get(spec.key);
-      if (spec.limit < POOLED_FROM || !share || !share.idle.some((holder) => holder.expiresAt - now > share.ttlMs / 2)) return undefined;
+      if (spec.limit < POOLED_FROM || !share || !share.idle.some((holder) => holder.expiresAt - now > share.ttlMs / 2))
+        return undefined;
     }
   }
   let slot: Slot | undefined;
@@ -140,7 +152,9 @@ function fromShares(specs: readonly LimitSpec[]): StepAnswer | undefined {
     if (spec.kind === "take") takeShares.get(spec.key)!.left -= 1;
     else if (spec.kind === "slot") {
       const share = slotShares.get(spec.key)!;
-      share.idle = share.idle.filter((holder) => holder.expiresAt - now > share.ttlMs / 2 || (dropHolder(share.name, holder), false));
+      share.idle = share.idle.filter(
+        (holder) => holder.expiresAt - now > share.ttlMs / 2 || (dropHolder(share.name, holder), false),
+      );
       slot = lentSlot(share, share.idle.pop()!);
     }
   }
@@ -154,7 +168,11 @@ async function flushAddsFor(specs: readonly LimitSpec[]): Promise<void> {
     const add = spec.kind === "peek" ? pendingAdds.get(spec.key) : undefined;
     if (!add) continue;
     pendingAdds.delete(spec.key);
-    sending.push(step([{ kind: "take", key: spec.key, limit: Number.MAX_SAFE_INTEGER, windowMs: add.windowMs, amount: add.amount }]));
+    sending.push(
+      step([
+        { kind: "take", key: spec.key, limit: Number.MAX_SAFE_INTEGER, windowMs: add.windowMs, amount: add.amount },
+      ]),
+    );
   }
   await Promise.all(sending);
 }
@@ -170,15 +188,27 @@ async function step(specs: readonly LimitSpec[]): Promise<StepAnswer> {
     if (spec.kind === "slot") {
       const prefix = randomUUID();
       prefixes.push(prefix);
-      args.push("slot", spec.limit, spec.ttlMs, prefix, spec.limit >= POOLED_FROM ? Math.max(1, slotBatchFor(spec.limit)) : 1);
+      args.push(
+        "slot",
+        spec.limit,
+        spec.ttlMs,
+        prefix,
+        spec.limit >= POOLED_FROM ? Math.max(1, slotBatchFor(spec.limit)) : 1,
+      );
     } else {
       const amount = spec.kind === "take" ? (spec.amount ?? 1) : 0;
-      const want = spec.kind === "take" && amount === 1 && spec.limit >= POOLED_FROM ? Math.max(1, batchFor(spec.limit)) : amount;
+      const want =
+        spec.kind === "take" && amount === 1 && spec.limit >= POOLED_FROM ? Math.max(1, batchFor(spec.limit)) : amount;
       args.push(spec.kind, spec.limit, bucketMsOf(spec.windowMs), amount, want);
     }
   }
   const reply = await commands().switchyardLimitStep(keys.length, ...keys, ...args);
-  if (reply[0] !== 1) return { allowed: false, refused: reply[1]! - 1, answer: { allowed: false, used: reply[2]!, retryAfterMs: Math.max(0, reply[3]!) } };
+  if (reply[0] !== 1)
+    return {
+      allowed: false,
+      refused: reply[1]! - 1,
+      answer: { allowed: false, used: reply[2]!, retryAfterMs: Math.max(0, reply[3]!) },
+    };
   const redisNow = reply[1]!;
   const now = Date.now();
   let slot: Slot | undefined;
@@ -198,7 +228,12 @@ async function step(specs: readonly LimitSpec[]): Promise<StepAnswer> {
         return;
       }
       if (old) giveBack(old);
-      takeShares.set(spec.key, { left: granted - amount, expiresAt: now + (bucketMs - (redisNow % bucketMs)), name: keys[i]!, field });
+      takeShares.set(spec.key, {
+        left: granted - amount,
+        expiresAt: now + (bucketMs - (redisNow % bucketMs)),
+        name: keys[i]!,
+        field,
+      });
       ensureTimer();
     } else {
       const { ttlMs } = spec as Extract<LimitSpec, { kind: "slot" }>;
@@ -208,7 +243,11 @@ async function step(specs: readonly LimitSpec[]): Promise<StepAnswer> {
         slot = lentOnce(keys[i]!, `${prefix}:1`);
         return;
       }
-      const holders: Holder[] = Array.from({ length: granted }, (_, j) => ({ id: `${prefix}:${j + 1}`, expiresAt: now + ttlMs, idleSince: now }));
+      const holders: Holder[] = Array.from({ length: granted }, (_, j) => ({
+        id: `${prefix}:${j + 1}`,
+        expiresAt: now + ttlMs,
+        idleSince: now,
+      }));
       let share = slotShares.get(spec.key);
       if (!share) {
         share = { name: keys[i]!, ttlMs, idle: [] };
@@ -222,7 +261,8 @@ async function step(specs: readonly LimitSpec[]): Promise<StepAnswer> {
   return { allowed: true, slot };
 }
 
-const isShared = (spec: LimitSpec) => spec.limit >= POOLED_FROM && (spec.kind === "slot" || (spec.kind === "take" && (spec.amount ?? 1) === 1));
+const isShared = (spec: LimitSpec) =>
+  spec.limit >= POOLED_FROM && (spec.kind === "slot" || (spec.kind === "take" && (spec.amount ?? 1) === 1));
 
 // One refill in flight per shared counter: the calls that find its share empty meanwhile wait
 // for it and take from what it brought, instead of each asking Redis for a batch of its own

@@ -118,7 +118,12 @@ let pipelinedClient: Redis | undefined;
  * fraction of the CPU of its own round trip).
  */
 export function getPipelinedRedis(): Redis {
-  pipelinedClient ??= connect("limits", { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, enableAutoPipelining: true });
+  pipelinedClient ??= connect("limits", {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1_000,
+    enableAutoPipelining: true,
+  });
   return pipelinedClient;
 }
 
@@ -157,7 +162,9 @@ export async function publish(channel: string, message: string): Promise<void> {
   }
   for (const h of handlers.get(channel) ?? []) h(message);
   // Other nodes that miss this (Redis away) reload their caches when their subscriber reconnects.
-  ensurePublisher().publish(redisNamespace() + channel, `${ORIGIN}|${message}`).catch(() => undefined);
+  ensurePublisher()
+    .publish(redisNamespace() + channel, `${ORIGIN}|${message}`)
+    .catch(() => undefined);
 }
 
 function ensureSubscriber(): Redis {
@@ -208,7 +215,8 @@ export function onResubscribed(resync: () => void): void {
 export async function closeRedis(): Promise<void> {
   // BullMQ and ioredis never quit connections on their own (a process would not exit); quit waits for
   // a reply, so a dead server gets disconnect() instead.
-  const close = (client: Redis | undefined) => (client?.status === "ready" ? client.quit().catch(() => client.disconnect()) : client?.disconnect());
+  const close = (client: Redis | undefined) =>
+    client?.status === "ready" ? client.quit().catch(() => client.disconnect()) : client?.disconnect();
   await Promise.all([close(publisher), close(subscriber), close(sharedClient), close(pipelinedClient)]);
   publisher = subscriber = sharedClient = pipelinedClient = undefined;
   handlers.clear();

@@ -3,4 +3,5 @@
  * `/api` `{success:false,message}`): a value, or the message saying why not. An operation with
  * nothing to return is `Result` alone, and its success may leave `value` out.
  */
-export type Result<T = undefined, E = string> = ([T] extends [undefined] ? { ok: true; value?: T } : { ok: true; value: T }) | { ok: false; message: E };
+export type Result<T = undefined, E = string> =
+  ([T] extends [undefined] ? { ok: true; value?: T } : { ok: true; value: T }) | { ok: false; message: E };

@@ -12,7 +12,8 @@ const ALLOWED_ATTRS: Record<string, readonly string[]> = {
   img: ["src", "alt", "title", "width", "height"],
 };
 const SAFE_URL = /^(?:https?:\/\/|mailto:|\/(?!\/)|#)[^\s"'<>`\\]*$/i;
-const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)((?:\s+[a-zA-Z][a-zA-Z0-9-]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/?>/g;
+const TAG =
+  /<(\/?)([a-zA-Z][a-zA-Z0-9]*)((?:\s+[a-zA-Z][a-zA-Z0-9-]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/?>/g;
 const ATTR = /([a-zA-Z][a-zA-Z0-9-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 
 function escapeText(text: string): string {
@@ -21,7 +22,10 @@ function escapeText(text: string): string {
 
 /** Text keeps the operator's entities (&copy;, &nbsp;): decoded inside text they are only text. */
 function escapeBetweenTags(text: string): string {
-  return text.replace(/&(?!#?[a-zA-Z0-9]{1,32};)/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return text
+    .replace(/&(?!#?[a-zA-Z0-9]{1,32};)/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
 }
 
 function safeAttributes(tag: string, source: string): string {

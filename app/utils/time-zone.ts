@@ -86,11 +86,21 @@ export function parseWallClock(text: string, timeZone: string): number {
   }
   const match = WALL_CLOCK_TEXT.exec(value);
   if (!match) return NaN;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  const [year, month, day, hour = 0, minute = 0, second = 0] = match
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
   const asUtc = Date.UTC(year!, month! - 1, day!, hour, minute, second);
   const check = new Date(asUtc);
   // Date.UTC rolls 31 February over into March: a field that changed was out of range.
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month! - 1 || check.getUTCDate() !== day || check.getUTCHours() !== hour || check.getUTCMinutes() !== minute || check.getUTCSeconds() !== second) return NaN;
+  if (
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month! - 1 ||
+    check.getUTCDate() !== day ||
+    check.getUTCHours() !== hour ||
+    check.getUTCMinutes() !== minute ||
+    check.getUTCSeconds() !== second
+  )
+    return NaN;
   // The offsets in force a day either side: the time is one of the two instants they give (both,
   // in an hour the clocks go back over: the earlier; neither, in the hour they skip: the earlier offset's).
   const DAY = 86_400_000;

@@ -13,11 +13,12 @@ let stop: (() => Promise<void>) | undefined;
 
 export async function startTracing(): Promise<void> {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT || tracer) return;
-  const [{ BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }] = await Promise.all([
-    import("@opentelemetry/sdk-trace-base"),
-    import("@opentelemetry/exporter-trace-otlp-http"),
-    import("@opentelemetry/resources"),
-  ]);
+  const [{ BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }] =
+    await Promise.all([
+      import("@opentelemetry/sdk-trace-base"),
+      import("@opentelemetry/exporter-trace-otlp-http"),
+      import("@opentelemetry/resources"),
+    ]);
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ "service.name": env.OTEL_SERVICE_NAME }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],

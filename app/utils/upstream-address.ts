@@ -11,7 +11,8 @@ import ipaddr from "ipaddr.js";
  * Checked twice: at save on the URL as written, and at call time on the address actually
  * connected to (after DNS resolution: a hostname can resolve anywhere, and change).
  */
-export const FORBIDDEN_UPSTREAM_MESSAGE = "代理地址不能是链路本地或云元数据地址（169.254.0.0/16、fe80::/10、fd00:ec2::254、100.100.100.200）";
+export const FORBIDDEN_UPSTREAM_MESSAGE =
+  "代理地址不能是链路本地或云元数据地址（169.254.0.0/16、fe80::/10、fd00:ec2::254、100.100.100.200）";
 export const ZONED_UPSTREAM_MESSAGE = "代理地址不能是带区域标识（%）的 IPv6 地址（如 fe80::1%eth0）";
 
 // Cloud metadata services outside the link-local ranges: AWS's IPv6 endpoint (Nitro) and
@@ -19,7 +20,12 @@ export const ZONED_UPSTREAM_MESSAGE = "代理地址不能是带区域标识（%�
 const METADATA_ADDRESSES = [ipaddr.parse("fd00:ec2::254"), ipaddr.parse("100.100.100.200")];
 // Names that resolve to the metadata service inside the cloud (refused at save; the resolved
 // address is refused at call time anyway).
-const METADATA_HOSTNAMES = new Set(["metadata.google.internal", "metadata.goog", "instance-data.ec2.internal", "metadata.tencentyun.com"]);
+const METADATA_HOSTNAMES = new Set([
+  "metadata.google.internal",
+  "metadata.goog",
+  "instance-data.ec2.internal",
+  "metadata.tencentyun.com",
+]);
 // IPv6 forms that carry an IPv4 address in their last 32 bits: IPv4-mapped (::ffff:a.b.c.d),
 // the deprecated IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d).
 const EMBEDDING_PREFIXES = [ipaddr.parseCIDR("::/96"), ipaddr.parseCIDR("64:ff9b::/96")];
@@ -91,7 +97,10 @@ export function upstreamUrlRefusal(url: string): string | undefined {
   } catch {
     return undefined; // not a URL at all: the caller's format check answers that
   }
-  const host = hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   if (isForbiddenUpstreamIp(host) || METADATA_HOSTNAMES.has(host)) return `${FORBIDDEN_UPSTREAM_MESSAGE}：${hostname}`;
   return undefined;
 }
@@ -109,7 +118,8 @@ export function guardedLookup(hostname: string, options: LookupOptions, callback
     if (error) return callback(error, address, family);
     const addresses = typeof address === "string" ? [address] : address.map((a) => a.address);
     const forbidden = addresses.find(isForbiddenUpstreamIp);
-    if (forbidden !== undefined) return callback(new ForbiddenUpstreamAddressError(`${hostname} → ${forbidden}`), address, family);
+    if (forbidden !== undefined)
+      return callback(new ForbiddenUpstreamAddressError(`${hostname} → ${forbidden}`), address, family);
     callback(null, address, family);
   });
 }

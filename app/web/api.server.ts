@@ -125,10 +125,14 @@ export async function requireApiUser(request: Request, minRole: number): Promise
   if (sessionUser) {
     const header = request.headers.get("New-Api-User");
     if (!header) throw new ApiError("无权进行此操作，请刷新页面或清空缓存后重试", 401);
-    if (header !== String(sessionUser.id)) throw new ApiError("无权进行此操作，New-Api-User 与登录用户不匹配，请重新登录", 401);
+    if (header !== String(sessionUser.id))
+      throw new ApiError("无权进行此操作，New-Api-User 与登录用户不匹配，请重新登录", 401);
     user = sessionUser;
   } else {
-    const authorization = request.headers.get("Authorization")?.replace(/^Bearer\s+/i, "").trim();
+    const authorization = request.headers
+      .get("Authorization")
+      ?.replace(/^Bearer\s+/i, "")
+      .trim();
     if (!authorization) throw new ApiError("无权进行此操作，未登录且未提供 access token", 401);
     user = await findUserByAccessToken(authorization);
     if (!user) throw new ApiError("无权进行此操作，access token 无效");
@@ -144,4 +148,3 @@ export function parseId(raw: string | undefined): number {
   if (id === undefined) throw new ApiError(messagesOf.id, 400);
   return id;
 }
-

@@ -1,6 +1,14 @@
 import { data } from "@remix-run/node";
 import { firstUsableTokenKey } from "~/domain/chats/chat-key.server";
-import { chatLinkKind, chatLinkTemplate, fillChatLink, lookupChatTemplate, NO_TOKEN_REDIRECT, readChatPresets, type ChatTemplateLookup } from "~/domain/chats/chat-links";
+import {
+  chatLinkKind,
+  chatLinkTemplate,
+  fillChatLink,
+  lookupChatTemplate,
+  NO_TOKEN_REDIRECT,
+  readChatPresets,
+  type ChatTemplateLookup,
+} from "~/domain/chats/chat-links";
 import { options } from "~/domain/options/store.server";
 import { messages } from "~/messages";
 import { whenBooted } from "~/utils/boot-gate.server";
@@ -55,7 +63,9 @@ export async function loadChatFrame(request: Request, id: number | undefined): P
 export async function loadChatLink2(request: Request): Promise<ChatFrameView | "not-found"> {
   await whenBooted();
   const link = options.string("ChatLink2").trim();
-  const lookup: ChatTemplateLookup = link ? { ok: true, preset: { name: "聊天", template: chatLinkTemplate(link) } } : { ok: false, reason: "missing" };
+  const lookup: ChatTemplateLookup = link
+    ? { ok: true, preset: { name: "聊天", template: chatLinkTemplate(link) } }
+    : { ok: false, reason: "missing" };
   return openChat(request, lookup);
 }
 

@@ -28,7 +28,10 @@ export function reportDatabaseUnavailable(surface: string, error: unknown): void
 
 /** The /api answer while the database is away, in the envelope. */
 export function apiOutageResponse(): Response {
-  return Response.json({ success: false, message: messages.databaseUnavailable }, { status: 503, headers: RETRY_HEADERS });
+  return Response.json(
+    { success: false, message: messages.databaseUnavailable },
+    { status: 503, headers: RETRY_HEADERS },
+  );
 }
 
 /** The 503 for a request that needed the database while it was away. */
@@ -36,7 +39,10 @@ export function databaseOutageResponse(request: Request): Response {
   if (new URL(request.url).pathname.startsWith("/api/")) return apiOutageResponse();
   // Thrown from a page's loader or action, its text is the error boundary's title (Remix keeps
   // only cookies of a thrown response's headers on a page: entry.server adds Retry-After).
-  return new Response(messages.databaseUnavailablePage, { status: 503, headers: { ...RETRY_HEADERS, "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(messages.databaseUnavailablePage, {
+    status: 503,
+    headers: { ...RETRY_HEADERS, "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 function answeringOutages<A extends { request: Request }, R>(handler: (args: A) => R): (args: A) => Promise<R> {

@@ -65,7 +65,9 @@ function withoutUndefined(constraint: FieldConstraint): FieldConstraint {
  */
 export function formConstraint(schema: z.ZodType): FormConstraint {
   const shape = getZodConstraint(schema);
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, JsonProperty> };
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
+    properties?: Record<string, JsonProperty>;
+  };
   const out: FormConstraint = {};
   for (const name of Object.keys(shape)) {
     const { required, multiple } = shape[name] ?? {};

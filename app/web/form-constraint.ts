@@ -18,7 +18,12 @@ export type FieldConstraint = {
 };
 
 /** Messages by the name of the ValidityState flag they replace the browser's wording for. */
-export type ValidityMessages = Partial<Record<"valueMissing" | "tooShort" | "tooLong" | "rangeUnderflow" | "rangeOverflow" | "patternMismatch" | "typeMismatch", string>>;
+export type ValidityMessages = Partial<
+  Record<
+    "valueMissing" | "tooShort" | "tooLong" | "rangeUnderflow" | "rangeOverflow" | "patternMismatch" | "typeMismatch",
+    string
+  >
+>;
 
 export type FormConstraint = Record<string, FieldConstraint>;
 
@@ -36,8 +41,12 @@ export function validityMessagesProp(messages: ValidityMessages | undefined): { 
  * The same for every control of a form at once, by field name: for conform forms, whose
  * getInputProps renders the constraints but knows nothing of messages.
  */
-export function formValidityMessagesProp(constraint: FormConstraint | undefined): { "data-validity-messages"?: string } {
-  const byField = Object.fromEntries(Object.entries(constraint ?? {}).flatMap(([name, field]) => (field.messages ? [[name, field.messages]] : [])));
+export function formValidityMessagesProp(constraint: FormConstraint | undefined): {
+  "data-validity-messages"?: string;
+} {
+  const byField = Object.fromEntries(
+    Object.entries(constraint ?? {}).flatMap(([name, field]) => (field.messages ? [[name, field.messages]] : [])),
+  );
   return Object.keys(byField).length ? { "data-validity-messages": JSON.stringify(byField) } : {};
 }
 

@@ -12,10 +12,28 @@ const TYPE_LABELS: Record<number, string> = { 1: "充值", 2: "消费", 3: "管�
  * logBatches) only as the client takes the previous ones, so memory stays at two batches
  * whatever the size of the export, and the first rows leave before the last are read.
  */
-export function logCsvResponse(filter: LogFilter, forAdmin: boolean, timeZone: string, locale: Locale, now = new Date()): Response {
+export function logCsvResponse(
+  filter: LogFilter,
+  forAdmin: boolean,
+  timeZone: string,
+  locale: Locale,
+  now = new Date(),
+): Response {
   // Headers and cell words in the requester's language; a row's content is its stored Chinese line, read back.
   const text = (key: string) => pageText(locale, key);
-  const header = ["时间", ...(forAdmin ? ["渠道", "用户"] : []), "令牌", "类型", "模型", "用时(秒)", "流式", "提示", "补全", "额度", "详情"].map(text);
+  const header = [
+    "时间",
+    ...(forAdmin ? ["渠道", "用户"] : []),
+    "令牌",
+    "类型",
+    "模型",
+    "用时(秒)",
+    "流式",
+    "提示",
+    "补全",
+    "额度",
+    "详情",
+  ].map(text);
   const encoder = new TextEncoder();
   const batches = logBatches(filter);
   let started = false;

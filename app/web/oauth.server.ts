@@ -2,7 +2,13 @@ import type { User } from "../../db/schema";
 import { fetchGitHubIdentity } from "~/domain/auth/github-oauth.server";
 import { ProviderError } from "~/domain/auth/provider-error";
 import { checkTelegramLogin } from "~/domain/auth/telegram-login";
-import { bindIdentity, signInWithIdentity, type IdentityProfile, type Provider, type SignInResult } from "~/domain/auth/third-party-accounts.server";
+import {
+  bindIdentity,
+  signInWithIdentity,
+  type IdentityProfile,
+  type Provider,
+  type SignInResult,
+} from "~/domain/auth/third-party-accounts.server";
 import { fetchWeChatOpenId } from "~/domain/auth/wechat-login.server";
 import { options } from "~/domain/options/store.server";
 import { USER_STATUS_BANNED } from "~/domain/users/roles";
@@ -44,7 +50,12 @@ async function withProvider<T>(run: () => Promise<T>): Promise<T | OAuthOutcome>
 
 async function finishSignIn(request: Request, result: SignInResult): Promise<OAuthOutcome> {
   if (!result.ok) return refused(result.message);
-  return { ok: true, mode: "login", user: result.value.user, cookie: await createSession(request, result.value.user.id) };
+  return {
+    ok: true,
+    mode: "login",
+    user: result.value.user,
+    cookie: await createSession(request, result.value.user.id),
+  };
 }
 
 async function finishBind(user: User, provider: Provider, externalId: string): Promise<OAuthOutcome> {
@@ -102,7 +113,10 @@ function checkTelegram(params: URLSearchParams) {
 export async function telegramSignIn(request: Request, params: URLSearchParams): Promise<OAuthOutcome> {
   const identity = checkTelegram(params);
   if (isOutcome(identity)) return identity;
-  return finishSignIn(request, await signInWithIdentity("telegram", identity.id, { displayName: identity.displayName }));
+  return finishSignIn(
+    request,
+    await signInWithIdentity("telegram", identity.id, { displayName: identity.displayName }),
+  );
 }
 
 export async function telegramBind(user: User, params: URLSearchParams): Promise<OAuthOutcome> {
@@ -123,7 +137,10 @@ export function thirdPartyMethods(): ThirdPartyMethods {
   return {
     github: options.bool("GitHubOAuthEnabled"),
     wechat: options.bool("WeChatAuthEnabled") ? { qrCode: options.link("WeChatAccountQRCodeImageURL") } : null,
-    telegram: options.bool("TelegramOAuthEnabled") && options.string("TelegramBotName") ? { botName: options.string("TelegramBotName") } : null,
+    telegram:
+      options.bool("TelegramOAuthEnabled") && options.string("TelegramBotName")
+        ? { botName: options.string("TelegramBotName") }
+        : null,
   };
 }
 

@@ -18,7 +18,11 @@ type Json = unknown;
 const LOG_PATHS = /^\/api\/log(\/|$)/;
 
 function translateLogRows(locale: Locale, data: Json): Json {
-  const rows = Array.isArray(data) ? data : data && typeof data === "object" && Array.isArray((data as { items?: unknown }).items) ? (data as { items: unknown[] }).items : undefined;
+  const rows = Array.isArray(data)
+    ? data
+    : data && typeof data === "object" && Array.isArray((data as { items?: unknown }).items)
+      ? (data as { items: unknown[] }).items
+      : undefined;
   if (!rows) return data;
   const translated = rows.map((row: Json) => {
     if (!row || typeof row !== "object" || typeof (row as { content?: unknown }).content !== "string") return row;
@@ -37,14 +41,25 @@ function translateEnvelope(locale: Locale, body: Json, pathname: string): Json {
 }
 
 /** Fields of an action's answer that hold messages (refusals, and notices that something was done): a string, a list, or lists by field. */
-const MESSAGE_FIELDS = new Set(["message", "error", "errors", "formErrors", "fieldErrors", "success", "info", "notice", "sent"]);
+const MESSAGE_FIELDS = new Set([
+  "message",
+  "error",
+  "errors",
+  "formErrors",
+  "fieldErrors",
+  "success",
+  "info",
+  "notice",
+  "sent",
+]);
 /** Fields that hold what the reader typed: never translated. */
 const USER_FIELDS = new Set(["initialValue", "email", "username", "value"]);
 
 function translateMessages(locale: Locale, value: Json): Json {
   if (typeof value === "string") return translateText(locale, value);
   if (Array.isArray(value)) return value.map((item) => translateMessages(locale, item));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, translateMessages(locale, item)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, translateMessages(locale, item)]));
   return value;
 }
 
@@ -68,7 +83,11 @@ async function translatePlainText(locale: Locale, response: Response): Promise<R
   const text = await response.text();
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");
-  return new Response(translateText(locale, text), { status: response.status, statusText: response.statusText, headers });
+  return new Response(translateText(locale, text), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
 
 async function translateResponse(locale: Locale, response: Response, pathname: string): Promise<Response> {
@@ -84,10 +103,16 @@ async function translateResponse(locale: Locale, response: Response, pathname: s
   } catch {
     return new Response(text, response);
   }
-  const translated = pathname.startsWith("/api/") ? translateEnvelope(locale, body, pathname) : translateActionData(locale, body);
+  const translated = pathname.startsWith("/api/")
+    ? translateEnvelope(locale, body, pathname)
+    : translateActionData(locale, body);
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");
-  return new Response(JSON.stringify(translated), { status: response.status, statusText: response.statusText, headers });
+  return new Response(JSON.stringify(translated), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
 
 async function translateResult(locale: Locale, result: Json, pathname: string, isAction: boolean): Promise<Json> {
@@ -101,7 +126,10 @@ async function translateResult(locale: Locale, result: Json, pathname: string, i
   return translateActionData(locale, result);
 }
 
-function inReadersLanguage<A extends { request: Request }, R>(handler: (args: A) => R, isAction: boolean): (args: A) => Promise<R> {
+function inReadersLanguage<A extends { request: Request }, R>(
+  handler: (args: A) => R,
+  isAction: boolean,
+): (args: A) => Promise<R> {
   return async (args) => {
     const locale = requestLocale(args.request);
     if (locale === "zh") return (await handler(args)) as R;

@@ -7,7 +7,11 @@ type Handler = (args: { request: Request }) => unknown;
  * each route, so a route added later is covered without knowing. Done once per build and wrapper
  * (development loads a new build after each change).
  */
-export function wrapRouteHandlers(build: ServerBuild, done: WeakMap<ServerBuild, ServerBuild>, wrap: (handler: Handler, isAction: boolean) => Handler): ServerBuild {
+export function wrapRouteHandlers(
+  build: ServerBuild,
+  done: WeakMap<ServerBuild, ServerBuild>,
+  wrap: (handler: Handler, isAction: boolean) => Handler,
+): ServerBuild {
   const known = done.get(build);
   if (known) return known;
   const routes: ServerBuild["routes"] = {};

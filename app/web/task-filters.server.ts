@@ -20,13 +20,22 @@ function positiveInt(raw: string): number | undefined {
  * opens on the product's default range: drawings from 30 days ago to an hour ahead, tasks from the
  * start of today. Drawing times are stored in milliseconds, task times in seconds.
  */
-export function pageTaskFilter(request: Request, kind: "mj" | "task", scope: { userId: number } | "all"): { filter: TaskListFilter; values: Record<string, string>; page: number } {
+export function pageTaskFilter(
+  request: Request,
+  kind: "mj" | "task",
+  scope: { userId: number } | "all",
+): { filter: TaskListFilter; values: Record<string, string>; page: number } {
   const q = new URL(request.url).searchParams;
   const timeZone = requestTimeZone(request);
   const now = Math.floor(Date.now() / 1000);
-  const values: Record<string, string> = Object.fromEntries(TASK_FORM_FIELDS.map((k) => [k, withoutNul((q.get(k) ?? "").trim().slice(0, 100))]));
+  const values: Record<string, string> = Object.fromEntries(
+    TASK_FORM_FIELDS.map((k) => [k, withoutNul((q.get(k) ?? "").trim().slice(0, 100))]),
+  );
   if (!q.has("start")) {
-    values.start = kind === "mj" ? toDateTimeLocal(now - 30 * 86_400, timeZone) : `${formatTimestamp(now, timeZone).slice(0, 10)}T00:00`;
+    values.start =
+      kind === "mj"
+        ? toDateTimeLocal(now - 30 * 86_400, timeZone)
+        : `${formatTimestamp(now, timeZone).slice(0, 10)}T00:00`;
     if (kind === "mj") values.end = toDateTimeLocal(now + 3_600, timeZone);
   }
   const seconds = (text: string | undefined) => {

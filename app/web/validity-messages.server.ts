@@ -12,10 +12,17 @@ type Probe = { key: keyof ValidityMessages; value: string | undefined; codes: re
  */
 function probes(constraint: FieldConstraint): Probe[] {
   const out: Probe[] = [];
-  if (constraint.required) out.push({ key: "valueMissing", value: undefined, codes: ["invalid_type", "too_small"] }, { key: "valueMissing", value: "", codes: ["too_small"] });
-  if (constraint.minLength !== undefined && constraint.minLength > 1) out.push({ key: "tooShort", value: "a".repeat(constraint.minLength - 1), codes: ["too_small"] });
-  if (constraint.min !== undefined) out.push({ key: "rangeUnderflow", value: String(constraint.min - (constraint.step ?? 1)), codes: ["too_small"] });
-  if (constraint.max !== undefined) out.push({ key: "rangeOverflow", value: String(constraint.max + (constraint.step ?? 1)), codes: ["too_big"] });
+  if (constraint.required)
+    out.push(
+      { key: "valueMissing", value: undefined, codes: ["invalid_type", "too_small"] },
+      { key: "valueMissing", value: "", codes: ["too_small"] },
+    );
+  if (constraint.minLength !== undefined && constraint.minLength > 1)
+    out.push({ key: "tooShort", value: "a".repeat(constraint.minLength - 1), codes: ["too_small"] });
+  if (constraint.min !== undefined)
+    out.push({ key: "rangeUnderflow", value: String(constraint.min - (constraint.step ?? 1)), codes: ["too_small"] });
+  if (constraint.max !== undefined)
+    out.push({ key: "rangeOverflow", value: String(constraint.max + (constraint.step ?? 1)), codes: ["too_big"] });
   return out;
 }
 
@@ -30,7 +37,9 @@ function schemaMessage(schema: z.ZodType, name: string, probe: Probe): string | 
     return undefined;
   }
   if (result.success) return undefined;
-  const issue = result.error.issues.find((i) => i.path.length === 1 && i.path[0] === name && probe.codes.includes(i.code));
+  const issue = result.error.issues.find(
+    (i) => i.path.length === 1 && i.path[0] === name && probe.codes.includes(i.code),
+  );
   return issue && issue.message !== ZOD_DEFAULT ? issue.message : undefined;
 }
 
@@ -40,7 +49,11 @@ function schemaMessage(schema: z.ZodType, name: string, probe: Probe): string | 
  * reply say the same thing, in the spec's words. Constraints whose schema message is zod's
  * generic default get none.
  */
-export function validityMessages(schema: z.ZodType, name: string, constraint: FieldConstraint): ValidityMessages | undefined {
+export function validityMessages(
+  schema: z.ZodType,
+  name: string,
+  constraint: FieldConstraint,
+): ValidityMessages | undefined {
   const found: ValidityMessages = {};
   for (const probe of probes(constraint)) {
     if (found[probe.key]) continue;

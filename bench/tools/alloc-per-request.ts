@@ -40,14 +40,32 @@ async function measure(name: string, url: string, headers: Record<string, string
 
 const upstream = await startFastUpstream();
 let bareLog = "";
-const bare = spawn(process.execPath, ["--trace-gc", "--max-semi-space-size=8", new URL("../bare-relay.mjs", import.meta.url).pathname, upstream.url], { stdio: ["ignore", "pipe", "inherit"] });
+const bare = spawn(
+  process.execPath,
+  ["--trace-gc", "--max-semi-space-size=8", new URL("../bare-relay.mjs", import.meta.url).pathname, upstream.url],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
 const gateway = await startBenchGateway({ upstream, nodeArgs: ["--trace-gc"] });
 try {
-  const port = await new Promise<string>((resolve) => bare.stdout!.once("data", (chunk: Buffer) => resolve(String(chunk).trim())));
+  const port = await new Promise<string>((resolve) =>
+    bare.stdout!.once("data", (chunk: Buffer) => resolve(String(chunk).trim())),
+  );
   bare.stdout!.on("data", (chunk: Buffer) => (bareLog += chunk.toString()));
-  console.log(`${stream ? "stream" : "non-stream"} c=${connections}\n\n| relay | requests | collections | KB allocated per request |\n|---|---|---|---|`);
-  await measure("bare relay", `http://127.0.0.1:${port}/v1/chat/completions`, { "Content-Type": "application/json", Authorization: "Bearer sk-bench" }, () => bareLog);
-  await measure("gateway", `${gateway.server.baseUrl}/v1/chat/completions`, { "Content-Type": "application/json", Authorization: `Bearer ${gateway.key}` }, gateway.server.output);
+  console.log(
+    `${stream ? "stream" : "non-stream"} c=${connections}\n\n| relay | requests | collections | KB allocated per request |\n|---|---|---|---|`,
+  );
+  await measure(
+    "bare relay",
+    `http://127.0.0.1:${port}/v1/chat/completions`,
+    { "Content-Type": "application/json", Authorization: "Bearer sk-bench" },
+    () => bareLog,
+  );
+  await measure(
+    "gateway",
+    `${gateway.server.baseUrl}/v1/chat/completions`,
+    { "Content-Type": "application/json", Authorization: `Bearer ${gateway.key}` },
+    gateway.server.output,
+  );
 } finally {
   bare.kill("SIGTERM");
   if (bare.exitCode === null) await once(bare, "exit");

@@ -10,10 +10,15 @@ import { runLoad } from "../load";
  *   npx tsx bench/tools/alloc-prof.ts
  */
 const file = "/tmp/alloc.heapprofile";
-const gateway = await startBenchGateway({ nodeArgs: ["--import", new URL("./alloc-sampler.mjs", import.meta.url).pathname] });
+const gateway = await startBenchGateway({
+  nodeArgs: ["--import", new URL("./alloc-sampler.mjs", import.meta.url).pathname],
+});
 try {
   const url = `${gateway.server.baseUrl}/v1/chat/completions`;
-  const init = { headers: { "Content-Type": "application/json", Authorization: `Bearer ${gateway.key}` }, body: chatBody(Boolean(process.env.STREAM)) };
+  const init = {
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${gateway.key}` },
+    body: chatBody(Boolean(process.env.STREAM)),
+  };
   await runLoad(url, init, Number(process.env.C ?? 50), 3);
   process.kill(gateway.server.pid, "SIGUSR2"); // the window starts here
   await new Promise((r) => setTimeout(r, 300));

@@ -9,8 +9,16 @@ import process from "node:process";
 const file = process.env.ALLOC_PROFILE_FILE || "/tmp/alloc.heapprofile";
 const session = new Session();
 session.connect();
-const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
-const start = () => post("HeapProfiler.startSampling", { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+const post = (method, params) =>
+  new Promise((resolve, reject) =>
+    session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+  );
+const start = () =>
+  post("HeapProfiler.startSampling", {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
 await start();
 process.on("SIGUSR2", async () => {
   const { profile } = await post("HeapProfiler.stopSampling");

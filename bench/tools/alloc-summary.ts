@@ -7,7 +7,11 @@ import { readFileSync } from "node:fs";
  *
  *   npx tsx bench/tools/alloc-summary.ts [/tmp/alloc.heapprofile]
  */
-type Node = { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: Node[] };
+type Node = {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: Node[];
+};
 const profile = JSON.parse(readFileSync(process.argv[2] ?? "/tmp/alloc.heapprofile", "utf8")) as { head: Node };
 const requests = Number(process.env.REQUESTS ?? 0);
 
@@ -41,13 +45,19 @@ function visit(node: Node, appCaller: string) {
   for (const child of node.children) visit(child, caller);
 }
 visit(profile.head, "(no app caller)");
-const kb = (bytes: number) => (requests ? `${(bytes / 1024 / requests).toFixed(2)} KB/req` : `${(bytes / 1048576).toFixed(1)} MB`);
-console.log(`${(total / 1048576).toFixed(1)} MB sampled${requests ? ` over ${requests} requests (${kb(total)})` : ""}\n`);
+const kb = (bytes: number) =>
+  requests ? `${(bytes / 1024 / requests).toFixed(2)} KB/req` : `${(bytes / 1048576).toFixed(1)} MB`;
+console.log(
+  `${(total / 1048576).toFixed(1)} MB sampled${requests ? ` over ${requests} requests (${kb(total)})` : ""}\n`,
+);
 console.log("| allocated in | amount | share |\n|---|---|---|");
-for (const [lib, bytes] of [...byLibrary].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`| ${lib} | ${kb(bytes)} | ${((100 * bytes) / total).toFixed(1)} % |`);
+for (const [lib, bytes] of [...byLibrary].sort((a, b) => b[1] - a[1]).slice(0, 10))
+  console.log(`| ${lib} | ${kb(bytes)} | ${((100 * bytes) / total).toFixed(1)} % |`);
 console.log("\n| for app function | amount | share |\n|---|---|---|");
-for (const [caller, bytes] of [...byCaller].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 25))) console.log(`| ${caller} | ${kb(bytes)} | ${((100 * bytes) / total).toFixed(1)} % |`);
+for (const [caller, bytes] of [...byCaller].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 25)))
+  console.log(`| ${caller} | ${kb(bytes)} | ${((100 * bytes) / total).toFixed(1)} % |`);
 if (breakdownOf) {
   console.log(`\n| allocated under ${breakdownOf} by | amount |\n|---|---|`);
-  for (const [frame, bytes] of [...breakdown].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`| ${frame} | ${kb(bytes)} |`);
+  for (const [frame, bytes] of [...breakdown].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`| ${frame} | ${kb(bytes)} |`);
 }

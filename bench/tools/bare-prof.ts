@@ -9,10 +9,22 @@ import { runLoad } from "../load";
  * (DIR=/tmp/prof-bare) to see which costs every relay pays and which are the gateway's own.
  */
 const upstream = await startFastUpstream();
-const bare = spawn(process.execPath, ["--cpu-prof", "--cpu-prof-dir=/tmp/prof-bare", new URL("../bare-relay.mjs", import.meta.url).pathname, upstream.url], { stdio: ["ignore", "pipe", "inherit"] });
+const bare = spawn(
+  process.execPath,
+  ["--cpu-prof", "--cpu-prof-dir=/tmp/prof-bare", new URL("../bare-relay.mjs", import.meta.url).pathname, upstream.url],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
 try {
   const port = String((await once(bare.stdout!, "data"))[0]).trim();
-  const result = await runLoad(`http://127.0.0.1:${port}/v1/chat/completions`, { headers: { "Content-Type": "application/json", Authorization: "Bearer sk-bench" }, body: chatBody(Boolean(process.env.STREAM)) }, Number(process.env.C ?? 50), 6);
+  const result = await runLoad(
+    `http://127.0.0.1:${port}/v1/chat/completions`,
+    {
+      headers: { "Content-Type": "application/json", Authorization: "Bearer sk-bench" },
+      body: chatBody(Boolean(process.env.STREAM)),
+    },
+    Number(process.env.C ?? 50),
+    6,
+  );
   console.log(`${result.rps.toFixed(0)} req/s, ${result.requests} requests`);
 } finally {
   bare.kill("SIGTERM");

@@ -20,23 +20,44 @@ import { cpuMs } from "../process-stats";
  */
 const connections = Number(process.env.C ?? 50);
 const stream = Boolean(process.env.STREAM);
-const envOf = (text = "") => Object.fromEntries(text.split(" ").filter(Boolean).map((pair) => pair.split("=") as [string, string]));
+const envOf = (text = "") =>
+  Object.fromEntries(
+    text
+      .split(" ")
+      .filter(Boolean)
+      .map((pair) => pair.split("=") as [string, string]),
+  );
 const upstream = await startOpenAiMock();
-const bare = spawn(process.execPath, [new URL("../bare-relay.mjs", import.meta.url).pathname, upstream.url], { stdio: ["ignore", "pipe", "inherit"] });
+const bare = spawn(process.execPath, [new URL("../bare-relay.mjs", import.meta.url).pathname, upstream.url], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
 const gateways: Record<string, BenchGateway> = {};
 try {
   const barePort = String((await once(bare.stdout!, "data"))[0]).trim();
   gateways.head = await startBenchGateway({ upstream, env: envOf(process.env.HEAD_ENV) });
-  if (process.env.BASELINE_DIR) gateways.base = await startBenchGateway({ cwd: process.env.BASELINE_DIR, upstream, env: envOf(process.env.BASE_ENV) });
+  if (process.env.BASELINE_DIR)
+    gateways.base = await startBenchGateway({
+      cwd: process.env.BASELINE_DIR,
+      upstream,
+      env: envOf(process.env.BASE_ENV),
+    });
   const targets: [string, string, string, number][] = [
     ["direct", `${upstream.url}/v1/chat/completions`, "sk-bench", process.pid],
     ["bare", `http://127.0.0.1:${barePort}/v1/chat/completions`, "sk-bench", bare.pid!],
-    ...Object.entries(gateways).map(([name, g]): [string, string, string, number] => [name, `${g.server.baseUrl}/v1/chat/completions`, g.key, g.server.pid]),
+    ...Object.entries(gateways).map(([name, g]): [string, string, string, number] => [
+      name,
+      `${g.server.baseUrl}/v1/chat/completions`,
+      g.key,
+      g.server.pid,
+    ]),
   ];
   const seen: Record<string, { cpu: number[]; p50: number[]; ttfb: number[]; rps: number[] }> = {};
   for (let round = -1; round < Number(process.env.ROUNDS ?? 6); round += 1) {
     for (const [name, url, key, pid] of round % 2 ? targets : [...targets].reverse()) {
-      const init = { headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` }, body: chatBody(stream) };
+      const init = {
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` },
+        body: chatBody(stream),
+      };
       const cpu = cpuMs(pid);
       const r = await runLoad(url, init, connections, round < 0 ? 2 : Number(process.env.SECONDS ?? 3));
       if (round < 0) continue; // warm-up: JIT, pools and leases
@@ -49,10 +70,17 @@ try {
   }
   const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
   const direct = seen.direct!;
-  console.log(`${stream ? "stream" : "non-stream"}, ${connections} connection(s), medians of ${direct.rps.length} runs`);
+  console.log(
+    `${stream ? "stream" : "non-stream"}, ${connections} connection(s), medians of ${direct.rps.length} runs`,
+  );
   for (const [name, s] of Object.entries(seen)) {
-    const added = name === "direct" ? "" : `  added p50 ${(median(s.p50) - median(direct.p50)).toFixed(3)}  added TTFB ${(median(s.ttfb) - median(direct.ttfb)).toFixed(3)}`;
-    console.log(`${name.padEnd(7)} ${median(s.rps).toFixed(0).padStart(6)} req/s  p50 ${median(s.p50).toFixed(3)}${added}  CPU ${median(s.cpu).toFixed(3)} ms/req${name === "direct" ? " (client and mock)" : ""}`);
+    const added =
+      name === "direct"
+        ? ""
+        : `  added p50 ${(median(s.p50) - median(direct.p50)).toFixed(3)}  added TTFB ${(median(s.ttfb) - median(direct.ttfb)).toFixed(3)}`;
+    console.log(
+      `${name.padEnd(7)} ${median(s.rps).toFixed(0).padStart(6)} req/s  p50 ${median(s.p50).toFixed(3)}${added}  CPU ${median(s.cpu).toFixed(3)} ms/req${name === "direct" ? " (client and mock)" : ""}`,
+    );
   }
 } finally {
   bare.kill();

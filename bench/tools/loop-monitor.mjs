@@ -21,7 +21,10 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ["gc"] });
 setInterval(() => {
   const ms = (ns) => (ns / 1e6).toFixed(1);
-  appendFileSync(file, `loop delay p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms | gc ${pauses} pauses, ${pausedMs.toFixed(1)} ms in all, longest ${longestPauseMs.toFixed(1)} ms\n`);
+  appendFileSync(
+    file,
+    `loop delay p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms | gc ${pauses} pauses, ${pausedMs.toFixed(1)} ms in all, longest ${longestPauseMs.toFixed(1)} ms\n`,
+  );
   delay.reset();
   pauses = 0;
   pausedMs = 0;

@@ -5,9 +5,19 @@ import { runLoad } from "../load";
  * Load for profiling: C connections (default 1) of chat for 6 s (STREAM=1: streamed). With PROF=1 the
  * gateway writes a V8 CPU profile to /tmp/prof when it stops.
  */
-const gateway = await startBenchGateway({ nodeArgs: process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : [] });
+const gateway = await startBenchGateway({
+  nodeArgs: process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : [],
+});
 try {
-  const result = await runLoad(`${gateway.server.baseUrl}/v1/chat/completions`, { headers: { "Content-Type": "application/json", Authorization: `Bearer ${gateway.key}` }, body: chatBody(Boolean(process.env.STREAM)) }, Number(process.env.C ?? 1), 6);
+  const result = await runLoad(
+    `${gateway.server.baseUrl}/v1/chat/completions`,
+    {
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${gateway.key}` },
+      body: chatBody(Boolean(process.env.STREAM)),
+    },
+    Number(process.env.C ?? 1),
+    6,
+  );
   console.log(result);
 } finally {
   await gateway.close();

@@ -8,11 +8,18 @@ import { join } from "node:path";
  *
  *   PROF=1 C=50 npx tsx bench/tools/prof.ts && npx tsx bench/tools/profile-summary.ts
  */
-type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
+type ProfileNode = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+};
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
 const dir = process.env.DIR ?? "/tmp/prof";
-const newest = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort().at(-1);
+const newest = readdirSync(dir)
+  .filter((f) => f.endsWith(".cpuprofile"))
+  .sort()
+  .at(-1);
 if (!newest) throw new Error(`no .cpuprofile in ${dir}`);
 const profile = JSON.parse(readFileSync(join(dir, newest), "utf8")) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -43,11 +50,15 @@ for (const [id, ms] of selfMs) {
 }
 const busy = total - (libraries.get("(idle)") ?? 0);
 const pct = (ms: number) => `${((100 * ms) / busy).toFixed(1)} %`;
-console.log(`${newest}: ${(total / 1000).toFixed(1)} s sampled, ${(busy / 1000).toFixed(1)} s busy (shares below are of busy time)\n`);
+console.log(
+  `${newest}: ${(total / 1000).toFixed(1)} s sampled, ${(busy / 1000).toFixed(1)} s busy (shares below are of busy time)\n`,
+);
 console.log("| where | self ms | share |\n|---|---|---|");
-for (const [lib, ms] of [...libraries].sort((a, b) => b[1] - a[1]).slice(0, 16)) if (lib !== "(idle)") console.log(`| ${lib} | ${ms.toFixed(0)} | ${pct(ms)} |`);
+for (const [lib, ms] of [...libraries].sort((a, b) => b[1] - a[1]).slice(0, 16))
+  if (lib !== "(idle)") console.log(`| ${lib} | ${ms.toFixed(0)} | ${pct(ms)} |`);
 console.log("\n| function | self ms | share |\n|---|---|---|");
-for (const [fn, ms] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30))) console.log(`| ${fn} | ${ms.toFixed(0)} | ${pct(ms)} |`);
+for (const [fn, ms] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30)))
+  console.log(`| ${fn} | ${ms.toFixed(0)} | ${pct(ms)} |`);
 
 // BLAME=<library>: which app functions that library's time is spent for (its nearest app caller).
 const blamed = process.env.BLAME;
@@ -60,9 +71,13 @@ if (blamed) {
     if (library(node.callFrame.url, node.callFrame.functionName) !== blamed) continue;
     let up = parent.get(id);
     while (up !== undefined && !library(byId.get(up)!.callFrame.url, "").startsWith("app")) up = parent.get(up);
-    const caller = up === undefined ? "(no app caller)" : `${byId.get(up)!.callFrame.functionName || "(anonymous)"}:${byId.get(up)!.callFrame.lineNumber + 1}`;
+    const caller =
+      up === undefined
+        ? "(no app caller)"
+        : `${byId.get(up)!.callFrame.functionName || "(anonymous)"}:${byId.get(up)!.callFrame.lineNumber + 1}`;
     callers.set(caller, (callers.get(caller) ?? 0) + ms);
   }
   console.log(`\n| ${blamed}'s time, by app caller | ms | share |\n|---|---|---|`);
-  for (const [caller, ms] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`| ${caller} | ${ms.toFixed(0)} | ${pct(ms)} |`);
+  for (const [caller, ms] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`| ${caller} | ${ms.toFixed(0)} | ${pct(ms)} |`);
 }

@@ -18,18 +18,32 @@ process.env.LOOP_MONITOR_FILE = monitorFile;
 for (let round = 0; round < rounds; round += 1) {
   for (const semi of sizes) {
     rmSync(monitorFile, { force: true });
-    const gateway = await startBenchGateway({ nodeArgs: [`--max-semi-space-size=${semi}`, "--import", new URL("./loop-monitor.mjs", import.meta.url).href] });
+    const gateway = await startBenchGateway({
+      nodeArgs: [`--max-semi-space-size=${semi}`, "--import", new URL("./loop-monitor.mjs", import.meta.url).href],
+    });
     try {
       const url = `${gateway.server.baseUrl}/v1/chat/completions`;
-      const init = { headers: { "Content-Type": "application/json", Authorization: `Bearer ${gateway.key}` }, body: chatBody(false) };
+      const init = {
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${gateway.key}` },
+        body: chatBody(false),
+      };
       await runLoad(url, init, 50, 3);
       for (const connections of [1, 50]) {
         const cpuBefore = cpuMs(gateway.server.pid);
         const r = await runLoad(url, init, connections, 8);
         const cpu = (cpuMs(gateway.server.pid) - cpuBefore) / Math.max(1, r.requests);
-        console.log(`semi ${semi} MB c=${connections}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} / p99 ${r.p99.toFixed(2)} / longest ${r.max.toFixed(1)} ms, CPU ${cpu.toFixed(3)} ms/req, RSS ${rssMb(gateway.server.pid).toFixed(0)} MB`);
+        console.log(
+          `semi ${semi} MB c=${connections}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} / p99 ${r.p99.toFixed(2)} / longest ${r.max.toFixed(1)} ms, CPU ${cpu.toFixed(3)} ms/req, RSS ${rssMb(gateway.server.pid).toFixed(0)} MB`,
+        );
       }
-      console.log(readFileSync(monitorFile, "utf8").trim().split("\n").slice(-2).map((line) => `    ${line}`).join("\n"));
+      console.log(
+        readFileSync(monitorFile, "utf8")
+          .trim()
+          .split("\n")
+          .slice(-2)
+          .map((line) => `    ${line}`)
+          .join("\n"),
+      );
     } finally {
       await gateway.close();
     }

@@ -250,5 +250,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`drop table if exists quota_data, top_ups, tasks, midjourneys, logs, redemptions, abilities, channels, tokens, options, sessions, users cascade`.execute(db);
+  await sql`drop table if exists quota_data, top_ups, tasks, midjourneys, logs, redemptions, abilities, channels, tokens, options, sessions, users cascade`.execute(
+    db,
+  );
 }

@@ -37,7 +37,10 @@ test.describe("sign-in @nojs", () => {
     await expect(page.getByText("未登录或登录已过期，请重新登录！")).toBeVisible();
   });
 
-  test("a session cookie whose session is gone lands on /login with 未登录或登录已过期; a first visit without one does not", async ({ page, context }) => {
+  test("a session cookie whose session is gone lands on /login with 未登录或登录已过期; a first visit without one does not", async ({
+    page,
+    context,
+  }) => {
     const notice = page.getByText("未登录或登录已过期，请重新登录！");
     await page.goto("/token");
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Ftoken$/);
@@ -82,19 +85,29 @@ test.describe("sign-in hardening @nojs", () => {
     await expect(page).toHaveURL(`${baseURL}/token`);
   });
 
-  test("a sign-in whose cookie the browser did not keep says so instead of silently showing the form again", async ({ page }) => {
+  test("a sign-in whose cookie the browser did not keep says so instead of silently showing the form again", async ({
+    page,
+  }) => {
     // Stand-in for a browser that refuses the cookie (a Secure one over plain HTTP, cookies off).
     await page.route("**/login**", async (route) => {
       if (route.request().method() !== "POST") return route.fallback();
       const response = await route.fetch({ maxRedirects: 0 });
       // route.fetch shares the context's cookie jar: empty it, as the refusing browser would be.
       await page.context().clearCookies();
-      const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => name.toLowerCase() !== "set-cookie"));
+      const headers = Object.fromEntries(
+        Object.entries(response.headers()).filter(([name]) => name.toLowerCase() !== "set-cookie"),
+      );
       await route.fulfill({ response, headers });
     });
     await signIn(page, "root", "123456");
     await expect(page).toHaveURL(/\/login\?signedIn=1/);
-    await expect(page.getByText(said("登录成功，但浏览器没有保存登录 Cookie，因此仍未登录。请允许本站使用 Cookie；若经反向代理访问，请管理员检查 X-Forwarded-Proto 与 TRUST_PROXY 设置。"))).toBeVisible();
+    await expect(
+      page.getByText(
+        said(
+          "登录成功，但浏览器没有保存登录 Cookie，因此仍未登录。请允许本站使用 Cookie；若经反向代理访问，请管理员检查 X-Forwarded-Proto 与 TRUST_PROXY 设置。",
+        ),
+      ),
+    ).toBeVisible();
   });
 });
 

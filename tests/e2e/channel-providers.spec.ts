@@ -24,7 +24,10 @@ async function pickType(page: Page, label: string, javaScriptEnabled: boolean) {
 }
 
 test.describe("channel form per provider @nojs", () => {
-  test("hints per type, the upstream's model list fetched into the form, then saved", async ({ page, javaScriptEnabled }) => {
+  test("hints per type, the upstream's model list fetched into the form, then saved", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await asRoot(page);
     await page.goto("/channel/add");
     await pickType(page, "Cloudflare", javaScriptEnabled);
@@ -33,20 +36,28 @@ test.describe("channel form per provider @nojs", () => {
 
     await pickType(page, "Ollama", javaScriptEnabled);
     await expect(page.getByLabel("代理地址（Base URL）")).toHaveAttribute("placeholder", "http://localhost:11434");
-    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)', { hasText: "nomic-embed-text" })).toHaveCount(1);
+    await expect(
+      page.locator('[data-testid="channel-models"] label:has(input:checked)', { hasText: "nomic-embed-text" }),
+    ).toHaveCount(1);
     const name = uniqueName("ol");
     await page.getByLabel("名称").fill(name);
     await page.getByLabel("密钥", { exact: true }).fill("any");
     await page.getByLabel("代理地址（Base URL）").fill(ollama.url);
     await page.getByRole("button", { name: "获取模型列表" }).click();
-    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)')).toHaveText(["llama3.2:latest", "qwen2.5:7b"]);
+    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)')).toHaveText([
+      "llama3.2:latest",
+      "qwen2.5:7b",
+    ]);
     expect(ollama.requests.at(-1)).toMatchObject({ method: "GET", path: "/api/tags" });
     // The typed key survives the re-render, so the save that follows needs nothing re-entered.
     await page.getByRole("button", { name: "提交" }).click();
     await expect(page.getByText("渠道创建成功！")).toBeVisible();
   });
 
-  test("a type switch replaces the previous type's default models and fills the new type's defaults", async ({ page, javaScriptEnabled }) => {
+  test("a type switch replaces the previous type's default models and fills the new type's defaults", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await asRoot(page);
     await page.goto("/channel/add");
     const chosen = page.locator('[data-testid="channel-models"] label:has(input:checked)');
@@ -59,7 +70,14 @@ test.describe("channel form per provider @nojs", () => {
     await expect(chosen.filter({ hasText: /^my-own-model$/ })).toHaveCount(1);
 
     await pickChannelType(page, "Azure OpenAI", javaScriptEnabled);
-    expect(await chosenSorted()).toEqual(["gpt-35-turbo", "gpt-4", "gpt-4o", "gpt-4o-mini", "my-own-model", "text-embedding-ada-002"]);
+    expect(await chosenSorted()).toEqual([
+      "gpt-35-turbo",
+      "gpt-4",
+      "gpt-4o",
+      "gpt-4o-mini",
+      "my-own-model",
+      "text-embedding-ada-002",
+    ]);
     await expect(page.getByLabel("默认 API 版本")).toHaveValue("2023-06-01-preview");
 
     // Azure's untouched API version is its default, not something another type should inherit.
@@ -68,11 +86,17 @@ test.describe("channel form per provider @nojs", () => {
     await expect(page.locator('input[name="other"]')).toHaveValue("");
   });
 
-  test("a type without a default host cannot be saved without a base URL; a failed model fetch says why", async ({ page, javaScriptEnabled }) => {
+  test("a type without a default host cannot be saved without a base URL; a failed model fetch says why", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await asRoot(page);
     await page.goto("/channel/add");
     await pickType(page, "Xinference", javaScriptEnabled);
-    await expect(page.getByLabel("代理地址（Base URL）")).toHaveAttribute("placeholder", "必填，如 http://localhost:9997");
+    await expect(page.getByLabel("代理地址（Base URL）")).toHaveAttribute(
+      "placeholder",
+      "必填，如 http://localhost:9997",
+    );
     await page.getByLabel("名称").fill(uniqueName("xi"));
     await page.getByLabel("密钥", { exact: true }).fill("k");
     await page.getByRole("button", { name: "获取模型列表" }).click();

@@ -52,7 +52,10 @@ test.describe("channels @nojs", () => {
     await expect(page.getByTestId(`channel-row-${name}x_复制`)).toHaveCount(0);
   });
 
-  test("form validation and helpers: required fields, JSON mapping, default models, custom models", async ({ page, javaScriptEnabled }) => {
+  test("form validation and helpers: required fields, JSON mapping, default models, custom models", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await asRoot(page);
     await page.goto("/channel/add");
     await page.getByRole("button", { name: "提交" }).click();
@@ -68,15 +71,21 @@ test.describe("channels @nojs", () => {
     await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)')).toHaveCount(0);
     // A new type with no models chosen comes back with its defaults.
     await pickChannelType(page, "Anthropic Claude", javaScriptEnabled);
-    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)').first()).toHaveText(/^claude-/);
+    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)').first()).toHaveText(
+      /^claude-/,
+    );
     await page.getByRole("button", { name: "清除所有模型" }).click();
     await page.getByRole("button", { name: "填入该类型的默认模型" }).click();
-    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)').first()).toHaveText(/^claude-/);
+    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)').first()).toHaveText(
+      /^claude-/,
+    );
 
     await page.getByLabel("自定义模型").fill("my-model, claude-3-5-sonnet-20241022");
     await page.getByRole("button", { name: "填入", exact: true }).click();
     await expect(page.getByText("某些模型已存在！")).toBeVisible();
-    await expect(page.locator('[data-testid="channel-models"] label:has(input:checked)', { hasText: "my-model" })).toHaveCount(1);
+    await expect(
+      page.locator('[data-testid="channel-models"] label:has(input:checked)', { hasText: "my-model" }),
+    ).toHaveCount(1);
 
     await page.getByRole("button", { name: "填入模板" }).first().click();
     await expect(page.getByLabel("模型重定向")).toHaveValue(/gpt-3\.5-turbo-0301/);
@@ -115,7 +124,9 @@ test.describe("channels @nojs", () => {
 });
 
 test.describe("channel tests from the console @nojs", () => {
-  test("a failed test shows red with its error on the channel row; a metadata base URL is refused by the form", async ({ page }) => {
+  test("a failed test shows red with its error on the channel row; a metadata base URL is refused by the form", async ({
+    page,
+  }) => {
     const { freePort } = await import("../support/server");
     await asRoot(page);
     await page.goto("/channel/add");
@@ -123,7 +134,11 @@ test.describe("channel tests from the console @nojs", () => {
     await page.getByLabel("密钥", { exact: true }).fill("sk-x");
     await page.getByLabel("代理地址（Base URL）").fill("http://169.254.169.254/latest");
     await page.getByRole("button", { name: "提交" }).click();
-    await expect(page.getByText(said("代理地址不能是链路本地或云元数据地址（169.254.0.0/16、fe80::/10、fd00:ec2::254、100.100.100.200）"))).toBeVisible();
+    await expect(
+      page.getByText(
+        said("代理地址不能是链路本地或云元数据地址（169.254.0.0/16、fe80::/10、fd00:ec2::254、100.100.100.200）"),
+      ),
+    ).toBeVisible();
     await expect(page).toHaveURL(/\/channel\/add$/);
 
     const name = uniqueName("f");
@@ -162,7 +177,9 @@ test.describe("channel tests from the console @nojs", () => {
       await expect(page.getByTestId(`channel-row-${name}`)).toContainText("$99.50");
       await page.getByRole("button", { name: "测试所有通道" }).click();
       // An earlier run (the other project) may still be testing the channels that point nowhere.
-      await expect(page.getByText(said("已成功开始测试所有通道，请刷新页面查看结果。")).or(page.getByText(said("测试已在运行中")))).toBeVisible();
+      await expect(
+        page.getByText(said("已成功开始测试所有通道，请刷新页面查看结果。")).or(page.getByText(said("测试已在运行中"))),
+      ).toBeVisible();
       await expect(page.getByTestId("test-all-progress")).toBeVisible();
     } finally {
       await upstream.close();

@@ -13,9 +13,21 @@ test.describe("dashboard @nojs", () => {
     const request = page.request;
     const [modelA, modelB] = [uniqueName("dsa"), uniqueName("dsb")];
     await apiLogin(request, "root", "123456");
-    const channel = await request.post("/api/channel/", { headers: { "New-Api-User": "1" }, data: { type: 1, name: uniqueName("dsch"), key: "sk-x", base_url: upstream.url, models: `${modelA},${modelB}`, group: "default" } });
+    const channel = await request.post("/api/channel/", {
+      headers: { "New-Api-User": "1" },
+      data: {
+        type: 1,
+        name: uniqueName("dsch"),
+        key: "sk-x",
+        base_url: upstream.url,
+        models: `${modelA},${modelB}`,
+        group: "default",
+      },
+    });
     expect(((await channel.json()) as { success: boolean }).success).toBe(true);
-    const prices = (await (await request.get("/api/option/", { headers: { "New-Api-User": "1" } })).json()) as { data: { key: string; value: string }[] };
+    const prices = (await (await request.get("/api/option/", { headers: { "New-Api-User": "1" } })).json()) as {
+      data: { key: string; value: string }[];
+    };
     const modelPrice = prices.data.find((o) => o.key === "ModelPrice")!.value;
     await setOption(request, "ModelPrice", JSON.stringify({ ...JSON.parse(modelPrice), [modelA]: 0.5, [modelB]: 1 }));
     await setOption(request, "QuotaForNewUser", "5000000");
@@ -25,11 +37,21 @@ test.describe("dashboard @nojs", () => {
 
     const userId = await apiLogin(request, username, "password123");
     const asUser = { "New-Api-User": String(userId) };
-    await request.post("/api/token/", { headers: asUser, data: { name: "dash", remain_quota: 0, unlimited_quota: true, expired_time: -1 } });
-    const tokenId = ((await (await request.get("/api/token/", { headers: asUser })).json()) as { data: { id: number }[] }).data[0]!.id;
-    const key = ((await (await request.get(`/api/token/${tokenId}/key`, { headers: asUser })).json()) as { data: { key: string } }).data.key;
+    await request.post("/api/token/", {
+      headers: asUser,
+      data: { name: "dash", remain_quota: 0, unlimited_quota: true, expired_time: -1 },
+    });
+    const tokenId = (
+      (await (await request.get("/api/token/", { headers: asUser })).json()) as { data: { id: number }[] }
+    ).data[0]!.id;
+    const key = (
+      (await (await request.get(`/api/token/${tokenId}/key`, { headers: asUser })).json()) as { data: { key: string } }
+    ).data.key;
     for (const model of [modelA, modelA, modelB]) {
-      const reply = await request.post("/v1/chat/completions", { headers: { Authorization: `Bearer ${key}` }, data: { model, messages: [{ role: "user", content: "hi" }] } });
+      const reply = await request.post("/v1/chat/completions", {
+        headers: { Authorization: `Bearer ${key}` },
+        data: { model, messages: [{ role: "user", content: "hi" }] },
+      });
       expect(reply.status()).toBe(200);
     }
 

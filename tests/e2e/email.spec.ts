@@ -20,7 +20,9 @@ async function setOption(key: string, value: string) {
 async function registerWithCode(username: string, password: string, email: string) {
   expect((await root.get(`/api/verification?email=${email}`)).ok()).toBe(true);
   const code = codeIn(await smtp.nextMailTo(email));
-  const registered = await root.post("/api/user/register", { data: { username, password, password2: password, email, verification_code: code } });
+  const registered = await root.post("/api/user/register", {
+    data: { username, password, password2: password, email, verification_code: code },
+  });
   expect(((await registered.json()) as { success: boolean }).success).toBe(true);
 }
 
@@ -37,7 +39,8 @@ test.beforeAll(async ({ playwright }, testInfo) => {
     ["SMTPFrom", "noreply@switchyard.test"],
     ["ServerAddress", baseURL],
     ["EmailVerificationEnabled", "true"],
-  ] as const) await setOption(key, value);
+  ] as const)
+    await setOption(key, value);
 });
 
 test.afterAll(async () => {
@@ -48,7 +51,8 @@ test.afterAll(async () => {
     ["SMTPAccount", ""],
     ["SMTPFrom", ""],
     ["ServerAddress", ""],
-  ] as const) await setOption(key, value);
+  ] as const)
+    await setOption(key, value);
   await root.dispose();
   await smtp.close();
 });
@@ -86,7 +90,9 @@ test.describe("email sign-in flows @nojs", () => {
     await expect(page).toHaveURL(/\/token/);
   });
 
-  test("a forgotten password: 忘记密码 → reset mail → link → new password shown once → sign in with it", async ({ page }) => {
+  test("a forgotten password: 忘记密码 → reset mail → link → new password shown once → sign in with it", async ({
+    page,
+  }) => {
     const username = uniqueName("rp");
     const email = `${username}@example.com`;
     await registerWithCode(username, "old-password", email);

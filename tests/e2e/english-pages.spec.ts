@@ -33,39 +33,85 @@ test.beforeAll(async ({ browser }, testInfo) => {
   const root = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
   await apiLogin(root.request, "root", "123456");
   const channelName = uniqueName("ench");
-  const channel = await json(await root.request.post("/api/channel/", { ...asRoot, data: { type: 1, name: channelName, key: "sk-x", base_url: upstream.url, models: model, group: "default" } }));
+  const channel = await json(
+    await root.request.post("/api/channel/", {
+      ...asRoot,
+      data: { type: 1, name: channelName, key: "sk-x", base_url: upstream.url, models: model, group: "default" },
+    }),
+  );
   expect(channel.success).toBe(true);
   // The keyword search reads a channel's name, id and address.
-  const channels = await json<{ id: number; name: string }[] | { items?: { id: number; name: string }[] }>(await root.request.get(`/api/channel/search?keyword=${channelName}`, asRoot));
+  const channels = await json<{ id: number; name: string }[] | { items?: { id: number; name: string }[] }>(
+    await root.request.get(`/api/channel/search?keyword=${channelName}`, asRoot),
+  );
   ids.channel = firstRow(channels.data)?.id;
   await mergeOption(root.request, "ModelPrice", { [model]: 0.001 });
   // A channel test writes a log row under the system's own (Chinese) token name.
-  expect((await json(await root.request.get(`/api/channel/test/${ids.channel}?model=${model}`, asRoot))).success).toBe(true);
-  const codes = await json<string[]>(await root.request.post("/api/redemption/", { ...asRoot, data: { name: uniqueName("encode"), count: 1, quota: 500000 } }));
+  expect((await json(await root.request.get(`/api/channel/test/${ids.channel}?model=${model}`, asRoot))).success).toBe(
+    true,
+  );
+  const codes = await json<string[]>(
+    await root.request.post("/api/redemption/", {
+      ...asRoot,
+      data: { name: uniqueName("encode"), count: 1, quota: 500000 },
+    }),
+  );
   expect(codes.success).toBe(true);
-  const redemptions = await json<{ id: number }[] | { items?: { id: number }[] }>(await root.request.get("/api/redemption/?p=0", asRoot));
+  const redemptions = await json<{ id: number }[] | { items?: { id: number }[] }>(
+    await root.request.get("/api/redemption/?p=0", asRoot),
+  );
   ids.redemption = firstRow(redemptions.data)?.id;
 
   // An ordinary user with a token, quota and one call in the log.
-  const registered = await json(await root.request.post("/api/user/", { ...asRoot, data: { username: userName, password: userPassword, display_name: userName } }));
+  const registered = await json(
+    await root.request.post("/api/user/", {
+      ...asRoot,
+      data: { username: userName, password: userPassword, display_name: userName },
+    }),
+  );
   expect(registered.success).toBe(true);
-  const users = await json<{ id: number }[] | { items?: { id: number }[] }>(await root.request.get(`/api/user/search?keyword=${userName}`, asRoot));
+  const users = await json<{ id: number }[] | { items?: { id: number }[] }>(
+    await root.request.get(`/api/user/search?keyword=${userName}`, asRoot),
+  );
   ids.user = firstRow(users.data)?.id;
-  await root.request.put("/api/user/", { ...asRoot, data: { id: ids.user, username: userName, display_name: userName, quota: 5_000_000, group: "default" } });
+  await root.request.put("/api/user/", {
+    ...asRoot,
+    data: { id: ids.user, username: userName, display_name: userName, quota: 5_000_000, group: "default" },
+  });
   await root.close();
 
   const user = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
   const userId = await apiLogin(user.request, userName, userPassword);
   const headers = { "New-Api-User": String(userId) };
-  expect((await json(await user.request.post("/api/token/", { headers, data: { name: uniqueName("entk"), remain_quota: 100000, expired_time: -1 } }))).success).toBe(true);
-  const tokens = await json<{ id: number }[] | { items?: { id: number }[] }>(await user.request.get("/api/token/?p=0", { headers }));
+  expect(
+    (
+      await json(
+        await user.request.post("/api/token/", {
+          headers,
+          data: { name: uniqueName("entk"), remain_quota: 100000, expired_time: -1 },
+        }),
+      )
+    ).success,
+  ).toBe(true);
+  const tokens = await json<{ id: number }[] | { items?: { id: number }[] }>(
+    await user.request.get("/api/token/?p=0", { headers }),
+  );
   ids.token = firstRow(tokens.data)?.id;
-  const { key } = (await json<{ key: string }>(await user.request.get(`/api/token/${ids.token}/key`, { headers }))).data;
-  const call = await user.request.post("/v1/chat/completions", { headers: { Authorization: `Bearer ${key}` }, data: { model, messages: [{ role: "user", content: "hi" }] } });
+  const { key } = (await json<{ key: string }>(await user.request.get(`/api/token/${ids.token}/key`, { headers })))
+    .data;
+  const call = await user.request.post("/v1/chat/completions", {
+    headers: { Authorization: `Bearer ${key}` },
+    data: { model, messages: [{ role: "user", content: "hi" }] },
+  });
   expect(call.status()).toBe(200);
   await user.close();
   // Every edit page below opens a real row.
-  expect(ids).toEqual({ channel: expect.any(Number), token: expect.any(Number), redemption: expect.any(Number), user: expect.any(Number) });
+  expect(ids).toEqual({
+    channel: expect.any(Number),
+    token: expect.any(Number),
+    redemption: expect.any(Number),
+    user: expect.any(Number),
+  });
 });
 test.afterAll(async () => upstream.close());
 
@@ -81,13 +127,27 @@ async function chineseOnPage(page: Page): Promise<string[]> {
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
       // A textarea's text is a value the operator edits (stored option JSON): data, not page text.
-      if (!parent || ["SCRIPT", "STYLE", "NOSCRIPT", "TEXTAREA"].includes(parent.tagName) || markedChinese(parent)) continue;
+      if (!parent || ["SCRIPT", "STYLE", "NOSCRIPT", "TEXTAREA"].includes(parent.tagName) || markedChinese(parent))
+        continue;
       const text = node.textContent ?? "";
       if (CJK.test(text)) found.push(`${where(parent)}: ${text.trim().slice(0, 80)}`);
     }
-    for (const el of document.body.querySelectorAll("[placeholder], [title], [aria-label], [alt], input[type=submit], input[type=button], [data-count-template], [data-label-dark], [data-label-light], [data-empty-message], [data-validity-messages]")) {
+    for (const el of document.body.querySelectorAll(
+      "[placeholder], [title], [aria-label], [alt], input[type=submit], input[type=button], [data-count-template], [data-label-dark], [data-label-light], [data-empty-message], [data-validity-messages]",
+    )) {
       if (markedChinese(el)) continue;
-      for (const name of ["placeholder", "title", "aria-label", "alt", "data-count-template", "data-label-dark", "data-label-light", "data-empty-message", "data-validity-messages", ...(el.matches("input[type=submit], input[type=button]") ? ["value"] : [])]) {
+      for (const name of [
+        "placeholder",
+        "title",
+        "aria-label",
+        "alt",
+        "data-count-template",
+        "data-label-dark",
+        "data-label-light",
+        "data-empty-message",
+        "data-validity-messages",
+        ...(el.matches("input[type=submit], input[type=button]") ? ["value"] : []),
+      ]) {
         const value = el.getAttribute(name);
         if (value && CJK.test(value)) found.push(`${where(el)}[${name}]: ${value.slice(0, 80)}`);
       }
@@ -119,7 +179,17 @@ async function screenshots(page: Page, name: string) {
 }
 
 const VISITOR_PAGES = ["/", "/about", "/login", "/register", "/reset", "/pricing", "/no-such-page"];
-const USER_PAGES = ["/token", "/token/add", "/topup", "/log", "/setting", "/user/edit", "/playground", "/midjourney", "/task"];
+const USER_PAGES = [
+  "/token",
+  "/token/add",
+  "/topup",
+  "/log",
+  "/setting",
+  "/user/edit",
+  "/playground",
+  "/midjourney",
+  "/task",
+];
 const rootPages = () => [
   "/channel",
   "/channel/add",

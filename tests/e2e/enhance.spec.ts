@@ -99,11 +99,14 @@ test.describe("enhancement script", () => {
     await freshUser(page);
     const scripts: { url: string; cacheControl: string }[] = [];
     page.on("response", (response) => {
-      if (response.request().resourceType() === "script") scripts.push({ url: response.url(), cacheControl: response.headers()["cache-control"] ?? "" });
+      if (response.request().resourceType() === "script")
+        scripts.push({ url: response.url(), cacheControl: response.headers()["cache-control"] ?? "" });
     });
     await page.goto("/token");
     await expect(page.getByRole("link", { name: "添加令牌" })).toBeVisible();
-    expect(scripts.map((s) => new URL(s.url).pathname)).toEqual([expect.stringMatching(/^\/assets\/enhance-[\w-]+\.js$/)]);
+    expect(scripts.map((s) => new URL(s.url).pathname)).toEqual([
+      expect.stringMatching(/^\/assets\/enhance-[\w-]+\.js$/),
+    ]);
     expect(scripts[0]!.cacheControl).toMatch(/max-age=31536000/);
     expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
   });

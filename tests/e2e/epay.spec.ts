@@ -21,16 +21,32 @@ test.beforeAll(async () => {
 test.afterAll(async () => gateway.close());
 
 /** Root's option writes through a separate API context, and a function that puts the old values back. */
-async function configurePayment(request: APIRequestContext, baseURL: string, values: Partial<Record<(typeof OPTIONS)[number], string>> = {}) {
+async function configurePayment(
+  request: APIRequestContext,
+  baseURL: string,
+  values: Partial<Record<(typeof OPTIONS)[number], string>> = {},
+) {
   const login = await request.post("/api/user/login", { data: { username: "root", password: "123456" } });
   const id = String(((await login.json()) as { data: { id: number } }).data.id);
-  const listed = (await (await request.get("/api/option/", { headers: { "New-Api-User": id } })).json()) as { data: { key: string; value: string }[] };
-  const saved = new Map(listed.data.filter((o) => (OPTIONS as readonly string[]).includes(o.key)).map((o) => [o.key, o.value]));
+  const listed = (await (await request.get("/api/option/", { headers: { "New-Api-User": id } })).json()) as {
+    data: { key: string; value: string }[];
+  };
+  const saved = new Map(
+    listed.data.filter((o) => (OPTIONS as readonly string[]).includes(o.key)).map((o) => [o.key, o.value]),
+  );
   const set = async (key: string, value: string) => {
     const res = await request.put("/api/option/", { data: { key, value }, headers: { "New-Api-User": id } });
     expect(((await res.json()) as { success: boolean }).success, `${key}=${value}`).toBe(true);
   };
-  const wanted = { ServerAddress: baseURL, PayAddress: gateway.url, EpayId: PID, CustomCallbackAddress: "", Price: "1", MinTopUp: "1", ...values };
+  const wanted = {
+    ServerAddress: baseURL,
+    PayAddress: gateway.url,
+    EpayId: PID,
+    CustomCallbackAddress: "",
+    Price: "1",
+    MinTopUp: "1",
+    ...values,
+  };
   for (const [key, value] of Object.entries(wanted)) await set(key, value);
   await set("EpayKey", KEY);
   return async () => {
@@ -40,7 +56,11 @@ async function configurePayment(request: APIRequestContext, baseURL: string, val
 }
 
 test.describe("wallet: online top-up @nojs", () => {
-  test("a user pays 10 yuan through the gateway: confirmation, cashier, back to the wallet; the balance rises once and the history shows the order paid", async ({ page, request, baseURL }) => {
+  test("a user pays 10 yuan through the gateway: confirmation, cashier, back to the wallet; the balance rises once and the history shows the order paid", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const { username, password } = await registerUser(page);
     await signIn(page, username, password);
     await expect(page).toHaveURL(/\/token$/);
@@ -88,7 +108,11 @@ test.describe("wallet: online top-up @nojs", () => {
     }
   });
 
-  test("an amount under the minimum top-up is refused in the product's words and creates no order", async ({ page, request, baseURL }) => {
+  test("an amount under the minimum top-up is refused in the product's words and creates no order", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const { username, password } = await registerUser(page);
     await signIn(page, username, password);
     await expect(page).toHaveURL(/\/token$/);

@@ -24,7 +24,9 @@ function savingButton(value: string): string | undefined {
   const rest = value.startsWith("保存") ? value.slice("保存".length) : "";
   const title = rest && !Object.hasOwn(catalog, value) ? translateText("en", rest) : "";
   if (!title || CJK.test(title)) return undefined;
-  return (catalog["{{verb}}{{title}}"] ?? "{{verb}} {{title}}").replace("{{verb}}", translateText("en", "保存")).replace("{{title}}", title);
+  return (catalog["{{verb}}{{title}}"] ?? "{{verb}} {{title}}")
+    .replace("{{verb}}", translateText("en", "保存"))
+    .replace("{{title}}", title);
 }
 
 /**
@@ -55,9 +57,11 @@ function inLanguage(value: unknown, exact = false, wordStart = false): unknown {
     const options = { ...(value as Record<string, unknown>) };
     const whole = options.exact === true;
     if (typeof options.name === "string") options.name = textInLanguage(options.name, whole, true);
-    for (const key of ["hasText", "hasNotText"]) if (typeof options[key] === "string") options[key] = textInLanguage(options[key] as string, whole);
+    for (const key of ["hasText", "hasNotText"])
+      if (typeof options[key] === "string") options[key] = textInLanguage(options[key] as string, whole);
     // An option is chosen by its whole label.
-    if (typeof options.label === "string") options.label = english && CJK.test(options.label) ? translateText("en", options.label) : options.label;
+    if (typeof options.label === "string")
+      options.label = english && CJK.test(options.label) ? translateText("en", options.label) : options.label;
     return options;
   }
   return value;
@@ -71,10 +75,24 @@ function findArguments(method: string, args: unknown[]): unknown[] {
 }
 
 /** Methods whose arguments name page text. */
-const FINDERS = new Set(["getByLabel", "getByRole", "getByText", "getByPlaceholder", "getByTitle", "getByAltText", "filter", "locator"]);
+const FINDERS = new Set([
+  "getByLabel",
+  "getByRole",
+  "getByText",
+  "getByPlaceholder",
+  "getByTitle",
+  "getByAltText",
+  "filter",
+  "locator",
+]);
 
 function isFinder(value: unknown): value is object {
-  return !!value && typeof value === "object" && typeof (value as { getByRole?: unknown }).getByRole === "function" && !(value instanceof Promise);
+  return (
+    !!value &&
+    typeof value === "object" &&
+    typeof (value as { getByRole?: unknown }).getByRole === "function" &&
+    !(value instanceof Promise)
+  );
 }
 
 function wrap<T extends object>(target: T): T {
@@ -104,7 +122,13 @@ function expectedInLanguage(value: unknown): unknown {
 }
 
 /** Matchers whose expected value is page text. */
-const TEXT_MATCHERS = new Set(["toHaveText", "toContainText", "toHaveTitle", "toHaveAccessibleName", "toHaveAccessibleDescription"]);
+const TEXT_MATCHERS = new Set([
+  "toHaveText",
+  "toContainText",
+  "toHaveTitle",
+  "toHaveAccessibleName",
+  "toHaveAccessibleDescription",
+]);
 
 function wrapMatchers<T extends object>(matchers: T): T {
   return new Proxy(matchers, {
@@ -112,8 +136,16 @@ function wrapMatchers<T extends object>(matchers: T): T {
       const value: unknown = Reflect.get(object, property, receiver);
       if (property === "not" && value && typeof value === "object") return wrapMatchers(value);
       if (typeof value !== "function" || typeof property !== "string") return value;
-      if (TEXT_MATCHERS.has(property)) return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(object, [expectedInLanguage(args[0]), ...args.slice(1)]);
-      if (property === "toHaveAttribute") return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(object, [args[0], expectedInLanguage(args[1]), ...args.slice(2)]);
+      if (TEXT_MATCHERS.has(property))
+        return (...args: unknown[]) =>
+          (value as (...a: unknown[]) => unknown).apply(object, [expectedInLanguage(args[0]), ...args.slice(1)]);
+      if (property === "toHaveAttribute")
+        return (...args: unknown[]) =>
+          (value as (...a: unknown[]) => unknown).apply(object, [
+            args[0],
+            expectedInLanguage(args[1]),
+            ...args.slice(2),
+          ]);
       return value;
     },
   });
@@ -137,7 +169,6 @@ export const test = base.extend<{ page: Page }>({
 export function readsEnglish(): boolean {
   return english;
 }
-
 
 /**
  * A pattern for a message of the catalog as the reader's language writes it, for a test that

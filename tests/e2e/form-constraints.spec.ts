@@ -14,7 +14,10 @@ function watchPosts(page: Page): string[] {
 // The HTML constraints come from the server's zod schemas (web/form-constraint.server.ts); they
 // hold with and without JavaScript, and the server still refuses what they would have caught.
 test.describe("forms checked by the browser from the server's schemas @nojs", () => {
-  test("register: a 3-character password is refused by the browser, and by the server when posted anyway", async ({ page, request }) => {
+  test("register: a 3-character password is refused by the browser, and by the server when posted anyway", async ({
+    page,
+    request,
+  }) => {
     const username = uniqueName();
     await page.goto("/register");
     const posts = watchPosts(page);
@@ -25,7 +28,9 @@ test.describe("forms checked by the browser from the server's schemas @nojs", ()
     await page.getByRole("button", { name: "注册" }).click();
 
     await expect(password).toHaveAttribute("minlength", "8");
-    expect(await password.evaluate((el: HTMLInputElement) => ({ valid: el.validity.valid, tooShort: el.validity.tooShort }))).toEqual({ valid: false, tooShort: true });
+    expect(
+      await password.evaluate((el: HTMLInputElement) => ({ valid: el.validity.valid, tooShort: el.validity.tooShort })),
+    ).toEqual({ valid: false, tooShort: true });
     // A posted form would have navigated (no JS) or shown the server's message (JS); neither happens.
     await page.waitForTimeout(300);
     expect(posts).toEqual([]);
@@ -40,7 +45,9 @@ test.describe("forms checked by the browser from the server's schemas @nojs", ()
     await expect(page.getByText("用户名或密码错误，或用户已被封禁")).toBeVisible();
   });
 
-  test("token form: a missing name and a count over 100 are refused in the browser; quick-fill buttons still work on an empty form", async ({ page }) => {
+  test("token form: a missing name and a count over 100 are refused in the browser; quick-fill buttons still work on an empty form", async ({
+    page,
+  }) => {
     const { username, password } = await registerUser(page);
     await signIn(page, username, password);
     await expect(page).toHaveURL(/\/token$/);

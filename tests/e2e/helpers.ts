@@ -60,7 +60,11 @@ export async function setOption(request: APIRequestContext, key: string, value: 
  * tests share one server, so replacing a whole map would take prices away from later tests.
  */
 export async function mergeOption(request: APIRequestContext, key: string, entries: Record<string, number>) {
-  const all = ((await (await request.get("/api/option/", { headers: { "New-Api-User": "1" } })).json()) as { data: { key: string; value: string }[] }).data;
+  const all = (
+    (await (await request.get("/api/option/", { headers: { "New-Api-User": "1" } })).json()) as {
+      data: { key: string; value: string }[];
+    }
+  ).data;
   const current = JSON.parse(all.find((o) => o.key === key)?.value || "{}") as Record<string, number>;
   await setOption(request, key, JSON.stringify({ ...current, ...entries }));
 }
@@ -72,7 +76,9 @@ export async function mergeOption(request: APIRequestContext, key: string, entri
 export async function pickChannelType(page: Page, label: string, javaScriptEnabled: boolean) {
   // A choice made before the enhancement script is listening would not post by itself.
   if (javaScriptEnabled) await page.locator("html[data-enhanced]").waitFor({ state: "attached" });
-  const switched = page.waitForResponse((r) => r.request().method() === "POST" && (r.request().postData() ?? "").includes("intent=switch-type"));
+  const switched = page.waitForResponse(
+    (r) => r.request().method() === "POST" && (r.request().postData() ?? "").includes("intent=switch-type"),
+  );
   await page.getByLabel("类型").selectOption({ label });
   if (!javaScriptEnabled) await page.getByRole("button", { name: "切换类型" }).click();
   await switched;

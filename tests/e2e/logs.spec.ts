@@ -29,11 +29,23 @@ test.describe("usage log @nojs", () => {
     await expect(page.getByLabel("起始时间")).toHaveValue("");
   });
 
-  test("a user reads and filters their own calls; an admin sees every user's with channel and user card", async ({ page }) => {
+  test("a user reads and filters their own calls; an admin sees every user's with channel and user card", async ({
+    page,
+  }) => {
     const request = page.request;
     const [modelA, modelB] = [uniqueName("la"), uniqueName("lb")];
     await apiLogin(request, "root", "123456");
-    const channel = await request.post("/api/channel/", { headers: { "New-Api-User": "1" }, data: { type: 1, name: uniqueName("logch"), key: "sk-x", base_url: upstream.url, models: `${modelA},${modelB}`, group: "default" } });
+    const channel = await request.post("/api/channel/", {
+      headers: { "New-Api-User": "1" },
+      data: {
+        type: 1,
+        name: uniqueName("logch"),
+        key: "sk-x",
+        base_url: upstream.url,
+        models: `${modelA},${modelB}`,
+        group: "default",
+      },
+    });
     expect(((await channel.json()) as { success: boolean }).success).toBe(true);
     await mergeOption(request, "ModelPrice", { [modelA]: 0.5, [modelB]: 1 });
     await setOption(request, "QuotaForNewUser", "5000000");
@@ -44,11 +56,21 @@ test.describe("usage log @nojs", () => {
     // The user mints a token and calls the relay three times.
     const userId = await apiLogin(request, username, "password123");
     const asUser = { "New-Api-User": String(userId) };
-    await request.post("/api/token/", { headers: asUser, data: { name: "logs", remain_quota: 0, unlimited_quota: true, expired_time: -1 } });
-    const tokenId = ((await (await request.get("/api/token/", { headers: asUser })).json()) as { data: { id: number }[] }).data[0]!.id;
-    const key = ((await (await request.get(`/api/token/${tokenId}/key`, { headers: asUser })).json()) as { data: { key: string } }).data.key;
+    await request.post("/api/token/", {
+      headers: asUser,
+      data: { name: "logs", remain_quota: 0, unlimited_quota: true, expired_time: -1 },
+    });
+    const tokenId = (
+      (await (await request.get("/api/token/", { headers: asUser })).json()) as { data: { id: number }[] }
+    ).data[0]!.id;
+    const key = (
+      (await (await request.get(`/api/token/${tokenId}/key`, { headers: asUser })).json()) as { data: { key: string } }
+    ).data.key;
     for (const model of [modelA, modelA, modelB]) {
-      const reply = await request.post("/v1/chat/completions", { headers: { Authorization: `Bearer ${key}` }, data: { model, messages: [{ role: "user", content: "hi" }] } });
+      const reply = await request.post("/v1/chat/completions", {
+        headers: { Authorization: `Bearer ${key}` },
+        data: { model, messages: [{ role: "user", content: "hi" }] },
+      });
       expect(reply.status()).toBe(200);
     }
 
@@ -95,7 +117,17 @@ test.describe("usage log @nojs", () => {
     const request = page.request;
     const model = uniqueName("lcache");
     await apiLogin(request, "root", "123456");
-    const channel = await request.post("/api/channel/", { headers: { "New-Api-User": "1" }, data: { type: 1, name: uniqueName("logcache"), key: "sk-x", base_url: upstream.url, models: model, group: "default" } });
+    const channel = await request.post("/api/channel/", {
+      headers: { "New-Api-User": "1" },
+      data: {
+        type: 1,
+        name: uniqueName("logcache"),
+        key: "sk-x",
+        base_url: upstream.url,
+        models: model,
+        group: "default",
+      },
+    });
     expect(((await channel.json()) as { success: boolean }).success).toBe(true);
     await mergeOption(request, "ModelRatio", { [model]: 1 });
     await setOption(request, "QuotaForNewUser", "5000000");
@@ -104,12 +136,31 @@ test.describe("usage log @nojs", () => {
     await setOption(request, "QuotaForNewUser", "0");
     const userId = await apiLogin(request, username, "password123");
     const asUser = { "New-Api-User": String(userId) };
-    await request.post("/api/token/", { headers: asUser, data: { name: "cache", remain_quota: 0, unlimited_quota: true, expired_time: -1 } });
-    const tokenId = ((await (await request.get("/api/token/", { headers: asUser })).json()) as { data: { id: number }[] }).data[0]!.id;
-    const key = ((await (await request.get(`/api/token/${tokenId}/key`, { headers: asUser })).json()) as { data: { key: string } }).data.key;
-    upstream.fault = { kind: "usage", json: JSON.stringify({ prompt_tokens: 3000, completion_tokens: 40, total_tokens: 3040, prompt_tokens_details: { cached_tokens: 2048 }, completion_tokens_details: { reasoning_tokens: 16 } }) };
+    await request.post("/api/token/", {
+      headers: asUser,
+      data: { name: "cache", remain_quota: 0, unlimited_quota: true, expired_time: -1 },
+    });
+    const tokenId = (
+      (await (await request.get("/api/token/", { headers: asUser })).json()) as { data: { id: number }[] }
+    ).data[0]!.id;
+    const key = (
+      (await (await request.get(`/api/token/${tokenId}/key`, { headers: asUser })).json()) as { data: { key: string } }
+    ).data.key;
+    upstream.fault = {
+      kind: "usage",
+      json: JSON.stringify({
+        prompt_tokens: 3000,
+        completion_tokens: 40,
+        total_tokens: 3040,
+        prompt_tokens_details: { cached_tokens: 2048 },
+        completion_tokens_details: { reasoning_tokens: 16 },
+      }),
+    };
     try {
-      const reply = await request.post("/v1/chat/completions", { headers: { Authorization: `Bearer ${key}` }, data: { model, messages: [{ role: "user", content: "hi" }] } });
+      const reply = await request.post("/v1/chat/completions", {
+        headers: { Authorization: `Bearer ${key}` },
+        data: { model, messages: [{ role: "user", content: "hi" }] },
+      });
       expect(reply.status()).toBe(200);
     } finally {
       upstream.fault = undefined;
@@ -127,7 +178,9 @@ test.describe("usage log @nojs", () => {
     const username = uniqueName("lp");
     await request.post("/api/user/register", { data: { username, password: "password123", password2: "password123" } });
     const found = await request.get(`/api/user/search?keyword=${username}`, { headers: { "New-Api-User": "1" } });
-    const userId = ((await found.json()) as { data: { id: number; username: string }[] }).data.find((u) => u.username === username)!.id;
+    const userId = ((await found.json()) as { data: { id: number; username: string }[] }).data.find(
+      (u) => u.username === username,
+    )!.id;
     // Twelve quota changes: twelve management rows of that user, newest with the highest quota.
     for (let quota = 1; quota <= 12; quota += 1) {
       const res = await request.put("/api/user/", { headers: { "New-Api-User": "1" }, data: { id: userId, quota } });
@@ -137,16 +190,26 @@ test.describe("usage log @nojs", () => {
     await expect(page.getByTestId("log-row")).toHaveCount(10);
     await expect(page.getByTestId("log-total")).toHaveText("共 12 条");
     await expect(page.getByRole("link", { name: "上一页" })).toHaveCount(0);
-    await expect(page.getByTestId("log-row").first()).toContainText(said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 12 }));
+    await expect(page.getByTestId("log-row").first()).toContainText(
+      said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 12 }),
+    );
     await page.getByRole("link", { name: "下一页" }).click();
     await expect(page).toHaveURL(/before=\d+_\d+/);
     await expect(page.getByTestId("log-row")).toHaveCount(2);
-    await expect(page.getByTestId("log-row").first()).toContainText(said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 2 }));
-    await expect(page.getByTestId("log-row").last()).toContainText(said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 1 }));
+    await expect(page.getByTestId("log-row").first()).toContainText(
+      said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 2 }),
+    );
+    await expect(page.getByTestId("log-row").last()).toContainText(
+      said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 1 }),
+    );
     await expect(page.getByRole("link", { name: "下一页" })).toHaveCount(0);
     await page.getByRole("link", { name: "上一页" }).click();
     await expect(page.getByTestId("log-row")).toHaveCount(10);
-    await expect(page.getByTestId("log-row").first()).toContainText(said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 12 }));
-    await expect(page.getByTestId("log-row").last()).toContainText(said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 3 }));
+    await expect(page.getByTestId("log-row").first()).toContainText(
+      said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 12 }),
+    );
+    await expect(page.getByTestId("log-row").last()).toContainText(
+      said("管理员将用户额度从 {{before}} 修改为 {{after}}", { after: 3 }),
+    );
   });
 });

@@ -7,13 +7,8 @@ test.use({ viewport: { width: 390, height: 844 } });
 const ROOT = { "New-Api-User": "1" };
 
 async function savedModels(page: Page, name: string): Promise<string[]> {
-  const reply = await page.request.get(
-    `/api/channel/search?keyword=${encodeURIComponent(name)}`,
-    { headers: ROOT }
-  );
-  const channels = (
-    (await reply.json()) as { data: { name: string; models: string }[] }
-  ).data;
+  const reply = await page.request.get(`/api/channel/search?keyword=${encodeURIComponent(name)}`, { headers: ROOT });
+  const channels = ((await reply.json()) as { data: { name: string; models: string }[] }).data;
   return channels
     .find((c) => c.name === name)!
     .models.split(",")
@@ -25,9 +20,7 @@ async function expectFitsScreen(page: Page) {
   const picker = page.getByTestId("channel-models");
   const box = (await picker.boundingBox())!;
   expect(box.x + box.width).toBeLessThanOrEqual(390);
-  expect(
-    await page.evaluate(() => document.documentElement.scrollWidth)
-  ).toBeLessThanOrEqual(390);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 }
 
 test.describe("the model picker at 390 px @nojs", () => {
@@ -47,13 +40,8 @@ test.describe("the model picker at 390 px @nojs", () => {
     await expectFitsScreen(page);
     const total = await picker.locator("label[data-model]").count();
     // The models are grouped: one long list is what made the old select unusable on a phone.
-    expect(
-      await picker.locator("details[data-model-group]").count()
-    ).toBeGreaterThan(3);
-    const claude = (await picker
-      .locator('label[data-model^="claude-"]')
-      .first()
-      .getAttribute("data-model"))!;
+    expect(await picker.locator("details[data-model-group]").count()).toBeGreaterThan(3);
+    const claude = (await picker.locator('label[data-model^="claude-"]').first().getAttribute("data-model"))!;
     const search = picker.getByRole("searchbox");
 
     if (javaScriptEnabled) {
@@ -61,25 +49,19 @@ test.describe("the model picker at 390 px @nojs", () => {
       await search.fill("4o-mini");
       const shown = picker.locator("label[data-model]:visible");
       await expect(shown.first()).toBeVisible();
-      const names = await shown.evaluateAll((labels) =>
-        labels.map((l) => (l as HTMLElement).dataset.model ?? "")
-      );
+      const names = await shown.evaluateAll((labels) => labels.map((l) => (l as HTMLElement).dataset.model ?? ""));
       expect(names.length).toBeLessThan(total);
       expect(names.every((n) => n.includes("4o-mini"))).toBe(true);
       await picker.getByLabel("gpt-4o-mini", { exact: true }).check();
       await search.fill(claude);
       await picker.getByLabel(claude, { exact: true }).check();
-      await expect(picker.locator("[data-picker-count]")).toHaveText(
-        `已选 2 / ${total}`
-      );
+      await expect(picker.locator("[data-picker-count]")).toHaveText(`已选 2 / ${total}`);
       // Enter in the search box searches; it does not post the form.
       await search.press("Enter");
       await expect(page).toHaveURL(/\/channel\/add$/);
       // Cleared, the list is back, with the groups of the chosen models open to show them.
       await search.fill("");
-      await expect(
-        picker.getByLabel("gpt-4o-mini", { exact: true })
-      ).toBeChecked();
+      await expect(picker.getByLabel("gpt-4o-mini", { exact: true })).toBeChecked();
       await expect(picker.getByLabel(claude, { exact: true })).toBeVisible();
     } else {
       // Without script there is no search box: a group opens, a box is ticked.
@@ -92,9 +74,7 @@ test.describe("the model picker at 390 px @nojs", () => {
     await expectFitsScreen(page);
     await page.getByRole("button", { name: "提交" }).click();
     await expect(page.getByText("渠道创建成功！")).toBeVisible();
-    expect(await savedModels(page, name)).toEqual(
-      ["gpt-4o-mini", claude].sort()
-    );
+    expect(await savedModels(page, name)).toEqual(["gpt-4o-mini", claude].sort());
   });
 
   test("a token's model limits are picked the same way and saved exactly", async ({ page, javaScriptEnabled }) => {
@@ -102,7 +82,10 @@ test.describe("the model picker at 390 px @nojs", () => {
     await expect(page).toHaveURL(/\/token$/);
     // Two models of root's group, one of them found by search (JS) or in its group (no JS).
     const mine = uniqueName("pm-model");
-    const created = await page.request.post("/api/channel/", { headers: ROOT, data: { type: 1, name: uniqueName("mp"), key: "sk-x", models: `gpt-4o-mini,${mine}`, group: "default" } });
+    const created = await page.request.post("/api/channel/", {
+      headers: ROOT,
+      data: { type: 1, name: uniqueName("mp"), key: "sk-x", models: `gpt-4o-mini,${mine}`, group: "default" },
+    });
     expect(((await created.json()) as { success: boolean }).success).toBe(true);
     await page.goto("/token/add");
     const name = uniqueName("mt");
@@ -122,7 +105,9 @@ test.describe("the model picker at 390 px @nojs", () => {
     await page.getByRole("button", { name: "提交" }).click();
     await expect(page).toHaveURL(/\/token$/);
     const found = await page.request.get(`/api/token/search?keyword=${name}`, { headers: ROOT });
-    const tokens = ((await found.json()) as { data: { name: string; model_limits: string; model_limits_enabled: boolean }[] }).data;
+    const tokens = (
+      (await found.json()) as { data: { name: string; model_limits: string; model_limits_enabled: boolean }[] }
+    ).data;
     expect(tokens.find((t) => t.name === name)).toMatchObject({ model_limits: mine, model_limits_enabled: true });
   });
 });

@@ -16,10 +16,7 @@ async function expectOnScreen(page: Page, cell: Locator) {
   // Nothing (a pinned actions column) covers it, and its text is not cut off.
   const { covered, clipped } = await cell.evaluate((el) => {
     const r = el.getBoundingClientRect();
-    const top = document.elementFromPoint(
-      r.left + r.width / 2,
-      r.top + r.height / 2
-    );
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     return {
       covered: !top || !el.contains(top),
       clipped: el.scrollWidth > el.clientWidth,
@@ -34,9 +31,7 @@ test.describe("list tables at 390 px @nojs", () => {
     await expect(page).toHaveURL(/\/token$/);
   });
 
-  test("users: status, quota and the full display name are on screen, no sideways scroll", async ({
-    page,
-  }) => {
+  test("users: status, quota and the full display name are on screen, no sideways scroll", async ({ page }) => {
     await page.goto("/user?keyword=root");
     const row = page.getByTestId("user-row-root");
     await expectOnScreen(page, row.getByTestId("user-status"));
@@ -44,14 +39,10 @@ test.describe("list tables at 390 px @nojs", () => {
     const displayName = row.locator("td").nth(2);
     await expectOnScreen(page, displayName);
     await expect(displayName).toHaveText(/Root User/);
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth)
-    ).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
-  test("channels and tokens: status and quota are on screen, names not covered", async ({
-    page,
-  }) => {
+  test("channels and tokens: status and quota are on screen, names not covered", async ({ page }) => {
     const channel = uniqueName("nt");
     const created = await page.request.post("/api/channel/", {
       headers: ROOT,
@@ -83,8 +74,6 @@ test.describe("list tables at 390 px @nojs", () => {
     const tokenRow = page.getByTestId(`token-row-${token}`);
     // 名称, 状态, 剩余额度.
     for (const column of [1, 2, 4]) await expectOnScreen(page, tokenRow.locator("td").nth(column));
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth)
-    ).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });

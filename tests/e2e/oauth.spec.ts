@@ -30,7 +30,10 @@ async function enableGitHub(request: APIRequestContext) {
 }
 
 test.describe("GitHub sign-in @nojs", () => {
-  test("the login page shows the GitHub button only when enabled; it goes through GitHub's authorize page and lands signed in on /token", async ({ page, request }) => {
+  test("the login page shows the GitHub button only when enabled; it goes through GitHub's authorize page and lands signed in on /token", async ({
+    page,
+    request,
+  }) => {
     await page.goto("/login");
     await expect(page.getByRole("link", { name: "使用 GitHub 登录" })).toHaveCount(0);
     const restore = await enableGitHub(request);
@@ -52,7 +55,10 @@ test.describe("GitHub sign-in @nojs", () => {
     }
   });
 
-  test("a signed-in user binds GitHub from /setting and sees the bound id; a forged callback shows the failure", async ({ page, request }) => {
+  test("a signed-in user binds GitHub from /setting and sees the bound id; a forged callback shows the failure", async ({
+    page,
+    request,
+  }) => {
     const { username, password } = await registerUser(page);
     await signIn(page, username, password);
     await expect(page).toHaveURL(/\/token$/);
@@ -77,7 +83,10 @@ test.describe("GitHub sign-in @nojs", () => {
 });
 
 test.describe("WeChat and Telegram on the login page", () => {
-  test("WeChat sign-in shows the QR code and a code form; a code the server cannot confirm is reported on /login @nojs", async ({ page, request }) => {
+  test("WeChat sign-in shows the QR code and a code form; a code the server cannot confirm is reported on /login @nojs", async ({
+    page,
+    request,
+  }) => {
     const setOption = await rootApi(request);
     // Port 9 (discard) on loopback: nothing answers, so the sign-in fails the way an unreachable server does.
     await setOption("WeChatServerAddress", "http://127.0.0.1:9");
@@ -103,7 +112,9 @@ test.describe("WeChat and Telegram on the login page", () => {
     await setOption("TelegramOAuthEnabled", "true");
     try {
       // Telegram's script is not fetched (no test leaves the machine); its tag is what the page controls.
-      await page.route("https://telegram.org/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: "" }));
+      await page.route("https://telegram.org/**", (route) =>
+        route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
+      );
       await page.goto("/login");
       const script = page.getByTestId("telegram-login").locator("script");
       await expect(script).toHaveAttribute("data-telegram-login", "switchyard_e2e_bot");

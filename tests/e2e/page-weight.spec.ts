@@ -40,7 +40,12 @@ let upstream: MockUpstream;
 let model: string;
 let rootState: Awaited<ReturnType<APIRequestContext["storageState"]>>;
 
-async function newContext(browser: Browser, baseURL: string | undefined, as: "guest" | "root", javaScriptEnabled = true) {
+async function newContext(
+  browser: Browser,
+  baseURL: string | undefined,
+  as: "guest" | "root",
+  javaScriptEnabled = true,
+) {
   return browser.newContext({ baseURL, javaScriptEnabled, ...(as === "root" ? { storageState: rootState } : {}) });
 }
 
@@ -55,18 +60,33 @@ test.beforeAll(async ({ browser }, testInfo) => {
   const request = context.request;
   await apiLogin(request, "root", "123456");
   const root = { "New-Api-User": "1" };
-  const channel = await request.post("/api/channel/", { headers: root, data: { type: 1, name: uniqueName("pwch"), key: "sk-x", base_url: upstream.url, models: model, group: "default" } });
+  const channel = await request.post("/api/channel/", {
+    headers: root,
+    data: { type: 1, name: uniqueName("pwch"), key: "sk-x", base_url: upstream.url, models: model, group: "default" },
+  });
   expect(((await channel.json()) as { success: boolean }).success).toBe(true);
   await mergeOption(request, "ModelPrice", { [model]: 0.01 });
   const names = [0, 1, 2].map(() => uniqueName("pwt"));
   for (const name of names) {
-    await request.post("/api/token/", { headers: root, data: { name, remain_quota: 0, unlimited_quota: true, expired_time: -1 } });
+    await request.post("/api/token/", {
+      headers: root,
+      data: { name, remain_quota: 0, unlimited_quota: true, expired_time: -1 },
+    });
   }
-  const tokens = ((await (await request.get("/api/token/?p=0&size=100", { headers: root })).json()) as { data: { id: number; name: string }[] }).data;
+  const tokens = (
+    (await (await request.get("/api/token/?p=0&size=100", { headers: root })).json()) as {
+      data: { id: number; name: string }[];
+    }
+  ).data;
   const tokenId = tokens.find((t) => t.name === names[0])!.id;
-  const key = ((await (await request.get(`/api/token/${tokenId}/key`, { headers: root })).json()) as { data: { key: string } }).data.key;
+  const key = (
+    (await (await request.get(`/api/token/${tokenId}/key`, { headers: root })).json()) as { data: { key: string } }
+  ).data.key;
   for (let i = 0; i < 5; i++) {
-    const reply = await request.post("/v1/chat/completions", { headers: { Authorization: `Bearer ${key}` }, data: { model, messages: [{ role: "user", content: "hi" }] } });
+    const reply = await request.post("/v1/chat/completions", {
+      headers: { Authorization: `Bearer ${key}` },
+      data: { model, messages: [{ role: "user", content: "hi" }] },
+    });
     expect(reply.status()).toBe(200);
   }
   rootState = await context.storageState();
@@ -90,22 +110,43 @@ test.describe("page weight", () => {
       expect(page.url(), path).toBe(new URL(path, baseURL).toString());
       const { jsBytes, totalBytes, resources } = meter.totals();
       // What ran is checked too, not only what the HTML names: nothing fetched a framework later.
-      const foreign = resources.filter((r) => r.type === "Script" && !OWN_SCRIPT.test(new URL(r.url).pathname)).map((r) => new URL(r.url).pathname);
-      rows.push({ path, js: jsBytes, total: totalBytes, foreign, ok: jsBytes <= BUDGET.js && totalBytes <= BUDGET.total && foreign.length === 0 });
+      const foreign = resources
+        .filter((r) => r.type === "Script" && !OWN_SCRIPT.test(new URL(r.url).pathname))
+        .map((r) => new URL(r.url).pathname);
+      rows.push({
+        path,
+        js: jsBytes,
+        total: totalBytes,
+        foreign,
+        ok: jsBytes <= BUDGET.js && totalBytes <= BUDGET.total && foreign.length === 0,
+      });
       await context.close();
     }
     const table = formatTable(
       ["page", "JS KB", "total KB", "budget (JS/total KB)", "ok"],
-      rows.map((r) => [r.path, kb(r.js), kb(r.total), `${kb(BUDGET.js)} / ${kb(BUDGET.total)}`, r.ok ? "ok" : r.foreign.length ? `loads ${r.foreign.join(" ")}` : "OVER"]),
+      rows.map((r) => [
+        r.path,
+        kb(r.js),
+        kb(r.total),
+        `${kb(BUDGET.js)} / ${kb(BUDGET.total)}`,
+        r.ok ? "ok" : r.foreign.length ? `loads ${r.foreign.join(" ")}` : "OVER",
+      ]),
     );
     console.log(`Cold page weight (gzipped bytes on the wire, cache disabled):\n${table}`);
-    expect(rows.filter((r) => !r.ok).map((r) => r.path), `pages over budget:\n${table}`).toEqual([]);
+    expect(
+      rows.filter((r) => !r.ok).map((r) => r.path),
+      `pages over budget:\n${table}`,
+    ).toEqual([]);
   });
 });
 
 // With script off a page loads the same HTML: the JS-off run would check the same bytes again.
 test.describe("light pages", () => {
-  test("no page loads a framework script or hydrates: only the small plain scripts", async ({ browser, baseURL, javaScriptEnabled }) => {
+  test("no page loads a framework script or hydrates: only the small plain scripts", async ({
+    browser,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
     test.setTimeout(120_000);
     // Every page's faults are gathered, so one run names each page that still ships the framework.
     const faults: string[] = [];
@@ -124,7 +165,8 @@ test.describe("light pages", () => {
         if (!OWN_SCRIPT.test(src!)) found.push(`script ${src}`);
       }
       if (/<script(?![^>]*\ssrc=)[^>]*>/.test(html)) found.push("an inline script");
-      if (javaScriptEnabled && (await page.evaluate(() => "__remixContext" in window))) found.push("window.__remixContext");
+      if (javaScriptEnabled && (await page.evaluate(() => "__remixContext" in window)))
+        found.push("window.__remixContext");
       if (found.length) faults.push(`${path}: ${found.join(", ")}`);
       await context.close();
     }

@@ -28,10 +28,23 @@ async function setOption(root: { api: APIRequestContext; asRoot: Record<string, 
 }
 
 test.describe("personal settings @nojs", () => {
-  test("models, invite link, an invitee counted, earnings moved to quota, an access token shown once, and the account deleted", async ({ page, baseURL }) => {
+  test("models, invite link, an invitee counted, earnings moved to quota, an access token shown once, and the account deleted", async ({
+    page,
+    baseURL,
+  }) => {
     const root = await rootApi(baseURL!);
     const model = `pm-${uniqueName("m")}`;
-    const channel = await root.api.post("/api/channel/", { headers: root.asRoot, data: { type: 1, name: uniqueName("pch"), key: "sk-x", base_url: "http://127.0.0.1:9", models: model, group: "default" } });
+    const channel = await root.api.post("/api/channel/", {
+      headers: root.asRoot,
+      data: {
+        type: 1,
+        name: uniqueName("pch"),
+        key: "sk-x",
+        base_url: "http://127.0.0.1:9",
+        models: model,
+        group: "default",
+      },
+    });
     expect(((await channel.json()) as { success: boolean }).success).toBe(true);
     // Two quota units for each invite; restored at the end whatever happens.
     await setOption(root, "QuotaForInviter", "1000000");
@@ -85,7 +98,9 @@ test.describe("personal settings @nojs", () => {
       expect(token).toMatch(/^[0-9A-Za-z]{32}$/);
       // A context without cookies: the token alone is the credential.
       const script = await apiRequest.newContext({ baseURL });
-      const me = (await (await script.get("/api/user/self", { headers: { Authorization: token } })).json()) as { data: { username: string; quota: number } };
+      const me = (await (await script.get("/api/user/self", { headers: { Authorization: token } })).json()) as {
+        data: { username: string; quota: number };
+      };
       await script.dispose();
       expect(me.data.username).toBe(inviter.username);
       expect(me.data.quota).toBe(1000000);
@@ -122,12 +137,27 @@ test.describe("personal settings @nojs", () => {
 });
 
 test.describe("personal settings with JavaScript", () => {
-  test("a click on a model tag copies its name; the invite link has a copy button", async ({ page, context, baseURL, browserName }) => {
+  test("a click on a model tag copies its name; the invite link has a copy button", async ({
+    page,
+    context,
+    baseURL,
+    browserName,
+  }) => {
     test.skip(browserName !== "chromium");
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     const root = await rootApi(baseURL!);
     const model = `pc-${uniqueName("m")}`;
-    await root.api.post("/api/channel/", { headers: root.asRoot, data: { type: 1, name: uniqueName("pch"), key: "sk-x", base_url: "http://127.0.0.1:9", models: model, group: "default" } });
+    await root.api.post("/api/channel/", {
+      headers: root.asRoot,
+      data: {
+        type: 1,
+        name: uniqueName("pch"),
+        key: "sk-x",
+        base_url: "http://127.0.0.1:9",
+        models: model,
+        group: "default",
+      },
+    });
     await root.api.dispose();
     const user = await registerUser(page);
     await signIn(page, user.username, user.password);
@@ -136,7 +166,9 @@ test.describe("personal settings with JavaScript", () => {
     await expect(page.getByText(`已复制：${model}`)).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(model);
     await page.getByRole("button", { name: "复制" }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.getByLabel("邀请链接").inputValue());
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      await page.getByLabel("邀请链接").inputValue(),
+    );
   });
 });
 

@@ -40,10 +40,17 @@ async function ask(page: Page, text: string) {
 
 const assistant = (page: Page) => page.locator('[data-role="assistant"]');
 /** What the mock upstream was last asked for in a chat. */
-const lastChatRequest = () => JSON.parse(upstream.requests.filter((r) => r.path.endsWith("/chat/completions")).at(-1)!.body) as { stream?: boolean; messages: { role: string; content: string }[] };
+const lastChatRequest = () =>
+  JSON.parse(upstream.requests.filter((r) => r.path.endsWith("/chat/completions")).at(-1)!.body) as {
+    stream?: boolean;
+    messages: { role: string; content: string }[];
+  };
 
 test.describe("playground @nojs", () => {
-  test("asks a model and shows the reply, keeps the conversation for the next turn; clear context empties the chat", async ({ page, javaScriptEnabled }) => {
+  test("asks a model and shows the reply, keeps the conversation for the next turn; clear context empties the chat", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await openPlayground(page, javaScriptEnabled);
     await ask(page, "Say hi");
     // With script the reply is the streamed one; without, the server's whole reply.
@@ -73,7 +80,18 @@ test.describe("playground @nojs", () => {
 
   test("an upstream's refusal is shown in the page in its own words", async ({ page, javaScriptEnabled }) => {
     await openPlayground(page, javaScriptEnabled);
-    upstream.fault = { kind: "status", status: 400, body: { error: { message: "This model's maximum context length is 8 tokens", type: "invalid_request_error", param: null, code: "context_length_exceeded" } } };
+    upstream.fault = {
+      kind: "status",
+      status: 400,
+      body: {
+        error: {
+          message: "This model's maximum context length is 8 tokens",
+          type: "invalid_request_error",
+          param: null,
+          code: "context_length_exceeded",
+        },
+      },
+    };
     await ask(page, "Say hi");
     await expect(page.locator("#pg-error")).toContainText("This model's maximum context length is 8 tokens");
     await expect(page.locator('[data-role="user"]').last()).toHaveText("Say hi");

@@ -25,35 +25,49 @@ async function expectFullyInViewport(page: Page, locator: Locator) {
 
 /** The element is what the browser hits at its own centre: nothing (a sticky cell, a clipping box) lies over it. */
 async function expectOnTop(locator: Locator) {
-  expect(await locator.evaluate((element) => {
-    const rect = element.getBoundingClientRect();
-    const hit = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
-    return hit !== null && (hit === element || element.contains(hit));
-  })).toBe(true);
+  expect(
+    await locator.evaluate((element) => {
+      const rect = element.getBoundingClientRect();
+      const hit = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+      return hit !== null && (hit === element || element.contains(hit));
+    }),
+  ).toBe(true);
 }
 
 /** A fresh user signed in (the page shares the request's cookie) with one token, on /token. */
 async function userWithToken(page: Page, tokenName: string) {
   const username = uniqueName("po");
-  await page.request.post("/api/user/register", { data: { username, password: "password123", password2: "password123" } });
+  await page.request.post("/api/user/register", {
+    data: { username, password: "password123", password2: "password123" },
+  });
   const userId = await apiLogin(page.request, username, "password123");
-  const created = await page.request.post("/api/token/", { headers: { "New-Api-User": String(userId) }, data: { name: tokenName, remain_quota: 0, unlimited_quota: true, expired_time: -1 } });
+  const created = await page.request.post("/api/token/", {
+    headers: { "New-Api-User": String(userId) },
+    data: { name: tokenName, remain_quota: 0, unlimited_quota: true, expired_time: -1 },
+  });
   expect(((await created.json()) as { success: boolean }).success).toBe(true);
   await page.goto("/token");
 }
 
 test.describe("narrow screens @nojs", () => {
-  test("at 640 and 390 px the token row's actions stay reachable, whichever way the table box is scrolled", async ({ page }) => {
+  test("at 640 and 390 px the token row's actions stay reachable, whichever way the table box is scrolled", async ({
+    page,
+  }) => {
     // Between 600 px and the table's width the box scrolls sideways under a pinned 操作 column;
     // under 600 px each row is a card that fits the screen (narrow-tables.spec.ts).
-    for (const [viewport, scrolls] of [[{ width: 640, height: 844 }, true], [PHONE, false]] as const) {
+    for (const [viewport, scrolls] of [
+      [{ width: 640, height: 844 }, true],
+      [PHONE, false],
+    ] as const) {
       await page.setViewportSize(viewport);
       await userWithToken(page, "phone");
       const row = page.getByTestId("token-row-phone");
       const box = page.getByTestId("token-table").locator("xpath=..");
       expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(scrolls);
       for (const scrollLeft of [0, 10_000]) {
-        await box.evaluate((el, left) => { el.scrollLeft = left; }, scrollLeft);
+        await box.evaluate((el, left) => {
+          el.scrollLeft = left;
+        }, scrollLeft);
         for (const action of [row.getByRole("link", { name: "编辑" }), row.getByTestId("delete-phone")]) {
           await expectFullyInViewport(page, action);
           await expectOnTop(action);
@@ -62,7 +76,9 @@ test.describe("narrow screens @nojs", () => {
     }
   });
 
-  test("the delete confirmation is not clipped by the table: 确定 is whole, on screen and deletes", async ({ page }) => {
+  test("the delete confirmation is not clipped by the table: 确定 is whole, on screen and deletes", async ({
+    page,
+  }) => {
     await page.setViewportSize(PHONE);
     await userWithToken(page, "gone");
     await page.getByTestId("delete-gone").click();
@@ -81,22 +97,39 @@ test.describe("narrow screens @nojs", () => {
     // A long model name widens the table past its minimum, so the browser shrinks the other
     // columns to their narrowest: that is where the card's labels used to break per character.
     const model = `${uniqueName("pm")}-${"long-model-name-".repeat(5)}`;
-    const channel = await request.post("/api/channel/", { headers: { "New-Api-User": "1" }, data: { type: 1, name: uniqueName("pch"), key: "sk-x", base_url: upstream.url, models: model, group: "default" } });
+    const channel = await request.post("/api/channel/", {
+      headers: { "New-Api-User": "1" },
+      data: { type: 1, name: uniqueName("pch"), key: "sk-x", base_url: upstream.url, models: model, group: "default" },
+    });
     expect(((await channel.json()) as { success: boolean }).success).toBe(true);
-    const options = (await (await request.get("/api/option/", { headers: { "New-Api-User": "1" } })).json()) as { data: { key: string; value: string }[] };
+    const options = (await (await request.get("/api/option/", { headers: { "New-Api-User": "1" } })).json()) as {
+      data: { key: string; value: string }[];
+    };
     const prices = options.data.find((o) => o.key === "ModelPrice")?.value ?? "{}";
     await setOption(request, "ModelPrice", JSON.stringify({ ...(JSON.parse(prices) as object), [model]: 0.01 }));
     const username = uniqueName("pc");
     await request.post("/api/user/register", { data: { username, password: "password123", password2: "password123" } });
     const found = await request.get(`/api/user/search?keyword=${username}`, { headers: { "New-Api-User": "1" } });
-    const userId = ((await found.json()) as { data: { id: number; username: string }[] }).data.find((u) => u.username === username)!.id;
+    const userId = ((await found.json()) as { data: { id: number; username: string }[] }).data.find(
+      (u) => u.username === username,
+    )!.id;
     await request.put("/api/user/", { headers: { "New-Api-User": "1" }, data: { id: userId, quota: 5_000_000 } });
     await apiLogin(request, username, "password123");
     const asUser = { "New-Api-User": String(userId) };
-    await request.post("/api/token/", { headers: asUser, data: { name: "card", remain_quota: 0, unlimited_quota: true, expired_time: -1 } });
-    const tokenId = ((await (await request.get("/api/token/", { headers: asUser })).json()) as { data: { id: number }[] }).data[0]!.id;
-    const key = ((await (await request.get(`/api/token/${tokenId}/key`, { headers: asUser })).json()) as { data: { key: string } }).data.key;
-    const reply = await request.post("/v1/chat/completions", { headers: { Authorization: `Bearer ${key}` }, data: { model, messages: [{ role: "user", content: "hi" }] } });
+    await request.post("/api/token/", {
+      headers: asUser,
+      data: { name: "card", remain_quota: 0, unlimited_quota: true, expired_time: -1 },
+    });
+    const tokenId = (
+      (await (await request.get("/api/token/", { headers: asUser })).json()) as { data: { id: number }[] }
+    ).data[0]!.id;
+    const key = (
+      (await (await request.get(`/api/token/${tokenId}/key`, { headers: asUser })).json()) as { data: { key: string } }
+    ).data.key;
+    const reply = await request.post("/v1/chat/completions", {
+      headers: { Authorization: `Bearer ${key}` },
+      data: { model, messages: [{ role: "user", content: "hi" }] },
+    });
     await apiLogin(request, "root", "123456");
     await setOption(request, "ModelPrice", prices);
     expect(reply.status()).toBe(200);
@@ -150,7 +183,10 @@ test.describe("address bar", () => {
 /** Root signed in (the page shares the request's cookie); a channel named `name` to the mock upstream, serving `model`. */
 async function rootWithChannel(page: Page, name: string, model = uniqueName("pm")) {
   await apiLogin(page.request, "root", "123456");
-  const created = await page.request.post("/api/channel/", { headers: { "New-Api-User": "1" }, data: { type: 1, name, key: "sk-x", base_url: upstream.url, models: model, group: "default" } });
+  const created = await page.request.post("/api/channel/", {
+    headers: { "New-Api-User": "1" },
+    data: { type: 1, name, key: "sk-x", base_url: upstream.url, models: model, group: "default" },
+  });
   expect(((await created.json()) as { success: boolean }).success).toBe(true);
 }
 
@@ -163,7 +199,10 @@ test.describe("layout at 1280 and 390 px", () => {
     // A long name and two groups widen the table, so the browser squeezes the other columns.
     const name = `${uniqueName("pb")}-claude-compatible-long-name`;
     await apiLogin(page.request, "root", "123456");
-    const created = await page.request.post("/api/channel/", { headers: { "New-Api-User": "1" }, data: { type: 1, name, key: "sk-x", base_url: upstream.url, models: uniqueName("pm"), group: "default,vip" } });
+    const created = await page.request.post("/api/channel/", {
+      headers: { "New-Api-User": "1" },
+      data: { type: 1, name, key: "sk-x", base_url: upstream.url, models: uniqueName("pm"), group: "default,vip" },
+    });
     expect(((await created.json()) as { success: boolean }).success).toBe(true);
     for (const viewport of [{ width: 1280, height: 800 }, PHONE]) {
       await page.setViewportSize(viewport);
@@ -186,22 +225,33 @@ test.describe("layout at 1280 and 390 px", () => {
     await expect.poll(edge).not.toBe("none");
   });
 
-  test("signed out on a phone, the top bar keeps 首页, 关于, 登录 and 注册 on one line and on screen", async ({ page }) => {
+  test("signed out on a phone, the top bar keeps 首页, 关于, 登录 and 注册 on one line and on screen", async ({
+    page,
+  }) => {
     await page.setViewportSize(PHONE);
     await page.goto("/login");
     const bar = page.locator("header");
     const home = bar.getByRole("link", { name: "首页" });
     const lineHeight = await home.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
-    for (const item of [home, bar.getByRole("link", { name: "关于" }), bar.getByRole("link", { name: "登录" }), bar.getByRole("link", { name: "注册" })]) {
+    for (const item of [
+      home,
+      bar.getByRole("link", { name: "关于" }),
+      bar.getByRole("link", { name: "登录" }),
+      bar.getByRole("link", { name: "注册" }),
+    ]) {
       await expectFullyInViewport(page, item);
       // Squeezed, each of these two-character labels broke one character per line.
       const box = (await item.boundingBox())!;
-      const padding = await item.evaluate((el) => parseFloat(getComputedStyle(el).paddingTop) + parseFloat(getComputedStyle(el).paddingBottom) + 2);
+      const padding = await item.evaluate(
+        (el) => parseFloat(getComputedStyle(el).paddingTop) + parseFloat(getComputedStyle(el).paddingBottom) + 2,
+      );
       expect(box.height).toBeLessThan(lineHeight * 1.5 + padding);
     }
   });
 
-  test("a filter row's labels line up: the 时间粒度 drop-down is as tall as the date fields beside it", async ({ page }) => {
+  test("a filter row's labels line up: the 时间粒度 drop-down is as tall as the date fields beside it", async ({
+    page,
+  }) => {
     await apiLogin(page.request, "root", "123456");
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto("/detail");
@@ -216,8 +266,19 @@ test.describe("layout at 1280 and 390 px", () => {
     await rootWithChannel(page, uniqueName("pach"), model);
     const request = page.request;
     await mergeOption(request, "ModelPrice", { [model]: 0.01 });
-    const key = ((await (await request.get(`/api/token/${await rootTokenId(page)}/key`, { headers: { "New-Api-User": "1" } })).json()) as { data: { key: string } }).data.key;
-    expect((await request.post("/v1/chat/completions", { headers: { Authorization: `Bearer ${key}` }, data: { model, messages: [{ role: "user", content: "hi" }] } })).status()).toBe(200);
+    const key = (
+      (await (
+        await request.get(`/api/token/${await rootTokenId(page)}/key`, { headers: { "New-Api-User": "1" } })
+      ).json()) as { data: { key: string } }
+    ).data.key;
+    expect(
+      (
+        await request.post("/v1/chat/completions", {
+          headers: { Authorization: `Bearer ${key}` },
+          data: { model, messages: [{ role: "user", content: "hi" }] },
+        })
+      ).status(),
+    ).toBe(200);
     for (const viewport of [{ width: 1280, height: 800 }, PHONE]) {
       await page.setViewportSize(viewport);
       await page.goto("/detail");
@@ -236,15 +297,25 @@ test.describe("layout at 1280 and 390 px", () => {
 /** Root's own token (made once, unlimited), for calls that land on root's dashboard. */
 async function rootTokenId(page: Page): Promise<number> {
   const root = { "New-Api-User": "1" };
-  const find = async () => ((await (await page.request.get("/api/token/?p=0&size=100", { headers: root })).json()) as { data: { id: number; name: string }[] }).data.find((t) => t.name === "polish-axis")?.id;
+  const find = async () =>
+    (
+      (await (await page.request.get("/api/token/?p=0&size=100", { headers: root })).json()) as {
+        data: { id: number; name: string }[];
+      }
+    ).data.find((t) => t.name === "polish-axis")?.id;
   const existing = await find();
   if (existing !== undefined) return existing;
-  await page.request.post("/api/token/", { headers: root, data: { name: "polish-axis", remain_quota: 0, unlimited_quota: true, expired_time: -1 } });
+  await page.request.post("/api/token/", {
+    headers: root,
+    data: { name: "polish-axis", remain_quota: 0, unlimited_quota: true, expired_time: -1 },
+  });
   return (await find())!;
 }
 
 test.describe("plain page loads", () => {
-  test("HTML comes compressed, the stylesheet is cached a year and under 10 KB gzipped, and no web font is loaded", async ({ request }) => {
+  test("HTML comes compressed, the stylesheet is cached a year and under 10 KB gzipped, and no web font is loaded", async ({
+    request,
+  }) => {
     const res = await request.get("/login", { headers: { "Accept-Encoding": "gzip, deflate, br" } });
     expect(res.headers()["content-encoding"]).toMatch(/^(gzip|br)$/);
     const html = await res.text();

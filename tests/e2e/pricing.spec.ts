@@ -30,19 +30,44 @@ async function pricedModels(api: APIRequestContext) {
   const b = uniqueName("pb").toLowerCase();
   await mergeOption(api, "ModelRatio", { [a]: 0.5, [b]: 1 });
   await mergeOption(api, "GroupRatio", { vip: 2 });
-  const res = await (await api.post("/api/channel/", { data: { type: 1, name: uniqueName("pc"), key: "sk-x", base_url: "http://127.0.0.1:9", models: `${a},${b}`, group: "default,vip" } })).json();
+  const res = await (
+    await api.post("/api/channel/", {
+      data: {
+        type: 1,
+        name: uniqueName("pc"),
+        key: "sk-x",
+        base_url: "http://127.0.0.1:9",
+        models: `${a},${b}`,
+        group: "default,vip",
+      },
+    })
+  ).json();
   expect(res.success).toBe(true);
   return { a, b };
 }
 
 test.describe("pricing @nojs", () => {
-  test("a model whose provider prices its prompt cache apart shows the cache read and write prices", async ({ page, baseURL }) => {
+  test("a model whose provider prices its prompt cache apart shows the cache read and write prices", async ({
+    page,
+    baseURL,
+  }) => {
     const api = await rootApi(baseURL!);
     const modelRatio = await optionValue(api, "ModelRatio");
     try {
       const model = `claude-${uniqueName("pcache").toLowerCase()}`;
       await mergeOption(api, "ModelRatio", { [model]: 1 });
-      const res = await (await api.post("/api/channel/", { data: { type: 1, name: uniqueName("pcc"), key: "sk-x", base_url: "http://127.0.0.1:9", models: model, group: "default" } })).json();
+      const res = await (
+        await api.post("/api/channel/", {
+          data: {
+            type: 1,
+            name: uniqueName("pcc"),
+            key: "sk-x",
+            base_url: "http://127.0.0.1:9",
+            models: model,
+            group: "default",
+          },
+        })
+      ).json();
       expect(res.success).toBe(true);
       await page.goto(`/pricing?q=${model}`);
       const row = page.locator(`[data-model="${model}"]`);
@@ -54,7 +79,10 @@ test.describe("pricing @nojs", () => {
     }
   });
 
-  test("a visitor sees the default group's prices, filters by a model name and switches group", async ({ page, baseURL }) => {
+  test("a visitor sees the default group's prices, filters by a model name and switches group", async ({
+    page,
+    baseURL,
+  }) => {
     const api = await rootApi(baseURL!);
     const [groupRatio, modelRatio] = [await optionValue(api, "GroupRatio"), await optionValue(api, "ModelRatio")];
     try {
@@ -63,7 +91,9 @@ test.describe("pricing @nojs", () => {
       await page.getByRole("link", { name: "模型价格" }).click();
       await expect(page).toHaveURL(/\/pricing$/);
       await expect(page.getByTestId("pricing-banner")).toHaveText("您还未登录，显示的价格为默认分组倍率：1");
-      await expect(page.getByTestId("pricing-formula")).toContainText(said("按量计费费用 = 分组倍率 × 模型倍率 × （提示token数 + 补全token数 × 补全倍率）/ {{unit}} （单位：美元）"));
+      await expect(page.getByTestId("pricing-formula")).toContainText(
+        said("按量计费费用 = 分组倍率 × 模型倍率 × （提示token数 + 补全token数 × 补全倍率）/ {{unit}} （单位：美元）"),
+      );
 
       await page.getByPlaceholder("模糊搜索模型名称").fill(a.toUpperCase());
       await page.getByRole("button", { name: "搜索" }).click();
@@ -77,7 +107,9 @@ test.describe("pricing @nojs", () => {
       await page.getByTestId("pricing-groups").getByRole("link", { name: /vip/ }).click();
       await expect(page).toHaveURL(/group=vip/);
       await expect(page.getByTestId("pricing-viewing")).toHaveText("当前查看的分组为：vip，倍率为：2");
-      await expect(page.locator(`[data-model="${a}"]`).getByTestId("price-prompt")).toHaveText("提示 $0.002 / 1K tokens");
+      await expect(page.locator(`[data-model="${a}"]`).getByTestId("price-prompt")).toHaveText(
+        "提示 $0.002 / 1K tokens",
+      );
     } finally {
       await setOption(api, "GroupRatio", groupRatio);
       await setOption(api, "ModelRatio", modelRatio);
@@ -85,7 +117,12 @@ test.describe("pricing @nojs", () => {
     }
   });
 
-  test("a signed-in user sees their group from the menu and copies the chosen models", async ({ page, context, baseURL, javaScriptEnabled }) => {
+  test("a signed-in user sees their group from the menu and copies the chosen models", async ({
+    page,
+    context,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
     const api = await rootApi(baseURL!);
     const [groupRatio, modelRatio] = [await optionValue(api, "GroupRatio"), await optionValue(api, "ModelRatio")];
     try {
@@ -113,7 +150,10 @@ test.describe("pricing @nojs", () => {
     }
   });
 
-  test("the chat page of a user without a usable token says so and moves on to /token", async ({ page, javaScriptEnabled }) => {
+  test("the chat page of a user without a usable token says so and moves on to /token", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     const { username, password } = await registerUser(page);
     await signIn(page, username, password);
     await expect(page).toHaveURL(/\/token$/);
@@ -123,7 +163,9 @@ test.describe("pricing @nojs", () => {
     } else {
       await page.goto("/chat");
     }
-    await expect(page.getByTestId("chat-error")).toContainText("当前没有可用的启用令牌，请确认是否有令牌处于启用状态！");
+    await expect(page.getByTestId("chat-error")).toContainText(
+      "当前没有可用的启用令牌，请确认是否有令牌处于启用状态！",
+    );
     await expect(page).toHaveURL(/\/token$/, { timeout: 5_000 });
   });
 });
@@ -147,7 +189,10 @@ test("the chat page frames the configured client with the user's key", async ({ 
     await expect(page).toHaveURL(/\/token$/);
     await page.goto("/chat/0");
     const frame = page.getByTestId("chat-frame");
-    await expect(frame).toHaveAttribute("src", new RegExp(`^${baseURL}/about\\?key=sk-[A-Za-z0-9]{48}&server=${encodeURIComponent(baseURL!)}$`));
+    await expect(frame).toHaveAttribute(
+      "src",
+      new RegExp(`^${baseURL}/about\\?key=sk-[A-Za-z0-9]{48}&server=${encodeURIComponent(baseURL!)}$`),
+    );
     await expect(frame).toHaveAttribute("referrerpolicy", "no-referrer");
     await expect(page).toHaveURL(/\/chat\/0$/);
   } finally {

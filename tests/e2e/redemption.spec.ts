@@ -5,7 +5,8 @@ import { registerUser, signIn, uniqueName } from "./helpers";
 
 const KEY = /^[0-9a-f]{32}$/;
 const hintOf = (key: string) => `${key.slice(0, 4)}********${key.slice(-4)}`;
-const dollars = async (page: Page) => Number((await page.getByTestId("wallet-balance").innerText()).replace(/[^0-9.]/g, ""));
+const dollars = async (page: Page) =>
+  Number((await page.getByTestId("wallet-balance").innerText()).replace(/[^0-9.]/g, ""));
 
 async function asRoot(page: Page) {
   await page.context().clearCookies();
@@ -34,14 +35,21 @@ async function createCodes(page: Page, name: string, count: number): Promise<str
 }
 
 test.describe("redemption codes and the wallet @nojs", () => {
-  test("an admin makes 5 codes and downloads them; a user redeems one once; the admin sees it used by that user", async ({ page }) => {
+  test("an admin makes 5 codes and downloads them; a user redeems one once; the admin sees it used by that user", async ({
+    page,
+  }) => {
     await asRoot(page);
     const name = uniqueName("码");
     const keys = await createCodes(page, name, 5);
 
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: `下载兑换码（${name}.txt）` }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: `下载兑换码（${name}.txt）` }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`${name}.txt`);
-    const file = readFileSync((await download.path())!, "utf8").trim().split("\n");
+    const file = readFileSync((await download.path())!, "utf8")
+      .trim()
+      .split("\n");
     expect(file).toEqual(keys);
 
     // The list shows the codes masked, never the keys.
@@ -68,28 +76,45 @@ test.describe("redemption codes and the wallet @nojs", () => {
 
     // One top-up log row for it in the user's own log.
     await page.goto("/log?type=1");
-    await expect(page.getByText(said("通过兑换码充值 {{quota}}，兑换码ID {{id}}", { quota: "$1.000000" }))).toHaveCount(1);
+    await expect(page.getByText(said("通过兑换码充值 {{quota}}，兑换码ID {{id}}", { quota: "$1.000000" }))).toHaveCount(
+      1,
+    );
 
     // The admin sees it used, with its redeemer.
     await asRoot(page);
     await page.goto(`/redemption?keyword=${encodeURIComponent(name)}`);
-    const used = page.getByTestId("redemption-table").locator("tbody tr").filter({ hasText: hintOf(keys[0]!) });
+    const used = page
+      .getByTestId("redemption-table")
+      .locator("tbody tr")
+      .filter({ hasText: hintOf(keys[0]!) });
     await expect(used).toContainText("已使用");
     await expect(used.getByTestId("redeemer")).toContainText(username);
     await expect(used.getByRole("link", { name: "编辑" })).toHaveCount(0);
     await expect(used.getByTestId(/^enable-/)).toHaveCount(0);
-    const unused = page.getByTestId("redemption-table").locator("tbody tr").filter({ hasText: hintOf(keys[1]!) });
+    const unused = page
+      .getByTestId("redemption-table")
+      .locator("tbody tr")
+      .filter({ hasText: hintOf(keys[1]!) });
     await expect(unused).toContainText("未使用");
     await expect(unused.getByTestId("redeemer")).toHaveText("无");
   });
 
-  test("view, copy selected, disable, enable, edit and delete a code", async ({ page, context, baseURL, javaScriptEnabled }) => {
+  test("view, copy selected, disable, enable, edit and delete a code", async ({
+    page,
+    context,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
     if (javaScriptEnabled) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     await asRoot(page);
     const name = uniqueName("管");
     const [key] = await createCodes(page, name, 1);
     await page.goto(`/redemption?keyword=${encodeURIComponent(name)}`);
-    const row = () => page.getByTestId("redemption-table").locator("tbody tr").filter({ hasText: hintOf(key!) });
+    const row = () =>
+      page
+        .getByTestId("redemption-table")
+        .locator("tbody tr")
+        .filter({ hasText: hintOf(key!) });
 
     await row().getByRole("button", { name: "查看" }).click();
     await expect(page.getByTestId("redemption-view")).toContainText(hintOf(key!));
@@ -106,11 +131,15 @@ test.describe("redemption codes and the wallet @nojs", () => {
       expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(line);
     } else await expect(page.getByTestId("copied-codes")).toHaveValue(line);
 
-    await row().getByTestId(/^disable-/).click();
+    await row()
+      .getByTestId(/^disable-/)
+      .click();
     await row().getByRole("button", { name: "确定" }).click();
     await expect(page.getByText("操作成功完成！")).toBeVisible();
     await expect(row()).toContainText("已禁用");
-    await row().getByTestId(/^enable-/).click();
+    await row()
+      .getByTestId(/^enable-/)
+      .click();
     await row().getByRole("button", { name: "确定" }).click();
     await expect(row()).toContainText("未使用");
 
@@ -122,13 +151,17 @@ test.describe("redemption codes and the wallet @nojs", () => {
     await page.goto(`/redemption?keyword=${encodeURIComponent(name)}`);
     await expect(row()).toContainText("$2.00");
 
-    await row().getByTestId(/^delete-/).click();
+    await row()
+      .getByTestId(/^delete-/)
+      .click();
     await row().getByRole("button", { name: "确定" }).click();
     await expect(page.getByText("操作成功完成！")).toBeVisible();
     await expect(row()).toHaveCount(0);
   });
 
-  test("an ordinary user has no 兑换码 menu item and gets 403 on /redemption; a wrong code is refused on /topup", async ({ page }) => {
+  test("an ordinary user has no 兑换码 menu item and gets 403 on /redemption; a wrong code is refused on /topup", async ({
+    page,
+  }) => {
     const { username, password } = await registerUser(page);
     await signIn(page, username, password);
     const menu = page.getByTestId("side-menu");

@@ -14,15 +14,11 @@ async function expectAnchored(page: Page, channel: string) {
   const button = (await summary.boundingBox())!;
   const box = (await panel.boundingBox())!;
   const viewport = page.viewportSize()!;
-  const below =
-    box.y >= button.y + button.height - 1 &&
-    box.y <= button.y + button.height + 8;
-  const above =
-    box.y + box.height <= button.y + 1 && box.y + box.height >= button.y - 8;
+  const below = box.y >= button.y + button.height - 1 && box.y <= button.y + button.height + 8;
+  const above = box.y + box.height <= button.y + 1 && box.y + box.height >= button.y - 8;
   expect({ below, above }).not.toEqual({ below: false, above: false });
   // Below whenever it fits: it never covers the rows above its own for no reason.
-  if (button.y + button.height + box.height + 8 <= viewport.height)
-    expect(below).toBe(true);
+  if (button.y + button.height + box.height + 8 <= viewport.height) expect(below).toBe(true);
   // Its columns overlap the button's, and it is wholly on screen.
   expect(box.x).toBeLessThanOrEqual(button.x + button.width);
   expect(box.x + box.width).toBeGreaterThanOrEqual(button.x);
@@ -32,9 +28,7 @@ async function expectAnchored(page: Page, channel: string) {
 }
 
 test.describe("a row's delete confirmation @nojs", () => {
-  test("opens anchored to its own button, on a wide screen and at 390 px", async ({
-    page,
-  }) => {
+  test("opens anchored to its own button, on a wide screen and at 390 px", async ({ page }) => {
     await signIn(page, "root", "123456");
     await expect(page).toHaveURL(/\/token$/);
     const prefix = uniqueName("pop");
@@ -49,9 +43,7 @@ test.describe("a row's delete confirmation @nojs", () => {
           group: "default",
         },
       });
-      expect(((await created.json()) as { success: boolean }).success).toBe(
-        true
-      );
+      expect(((await created.json()) as { success: boolean }).success).toBe(true);
     }
     for (const viewport of [
       { width: 1280, height: 800 },

@@ -28,12 +28,18 @@ test.afterAll(async () => {
 });
 
 test.describe("channel schedules @nojs", () => {
-  test("the schedule panel lists each schedule's last and next run; 更新所有余额 shows its progress until done", async ({ page, javaScriptEnabled }) => {
+  test("the schedule panel lists each schedule's last and next run; 更新所有余额 shows its progress until done", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await signIn(page, "root", "123456");
     await expect(page).toHaveURL(/\/token$/);
     const names = [uniqueName("bal"), uniqueName("bal")];
     for (const name of names) {
-      const created = await page.request.post("/api/channel/", { headers: { "New-Api-User": "1" }, data: { type: 1, name, key: "sk-x", base_url: billingUrl, models: "gpt-4o-mini", group: "default" } });
+      const created = await page.request.post("/api/channel/", {
+        headers: { "New-Api-User": "1" },
+        data: { type: 1, name, key: "sk-x", base_url: billingUrl, models: "gpt-4o-mini", group: "default" },
+      });
       expect((await created.json()).success).toBe(true);
     }
 
@@ -45,7 +51,9 @@ test.describe("channel schedules @nojs", () => {
     await expect(panel.getByTestId("schedule-channels.auto-test")).toContainText("未启用");
     await expect(panel.getByTestId("schedule-logs.retention")).toContainText("未启用");
     // Housekeeping runs on its own timer: it has a next run.
-    await expect(panel.getByTestId("schedule-quota.recover-stopped-nodes")).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    await expect(panel.getByTestId("schedule-quota.recover-stopped-nodes")).toContainText(
+      /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/,
+    );
 
     await page.getByRole("button", { name: "更新所有余额" }).click();
     await expect(page.getByText(said("已开始更新所有通道余额，请刷新页面查看进度。"))).toBeVisible();
@@ -54,12 +62,16 @@ test.describe("channel schedules @nojs", () => {
     if (javaScriptEnabled) {
       // No reload: the page follows the run by itself.
       await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
-      await expect(progress).toContainText(said("上次更新所有通道余额：共 {{total}} 个，成功 {{updated}} 个"), { timeout: 20_000 });
+      await expect(progress).toContainText(said("上次更新所有通道余额：共 {{total}} 个，成功 {{updated}} 个"), {
+        timeout: 20_000,
+      });
       expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
     } else {
       await expect(async () => {
         await page.reload();
-        await expect(progress).toContainText(said("上次更新所有通道余额：共 {{total}} 个，成功 {{updated}} 个"), { timeout: 500 });
+        await expect(progress).toContainText(said("上次更新所有通道余额：共 {{total}} 个，成功 {{updated}} 个"), {
+          timeout: 500,
+        });
       }).toPass({ timeout: 20_000 });
     }
     for (const name of names) await expect(page.getByTestId(`channel-row-${name}`)).toContainText("$87.66");

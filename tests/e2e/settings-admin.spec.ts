@@ -16,7 +16,9 @@ async function saveOn(page: Page, button: string) {
 }
 
 test.describe("admin settings @nojs", () => {
-  test("root sets the notice and site name on 其他设置 and sees them on the home page and top bar", async ({ page }) => {
+  test("root sets the notice and site name on 其他设置 and sees them on the home page and top bar", async ({
+    page,
+  }) => {
     await asRoot(page);
     await page.goto("/setting?tab=other");
     const notice = page.locator("#notice-Notice");
@@ -81,7 +83,11 @@ test.describe("admin settings @nojs", () => {
 
     await page.getByLabel("允许通过密码进行登录").uncheck();
     await saveOn(page, "保存配置登录注册");
-    await expect(page.getByText(said("确定要取消密码登录功能吗？如果你未绑定其他登录方式，将无法通过密码登录。请勾选确认后再保存"))).toBeVisible();
+    await expect(
+      page.getByText(
+        said("确定要取消密码登录功能吗？如果你未绑定其他登录方式，将无法通过密码登录。请勾选确认后再保存"),
+      ),
+    ).toBeVisible();
     await expect(page.getByLabel("允许通过密码进行登录")).not.toBeChecked();
     await page.getByLabel("我已了解，确认关闭").check();
     await saveOn(page, "保存配置登录注册");
@@ -98,7 +104,9 @@ test.describe("admin settings @nojs", () => {
     await expect(page.getByLabel("允许通过密码进行登录")).toBeChecked();
   });
 
-  test("root sets the user model request rate limit on 运营设置; a period of 0 minutes is refused", async ({ page }) => {
+  test("root sets the user model request rate limit on 运营设置; a period of 0 minutes is refused", async ({
+    page,
+  }) => {
     await asRoot(page);
     await page.goto("/setting?tab=operation");
     const card = page.getByTestId("card-rate-limit");

@@ -22,7 +22,9 @@ test.describe("application shell @nojs", () => {
     await signIn(page, "root", "123456");
     const links = page.getByTestId("side-menu").getByRole("link");
     await expect(links.filter({ hasText: "设置" })).toBeVisible();
-    const targets = await links.evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).getAttribute("href") ?? ""));
+    const targets = await links.evaluateAll((anchors) =>
+      anchors.map((a) => (a as HTMLAnchorElement).getAttribute("href") ?? ""),
+    );
     expect(targets.length).toBeGreaterThan(0);
     for (const target of targets) {
       const reply = await page.request.get(target);
@@ -33,7 +35,9 @@ test.describe("application shell @nojs", () => {
   test("no link on the public pages leads to a page that does not exist", async ({ page }) => {
     for (const start of ["/", "/login", "/register", "/about"]) {
       await page.goto(start);
-      const targets = await page.locator("a[href^='/']").evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).getAttribute("href") ?? ""));
+      const targets = await page
+        .locator("a[href^='/']")
+        .evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).getAttribute("href") ?? ""));
       for (const target of new Set(targets)) {
         const reply = await page.request.get(target, { maxRedirects: 0 });
         expect(reply.status(), `${start} → ${target}`).not.toBe(404);

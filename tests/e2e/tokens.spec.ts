@@ -18,7 +18,12 @@ async function addToken(page: Page, name: string, extra?: (page: Page) => Promis
 }
 
 test.describe("tokens @nojs", () => {
-  test("create, view the key, edit, disable, enable and delete a token", async ({ page, context, baseURL, javaScriptEnabled }) => {
+  test("create, view the key, edit, disable, enable and delete a token", async ({
+    page,
+    context,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
     if (javaScriptEnabled) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     await freshUser(page);
     await addToken(page, "laptop", async (p) => {
@@ -39,7 +44,9 @@ test.describe("tokens @nojs", () => {
     await page.getByTestId("token-row-laptop").getByRole("button", { name: "复制" }).click();
     if (javaScriptEnabled) {
       // In place, no page load: the key goes to the clipboard.
-      await expect(page.getByTestId("token-row-laptop").getByRole("button", { name: "已复制到剪贴板！" })).toBeVisible();
+      await expect(
+        page.getByTestId("token-row-laptop").getByRole("button", { name: "已复制到剪贴板！" }),
+      ).toBeVisible();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(fullKey);
     } else {
       // Without script the same button shows the key in the row to copy by hand.
@@ -103,7 +110,9 @@ test.describe("tokens @nojs", () => {
     await page.getByLabel(tpm).fill("-1");
     expect(await skipBrowserChecks(page.getByLabel(tpm))).toEqual({ refusedByBrowser: true });
     await page.getByRole("button", { name: "提交" }).click();
-    await expect(page.getByText("每分钟 Token 数限制（TPM）必须是 0 到 1000000000 之间的整数（0 表示不限制）")).toBeVisible();
+    await expect(
+      page.getByText("每分钟 Token 数限制（TPM）必须是 0 到 1000000000 之间的整数（0 表示不限制）"),
+    ).toBeVisible();
 
     await page.getByLabel(rpm).fill("0");
     await page.getByLabel(tpm).fill("2000");
@@ -125,7 +134,9 @@ test.describe("tokens @nojs", () => {
     await expect(page.getByText("过期时间格式错误！")).toBeVisible();
   });
 
-  test("a name over the reference's 30 bytes and an expiry past year 9999 are refused in the form", async ({ page }) => {
+  test("a name over the reference's 30 bytes and an expiry past year 9999 are refused in the form", async ({
+    page,
+  }) => {
     await freshUser(page);
     await page.goto("/token/add");
     await page.getByLabel("名称").fill("😀".repeat(40));
@@ -179,13 +190,21 @@ test.describe("tokens @nojs", () => {
     await expect(page.getByTestId("token-row-solo")).toBeVisible();
   });
 
-  test("a token whose expiry has passed shows 已过期, and a limited one with no quota left 已耗尽", async ({ page }) => {
+  test("a token whose expiry has passed shows 已过期, and a limited one with no quota left 已耗尽", async ({
+    page,
+  }) => {
     const { username, password } = await registerUser(page);
     const asUser = { "New-Api-User": String(await apiLogin(page.request, username, password)) };
     // The console refuses an expiry in the past, so the token gets a near one and the test waits it out.
     const soon = Math.floor(Date.now() / 1000) + 2;
-    for (const data of [{ name: "soon-gone", remain_quota: 500000, expired_time: soon }, { name: "drained", remain_quota: 0, expired_time: -1 }]) {
-      const res = await page.request.post("/api/token/", { headers: asUser, data: { unlimited_quota: false, ...data } });
+    for (const data of [
+      { name: "soon-gone", remain_quota: 500000, expired_time: soon },
+      { name: "drained", remain_quota: 0, expired_time: -1 },
+    ]) {
+      const res = await page.request.post("/api/token/", {
+        headers: asUser,
+        data: { unlimited_quota: false, ...data },
+      });
       expect(((await res.json()) as { success: boolean }).success).toBe(true);
     }
     await page.goto("/token");
@@ -212,7 +231,11 @@ test.describe("token times in the reader's time zone", () => {
   // The server runs in UTC (tests/support/e2e-server.ts); the reader is eight hours ahead of it.
   test.use({ timezoneId: "Asia/Shanghai" });
 
-  test("an expiry typed in Shanghai means Shanghai time, shows so there and as New York time in New York, with no hydration errors", async ({ page, browser, baseURL }) => {
+  test("an expiry typed in Shanghai means Shanghai time, shows so there and as New York time in New York, with no hydration errors", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const consoleErrors: string[] = [];
     page.on("console", (message) => {
       if (message.type() === "error") consoleErrors.push(message.text());

@@ -43,15 +43,22 @@ async function apiAdmin(request: APIRequestContext): Promise<{ username: string;
   expect(((await registered.json()) as { success: boolean }).success).toBe(true);
   const login = await request.post("/api/user/login", { data: { username: "root", password: "123456" } });
   const rootId = ((await login.json()) as { data: { id: number } }).data.id;
-  const found = await request.get(`/api/user/search?keyword=${username}`, { headers: { "New-Api-User": String(rootId) } });
+  const found = await request.get(`/api/user/search?keyword=${username}`, {
+    headers: { "New-Api-User": String(rootId) },
+  });
   const id = ((await found.json()) as { data: { id: number }[] }).data[0]!.id;
-  const promoted = await request.post("/api/user/manage", { headers: { "New-Api-User": String(rootId) }, data: { id, action: "promote" } });
+  const promoted = await request.post("/api/user/manage", {
+    headers: { "New-Api-User": String(rootId) },
+    data: { id, action: "promote" },
+  });
   expect(((await promoted.json()) as { success: boolean }).success).toBe(true);
   return { username, password };
 }
 
 test.describe("user management @nojs", () => {
-  test("root adds a user, finds, edits, gives quota, promotes, demotes, bans, enables and deregisters them", async ({ page }) => {
+  test("root adds a user, finds, edits, gives quota, promotes, demotes, bans, enables and deregisters them", async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     await asRoot(page);
     await page.getByRole("navigation", { name: "侧边菜单" }).getByRole("link", { name: "用户管理" }).click();
@@ -120,7 +127,10 @@ test.describe("user management @nojs", () => {
     await expect(page.getByText("用户名已存在，或已注销")).toBeVisible();
   });
 
-  test("an admin gets no operations on another admin's row, root's row or their own; only some on an ordinary user's", async ({ page, request }) => {
+  test("an admin gets no operations on another admin's row, root's row or their own; only some on an ordinary user's", async ({
+    page,
+    request,
+  }) => {
     const other = await apiAdmin(request);
     const me = await apiAdmin(request);
     const ordinary = uniqueName("o");
@@ -165,7 +175,9 @@ test.describe("user management @nojs", () => {
     const { username, password } = await registerUser(page);
     await signIn(page, username, password);
     await expect(page).toHaveURL(/\/token$/);
-    await expect(page.getByRole("navigation", { name: "侧边菜单" }).getByRole("link", { name: "用户管理" })).toHaveCount(0);
+    await expect(
+      page.getByRole("navigation", { name: "侧边菜单" }).getByRole("link", { name: "用户管理" }),
+    ).toHaveCount(0);
     for (const path of ["/user", "/user/add", "/user/edit/1"]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(403);

@@ -96,9 +96,7 @@ const CASES: Case[] = [
 ];
 
 test.describe("validation bubbles in the spec's words", () => {
-  test("each form's refused control carries the server's message, and nothing is posted", async ({
-    page,
-  }) => {
+  test("each form's refused control carries the server's message, and nothing is posted", async ({ page }) => {
     test.setTimeout(60_000);
     await signIn(page, "root", "123456");
     await expect(page).toHaveURL(/\/token$/);
@@ -114,28 +112,15 @@ test.describe("validation bubbles in the spec's words", () => {
       await tab.locator("html[data-enhanced]").waitFor({ state: "attached" });
       const control = await c.fill(tab);
       const posts: string[] = [];
-      tab.on("request", (r) =>
-        r.method() === "POST" ? posts.push(r.url()) : undefined
-      );
+      tab.on("request", (r) => (r.method() === "POST" ? posts.push(r.url()) : undefined));
       await tab.getByRole("button", { name: c.submit, exact: true }).click();
       await tab.waitForTimeout(200);
-      const message = await control.evaluate(
-        (el: HTMLInputElement) => el.validationMessage
-      );
+      const message = await control.evaluate((el: HTMLInputElement) => el.validationMessage);
       if (message !== c.message || posts.length)
-        failures.push(
-          `${c.form}: "${message}"${posts.length ? " (posted)" : ""}`
-        );
+        failures.push(`${c.form}: "${message}"${posts.length ? " (posted)" : ""}`);
       // Typing clears it: the next check is the browser's constraint again, not a stale message.
-      await control.fill(
-        c.form.includes("count") ? "5" : "something-long-enough"
-      );
-      expect(
-        await control.evaluate(
-          (el: HTMLInputElement) => el.validity.customError
-        ),
-        c.form
-      ).toBe(false);
+      await control.fill(c.form.includes("count") ? "5" : "something-long-enough");
+      expect(await control.evaluate((el: HTMLInputElement) => el.validity.customError), c.form).toBe(false);
       if (tab !== page) await tab.close();
     }
     await guest.close();

@@ -17,7 +17,11 @@ const unpriced = uniqueModel("nopr");
 type Answer = { status: number; json: any };
 
 async function post(path: string, headers: Record<string, string>, body: unknown): Promise<Answer> {
-  const res = await fetch(`${baseUrl()}${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   let json: unknown;
   try {
@@ -31,7 +35,9 @@ async function post(path: string, headers: Record<string, string>, body: unknown
 /** The plain HTTP answer to a refused Realtime upgrade. */
 function realtime(key: string, model: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${baseUrl().replace(/^http/, "ws")}/v1/realtime?model=${encodeURIComponent(model)}`, { headers: { Authorization: `Bearer ${key}` } });
+    const ws = new WebSocket(`${baseUrl().replace(/^http/, "ws")}/v1/realtime?model=${encodeURIComponent(model)}`, {
+      headers: { Authorization: `Bearer ${key}` },
+    });
     ws.once("open", () => {
       ws.close();
       reject(new Error("upgraded"));
@@ -49,8 +55,16 @@ function realtime(key: string, model: string): Promise<Answer> {
 async function everySurface(key: string, model: string): Promise<Record<string, { status: number; code: unknown }>> {
   const bearer = { Authorization: `Bearer ${key}` };
   const chat = await post("/v1/chat/completions", bearer, { model, messages: [{ role: "user", content: "hi" }] });
-  const messages = await post("/v1/messages", { "x-api-key": key, "anthropic-version": "2023-06-01" }, { model, max_tokens: 10, messages: [{ role: "user", content: "hi" }] });
-  const gemini = await post(`/v1beta/models/${model}:generateContent`, { "x-goog-api-key": key }, { contents: [{ role: "user", parts: [{ text: "hi" }] }] });
+  const messages = await post(
+    "/v1/messages",
+    { "x-api-key": key, "anthropic-version": "2023-06-01" },
+    { model, max_tokens: 10, messages: [{ role: "user", content: "hi" }] },
+  );
+  const gemini = await post(
+    `/v1beta/models/${model}:generateContent`,
+    { "x-goog-api-key": key },
+    { contents: [{ role: "user", parts: [{ text: "hi" }] }] },
+  );
   const responses = await post("/v1/responses", bearer, { model, input: "hi" });
   const socket = await realtime(key, model);
   return {
@@ -65,7 +79,13 @@ async function everySurface(key: string, model: string): Promise<Record<string, 
 /** The same status on every surface, with the code each shape carries (Anthropic's error type is its own; Gemini's code is the status). */
 function everywhere(status: number, code: string) {
   const openAi = { status, code };
-  return { chat: openAi, messages: { status, code: expect.any(String) }, gemini: { status, code: status }, responses: openAi, realtime: openAi };
+  return {
+    chat: openAi,
+    messages: { status, code: expect.any(String) },
+    gemini: { status, code: status },
+    responses: openAi,
+    realtime: openAi,
+  };
 }
 
 beforeAll(async () => {

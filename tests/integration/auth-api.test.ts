@@ -7,11 +7,37 @@ describe("GET /api/status", () => {
     expect(res.status).toBe(200);
     expect(res.json.success).toBe(true);
     const keys = [
-      "version", "start_time", "email_verification", "github_oauth", "github_client_id", "telegram_oauth", "telegram_bot_name",
-      "system_name", "logo", "footer_html", "wechat_qrcode", "wechat_login", "server_address", "price", "min_topup",
-      "turnstile_check", "turnstile_site_key", "top_up_link", "chat_link", "chat_link2", "quota_per_unit", "display_in_currency",
-      "enable_batch_update", "enable_drawing", "enable_task", "enable_data_export", "data_export_default_time",
-      "default_collapse_sidebar", "enable_online_topup", "mj_notify_enabled", "chats",
+      "version",
+      "start_time",
+      "email_verification",
+      "github_oauth",
+      "github_client_id",
+      "telegram_oauth",
+      "telegram_bot_name",
+      "system_name",
+      "logo",
+      "footer_html",
+      "wechat_qrcode",
+      "wechat_login",
+      "server_address",
+      "price",
+      "min_topup",
+      "turnstile_check",
+      "turnstile_site_key",
+      "top_up_link",
+      "chat_link",
+      "chat_link2",
+      "quota_per_unit",
+      "display_in_currency",
+      "enable_batch_update",
+      "enable_drawing",
+      "enable_task",
+      "enable_data_export",
+      "data_export_default_time",
+      "default_collapse_sidebar",
+      "enable_online_topup",
+      "mj_notify_enabled",
+      "chats",
     ];
     for (const key of keys) expect(res.json.data, key).toHaveProperty(key);
     expect(res.json.data.quota_per_unit).toBe(500000);
@@ -63,7 +89,12 @@ describe("sign-in over /api", () => {
     const ip = `198.${18 + Math.floor(Math.random() * 2)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 254) + 1}`;
     const statuses: number[] = [];
     for (let i = 0; i < 21; i += 1) {
-      const res = await request("POST", "/api/user/login", { username: "nobody", password: "x" }, { "X-Forwarded-For": ip });
+      const res = await request(
+        "POST",
+        "/api/user/login",
+        { username: "nobody", password: "x" },
+        { "X-Forwarded-For": ip },
+      );
       statuses.push(res.status);
     }
     expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
@@ -97,7 +128,9 @@ describe("sign-in over /api", () => {
     // 1 hit used by the state above; 19 more wrong guesses fill the budget of 20.
     const statuses: number[] = [];
     for (let i = 0; i < 20; i += 1) {
-      statuses.push((await request("POST", "/api/user/login", { username, password: "wrong-password" }, headers)).status);
+      statuses.push(
+        (await request("POST", "/api/user/login", { username, password: "wrong-password" }, headers)).status,
+      );
     }
     expect(statuses.slice(0, 19).every((s) => s === 200)).toBe(true);
     expect(statuses[19]).toBe(429);
@@ -110,7 +143,11 @@ describe("sign-in over /api", () => {
 describe("registration", () => {
   it("registers a user who can then sign in; a taken name is refused", async () => {
     const username = uniqueName();
-    const ok = await request("POST", "/api/user/register", { username, password: "password123", password2: "password123" });
+    const ok = await request("POST", "/api/user/register", {
+      username,
+      password: "password123",
+      password2: "password123",
+    });
     expect(ok.json).toMatchObject({ success: true });
     const again = await request("POST", "/api/user/register", { username, password: "password123" });
     expect(again.json).toEqual({ success: false, message: "用户名已存在，或已注销" });
@@ -123,7 +160,11 @@ describe("registration", () => {
     const short = await request("POST", "/api/user/register", { username: uniqueName(), password: "short" });
     expect(short.json.success).toBe(false);
     expect(short.json.message).toContain("密码长度不得小于 8 位！");
-    const mismatch = await request("POST", "/api/user/register", { username: uniqueName(), password: "password123", password2: "password124" });
+    const mismatch = await request("POST", "/api/user/register", {
+      username: uniqueName(),
+      password: "password123",
+      password2: "password124",
+    });
     expect(mismatch.json.success).toBe(false);
     expect(mismatch.json.message).toContain("两次输入的密码不一致");
   });
@@ -168,7 +209,10 @@ describe("session authentication", () => {
     const missing = await request("GET", "/api/user/self", undefined, { Cookie: user.cookie });
     expect(missing.status).toBe(401);
     expect(missing.json).toEqual({ success: false, message: "无权进行此操作，请刷新页面或清空缓存后重试" });
-    const mismatch = await request("GET", "/api/user/self", undefined, { Cookie: user.cookie, "New-Api-User": String(user.userId + 1) });
+    const mismatch = await request("GET", "/api/user/self", undefined, {
+      Cookie: user.cookie,
+      "New-Api-User": String(user.userId + 1),
+    });
     expect(mismatch.status).toBe(401);
     expect(mismatch.json.message).toContain("不匹配");
     const anonymous = await request("GET", "/api/user/self");
@@ -258,7 +302,10 @@ describe("self service", () => {
     const other = await login(user.username, "password123");
     const noOld = await user.call("PUT", "/api/user/self", { password: "newpassword1" });
     expect(noOld.json.success).toBe(false);
-    const wrongOld = await user.call("PUT", "/api/user/self", { password: "newpassword1", original_password: "nope-nope" });
+    const wrongOld = await user.call("PUT", "/api/user/self", {
+      password: "newpassword1",
+      original_password: "nope-nope",
+    });
     expect(wrongOld.json).toEqual({ success: false, message: "原密码错误" });
     const ok = await user.call("PUT", "/api/user/self", { password: "newpassword1", original_password: "password123" });
     expect(ok.json.success).toBe(true);

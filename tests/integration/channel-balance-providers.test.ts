@@ -13,10 +13,26 @@ let balances: ProviderMock;
 let ollama: ProviderMock;
 /** What the balance mock answers on each path; a test may swap one for a hostile reply. */
 const replies: Record<string, unknown> = {
-  "/v1/user/info": { code: 20000, message: "OK", status: true, data: { id: "u1", balance: "0.88", chargeBalance: "88.00", totalBalance: "88.88" } },
-  "/user/balance": { is_available: true, balance_infos: [{ currency: "USD", total_balance: "5.00" }, { currency: "CNY", total_balance: "110.00", granted_balance: "10.00", topped_up_balance: "100.00" }] },
+  "/v1/user/info": {
+    code: 20000,
+    message: "OK",
+    status: true,
+    data: { id: "u1", balance: "0.88", chargeBalance: "88.00", totalBalance: "88.88" },
+  },
+  "/user/balance": {
+    is_available: true,
+    balance_infos: [
+      { currency: "USD", total_balance: "5.00" },
+      { currency: "CNY", total_balance: "110.00", granted_balance: "10.00", topped_up_balance: "100.00" },
+    ],
+  },
   "/api/v1/credits": { data: { total_credits: 50, total_usage: 12.5 } },
-  "/v1/users/me/balance": { code: 0, data: { available_balance: 49.58, voucher_balance: 46.58, cash_balance: 3 }, scode: "0x0", status: true },
+  "/v1/users/me/balance": {
+    code: 0,
+    data: { available_balance: 49.58, voucher_balance: 46.58, cash_balance: 3 },
+    scode: "0x0",
+    status: true,
+  },
 };
 
 beforeAll(async () => {
@@ -24,7 +40,8 @@ beforeAll(async () => {
   balances = await startProviderMock({
     authorized: (req) => req.headers.authorization === "Bearer bal-key",
     unauthorized: { status: 401, body: { error: { message: "bad key" } } },
-    route: (req, res) => (req.path in replies ? sendJson(res, 200, replies[req.path]) : sendJson(res, 404, { error: "no" })),
+    route: (req, res) =>
+      req.path in replies ? sendJson(res, 200, replies[req.path]) : sendJson(res, 404, { error: "no" }),
   });
   ollama = await startOllamaNativeMock();
 });
@@ -58,7 +75,10 @@ describe("balance refresh", () => {
       for (const hostile of ["1e400", "NaN", "12abc", 1e15, null]) {
         replies["/v1/user/info"] = { code: 20000, data: { totalBalance: hostile } };
         const { id, json } = await refresh(40, balances.url);
-        expect(json).toMatchObject({ success: false, message: "余额查询失败：上游返回的余额无效（data.totalBalance）" });
+        expect(json).toMatchObject({
+          success: false,
+          message: "余额查询失败：上游返回的余额无效（data.totalBalance）",
+        });
         expect((await root.call("GET", `/api/channel/${id}`)).json.data.balance).toBe(0);
       }
     } finally {
@@ -77,8 +97,11 @@ describe("balance refresh", () => {
 describe("fetch_models per provider", () => {
   it("Ollama lists /api/tags", async () => {
     const id = await createChannel(root, { type: 4, key: "x", base_url: ollama.url, models: uniqueModel("o") });
-    expect((await root.call("GET", `/api/channel/fetch_models/${id}`)).json).toEqual({ success: true, message: "", data: ["llama3.2:latest", "qwen2.5:7b"] });
+    expect((await root.call("GET", `/api/channel/fetch_models/${id}`)).json).toEqual({
+      success: true,
+      message: "",
+      data: ["llama3.2:latest", "qwen2.5:7b"],
+    });
     expect(ollama.requests.at(-1)).toMatchObject({ method: "GET", path: "/api/tags" });
   });
-
 });

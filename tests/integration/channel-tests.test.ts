@@ -12,7 +12,11 @@ beforeAll(async () => {
   root = await loginRoot();
   ok = await startOpenAiMock();
   broken = await startOpenAiMock();
-  broken.fault = { kind: "status", status: 401, body: { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } } };
+  broken.fault = {
+    kind: "status",
+    status: 401,
+    body: { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } },
+  };
 });
 afterAll(async () => {
   await setOption(root, "AutomaticDisableChannelEnabled", "false");
@@ -51,32 +55,80 @@ describe("channel tests and balances", () => {
     const testOf = async (id: number) => {
       const res = await root.call("GET", `/api/channel/test/${id}`);
       const channel = (await root.call("GET", `/api/channel/${id}`)).json.data;
-      return { json: res.json, status: channel.status as number, testError: JSON.parse(channel.other_info || "{}").test_error as string | undefined };
+      return {
+        json: res.json,
+        status: channel.status as number,
+        testError: JSON.parse(channel.other_info || "{}").test_error as string | undefined,
+      };
     };
     const upstream = await startOpenAiMock();
     try {
       await setOption(root, "AutomaticDisableChannelEnabled", "true");
       // Connection refused: nothing listens on the port.
-      const refused = await createChannel(root, { base_url: `http://127.0.0.1:${await freePort()}`, models: uniqueModel("t"), auto_ban: 1 });
+      const refused = await createChannel(root, {
+        base_url: `http://127.0.0.1:${await freePort()}`,
+        models: uniqueModel("t"),
+        auto_ban: 1,
+      });
       const r = await testOf(refused);
       expect(r.json).toMatchObject({ success: false, message: expect.stringContaining("请求上游地址失败") });
       expect(r.testError).toBe(r.json.message);
       expect(r.status).toBe(3);
       // The same failure on a channel without auto_ban: shown, never disabled.
-      const kept = await createChannel(root, { base_url: `http://127.0.0.1:${await freePort()}`, models: uniqueModel("t"), auto_ban: 0 });
-      expect(await testOf(kept)).toMatchObject({ json: { success: false }, status: 1, testError: expect.stringContaining("请求上游地址失败") });
+      const kept = await createChannel(root, {
+        base_url: `http://127.0.0.1:${await freePort()}`,
+        models: uniqueModel("t"),
+        auto_ban: 0,
+      });
+      expect(await testOf(kept)).toMatchObject({
+        json: { success: false },
+        status: 1,
+        testError: expect.stringContaining("请求上游地址失败"),
+      });
 
       // A 200 whose body is an error: a failure, disabled when the reference's rules say so.
       const quota = await createChannel(root, { base_url: upstream.url, models: uniqueModel("t"), auto_ban: 1 });
-      upstream.fault = { kind: "status", status: 200, body: { error: { message: "You exceeded your current quota, please check your plan", type: "insufficient_quota", code: "insufficient_quota" } } };
-      expect(await testOf(quota)).toMatchObject({ json: { success: false, message: expect.stringContaining("You exceeded your current quota") }, status: 3 });
+      upstream.fault = {
+        kind: "status",
+        status: 200,
+        body: {
+          error: {
+            message: "You exceeded your current quota, please check your plan",
+            type: "insufficient_quota",
+            code: "insufficient_quota",
+          },
+        },
+      };
+      expect(await testOf(quota)).toMatchObject({
+        json: { success: false, message: expect.stringContaining("You exceeded your current quota") },
+        status: 3,
+      });
       const overloaded = await createChannel(root, { base_url: upstream.url, models: uniqueModel("t"), auto_ban: 1 });
-      upstream.fault = { kind: "status", status: 200, body: { error: { message: "The model is overloaded", type: "server_error" } } };
-      expect(await testOf(overloaded)).toMatchObject({ json: { success: false, message: "The model is overloaded" }, status: 1, testError: "The model is overloaded" });
+      upstream.fault = {
+        kind: "status",
+        status: 200,
+        body: { error: { message: "The model is overloaded", type: "server_error" } },
+      };
+      expect(await testOf(overloaded)).toMatchObject({
+        json: { success: false, message: "The model is overloaded" },
+        status: 1,
+        testError: "The model is overloaded",
+      });
       upstream.fault = { kind: "status", status: 200, body: "<html>please sign in</html>" };
-      expect(await testOf(overloaded)).toMatchObject({ json: { success: false, message: expect.stringContaining("上游返回了无法识别的响应") }, status: 1 });
-      upstream.fault = { kind: "status", status: 500, body: { error: { message: "internal error", type: "server_error" } } };
-      expect(await testOf(overloaded)).toMatchObject({ json: { success: false, message: "internal error" }, status: 1, testError: "internal error" });
+      expect(await testOf(overloaded)).toMatchObject({
+        json: { success: false, message: expect.stringContaining("上游返回了无法识别的响应") },
+        status: 1,
+      });
+      upstream.fault = {
+        kind: "status",
+        status: 500,
+        body: { error: { message: "internal error", type: "server_error" } },
+      };
+      expect(await testOf(overloaded)).toMatchObject({
+        json: { success: false, message: "internal error" },
+        status: 1,
+        testError: "internal error",
+      });
 
       // An upstream that never answers: given up after RELAY_TIMEOUT (3 s in tests).
       const hanging = await createChannel(root, { base_url: upstream.url, models: uniqueModel("t"), auto_ban: 1 });
@@ -84,7 +136,10 @@ describe("channel tests and balances", () => {
       const started = Date.now();
       const h = await testOf(hanging);
       expect(Date.now() - started).toBeLessThan(6000);
-      expect(h).toMatchObject({ json: { success: false, message: expect.stringContaining("上游响应超时") }, status: 3 });
+      expect(h).toMatchObject({
+        json: { success: false, message: expect.stringContaining("上游响应超时") },
+        status: 3,
+      });
 
       // A passing test clears the failure.
       upstream.fault = undefined;
@@ -101,7 +156,13 @@ describe("channel tests and balances", () => {
     await root.call("PUT", "/api/channel/", { id, status: 2 });
     // Status 3 is what automatic disabling leaves; simulate it through a failing test.
     const flaky = await startOpenAiMock();
-    flaky.fault = { kind: "status", status: 401, body: { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } } };
+    flaky.fault = {
+      kind: "status",
+      status: 401,
+      body: {
+        error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" },
+      },
+    };
     const autoId = await createChannel(root, { base_url: flaky.url, models: uniqueModel("t") });
     await setOption(root, "AutomaticDisableChannelEnabled", "true");
     await root.call("GET", `/api/channel/test/${autoId}`);

@@ -15,7 +15,13 @@ afterAll(async () => upstream.close());
 const unique = () => `ch-${Math.random().toString(36).slice(2, 8)}`;
 
 async function create(body: Record<string, unknown>) {
-  return admin.call("POST", "/api/channel/", { type: 1, key: SECRET, models: "gpt-4o,gpt-4o-mini", group: "default", ...body });
+  return admin.call("POST", "/api/channel/", {
+    type: 1,
+    key: SECRET,
+    models: "gpt-4o,gpt-4o-mini",
+    group: "default",
+    ...body,
+  });
 }
 
 async function findByName(name: string) {
@@ -25,7 +31,9 @@ async function findByName(name: string) {
 
 async function abilities(channelId: number) {
   const res = await admin.call("GET", `/api/channel/abilities?channel_id=${channelId}`);
-  return (res.json.data as any[]).map((a) => `${a.group}/${a.model}/${a.enabled ? "on" : "off"}/${a.priority}/${a.weight}`).sort();
+  return (res.json.data as any[])
+    .map((a) => `${a.group}/${a.model}/${a.enabled ? "on" : "off"}/${a.priority}/${a.weight}`)
+    .sort();
 }
 
 describe("channel CRUD and the abilities index", () => {
@@ -34,11 +42,26 @@ describe("channel CRUD and the abilities index", () => {
     const res = await create({ name, group: "default,vip", priority: 5, weight: 3, base_url: `${upstream.url}/` });
     expect(res.json.success).toBe(true);
     const [channel] = await findByName(name);
-    expect(channel).toMatchObject({ name, type: 1, status: 1, priority: 5, weight: 3, base_url: upstream.url, group: "default,vip", models: "gpt-4o,gpt-4o-mini" });
+    expect(channel).toMatchObject({
+      name,
+      type: 1,
+      status: 1,
+      priority: 5,
+      weight: 3,
+      base_url: upstream.url,
+      group: "default,vip",
+      models: "gpt-4o,gpt-4o-mini",
+    });
     expect(channel.key).toBe("");
     expect(JSON.stringify(channel)).not.toContain(SECRET);
-    expect(await abilities(channel.id)).toEqual(["default/gpt-4o/on/5/3", "default/gpt-4o-mini/on/5/3", "vip/gpt-4o/on/5/3", "vip/gpt-4o-mini/on/5/3"].sort());
-    for (const path of [`/api/channel/${channel.id}`, "/api/channel/?p=0&page_size=100", `/api/channel/search?keyword=${name}`]) {
+    expect(await abilities(channel.id)).toEqual(
+      ["default/gpt-4o/on/5/3", "default/gpt-4o-mini/on/5/3", "vip/gpt-4o/on/5/3", "vip/gpt-4o-mini/on/5/3"].sort(),
+    );
+    for (const path of [
+      `/api/channel/${channel.id}`,
+      "/api/channel/?p=0&page_size=100",
+      `/api/channel/search?keyword=${name}`,
+    ]) {
       const body = JSON.stringify((await admin.call("GET", path)).json);
       expect(body, path).not.toContain(SECRET);
     }
@@ -49,7 +72,15 @@ describe("channel CRUD and the abilities index", () => {
     await create({ name, key: "sk-a\n\n  sk-b  \nsk-c\n" });
     expect(await findByName(name)).toHaveLength(3);
     const vertexName = unique();
-    const vertexKey = JSON.stringify({ type: "service_account", client_email: "x@y.iam.gserviceaccount.com", private_key: "-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n" }, null, 2);
+    const vertexKey = JSON.stringify(
+      {
+        type: "service_account",
+        client_email: "x@y.iam.gserviceaccount.com",
+        private_key: "-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n",
+      },
+      null,
+      2,
+    );
     const vertex = await create({ name: vertexName, type: 41, key: vertexKey, models: "gemini-1.5-pro" });
     expect(vertex.json.success).toBe(true);
     const [created] = await findByName(vertexName);
@@ -58,13 +89,24 @@ describe("channel CRUD and the abilities index", () => {
 
   it("validates as the product describes", async () => {
     expect((await create({ name: "" })).json).toEqual({ success: false, message: "请填写渠道名称和渠道密钥！" });
-    expect((await create({ name: unique(), key: "" })).json).toEqual({ success: false, message: "请填写渠道名称和渠道密钥！" });
-    expect((await create({ name: unique(), models: "" })).json).toEqual({ success: false, message: "请至少选择一个模型！" });
-    expect((await create({ name: unique(), model_mapping: "[1,2]" })).json).toEqual({ success: false, message: "模型映射必须是合法的 JSON 格式！" });
+    expect((await create({ name: unique(), key: "" })).json).toEqual({
+      success: false,
+      message: "请填写渠道名称和渠道密钥！",
+    });
+    expect((await create({ name: unique(), models: "" })).json).toEqual({
+      success: false,
+      message: "请至少选择一个模型！",
+    });
+    expect((await create({ name: unique(), model_mapping: "[1,2]" })).json).toEqual({
+      success: false,
+      message: "模型映射必须是合法的 JSON 格式！",
+    });
     expect((await create({ name: unique(), model_mapping: "{bad" })).json.success).toBe(false);
     expect((await create({ name: unique(), status_code_mapping: "400" })).json.success).toBe(false);
     expect((await create({ name: unique(), priority: -1000 })).json.success).toBe(false);
-    expect((await create({ name: unique(), type: 15, key: "only-one-part" })).json.message).toContain("APIKey|SecretKey");
+    expect((await create({ name: unique(), type: 15, key: "only-one-part" })).json.message).toContain(
+      "APIKey|SecretKey",
+    );
     expect((await create({ name: unique(), type: 18, key: "a|b" })).json.success).toBe(false);
     expect((await create({ name: unique(), type: 23, key: "a|b|c" })).json.success).toBe(true);
     expect((await create({ name: unique(), type: 33, key: "ak|sk" })).json.success).toBe(false);
@@ -79,7 +121,13 @@ describe("channel CRUD and the abilities index", () => {
 
   it("a link-local or cloud-metadata base URL is refused at create and at update, loopback and private ones are kept", async () => {
     const metadata = "http://169.254.169.254/latest/meta-data";
-    for (const base_url of [metadata, "http://[::ffff:169.254.169.254]", "http://0xA9FEA9FE", "http://[fd00:ec2::254]", "http://metadata.google.internal"]) {
+    for (const base_url of [
+      metadata,
+      "http://[::ffff:169.254.169.254]",
+      "http://0xA9FEA9FE",
+      "http://[fd00:ec2::254]",
+      "http://metadata.google.internal",
+    ]) {
       const name = unique();
       const refused = await create({ name, base_url });
       expect(refused.json.success, base_url).toBe(false);
@@ -92,11 +140,18 @@ describe("channel CRUD and the abilities index", () => {
     const update = await admin.call("PUT", "/api/channel/", { id: channel.id, base_url: metadata });
     expect(update.json).toMatchObject({ success: false, message: expect.stringContaining("169.254.169.254") });
     expect((await admin.call("GET", `/api/channel/${channel.id}`)).json.data.base_url).toBe("http://127.0.0.1:11434");
-    expect((await admin.call("PUT", "/api/channel/", { id: channel.id, base_url: "http://192.168.10.5:8000" })).json.success).toBe(true);
+    expect(
+      (await admin.call("PUT", "/api/channel/", { id: channel.id, base_url: "http://192.168.10.5:8000" })).json.success,
+    ).toBe(true);
   });
 
   it("an IPv6 base URL with a zone id (link-local or any other scope) is refused at create and at update", async () => {
-    for (const base_url of ["http://[fe80::1%25eth0]", "http://[fe80::a9fe:a9fe%25en0]:8080/v1", "http://[fd00::1%25eth0]", "http://[::1%25lo]:11434"]) {
+    for (const base_url of [
+      "http://[fe80::1%25eth0]",
+      "http://[fe80::a9fe:a9fe%25en0]:8080/v1",
+      "http://[fd00::1%25eth0]",
+      "http://[::1%25lo]:11434",
+    ]) {
       const name = unique();
       const refused = await create({ name, base_url });
       expect(refused.json, base_url).toMatchObject({ success: false, message: expect.stringContaining("区域标识") });
@@ -114,7 +169,13 @@ describe("channel CRUD and the abilities index", () => {
     const name = unique();
     await create({ name });
     const [channel] = await findByName(name);
-    const put = await admin.call("PUT", "/api/channel/", { id: channel.id, models: "gpt-4o", group: "vip", priority: 9, weight: 2 });
+    const put = await admin.call("PUT", "/api/channel/", {
+      id: channel.id,
+      models: "gpt-4o",
+      group: "vip",
+      priority: 9,
+      weight: 2,
+    });
     expect(put.json.success).toBe(true);
     expect(put.json.data.key).toBe("");
     expect(await abilities(channel.id)).toEqual(["vip/gpt-4o/on/9/2"]);
@@ -133,7 +194,11 @@ describe("channel CRUD and the abilities index", () => {
     const [channel] = await findByName(name);
     await admin.call("PUT", "/api/channel/", { id: channel.id, key: "", name: `${name}-renamed` });
     const models = await admin.call("GET", `/api/channel/fetch_models/${channel.id}`);
-    expect(models.json).toEqual({ success: true, message: "", data: ["gpt-4o", "gpt-4o-mini", "text-embedding-3-small"] });
+    expect(models.json).toEqual({
+      success: true,
+      message: "",
+      data: ["gpt-4o", "gpt-4o-mini", "text-embedding-3-small"],
+    });
     expect(upstream.requests.at(-1)?.headers.authorization).toBe(`Bearer ${SECRET}`);
   });
 
@@ -141,7 +206,10 @@ describe("channel CRUD and the abilities index", () => {
     const name = unique();
     await create({ name, type: 14, key: "sk-ant-x", models: "claude-3-5-sonnet-20241022" });
     const [channel] = await findByName(name);
-    expect((await admin.call("GET", `/api/channel/fetch_models/${channel.id}`)).json).toEqual({ success: false, message: "该渠道类型不支持获取模型列表" });
+    expect((await admin.call("GET", `/api/channel/fetch_models/${channel.id}`)).json).toEqual({
+      success: false,
+      message: "该渠道类型不支持获取模型列表",
+    });
   });
 
   it("delete, batch delete, delete disabled and fix report counts and keep abilities in step", async () => {
@@ -158,7 +226,10 @@ describe("channel CRUD and the abilities index", () => {
     expect(await abilities(ca.id)).toEqual([]);
     expect((await admin.call("POST", "/api/channel/batch", { ids: [cb.id, 999999] })).json.data).toBe(1);
     expect(await abilities(cb.id)).toEqual([]);
-    expect((await admin.call("POST", "/api/channel/batch", { ids: [] })).json).toEqual({ success: false, message: "无效的参数：ids: 请先选择要删除的通道！" });
+    expect((await admin.call("POST", "/api/channel/batch", { ids: [] })).json).toEqual({
+      success: false,
+      message: "无效的参数：ids: 请先选择要删除的通道！",
+    });
     await admin.call("PUT", "/api/channel/", { id: cc.id, status: 2 });
     const removed = (await admin.call("DELETE", "/api/channel/disabled")).json.data as number;
     expect(removed).toBeGreaterThanOrEqual(1);
@@ -189,7 +260,11 @@ describe("channel CRUD and the abilities index", () => {
     const byId = await admin.call("GET", "/api/channel/?p=0&page_size=100&id_sort=true");
     const ids = (byId.json.data as any[]).map((c) => c.id);
     expect(ids).toEqual([...ids].sort((x, y) => y - x));
-    expect((await admin.call("GET", "/api/channel/search?group=svip&model=model-only-here")).json.data.map((c: any) => c.name)).toEqual([hi]);
+    expect(
+      (await admin.call("GET", "/api/channel/search?group=svip&model=model-only-here")).json.data.map(
+        (c: any) => c.name,
+      ),
+    ).toEqual([hi]);
     expect((await admin.call("GET", "/api/channel/search?model=model-only")).json.data).toHaveLength(0);
   });
 
@@ -205,7 +280,16 @@ describe("channel CRUD and the abilities index", () => {
 describe("channel guards and users' models", () => {
   it("ordinary users cannot reach any channel endpoint", async () => {
     const user = await newUser();
-    for (const [method, path] of [["GET", "/api/channel/"], ["GET", "/api/channel/search?keyword=x"], ["POST", "/api/channel/"], ["PUT", "/api/channel/"], ["DELETE", "/api/channel/disabled"], ["POST", "/api/channel/fix"], ["GET", "/api/channel/abilities"], ["GET", "/api/channel/1"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/channel/"],
+      ["GET", "/api/channel/search?keyword=x"],
+      ["POST", "/api/channel/"],
+      ["PUT", "/api/channel/"],
+      ["DELETE", "/api/channel/disabled"],
+      ["POST", "/api/channel/fix"],
+      ["GET", "/api/channel/abilities"],
+      ["GET", "/api/channel/1"],
+    ] as const) {
       const res = await user.call(method, path, method === "GET" || method === "DELETE" ? undefined : {});
       expect(res.json, `${method} ${path}`).toEqual({ success: false, message: "无权进行此操作，权限不足" });
     }

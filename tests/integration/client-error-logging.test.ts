@@ -35,7 +35,12 @@ describe("expected client errors do not flood the server log", () => {
     const before = server.output().length;
     for (let round = 0; round < ROUNDS; round++) {
       for (const { method, path, status } of CLIENT_ERRORS) {
-        const res = await fetch(server.baseUrl + path, { method, headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1", redirect: "manual" });
+        const res = await fetch(server.baseUrl + path, {
+          method,
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: "a=1",
+          redirect: "manual",
+        });
         await res.arrayBuffer();
         expect(res.status, `${method} ${path}`).toBe(status);
       }

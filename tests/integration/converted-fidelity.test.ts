@@ -18,27 +18,50 @@ let key = "";
 let closeUpstreams: (() => Promise<void>) | undefined;
 const model = uniqueModel("conv");
 const compatibleModel = uniqueModel("conv-compat");
-const CACHED_USAGE = { prompt_tokens: 1200, completion_tokens: 40, total_tokens: 1240, prompt_tokens_details: { cached_tokens: 1000 }, completion_tokens_details: { reasoning_tokens: 15 } };
+const CACHED_USAGE = {
+  prompt_tokens: 1200,
+  completion_tokens: 40,
+  total_tokens: 1240,
+  prompt_tokens_details: { cached_tokens: 1000 },
+  completion_tokens_details: { reasoning_tokens: 15 },
+};
 
 beforeAll(async () => {
-  ({ openai, compatible, key, close: closeUpstreams } = await setUpConvertedChannels(() => startOpenAiMock(), model, compatibleModel));
+  ({
+    openai,
+    compatible,
+    key,
+    close: closeUpstreams,
+  } = await setUpConvertedChannels(() => startOpenAiMock(), model, compatibleModel));
 }, 60_000);
 afterAll(async () => {
   await closeUpstreams?.();
 });
 
 const anthropic = () => new Anthropic({ apiKey: key, baseURL: baseUrl(), maxRetries: 0, timeout: 20_000 });
-const genai = () => new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: baseUrl(), retryOptions: { attempts: 1 } } });
+const genai = () =>
+  new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: baseUrl(), retryOptions: { attempts: 1 } } });
 const sentBody = (mock: MockUpstream) => JSON.parse(mock.requests.at(-1)!.body) as Record<string, any>;
 
 describe("Anthropic Messages → an OpenAI channel", () => {
   it("sends thinking, service tier and a failed tool's result; top_k only to a channel that takes it", async () => {
     const request = {
-      max_tokens: 100, top_k: 30, service_tier: "standard_only" as const, thinking: { type: "enabled" as const, budget_tokens: 20_000 },
+      max_tokens: 100,
+      top_k: 30,
+      service_tier: "standard_only" as const,
+      thinking: { type: "enabled" as const, budget_tokens: 20_000 },
       messages: [
         { role: "user" as const, content: "read it" },
-        { role: "assistant" as const, content: [{ type: "tool_use" as const, id: "toolu_1", name: "read", input: {} }] },
-        { role: "user" as const, content: [{ type: "tool_result" as const, tool_use_id: "toolu_1", is_error: true, content: "permission denied" }] },
+        {
+          role: "assistant" as const,
+          content: [{ type: "tool_use" as const, id: "toolu_1", name: "read", input: {} }],
+        },
+        {
+          role: "user" as const,
+          content: [
+            { type: "tool_result" as const, tool_use_id: "toolu_1", is_error: true, content: "permission denied" },
+          ],
+        },
       ],
     };
     await anthropic().messages.create({ ...request, model });
@@ -53,13 +76,31 @@ describe("Anthropic Messages → an OpenAI channel", () => {
   it("reports the cache's reads apart from input_tokens, whole and streamed; message_start states the prompt", async () => {
     openai.fault = { kind: "usage", json: JSON.stringify(CACHED_USAGE) };
     try {
-      const whole = await anthropic().messages.create({ model, max_tokens: 100, messages: [{ role: "user", content: "hi there, a long shared prefix" }] });
-      expect(whole.usage).toMatchObject({ input_tokens: 200, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: 40 });
-      const stream = anthropic().messages.stream({ model, max_tokens: 100, messages: [{ role: "user", content: "hi there, a long shared prefix" }] });
+      const whole = await anthropic().messages.create({
+        model,
+        max_tokens: 100,
+        messages: [{ role: "user", content: "hi there, a long shared prefix" }],
+      });
+      expect(whole.usage).toMatchObject({
+        input_tokens: 200,
+        cache_read_input_tokens: 1000,
+        cache_creation_input_tokens: 0,
+        output_tokens: 40,
+      });
+      const stream = anthropic().messages.stream({
+        model,
+        max_tokens: 100,
+        messages: [{ role: "user", content: "hi there, a long shared prefix" }],
+      });
       let startInput = -1;
-      for await (const event of stream) if (event.type === "message_start") startInput = event.message.usage.input_tokens;
+      for await (const event of stream)
+        if (event.type === "message_start") startInput = event.message.usage.input_tokens;
       expect(startInput).toBeGreaterThan(0);
-      expect((await stream.finalMessage()).usage).toMatchObject({ input_tokens: 200, cache_read_input_tokens: 1000, output_tokens: 40 });
+      expect((await stream.finalMessage()).usage).toMatchObject({
+        input_tokens: 200,
+        cache_read_input_tokens: 1000,
+        output_tokens: 40,
+      });
     } finally {
       openai.fault = undefined;
     }
@@ -80,11 +121,20 @@ describe("Gemini generateContent → an OpenAI channel", () => {
     openai.fault = { kind: "usage", json: JSON.stringify(CACHED_USAGE) };
     try {
       const whole = await genai().models.generateContent({ model, contents: "hi" });
-      expect(whole.usageMetadata).toMatchObject({ promptTokenCount: 1200, cachedContentTokenCount: 1000, thoughtsTokenCount: 15, candidatesTokenCount: 25, totalTokenCount: 1240 });
+      expect(whole.usageMetadata).toMatchObject({
+        promptTokenCount: 1200,
+        cachedContentTokenCount: 1000,
+        thoughtsTokenCount: 15,
+        candidatesTokenCount: 25,
+        totalTokenCount: 1240,
+      });
       const chunks = [];
-      for await (const chunk of await genai().models.generateContentStream({ model, contents: "hi" })) chunks.push(chunk);
+      for await (const chunk of await genai().models.generateContentStream({ model, contents: "hi" }))
+        chunks.push(chunk);
       expect(chunks.at(-1)!.usageMetadata).toMatchObject({ cachedContentTokenCount: 1000, thoughtsTokenCount: 15 });
-      for (const chunk of chunks) for (const part of chunk.candidates?.[0]?.content?.parts ?? []) expect(part.text === "" && !part.functionCall).toBe(false);
+      for (const chunk of chunks)
+        for (const part of chunk.candidates?.[0]?.content?.parts ?? [])
+          expect(part.text === "" && !part.functionCall).toBe(false);
     } finally {
       openai.fault = undefined;
     }

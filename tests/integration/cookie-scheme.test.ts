@@ -43,7 +43,10 @@ describe("sign-in over plain HTTP keeps its cookie", () => {
     expect(form.status).toBe(302);
     const setCookie = form.headers.get("set-cookie") ?? "";
     expect(setCookie).not.toMatch(/;\s*Secure/i);
-    const hop = await fetch(new URL(form.headers.get("location")!, direct.baseUrl), { headers: { Cookie: setCookie.split(";")[0]! }, redirect: "manual" });
+    const hop = await fetch(new URL(form.headers.get("location")!, direct.baseUrl), {
+      headers: { Cookie: setCookie.split(";")[0]! },
+      redirect: "manual",
+    });
     expect(hop.headers.get("location")).toBe("/log");
   });
 

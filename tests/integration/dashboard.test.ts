@@ -26,7 +26,14 @@ beforeAll(async () => {
 });
 afterAll(async () => upstream?.close());
 
-type Row = { model_name: string; count: number; quota: number; token_used: number; created_at: number; username: string };
+type Row = {
+  model_name: string;
+  count: number;
+  quota: number;
+  token_used: number;
+  created_at: number;
+  username: string;
+};
 const byModel = (rows: Row[], model: string) => rows.filter((r) => r.model_name === model);
 const sum = (rows: Row[], key: "count" | "quota" | "token_used") => rows.reduce((s, r) => s + r[key], 0);
 
@@ -38,7 +45,12 @@ describe("usage data", () => {
     expect(sum(byModel(rows, modelA), "count")).toBe(3);
     expect(sum(byModel(rows, modelB), "count")).toBe(1);
     for (const row of rows) expect(row.created_at % 3600).toBe(0);
-    const logs = (await caller.user.call("GET", "/api/log/self?p=1&page_size=100")).json.data.items as { quota: number; prompt_tokens: number; completion_tokens: number; type: number }[];
+    const logs = (await caller.user.call("GET", "/api/log/self?p=1&page_size=100")).json.data.items as {
+      quota: number;
+      prompt_tokens: number;
+      completion_tokens: number;
+      type: number;
+    }[];
     const consumed = logs.filter((l) => l.type === 2);
     expect(sum(rows, "quota")).toBe(consumed.reduce((s, l) => s + l.quota, 0));
     expect(sum(rows, "token_used")).toBe(consumed.reduce((s, l) => s + l.prompt_tokens + l.completion_tokens, 0));
@@ -60,15 +72,21 @@ describe("usage data", () => {
     expect((await request("GET", "/api/data/")).status).toBe(401);
     expect((await request("GET", "/api/data/self")).status).toBe(401);
     expect((await user.call("GET", "/api/data/")).json.success).toBe(false);
-    for (const session of [user, admin, root]) expect((await session.call("GET", "/api/data/self")).json.success).toBe(true);
+    for (const session of [user, admin, root])
+      expect((await session.call("GET", "/api/data/self")).json.success).toBe(true);
     for (const session of [admin, root]) expect((await session.call("GET", "/api/data/")).json.success).toBe(true);
   });
 
   it("ranges are bounded: a user asks for at most a month, bad timestamps are refused", async () => {
     const now = Math.floor(Date.now() / 1000);
-    const long = await caller.user.call("GET", `/api/data/self?start_timestamp=${now - 40 * 86400}&end_timestamp=${now}`);
+    const long = await caller.user.call(
+      "GET",
+      `/api/data/self?start_timestamp=${now - 40 * 86400}&end_timestamp=${now}`,
+    );
     expect(long.json).toMatchObject({ success: false, message: "时间跨度不能超过一个月" });
-    expect((await root.call("GET", `/api/data/?start_timestamp=${now - 40 * 86400}&end_timestamp=${now}`)).json.success).toBe(true);
+    expect(
+      (await root.call("GET", `/api/data/?start_timestamp=${now - 40 * 86400}&end_timestamp=${now}`)).json.success,
+    ).toBe(true);
     for (const bad of ["abc", "-5", "1e30"]) {
       const res = await caller.user.call("GET", `/api/data/self?start_timestamp=${bad}`);
       expect(res.status).toBeLessThan(500);
@@ -97,10 +115,15 @@ describe("usage data", () => {
   });
 
   it("an admin's /detail filters by user name and says when the user does not exist", async () => {
-    const html = await (await fetch(`${baseUrl()}/detail?preset=7d&username=${caller.user.username}`, { headers: { Cookie: root.cookie } })).text();
+    const html = await (
+      await fetch(`${baseUrl()}/detail?preset=7d&username=${caller.user.username}`, {
+        headers: { Cookie: root.cookie },
+      })
+    ).text();
     expect(html).toMatch(new RegExp(`<td>${modelB}</td><td>1</td>`));
-    const missing = await (await fetch(`${baseUrl()}/detail?username=no-such-user`, { headers: { Cookie: root.cookie } })).text();
+    const missing = await (
+      await fetch(`${baseUrl()}/detail?username=no-such-user`, { headers: { Cookie: root.cookie } })
+    ).text();
     expect(missing).toContain("用户 no-such-user 不存在");
   });
 });
-

@@ -16,11 +16,20 @@ beforeAll(async () => {
 });
 
 const relay = (body: string | Uint8Array<ArrayBuffer>, path = "/v1/chat/completions") =>
-  fetch(`${baseUrl()}${path}`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body });
+  fetch(`${baseUrl()}${path}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body,
+  });
 
 describe("/api answers bad input with a 400 envelope", () => {
   it("an id above 2³¹−1 on an id route is a 400 naming the id, on every method", async () => {
-    for (const [method, path] of [["GET", "/api/token/2147483648"], ["DELETE", "/api/channel/2147483648"], ["GET", "/api/token/99999999999/key"], ["POST", "/api/channel/copy/1e3"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/token/2147483648"],
+      ["DELETE", "/api/channel/2147483648"],
+      ["GET", "/api/token/99999999999/key"],
+      ["POST", "/api/channel/copy/1e3"],
+    ] as const) {
       const res = await root.call(method, path);
       expect(res.status, `${method} ${path}`).toBe(400);
       expect(res.json).toEqual({ success: false, message: expect.stringContaining("id") });
@@ -51,14 +60,25 @@ describe("/api answers bad input with a 400 envelope", () => {
     // Two rounds: the second reuses the kept-alive connections the first left with unread bodies.
     for (let round = 0; round < 2; round++) {
       const answers = await Promise.all(
-        Array.from({ length: 6 }, () => fetch(`${baseUrl()}/api/no-such-route`, { method: "POST", headers: { Cookie: root.cookie, "Content-Type": "application/json" }, body, signal: AbortSignal.timeout(5_000) }).then((r) => r.status)),
+        Array.from({ length: 6 }, () =>
+          fetch(`${baseUrl()}/api/no-such-route`, {
+            method: "POST",
+            headers: { Cookie: root.cookie, "Content-Type": "application/json" },
+            body,
+            signal: AbortSignal.timeout(5_000),
+          }).then((r) => r.status),
+        ),
       );
       expect(answers).toEqual(Array(6).fill(404));
     }
   });
 
   it("an /api body over MAX_JSON_BODY_BYTES gets its 413 envelope", async () => {
-    const res = await root.call("PUT", "/api/option/", JSON.stringify({ key: "Notice", value: "x".repeat(20 * 1024 * 1024) }));
+    const res = await root.call(
+      "PUT",
+      "/api/option/",
+      JSON.stringify({ key: "Notice", value: "x".repeat(20 * 1024 * 1024) }),
+    );
     expect(res.status).toBe(413);
     expect(res.json).toEqual({ success: false, message: "请求体过大" });
   });
@@ -76,20 +96,32 @@ describe("the console answers bad input with a 400 or 404 page", () => {
     for (const path of ["/token/edit/abc", "/token/edit/2147483648", "/channel/edit/1e3"]) {
       expect((await request("GET", path, undefined, { Cookie: root.cookie })).status, path).toBe(404);
     }
-    const post = await fetch(`${baseUrl()}/channel/edit/abc`, { method: "POST", headers: { Cookie: root.cookie, Origin: baseUrl(), "Content-Type": "application/x-www-form-urlencoded" }, body: "name=x" });
+    const post = await fetch(`${baseUrl()}/channel/edit/abc`, {
+      method: "POST",
+      headers: { Cookie: root.cookie, Origin: baseUrl(), "Content-Type": "application/x-www-form-urlencoded" },
+      body: "name=x",
+    });
     expect(post.status).toBe(404);
     expect((await request("GET", "/token/chat?chat=0&id=abc", undefined, { Cookie: root.cookie })).status).toBe(404);
   });
 
   it("NUL in a console form field is a 400 page that says so", async () => {
-    const res = await fetch(`${baseUrl()}/token/add`, { method: "POST", headers: { Cookie: root.cookie, Origin: baseUrl(), "Content-Type": "application/x-www-form-urlencoded" }, body: "name=a%00b&remain_quota=1" });
+    const res = await fetch(`${baseUrl()}/token/add`, {
+      method: "POST",
+      headers: { Cookie: root.cookie, Origin: baseUrl(), "Content-Type": "application/x-www-form-urlencoded" },
+      body: "name=a%00b&remain_quota=1",
+    });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("NUL");
   });
 
   it("a bad %-escape in a page path and a legacy ?_data= request are 400s", async () => {
     expect((await request("GET", "/token/edit/%E0%A4%A", undefined, { Cookie: root.cookie })).status).toBe(400);
-    const legacy = await fetch(`${baseUrl()}/setting?_data=routes%2Fsetting`, { method: "POST", headers: { Cookie: root.cookie, Origin: baseUrl(), "Content-Type": "application/x-www-form-urlencoded" }, body: "original_password=x&password=password123&password2=password123" });
+    const legacy = await fetch(`${baseUrl()}/setting?_data=routes%2Fsetting`, {
+      method: "POST",
+      headers: { Cookie: root.cookie, Origin: baseUrl(), "Content-Type": "application/x-www-form-urlencoded" },
+      body: "original_password=x&password=password123&password2=password123",
+    });
     expect(legacy.status).toBe(400);
     expect(await legacy.text()).toContain("_data");
   });
@@ -97,7 +129,9 @@ describe("the console answers bad input with a 400 or 404 page", () => {
 
 describe("the relay answers bad input in the OpenAI shape", () => {
   it("max_tokens 1e20 is a 400 naming the field", async () => {
-    const res = await relay(JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }], max_tokens: 1e20 }));
+    const res = await relay(
+      JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }], max_tokens: 1e20 }),
+    );
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { message: string; type: string } };
     expect(body.error.type).toBe("invalid_request_error");
@@ -129,7 +163,9 @@ describe("the relay answers bad input in the OpenAI shape", () => {
 
 describe("/api bodies without a declared length are capped too", () => {
   it("a chunked /api body past MAX_JSON_BODY_BYTES gets its 413, not a reset", async () => {
-    expect(await chunkedUpload("/api/option/", { Cookie: root.cookie, "New-Api-User": String(root.userId) }, 3, "PUT")).toBe(413);
+    expect(
+      await chunkedUpload("/api/option/", { Cookie: root.cookie, "New-Api-User": String(root.userId) }, 3, "PUT"),
+    ).toBe(413);
   });
 });
 
@@ -137,16 +173,30 @@ describe("/api bodies without a declared length are capped too", () => {
  * Sends `megabytes` of body with chunked transfer encoding (no Content-Length) and does not end
  * the request: the answer must come once the cap is passed, not after the client finishes.
  */
-function chunkedUpload(path: string, headers: Record<string, string>, megabytes: number, method = "POST"): Promise<number> {
+function chunkedUpload(
+  path: string,
+  headers: Record<string, string>,
+  megabytes: number,
+  method = "POST",
+): Promise<number> {
   const url = new URL(`${baseUrl()}${path}`);
   return new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("no answer while the body was still open")), 10_000);
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method, headers: { ...headers, "Content-Type": "application/json" } }, (res) => {
-      clearTimeout(timer);
-      res.resume();
-      resolve(res.statusCode ?? 0);
-      req.destroy();
-    });
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method,
+        headers: { ...headers, "Content-Type": "application/json" },
+      },
+      (res) => {
+        clearTimeout(timer);
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      },
+    );
     req.on("error", (error) => {
       clearTimeout(timer);
       reject(error);

@@ -11,7 +11,17 @@ import { baseUrl, loginRoot, newAdmin, newUser, request, type ApiSession } from 
 const PID = "1001";
 const KEY = `k${randomBytes(12).toString("hex")}`;
 const QUOTA_PER_DOLLAR = 500000;
-const PAYMENT_OPTIONS = ["ServerAddress", "PayAddress", "EpayId", "EpayKey", "CustomCallbackAddress", "Price", "MinTopUp", "TopupGroupRatio", "GroupRatio"] as const;
+const PAYMENT_OPTIONS = [
+  "ServerAddress",
+  "PayAddress",
+  "EpayId",
+  "EpayKey",
+  "CustomCallbackAddress",
+  "Price",
+  "MinTopUp",
+  "TopupGroupRatio",
+  "GroupRatio",
+] as const;
 
 let gateway: MockEpayGateway;
 let root: ApiSession;
@@ -33,11 +43,19 @@ async function topUpLogs(user: ApiSession) {
 }
 
 /** /api/user/pay, then the browser's post of the signed form to the gateway: the gateway's order. */
-async function placeOrder(user: ApiSession, amount: number, method: "zfb" | "wx" = "zfb"): Promise<{ order: GatewayOrder; data: Record<string, string> }> {
+async function placeOrder(
+  user: ApiSession,
+  amount: number,
+  method: "zfb" | "wx" = "zfb",
+): Promise<{ order: GatewayOrder; data: Record<string, string> }> {
   const pay = await user.call("POST", "/api/user/pay", { amount, payment_method: method });
   expect(pay.json, JSON.stringify(pay.json)).toMatchObject({ message: "success" });
   const before = gateway.orders.length;
-  const res = await fetch(pay.json.url, { method: "POST", body: new URLSearchParams(pay.json.data), signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(pay.json.url, {
+    method: "POST",
+    body: new URLSearchParams(pay.json.data),
+    signal: AbortSignal.timeout(10_000),
+  });
   const page = await res.text();
   expect(page, gateway.refusals.at(-1)).toContain("易支付收银台");
   expect(gateway.orders.length).toBe(before + 1);
@@ -46,14 +64,20 @@ async function placeOrder(user: ApiSession, amount: number, method: "zfb" | "wx"
 
 /** The cashier's pay button: the gateway notifies the server and redirects the payer to return_url. */
 async function payAtGateway(order: GatewayOrder): Promise<{ reply: string; location: string }> {
-  const res = await fetch(`${gateway.url}/pay`, { method: "POST", body: new URLSearchParams({ trade_no: order.tradeNo }), redirect: "manual", signal: AbortSignal.timeout(20_000) });
+  const res = await fetch(`${gateway.url}/pay`, {
+    method: "POST",
+    body: new URLSearchParams({ trade_no: order.tradeNo }),
+    redirect: "manual",
+    signal: AbortSignal.timeout(20_000),
+  });
   return { reply: gateway.deliveries.at(-1)!.body, location: res.headers.get("location") ?? "" };
 }
 
 beforeAll(async () => {
   root = await loginRoot();
   const listed = await root.call("GET", "/api/option/");
-  for (const { key, value } of listed.json.data as { key: string; value: string }[]) if ((PAYMENT_OPTIONS as readonly string[]).includes(key)) saved.set(key, value);
+  for (const { key, value } of listed.json.data as { key: string; value: string }[])
+    if ((PAYMENT_OPTIONS as readonly string[]).includes(key)) saved.set(key, value);
   gateway = await startEpayGateway();
   gateway.addMerchant(PID, KEY);
   await setOption("ServerAddress", baseUrl());
@@ -109,14 +133,22 @@ describe("Epay: the order and the signed form", () => {
     const res = await fetch(pay.json.url, { method: "POST", body: new URLSearchParams(data) });
     expect(await res.text()).toContain("易支付收银台");
     // A form changed on its way (a cheaper money) is refused by the gateway.
-    const tampered = await fetch(pay.json.url, { method: "POST", body: new URLSearchParams({ ...data, money: "0.01" }) });
+    const tampered = await fetch(pay.json.url, {
+      method: "POST",
+      body: new URLSearchParams({ ...data, money: "0.01" }),
+    });
     expect(await tampered.text()).toContain("签名校验失败");
   });
 
   it("each order gets its own trade number", async () => {
     const user = await newUser();
     const numbers = await Promise.all(
-      Array.from({ length: 10 }, async () => (await user.call("POST", "/api/user/pay", { amount: 1, payment_method: "zfb" })).json.data.out_trade_no as string),
+      Array.from(
+        { length: 10 },
+        async () =>
+          (await user.call("POST", "/api/user/pay", { amount: 1, payment_method: "zfb" })).json.data
+            .out_trade_no as string,
+      ),
     );
     expect(new Set(numbers).size).toBe(10);
   });
@@ -134,7 +166,10 @@ describe("Epay: the order and the signed form", () => {
 
   it("computes the payable sum as amount × Price × the group's TopupGroupRatio, to the fen", async () => {
     const user = await newUser();
-    expect((await user.call("POST", "/api/user/amount", { amount: 10 })).json).toEqual({ message: "success", data: "73.00" });
+    expect((await user.call("POST", "/api/user/amount", { amount: 10 })).json).toEqual({
+      message: "success",
+      data: "73.00",
+    });
     expect((await user.call("POST", "/api/user/amount", { amount: 3 })).json.data).toBe("21.90");
     const edit = await root.call("PUT", "/api/user/", { id: user.userId, group: "vip" });
     expect(edit.json.success, JSON.stringify(edit.json)).toBe(true);
@@ -153,10 +188,18 @@ describe("Epay: the order and the signed form", () => {
     await setOption("MinTopUp", "5");
     try {
       const user = await newUser();
-      expect((await user.call("POST", "/api/user/amount", { amount: 4 })).json).toEqual({ message: "error", data: "充值数量不能小于 5" });
+      expect((await user.call("POST", "/api/user/amount", { amount: 4 })).json).toEqual({
+        message: "error",
+        data: "充值数量不能小于 5",
+      });
       const before = gateway.orders.length;
-      expect((await user.call("POST", "/api/user/pay", { amount: 4, payment_method: "zfb" })).json).toEqual({ message: "error", data: "充值数量不能小于 5" });
-      expect((await user.call("POST", "/api/user/pay", { amount: -10, payment_method: "zfb" })).json.data).toBe("充值数量不能小于 5");
+      expect((await user.call("POST", "/api/user/pay", { amount: 4, payment_method: "zfb" })).json).toEqual({
+        message: "error",
+        data: "充值数量不能小于 5",
+      });
+      expect((await user.call("POST", "/api/user/pay", { amount: -10, payment_method: "zfb" })).json.data).toBe(
+        "充值数量不能小于 5",
+      );
       expect((await user.call("POST", "/api/user/amount", { amount: 5 })).json.data).toBe("36.50");
       expect(gateway.orders.length).toBe(before);
       const page = await fetch(`${baseUrl()}/topup`, { headers: { Cookie: user.cookie } }).then((r) => r.text());
@@ -171,8 +214,13 @@ describe("Epay: the order and the signed form", () => {
     await setOption("Price", "0.001");
     try {
       const user = await newUser();
-      expect((await user.call("POST", "/api/user/amount", { amount: 1 })).json).toEqual({ message: "error", data: "充值金额过低" });
-      expect((await user.call("POST", "/api/user/pay", { amount: 1, payment_method: "zfb" })).json.data).toBe("充值金额过低");
+      expect((await user.call("POST", "/api/user/amount", { amount: 1 })).json).toEqual({
+        message: "error",
+        data: "充值金额过低",
+      });
+      expect((await user.call("POST", "/api/user/pay", { amount: 1, payment_method: "zfb" })).json.data).toBe(
+        "充值金额过低",
+      );
     } finally {
       await setOption("Price", "7.3");
     }
@@ -194,7 +242,12 @@ describe("Epay: the order and the signed form", () => {
 
 describe("Epay: the wallet's console form", () => {
   async function postWallet(user: ApiSession, form: Record<string, string>) {
-    const res = await fetch(`${baseUrl()}/topup`, { method: "POST", headers: { Cookie: user.cookie, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form), redirect: "manual" });
+    const res = await fetch(`${baseUrl()}/topup`, {
+      method: "POST",
+      headers: { Cookie: user.cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(form),
+      redirect: "manual",
+    });
     return { status: res.status, html: await res.text() };
   }
 
@@ -208,7 +261,12 @@ describe("Epay: the wallet's console form", () => {
     expect(pay.status).toBe(200);
     const form = /<form method="post" action="([^"]*\/submit\.php)"[^>]*>(.*?)<\/form>/s.exec(pay.html);
     expect(form?.[1]).toBe(`${gateway.url}/submit.php`);
-    const fields = new URLSearchParams([...form![2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, "&")]));
+    const fields = new URLSearchParams(
+      [...form![2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+        m[1]!,
+        m[2]!.replace(/&amp;/g, "&"),
+      ]),
+    );
     expect(fields.get("type")).toBe("wxpay");
     expect(fields.get("money")).toBe("73.00");
     const cashier = await fetch(form![1]!, { method: "POST", body: fields }).then((r) => r.text());
@@ -297,14 +355,21 @@ describe("Epay: the notify credits once", () => {
     expect(await gateway.deliver(order, gateway.notifyParams(order, { money: "72.99" }))).toBe("fail");
     expect(await gateway.deliver(order, gateway.notifyParams(order, { money: "seventy" }))).toBe("fail");
     // Signed properly, for a trade number this server never issued.
-    expect(await gateway.deliver(order, gateway.notifyParams(order, { out_trade_no: `USR${user.userId}NOffffffffff1700000000` }))).toBe("fail");
+    expect(
+      await gateway.deliver(
+        order,
+        gateway.notifyParams(order, { out_trade_no: `USR${user.userId}NOffffffffff1700000000` }),
+      ),
+    ).toBe("fail");
     // A parameter given twice is ambiguous about what was signed.
     const twice = new URL(order.notifyUrl);
     for (const [k, v] of Object.entries(gateway.notifyParams(order))) twice.searchParams.set(k, v);
     twice.searchParams.append("money", "0.01");
     expect(await fetch(twice).then((r) => r.text())).toBe("fail");
     // A signed notify of an unpaid trade is acknowledged and credits nothing.
-    expect(await gateway.deliver(order, gateway.notifyParams(order, { trade_status: "WAIT_BUYER_PAY" }))).toBe("success");
+    expect(await gateway.deliver(order, gateway.notifyParams(order, { trade_status: "WAIT_BUYER_PAY" }))).toBe(
+      "success",
+    );
     expect(await quotaOf(user)).toBe(before);
     expect(await topUpLogs(user)).toHaveLength(0);
 
@@ -329,12 +394,16 @@ describe("Epay: the notify credits once", () => {
 
   it("an order placed in quota units credits exactly the units paid for", async () => {
     await setOption("MinTopUp", "1");
-    const display = (await root.call("GET", "/api/option/")).json.data.find((o: { key: string }) => o.key === "DisplayInCurrencyEnabled").value as string;
+    const display = (await root.call("GET", "/api/option/")).json.data.find(
+      (o: { key: string }) => o.key === "DisplayInCurrencyEnabled",
+    ).value as string;
     await setOption("DisplayInCurrencyEnabled", "false");
     try {
       const user = await newUser();
       const before = await quotaOf(user);
-      expect((await user.call("POST", "/api/user/amount", { amount: 400000 })).json.data).toBe("充值数量不能小于 500000");
+      expect((await user.call("POST", "/api/user/amount", { amount: 400000 })).json.data).toBe(
+        "充值数量不能小于 500000",
+      );
       const { order, data } = await placeOrder(user, 750000);
       expect(data.money).toBe("10.95");
       expect(await payAtGateway(order).then((r) => r.reply)).toBe("success");
@@ -353,8 +422,14 @@ describe("Epay: who may call", () => {
       expect(visitor.json.success).toBe(false);
     }
     for (const session of [await newUser(), await newAdmin(), root]) {
-      expect((await session.call("POST", "/api/user/amount", { amount: 10 })).json, session.username).toEqual({ message: "success", data: "73.00" });
-      expect((await session.call("POST", "/api/user/pay", { amount: 1, payment_method: "zfb" })).json.message, session.username).toBe("success");
+      expect((await session.call("POST", "/api/user/amount", { amount: 10 })).json, session.username).toEqual({
+        message: "success",
+        data: "73.00",
+      });
+      expect(
+        (await session.call("POST", "/api/user/pay", { amount: 1, payment_method: "zfb" })).json.message,
+        session.username,
+      ).toBe("success");
     }
   });
 

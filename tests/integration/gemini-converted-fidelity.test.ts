@@ -13,24 +13,48 @@ import { uniqueModel } from "../support/relay";
  */
 type Upstream = { url: string; bodies: Record<string, any>[]; close: () => Promise<void> };
 
-const USAGE = { prompt_tokens: 1200, completion_tokens: 40, total_tokens: 1240, prompt_tokens_details: { cached_tokens: 1000 }, completion_tokens_details: { reasoning_tokens: 15 } };
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: "chatcmpl-g", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] });
+const USAGE = {
+  prompt_tokens: 1200,
+  completion_tokens: 40,
+  total_tokens: 1240,
+  prompt_tokens_details: { cached_tokens: 1000 },
+  completion_tokens_details: { reasoning_tokens: 15 },
+};
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: "chatcmpl-g",
+  object: "chat.completion.chunk",
+  created: 1,
+  model: "m",
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 
 /** A stream with reasoning, then two tool calls whose arguments arrive in fragments, then usage. */
 const TWO_CALL_STREAM = [
   chunk({ role: "assistant", reasoning_content: "thinking it over" }),
-  chunk({ tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "weather", arguments: '{"city":' } }] }),
+  chunk({
+    tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "weather", arguments: '{"city":' } }],
+  }),
   chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
-  chunk({ tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "time", arguments: '{"zone":' } }] }),
+  chunk({
+    tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "time", arguments: '{"zone":' } }],
+  }),
   chunk({ tool_calls: [{ index: 1, function: { arguments: '"CET"}' } }] }),
   chunk({}, "tool_calls"),
   { id: "chatcmpl-g", object: "chat.completion.chunk", created: 1, model: "m", choices: [], usage: USAGE },
 ];
 
 const WHOLE_REPLY = {
-  id: "chatcmpl-w", object: "chat.completion", created: 1, model: "m",
+  id: "chatcmpl-w",
+  object: "chat.completion",
+  created: 1,
+  model: "m",
   choices: [
-    { index: 0, message: { role: "assistant", content: "one", reasoning_content: "because" }, finish_reason: "stop", logprobs: { content: [{ token: "one", logprob: -0.2, top_logprobs: [{ token: "one", logprob: -0.2 }] }] } },
+    {
+      index: 0,
+      message: { role: "assistant", content: "one", reasoning_content: "because" },
+      finish_reason: "stop",
+      logprobs: { content: [{ token: "one", logprob: -0.2, top_logprobs: [{ token: "one", logprob: -0.2 }] }] },
+    },
     { index: 1, message: { role: "assistant", content: "two" }, finish_reason: "stop" },
   ],
   usage: USAGE,
@@ -63,7 +87,11 @@ async function startScriptedUpstream(): Promise<Upstream> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    bodies,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 let openai: Upstream;
@@ -74,15 +102,30 @@ const model = uniqueModel("gem-conv");
 const compatibleModel = uniqueModel("gem-conv-compat");
 
 beforeAll(async () => {
-  ({ openai, compatible, key, close: closeUpstreams } = await setUpConvertedChannels(startScriptedUpstream, model, compatibleModel));
+  ({
+    openai,
+    compatible,
+    key,
+    close: closeUpstreams,
+  } = await setUpConvertedChannels(startScriptedUpstream, model, compatibleModel));
 }, 60_000);
 afterAll(async () => {
   await closeUpstreams?.();
 });
 
-const generationConfig = { candidateCount: 2, topK: 12, responseLogprobs: true, logprobs: 1, thinkingConfig: { thinkingBudget: 30_000, includeThoughts: true } };
+const generationConfig = {
+  candidateCount: 2,
+  topK: 12,
+  responseLogprobs: true,
+  logprobs: 1,
+  thinkingConfig: { thinkingBudget: 30_000, includeThoughts: true },
+};
 const post = (name: string, method: string, body: unknown) =>
-  fetch(`${baseUrl()}/v1beta/models/${name}:${method}${method.includes("?") ? "&" : "?"}key=${key}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${baseUrl()}/v1beta/models/${name}:${method}${method.includes("?") ? "&" : "?"}key=${key}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 /** The JSON objects of an SSE body's data lines, in order. */
 function sseEvents(text: string): Record<string, any>[] {
@@ -104,20 +147,38 @@ describe("Gemini generateContent → an OpenAI channel, through HTTP", () => {
   });
 
   it("answers one candidate per choice, thoughts as thought parts, cached and thought tokens in usageMetadata", async () => {
-    const res = await post(model, "generateContent", { contents: [{ role: "user", parts: [{ text: "hi" }] }], generationConfig });
+    const res = await post(model, "generateContent", {
+      contents: [{ role: "user", parts: [{ text: "hi" }] }],
+      generationConfig,
+    });
     const reply = (await res.json()) as Record<string, any>;
     expect(reply.candidates.map((c: any) => c.index)).toEqual([0, 1]);
     expect(reply.candidates[0].content.parts).toEqual([{ text: "because", thought: true }, { text: "one" }]);
-    expect(reply.candidates[0].logprobsResult).toEqual({ chosenCandidates: [{ token: "one", logProbability: -0.2 }], topCandidates: [{ candidates: [{ token: "one", logProbability: -0.2 }] }] });
-    expect(reply.usageMetadata).toMatchObject({ promptTokenCount: 1200, cachedContentTokenCount: 1000, thoughtsTokenCount: 15, candidatesTokenCount: 25, totalTokenCount: 1240 });
+    expect(reply.candidates[0].logprobsResult).toEqual({
+      chosenCandidates: [{ token: "one", logProbability: -0.2 }],
+      topCandidates: [{ candidates: [{ token: "one", logProbability: -0.2 }] }],
+    });
+    expect(reply.usageMetadata).toMatchObject({
+      promptTokenCount: 1200,
+      cachedContentTokenCount: 1000,
+      thoughtsTokenCount: 15,
+      candidatesTokenCount: 25,
+      totalTokenCount: 1240,
+    });
   });
 
   it("streams the first function call before the last event, each call once, no empty text part", async () => {
-    const res = await post(model, "streamGenerateContent?alt=sse", { contents: [{ role: "user", parts: [{ text: "weather and time?" }] }], generationConfig: { thinkingConfig: { includeThoughts: true } } });
+    const res = await post(model, "streamGenerateContent?alt=sse", {
+      contents: [{ role: "user", parts: [{ text: "weather and time?" }] }],
+      generationConfig: { thinkingConfig: { includeThoughts: true } },
+    });
     expect(res.status).toBe(200);
     const events = sseEvents(await res.text());
-    const partsOf = (event: Record<string, any>) => (event.candidates ?? []).flatMap((c: any) => c.content?.parts ?? []);
-    const firstCallAt = events.findIndex((event) => partsOf(event).some((p: any) => p.functionCall?.name === "weather"));
+    const partsOf = (event: Record<string, any>) =>
+      (event.candidates ?? []).flatMap((c: any) => c.content?.parts ?? []);
+    const firstCallAt = events.findIndex((event) =>
+      partsOf(event).some((p: any) => p.functionCall?.name === "weather"),
+    );
     expect(firstCallAt).toBeGreaterThanOrEqual(0);
     expect(firstCallAt).toBeLessThan(events.length - 1);
     const calls = events.flatMap(partsOf).filter((p: any) => p.functionCall);

@@ -28,18 +28,25 @@ describe("deleted-user renames cannot collide", () => {
 describe("a name taken before # was refused", () => {
   const databaseUrl = inject("databaseUrl");
   // Only PostgreSQL lets the test write a row beside the server (PGlite is the server's alone).
-  it.skipIf(!databaseUrl)("a live account named <name>#deleted-<id> (registered before the rule) does not block deleting <name>", async () => {
-    const user = await newUser();
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query("insert into users (username, password_hash) values ($1, 'x')", [`${user.username}#deleted-${user.userId}`]);
-    } finally {
-      await client.end();
-    }
-    const root = await loginRoot();
-    expect((await root.call("POST", "/api/user/manage", { id: user.userId, action: "delete" })).json.success).toBe(true);
-  });
+  it.skipIf(!databaseUrl)(
+    "a live account named <name>#deleted-<id> (registered before the rule) does not block deleting <name>",
+    async () => {
+      const user = await newUser();
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        await client.query("insert into users (username, password_hash) values ($1, 'x')", [
+          `${user.username}#deleted-${user.userId}`,
+        ]);
+      } finally {
+        await client.end();
+      }
+      const root = await loginRoot();
+      expect((await root.call("POST", "/api/user/manage", { id: user.userId, action: "delete" })).json.success).toBe(
+        true,
+      );
+    },
+  );
 });
 
 describe("redirect targets stay on this site", () => {
@@ -93,7 +100,12 @@ describe("sign-in time does not tell which usernames exist", () => {
 describe("state changes from another site are refused", () => {
   it("POST /logout from another origin is a 403 and the session lives on", async () => {
     const user = await newUser();
-    const crossSite: Record<string, string>[] = [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Origin: "null" }];
+    const crossSite: Record<string, string>[] = [
+      { Origin: "https://evil.example" },
+      { "Sec-Fetch-Site": "cross-site" },
+      { "Sec-Fetch-Site": "same-site" },
+      { Origin: "null" },
+    ];
     for (const headers of crossSite) {
       const res = await formPost("/logout", {}, { Cookie: user.cookie, ...headers });
       expect(res.status, JSON.stringify(headers)).toBe(403);
@@ -101,11 +113,18 @@ describe("state changes from another site are refused", () => {
     }
     expect((await user.call("GET", "/api/user/self")).json.success).toBe(true);
     // The reference's GET sign-out, followed from a link on another site.
-    const linked = await request("GET", "/api/user/logout", undefined, { Cookie: user.cookie, "Sec-Fetch-Site": "cross-site" });
+    const linked = await request("GET", "/api/user/logout", undefined, {
+      Cookie: user.cookie,
+      "Sec-Fetch-Site": "cross-site",
+    });
     expect(linked.status).toBe(403);
     expect(linked.json.success).toBe(false);
     expect((await user.call("GET", "/api/user/self")).json.success).toBe(true);
-    const own = await formPost("/logout", {}, { Cookie: user.cookie, Origin: baseUrl(), "Sec-Fetch-Site": "same-origin" });
+    const own = await formPost(
+      "/logout",
+      {},
+      { Cookie: user.cookie, Origin: baseUrl(), "Sec-Fetch-Site": "same-origin" },
+    );
     expect(own.status).toBe(302);
     expect((await user.call("GET", "/api/user/self")).json.success).toBe(false);
   });
@@ -124,9 +143,17 @@ describe("state changes from another site are refused", () => {
     // Scripts with an access token are not browsers acting for someone: their Origin is theirs.
     const root = await loginRoot();
     const accessToken = (await root.call("GET", "/api/user/token")).json.data as string;
-    const scripted = await request("GET", "/api/user/self", undefined, { Authorization: accessToken, Origin: "https://tool.example" });
+    const scripted = await request("GET", "/api/user/self", undefined, {
+      Authorization: accessToken,
+      Origin: "https://tool.example",
+    });
     expect(scripted.json.success).toBe(true);
-    const scriptedPut = await request("PUT", "/api/option/", { key: "DataExportInterval", value: 5 }, { Authorization: accessToken, Origin: "https://tool.example" });
+    const scriptedPut = await request(
+      "PUT",
+      "/api/option/",
+      { key: "DataExportInterval", value: 5 },
+      { Authorization: accessToken, Origin: "https://tool.example" },
+    );
     expect(scriptedPut.json.success).toBe(true);
   });
 });
@@ -155,8 +182,12 @@ describe("options keep the gateway working", () => {
     const value = (key: string) => options.find((o) => o.key === key)?.value;
     expect(Number(value("QuotaPerUnit"))).toBeGreaterThan(0);
     expect(Number(value("RetryTimes"))).toBeLessThanOrEqual(10);
-    expect((await root.call("PUT", "/api/option/", { key: "DataExportDefaultTime", value: "day" })).json.success).toBe(true);
-    expect((await root.call("PUT", "/api/option/", { key: "DataExportDefaultTime", value: "hour" })).json.success).toBe(true);
+    expect((await root.call("PUT", "/api/option/", { key: "DataExportDefaultTime", value: "day" })).json.success).toBe(
+      true,
+    );
+    expect((await root.call("PUT", "/api/option/", { key: "DataExportDefaultTime", value: "hour" })).json.success).toBe(
+      true,
+    );
   });
 });
 

@@ -28,6 +28,9 @@ describe("--log-source", { timeout: 120_000 }, () => {
     expect(run.stdout).toContain("== logs: found 2, written 2");
     expect(run.stdout).toContain("== midjourneys: found 1, written 1");
     const logs = await target.withDb((db) => db.selectFrom("logs").select(["id", "content"]).orderBy("id").execute());
-    expect(logs).toEqual([{ id: 100, content: "from the log database" }, { id: 101, content: "also from the log database" }]);
+    expect(logs).toEqual([
+      { id: 100, content: "from the log database" },
+      { id: 101, content: "also from the log database" },
+    ]);
   });
 });

@@ -14,7 +14,18 @@ async function optionsOf(): Promise<Record<string, string>> {
   return Object.fromEntries((res.json.data as { key: string; value: string }[]).map((o) => [o.key, o.value]));
 }
 
-const LINK_OPTIONS = ["Logo", "WeChatAccountQRCodeImageURL", "TopUpLink", "ChatLink", "ChatLink2", "ServerAddress", "WorkerUrl", "PayAddress", "CustomCallbackAddress", "WeChatServerAddress"];
+const LINK_OPTIONS = [
+  "Logo",
+  "WeChatAccountQRCodeImageURL",
+  "TopUpLink",
+  "ChatLink",
+  "ChatLink2",
+  "ServerAddress",
+  "WorkerUrl",
+  "PayAddress",
+  "CustomCallbackAddress",
+  "WeChatServerAddress",
+];
 const SITE_PATH_OPTIONS = ["Logo", "WeChatAccountQRCodeImageURL"];
 
 const SCRIPT_LINKS = [
@@ -38,7 +49,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // GET shows the effective ServerAddress; the default it shows for "unset" is put back as unset.
-  for (const [key, value] of saved) await root.call("PUT", "/api/option/", { key, value: key === "ServerAddress" && /^http:\/\/localhost:\d+$/.test(value) ? "" : value });
+  for (const [key, value] of saved)
+    await root.call("PUT", "/api/option/", {
+      key,
+      value: key === "ServerAddress" && /^http:\/\/localhost:\d+$/.test(value) ? "" : value,
+    });
 });
 
 describe("link-valued options take only http(s) (or a site path where it makes sense)", () => {
@@ -47,7 +62,10 @@ describe("link-valued options take only http(s) (or a site path where it makes s
     for (const key of LINK_OPTIONS) {
       for (const value of SCRIPT_LINKS) {
         const res = await root.call("PUT", "/api/option/", { key, value });
-        expect(res.json, `${key}=${JSON.stringify(value)}`).toMatchObject({ success: false, message: expect.stringContaining("必须是 http(s) 地址") });
+        expect(res.json, `${key}=${JSON.stringify(value)}`).toMatchObject({
+          success: false,
+          message: expect.stringContaining("必须是 http(s) 地址"),
+        });
       }
     }
     expect(await optionsOf()).toEqual(before);
@@ -59,23 +77,36 @@ describe("link-valued options take only http(s) (or a site path where it makes s
       expect((await root.call("PUT", "/api/option/", { key, value })).json, key).toMatchObject({ success: true });
     }
     for (const key of SITE_PATH_OPTIONS) {
-      expect((await root.call("PUT", "/api/option/", { key, value: "/brand/logo.png" })).json, key).toMatchObject({ success: true });
+      expect((await root.call("PUT", "/api/option/", { key, value: "/brand/logo.png" })).json, key).toMatchObject({
+        success: true,
+      });
       expect((await root.call("PUT", "/api/option/", { key, value: "" })).json, key).toMatchObject({ success: true });
     }
     const path = await root.call("PUT", "/api/option/", { key: "TopUpLink", value: "/topup" });
     expect(path.json).toMatchObject({ success: false, message: expect.stringContaining("必须是 http(s) 地址") });
     // A chat link is a template: its {key} and {address} markers survive the check.
     const template = 'https://chat.example.com/#/?settings={"key":"{key}","url":"{address}"}';
-    expect((await root.call("PUT", "/api/option/", { key: "ChatLink", value: template })).json).toMatchObject({ success: true });
+    expect((await root.call("PUT", "/api/option/", { key: "ChatLink", value: template })).json).toMatchObject({
+      success: true,
+    });
     expect((await optionsOf()).ChatLink).toBe(template);
     const status = await request("GET", "/api/status");
     expect(status.json.data.chat_link).toBe(template);
   });
 
   it("a chat preset whose link would run script is refused; app links (ama://) stay allowed", async () => {
-    const refused = await root.call("PUT", "/api/option/", { key: "Chats", value: JSON.stringify([{ 坏: "javascript:alert('{key}')" }]) });
+    const refused = await root.call("PUT", "/api/option/", {
+      key: "Chats",
+      value: JSON.stringify([{ 坏: "javascript:alert('{key}')" }]),
+    });
     expect(refused.json).toMatchObject({ success: false, message: expect.stringContaining("坏") });
-    const ok = await root.call("PUT", "/api/option/", { key: "Chats", value: JSON.stringify([{ Web: "https://chat.example.com/?k={key}" }, { AMA: "ama://set-api-key?server={address}&key={key}" }]) });
+    const ok = await root.call("PUT", "/api/option/", {
+      key: "Chats",
+      value: JSON.stringify([
+        { Web: "https://chat.example.com/?k={key}" },
+        { AMA: "ama://set-api-key?server={address}&key={key}" },
+      ]),
+    });
     expect(ok.json).toMatchObject({ success: true });
   });
 
@@ -83,7 +114,11 @@ describe("link-valued options take only http(s) (or a site path where it makes s
     const before = (await optionsOf()).Logo;
     const res = await fetch(`${baseUrl()}/setting?tab=other`, {
       method: "POST",
-      headers: { Cookie: root.cookie, "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": fakeIp() },
+      headers: {
+        Cookie: root.cookie,
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-Forwarded-For": fakeIp(),
+      },
       body: new URLSearchParams({ intent: "logo", Logo: "javascript:alert(1)" }),
       redirect: "manual",
     });

@@ -22,7 +22,11 @@ beforeAll(async () => {
   // new-user gift: ALL_OWN_LOGS counts it.)
   await caller.client.chat.completions.create({ model, messages: [{ role: "user", content: "one" }] });
   await caller.client.chat.completions.create({ model, messages: [{ role: "user", content: "two" }] });
-  const stream = await caller.client.chat.completions.create({ model, stream: true, messages: [{ role: "user", content: "three" }] });
+  const stream = await caller.client.chat.completions.create({
+    model,
+    stream: true,
+    messages: [{ role: "user", content: "three" }],
+  });
   for await (const _ of stream) void _;
 });
 afterAll(async () => {
@@ -43,7 +47,14 @@ describe("GET /api/log/self", () => {
     const items = [...first.json.data.items, ...second.json.data.items];
     expect(items.map((i: { is_stream: boolean }) => i.is_stream)).toEqual([true, false, false]);
     for (const item of items) {
-      expect(item).toMatchObject({ type: 2, model_name: model, token_name: "relay", username: caller.user.username, channel: channelId, user_id: caller.user.userId });
+      expect(item).toMatchObject({
+        type: 2,
+        model_name: model,
+        token_name: "relay",
+        username: caller.user.username,
+        channel: channelId,
+        user_id: caller.user.userId,
+      });
       expect(item.quota).toBe((item.prompt_tokens + item.completion_tokens * 3) * 2);
       const other = JSON.parse(item.other);
       expect(other.model_ratio).toBe(2);
@@ -72,12 +83,22 @@ describe("GET /api/log/self", () => {
     const stat = await caller.user.call("GET", "/api/log/self/stat?type=2");
     const self = await quotaOf(caller.user);
     expect(stat.json.data).toMatchObject({ quota: self.used_quota, rpm: 3 });
-    const items = (await caller.user.call("GET", "/api/log/self?page_size=10")).json.data.items as { prompt_tokens: number; completion_tokens: number }[];
+    const items = (await caller.user.call("GET", "/api/log/self?page_size=10")).json.data.items as {
+      prompt_tokens: number;
+      completion_tokens: number;
+    }[];
     expect(stat.json.data.tpm).toBe(items.reduce((sum, i) => sum + i.prompt_tokens + i.completion_tokens, 0));
   });
 
   it("answers absurd filters and pages with an empty or unfiltered list, never a server error", async () => {
-    for (const query of ["start_timestamp=1e30", "end_timestamp=-1e400", "type=99999999999", "p=1e20", "page_size=abc&p=-3", "model_name=%27%3B--"]) {
+    for (const query of [
+      "start_timestamp=1e30",
+      "end_timestamp=-1e400",
+      "type=99999999999",
+      "p=1e20",
+      "page_size=abc&p=-3",
+      "model_name=%27%3B--",
+    ]) {
       const res = await caller.user.call("GET", `/api/log/self?${query}`);
       expect(res.status, query).toBe(200);
       expect(res.json.success, query).toBe(true);
@@ -106,7 +127,11 @@ describe("admin log API", () => {
   });
 
   it("keeps ordinary users out of the admin list, stat and deletion", async () => {
-    for (const [method, path] of [["GET", "/api/log/"], ["GET", "/api/log/stat"], ["DELETE", "/api/log/?target_timestamp=1"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/log/"],
+      ["GET", "/api/log/stat"],
+      ["DELETE", "/api/log/?target_timestamp=1"],
+    ] as const) {
       const res = await caller.user.call(method, path);
       expect(res.json.success, `${method} ${path}`).toBe(false);
     }
@@ -136,7 +161,10 @@ describe("GET /api/log/token", () => {
       expect(item.token_id).toBe(caller.tokenId);
       expect(JSON.parse(item.other)).not.toHaveProperty("admin_info");
     }
-    const wrong = (await (await fetch(`${baseUrl()}/api/log/token?key=sk-${"x".repeat(48)}`)).json()) as { success: boolean; message: string };
+    const wrong = (await (await fetch(`${baseUrl()}/api/log/token?key=sk-${"x".repeat(48)}`)).json()) as {
+      success: boolean;
+      message: string;
+    };
     expect(wrong).toEqual({ success: false, message: "无效的令牌" });
   });
 });

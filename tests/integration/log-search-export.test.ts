@@ -27,7 +27,8 @@ beforeAll(async () => {
   await createChannel(root, { base_url: upstream.url, models: model });
   caller = await userWithToken(1_000_000, { name: ODD_TOKEN });
   other = await userWithToken(1_000_000);
-  for (const who of [caller, caller, other]) await who.client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
+  for (const who of [caller, caller, other])
+    await who.client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
 });
 afterAll(async () => {
   await upstream?.close();
@@ -68,7 +69,10 @@ function parseCsv(text: string): string[][] {
 }
 
 async function exportCsv(session: ApiSession | undefined, query: string) {
-  const res = await fetch(`${baseUrl()}/log/export.csv?${query}`, { headers: { "X-Forwarded-For": fakeIp(), ...(session ? { Cookie: session.cookie } : {}) }, redirect: "manual" });
+  const res = await fetch(`${baseUrl()}/log/export.csv?${query}`, {
+    headers: { "X-Forwarded-For": fakeIp(), ...(session ? { Cookie: session.cookie } : {}) },
+    redirect: "manual",
+  });
   const bytes = Buffer.from(await res.arrayBuffer());
   return { res, bytes, rows: res.status === 200 ? parseCsv(bytes.toString("utf8").replace(/^\uFEFF/, "")) : [] };
 }
@@ -81,14 +85,21 @@ describe("keyword search", () => {
       const res = await who.call("GET", `/api/log/search?keyword=${model}`);
       expect(res.json.success).toBe(true);
       const items = res.json.data as { user_id: number; created_at: number; id: number; other: string }[];
-      expect(items.map((i) => i.user_id).sort()).toEqual([caller.user.userId, caller.user.userId, other.user.userId].sort());
+      expect(items.map((i) => i.user_id).sort()).toEqual(
+        [caller.user.userId, caller.user.userId, other.user.userId].sort(),
+      );
       expect(JSON.parse(items[0]!.other).admin_info).toBeDefined();
       const order = items.map((i) => [i.created_at, i.id] as const);
       expect(order).toEqual([...order].sort((a, b) => b[0] - a[0] || b[1] - a[1]));
     }
     // By user name and by token name too.
-    expect(((await root.call("GET", `/api/log/search?keyword=${other.user.username}`)).json.data as unknown[]).length).toBeGreaterThanOrEqual(1);
-    expect(((await root.call("GET", `/api/log/search?keyword=${encodeURIComponent(ODD_TOKEN)}`)).json.data as unknown[]).length).toBe(2);
+    expect(
+      ((await root.call("GET", `/api/log/search?keyword=${other.user.username}`)).json.data as unknown[]).length,
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      ((await root.call("GET", `/api/log/search?keyword=${encodeURIComponent(ODD_TOKEN)}`)).json.data as unknown[])
+        .length,
+    ).toBe(2);
   });
 
   it("self search: each signed-in role sees only its own rows, without the channel chain; visitors refused", async () => {
@@ -102,8 +113,15 @@ describe("keyword search", () => {
     }
     expect((await other.user.call("GET", `/api/log/self/search?keyword=${model}`)).json.data).toHaveLength(1);
     // A user's search never reaches someone else's rows, not by their name either.
-    expect((await caller.user.call("GET", `/api/log/self/search?keyword=${other.user.username}`)).json.data).toEqual([]);
-    for (const who of [admin, root]) expect((await who.call("GET", `/api/log/self/search?keyword=${model}`)).json).toEqual({ success: true, message: "", data: [] });
+    expect((await caller.user.call("GET", `/api/log/self/search?keyword=${other.user.username}`)).json.data).toEqual(
+      [],
+    );
+    for (const who of [admin, root])
+      expect((await who.call("GET", `/api/log/self/search?keyword=${model}`)).json).toEqual({
+        success: true,
+        message: "",
+        data: [],
+      });
   });
 
   it("answers odd keywords with a list, never a server error", async () => {
@@ -136,7 +154,12 @@ describe("CSV export", () => {
     for (const who of [admin, root]) {
       const all = await exportCsv(who, `model_name=${model}`);
       expect(all.rows[0]!.slice(0, 3)).toEqual(["时间", "渠道", "用户"]);
-      expect(all.rows.slice(1).map((r) => r[2]).sort()).toEqual([caller.user.username, caller.user.username, other.user.username].sort());
+      expect(
+        all.rows
+          .slice(1)
+          .map((r) => r[2])
+          .sort(),
+      ).toEqual([caller.user.username, caller.user.username, other.user.username].sort());
       const one = await exportCsv(who, `model_name=${model}&username=${other.user.username}`);
       expect(one.rows).toHaveLength(2);
     }
@@ -164,7 +187,9 @@ describe("keyset pages", () => {
       expect((await root.call("PUT", "/api/user/", { id: target.userId, quota })).json.success).toBe(true);
     };
     for (let i = 0; i < 12; i += 1) await edit();
-    const all = (await target.call("GET", "/api/log/self?type=3&page_size=100")).json.data.items.map((i: { id: number }) => i.id);
+    const all = (await target.call("GET", "/api/log/self?type=3&page_size=100")).json.data.items.map(
+      (i: { id: number }) => i.id,
+    );
     expect(all).toHaveLength(12);
 
     const first = (await target.call("GET", "/api/log/self?type=3&page_size=5")).json.data;
@@ -181,7 +206,8 @@ describe("keyset pages", () => {
     const back = (await target.call("GET", `/api/log/self?type=3&page_size=5&after=${second.prev_after}`)).json.data;
     expect(back.items.map((i: { id: number }) => i.id)).toEqual(first.items.map((i: { id: number }) => i.id));
     // Someone else's cursor shows nothing of theirs: the filter still pins the user.
-    const stranger = (await caller.user.call("GET", `/api/log/self?type=3&page_size=5&before=${first.next_before}`)).json.data;
+    const stranger = (await caller.user.call("GET", `/api/log/self?type=3&page_size=5&before=${first.next_before}`))
+      .json.data;
     expect(stranger.items).toEqual([]);
   });
 
@@ -219,14 +245,19 @@ describe.skipIf(!databaseUrl)("a large export is streamed (PostgreSQL)", () => {
       [at, user.userId, user.username],
     );
     // Uncompressed, so the server's socket cannot swallow the whole file at once.
-    const res = await fetch(`${baseUrl()}/log/export.csv`, { headers: { Cookie: user.cookie, "Accept-Encoding": "identity" } });
+    const res = await fetch(`${baseUrl()}/log/export.csv`, {
+      headers: { Cookie: user.cookie, "Accept-Encoding": "identity" },
+    });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
     const firstChunk = await reader.read();
     let text = decoder.decode(firstChunk.value, { stream: true });
     expect(text.startsWith("\uFEFF时间,")).toBe(true);
-    await client.query("insert into logs (created_at, type, content, user_id, username, model_name) values (5000, 2, 'written mid-download', $1, $2, 'bulk')", [user.userId, user.username]);
+    await client.query(
+      "insert into logs (created_at, type, content, user_id, username, model_name) values (5000, 2, 'written mid-download', $1, $2, 'bulk')",
+      [user.userId, user.username],
+    );
     for (;;) {
       const next = await reader.read();
       if (next.done) break;
@@ -251,16 +282,31 @@ describe("log types are written where they happen", () => {
     const options = (await root.call("GET", "/api/option/")).json.data as { key: string; value: string }[];
     const previous = options.find((o) => o.key === "AutomaticDisableChannelEnabled")?.value ?? "false";
     try {
-      broken.fault = { kind: "status", status: 401, body: { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } } };
+      broken.fault = {
+        kind: "status",
+        status: 401,
+        body: {
+          error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" },
+        },
+      };
       const failing = uniqueModel("ad");
       await mergeOption(root, "ModelRatio", { [failing]: 1 });
       const id = await createChannel(root, { base_url: broken.url, models: failing, auto_ban: 1 });
-      expect((await root.call("PUT", "/api/option/", { key: "AutomaticDisableChannelEnabled", value: "true" })).json.success).toBe(true);
-      for (let i = 0; i < 2; i += 1) await expect(caller.client.chat.completions.create({ model: failing, messages: [{ role: "user", content: "hi" }] })).rejects.toThrow();
+      expect(
+        (await root.call("PUT", "/api/option/", { key: "AutomaticDisableChannelEnabled", value: "true" })).json.success,
+      ).toBe(true);
+      for (let i = 0; i < 2; i += 1)
+        await expect(
+          caller.client.chat.completions.create({ model: failing, messages: [{ role: "user", content: "hi" }] }),
+        ).rejects.toThrow();
       expect((await root.call("GET", `/api/channel/${id}`)).json.data.status).toBe(3);
       const system = (await root.call("GET", `/api/log/?type=4&channel=${id}`)).json.data.items;
       expect(system).toHaveLength(1);
-      expect(system[0]).toMatchObject({ type: 4, channel: id, content: expect.stringMatching(new RegExp(`（#${id}）已被自动禁用，原因：401 Incorrect API key`)) });
+      expect(system[0]).toMatchObject({
+        type: 4,
+        channel: id,
+        content: expect.stringMatching(new RegExp(`（#${id}）已被自动禁用，原因：401 Incorrect API key`)),
+      });
       // Operators' business: a user's own log never shows it.
       const own = (await caller.user.call("GET", "/api/log/self?type=4")).json.data.items as { content: string }[];
       expect(own.some((l) => l.content.includes("自动禁用"))).toBe(false);

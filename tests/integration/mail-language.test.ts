@@ -28,7 +28,10 @@ beforeAll(async () => {
     ["SystemName", "Yard"],
     ["ServerAddress", base],
     ["EmailVerificationEnabled", "true"],
-  ]) expect((await call(base, "/api/option/", { method: "PUT", headers: root.auth, body: { key, value } })).json).toMatchObject({ success: true });
+  ])
+    expect(
+      (await call(base, "/api/option/", { method: "PUT", headers: root.auth, body: { key, value } })).json,
+    ).toMatchObject({ success: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -41,21 +44,30 @@ const mailbox = () => `${uniqueName("l")}@example.com`;
 describe("mails in the reader's language", () => {
   it("a verification code asked for in English comes in English, and the answer too", async () => {
     const email = mailbox();
-    const res = await call(base, `/api/verification?email=${encodeURIComponent(email)}`, { headers: { "Accept-Language": "en-GB,en;q=0.9" } });
+    const res = await call(base, `/api/verification?email=${encodeURIComponent(email)}`, {
+      headers: { "Accept-Language": "en-GB,en;q=0.9" },
+    });
     expect(res.json).toEqual({ success: true, message: "Verification code sent, please check your mailbox!" });
     const mail = await smtp.nextMailTo(email);
     expect(mail.subject).toBe("Yard email verification");
-    expect(mail.text).toMatch(/^Hello, you are verifying your email address for Yard\.\nYour verification code is: \d{6}\nThe code is valid for \d+ minutes/);
+    expect(mail.text).toMatch(
+      /^Hello, you are verifying your email address for Yard\.\nYour verification code is: \d{6}\nThe code is valid for \d+ minutes/,
+    );
     expect(mail.html).toMatch(/Your verification code is: <strong>\d{6}<\/strong>/);
     expect(`${mail.subject}${mail.text}${mail.html}`).not.toMatch(/[\u4e00-\u9fff]/);
   });
 
   it("without a preference the mail keeps the product's Chinese", async () => {
     const email = mailbox();
-    expect((await call(base, `/api/verification?email=${encodeURIComponent(email)}`)).json).toMatchObject({ success: true, message: "验证码发送成功，请检查你的邮箱！" });
+    expect((await call(base, `/api/verification?email=${encodeURIComponent(email)}`)).json).toMatchObject({
+      success: true,
+      message: "验证码发送成功，请检查你的邮箱！",
+    });
     const mail = await smtp.nextMailTo(email);
     expect(mail.subject).toBe("Yard 邮箱验证");
-    expect(mail.text).toMatch(/^您好，您正在进行 Yard 邮箱验证。\n您的验证码为：\d{6}\n验证码 \d+ 分钟内有效，如果不是本人操作，请忽略本邮件。$/);
+    expect(mail.text).toMatch(
+      /^您好，您正在进行 Yard 邮箱验证。\n您的验证码为：\d{6}\n验证码 \d+ 分钟内有效，如果不是本人操作，请忽略本邮件。$/,
+    );
   });
 
   it("a password reset asked for with the lang cookie comes in English", async () => {
@@ -65,7 +77,9 @@ describe("mails in the reader's language", () => {
     const username = uniqueName("l");
     const body = { username, password: "password123", password2: "password123", email, verification_code: code };
     expect((await call(base, "/api/user/register", { method: "POST", body })).json).toMatchObject({ success: true });
-    const res = await call(base, `/api/reset_password?email=${encodeURIComponent(email)}`, { headers: { Cookie: "lang=en", "Accept-Language": "zh-CN" } });
+    const res = await call(base, `/api/reset_password?email=${encodeURIComponent(email)}`, {
+      headers: { Cookie: "lang=en", "Accept-Language": "zh-CN" },
+    });
     expect(res.json).toMatchObject({ success: true, message: "Reset mail sent, please check your mailbox!" });
     const mail = await smtp.nextMailTo(email);
     expect(mail.subject).toBe("Yard password reset");

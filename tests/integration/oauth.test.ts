@@ -33,7 +33,10 @@ class Browser {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   }
 
-  async fetch(path: string, init: { method?: string; body?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+  async fetch(
+    path: string,
+    init: { method?: string; body?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { "X-Forwarded-For": this.ip, ...init.headers };
     if (this.cookies.size) headers.Cookie = this.cookieHeader();
     if (this.newApiUser && path.startsWith("/api/")) headers["New-Api-User"] = this.newApiUser;
@@ -46,7 +49,13 @@ class Browser {
       body = JSON.stringify(init.body);
     }
     const url = path.startsWith("http") ? path : server.baseUrl + path;
-    const res = await fetch(url, { method: init.method ?? "GET", headers, body, redirect: "manual", signal: AbortSignal.timeout(20_000) });
+    const res = await fetch(url, {
+      method: init.method ?? "GET",
+      headers,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(20_000),
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(";");
       const at = pair!.indexOf("=");
@@ -73,7 +82,14 @@ class Browser {
   }
 
   async self() {
-    return (await this.fetch("/api/user/self")).json.data as { id: number; username: string; display_name: string; github_id: string; wechat_id: string; telegram_id: string };
+    return (await this.fetch("/api/user/self")).json.data as {
+      id: number;
+      username: string;
+      display_name: string;
+      github_id: string;
+      wechat_id: string;
+      telegram_id: string;
+    };
   }
 }
 
@@ -85,10 +101,14 @@ async function setOption(key: string, value: string) {
 async function newUserBrowser(role: "user" | "admin" = "user") {
   const username = uniqueName("o");
   const b = new Browser();
-  const reg = await b.fetch("/api/user/register", { method: "POST", body: { username, password: "password123", password2: "password123" } });
+  const reg = await b.fetch("/api/user/register", {
+    method: "POST",
+    body: { username, password: "password123", password2: "password123" },
+  });
   if (!reg.json?.success) throw new Error(`register: ${reg.text}`);
   const me = await b.login(username, "password123");
-  if (role === "admin") await root.fetch("/api/user/manage", { method: "POST", body: { id: me.id, action: "promote" } });
+  if (role === "admin")
+    await root.fetch("/api/user/manage", { method: "POST", body: { id: me.id, action: "promote" } });
   return b;
 }
 
@@ -97,7 +117,9 @@ async function githubViaApi(b: Browser, login: string) {
   const state = await b.fetch("/api/oauth/state");
   expect(state.json.success).toBe(true);
   const callback = new URL(github.authorize(CLIENT_ID, state.json.data, login));
-  return b.fetch(`/api/oauth/github?code=${callback.searchParams.get("code")}&state=${encodeURIComponent(state.json.data)}`);
+  return b.fetch(
+    `/api/oauth/github?code=${callback.searchParams.get("code")}&state=${encodeURIComponent(state.json.data)}`,
+  );
 }
 
 function telegramQuery(fields: Record<string, string>, token = BOT_TOKEN, extra: Record<string, string> = {}) {
@@ -190,25 +212,39 @@ describe("GitHub OAuth", () => {
     const user = await newUserBrowser();
     const sessionState = (await user.fetch("/api/oauth/state")).json.data as string;
     const visitor = new Browser();
-    const r = await visitor.fetch(`/api/oauth/github?code=${new URL(github.authorize(CLIENT_ID, sessionState, uniqueName("gh"))).searchParams.get("code")}&state=${sessionState}`);
+    const r = await visitor.fetch(
+      `/api/oauth/github?code=${new URL(github.authorize(CLIENT_ID, sessionState, uniqueName("gh"))).searchParams.get("code")}&state=${sessionState}`,
+    );
     expect(r.status).toBe(403);
   });
 
-  it.runIf(inject("dbKind") === "postgres")("a state past its ten minutes is refused (and it is stored only as a hash)", async () => {
-    const b = new Browser();
-    const state = (await b.fetch("/api/oauth/state")).json.data as string;
-    const db = new pg.Client({ connectionString: server.databaseUrl });
-    await db.connect();
-    try {
-      expect((await db.query("select 1 from oauth_states where state_hash = $1 and expires_at between now() + interval '9 minutes' and now() + interval '11 minutes'", [createHash("sha256").update(state).digest("hex")])).rowCount).toBe(1);
-      expect((await db.query("select 1 from oauth_states where state_hash = $1", [state])).rowCount).toBe(0);
-      await db.query("update oauth_states set expires_at = now() - interval '1 second' where state_hash = $1", [createHash("sha256").update(state).digest("hex")]);
-    } finally {
-      await db.end();
-    }
-    const code = new URL(github.authorize(CLIENT_ID, state, uniqueName("gh"))).searchParams.get("code");
-    expect((await b.fetch(`/api/oauth/github?code=${code}&state=${state}`)).status).toBe(403);
-  });
+  it.runIf(inject("dbKind") === "postgres")(
+    "a state past its ten minutes is refused (and it is stored only as a hash)",
+    async () => {
+      const b = new Browser();
+      const state = (await b.fetch("/api/oauth/state")).json.data as string;
+      const db = new pg.Client({ connectionString: server.databaseUrl });
+      await db.connect();
+      try {
+        expect(
+          (
+            await db.query(
+              "select 1 from oauth_states where state_hash = $1 and expires_at between now() + interval '9 minutes' and now() + interval '11 minutes'",
+              [createHash("sha256").update(state).digest("hex")],
+            )
+          ).rowCount,
+        ).toBe(1);
+        expect((await db.query("select 1 from oauth_states where state_hash = $1", [state])).rowCount).toBe(0);
+        await db.query("update oauth_states set expires_at = now() - interval '1 second' where state_hash = $1", [
+          createHash("sha256").update(state).digest("hex"),
+        ]);
+      } finally {
+        await db.end();
+      }
+      const code = new URL(github.authorize(CLIENT_ID, state, uniqueName("gh"))).searchParams.get("code");
+      expect((await b.fetch(`/api/oauth/github?code=${code}&state=${state}`)).status).toBe(403);
+    },
+  );
 
   it("a signed-in user binds GitHub (message bind); a GitHub account bound elsewhere is refused; the bound account then signs in", async () => {
     const login = uniqueName("gh");
@@ -230,10 +266,14 @@ describe("GitHub OAuth", () => {
     const login = uniqueName("gh");
     const first = await githubViaApi(new Browser(), login);
     const id = first.json.data.id as number;
-    expect((await root.fetch("/api/user/manage", { method: "POST", body: { id, action: "disable" } })).json.success).toBe(true);
+    expect(
+      (await root.fetch("/api/user/manage", { method: "POST", body: { id, action: "disable" } })).json.success,
+    ).toBe(true);
     const banned = await githubViaApi(new Browser(), login);
     expect(banned.json).toEqual({ success: false, message: "用户已被封禁" });
-    expect((await root.fetch("/api/user/manage", { method: "POST", body: { id, action: "delete" } })).json.success).toBe(true);
+    expect(
+      (await root.fetch("/api/user/manage", { method: "POST", body: { id, action: "delete" } })).json.success,
+    ).toBe(true);
     const deleted = await githubViaApi(new Browser(), login);
     expect(deleted.json).toEqual({ success: false, message: "用户已注销" });
   });
@@ -251,7 +291,10 @@ describe("GitHub OAuth", () => {
     }
     await setOption("GitHubOAuthEnabled", "false");
     try {
-      expect((await githubViaApi(new Browser(), known)).json).toEqual({ success: false, message: "管理员未开启通过 GitHub 登录以及注册" });
+      expect((await githubViaApi(new Browser(), known)).json).toEqual({
+        success: false,
+        message: "管理员未开启通过 GitHub 登录以及注册",
+      });
       const start = await new Browser().fetch("/oauth/github/start");
       expect(start.location).toBe("/login");
     } finally {
@@ -281,7 +324,10 @@ describe("GitHub OAuth", () => {
     expect(authorize.searchParams.get("client_id")).toBe(CLIENT_ID);
     const page = await b.fetch(start.location);
     expect(page.text).toContain("Authorize application");
-    const approved = await b.fetch(`${github.url}/login/oauth/authorize`, { method: "POST", form: { client_id: CLIENT_ID, state: authorize.searchParams.get("state")!, login: uniqueName("gh") } });
+    const approved = await b.fetch(`${github.url}/login/oauth/authorize`, {
+      method: "POST",
+      form: { client_id: CLIENT_ID, state: authorize.searchParams.get("state")!, login: uniqueName("gh") },
+    });
     expect(approved.location.startsWith(`${server.baseUrl}/oauth/github?`)).toBe(true);
     const callback = await b.fetch(approved.location);
     expect(callback.status).toBe(302);
@@ -331,7 +377,10 @@ describe("WeChat", () => {
     wechat.codes.set("111112", openId);
     expect((await new Browser().fetch("/api/oauth/wechat?code=111112")).json.data.id).toBe(r.json.data.id);
     // Used, unknown or missing codes.
-    expect((await new Browser().fetch("/api/oauth/wechat?code=111111")).json).toEqual({ success: false, message: "验证码错误或已过期" });
+    expect((await new Browser().fetch("/api/oauth/wechat?code=111111")).json).toEqual({
+      success: false,
+      message: "验证码错误或已过期",
+    });
     expect((await new Browser().fetch("/api/oauth/wechat")).json).toEqual({ success: false, message: "无效的参数" });
   });
 
@@ -344,7 +393,10 @@ describe("WeChat", () => {
 
     const other = await newUserBrowser();
     wechat.codes.set("222223", openId);
-    expect((await other.fetch("/api/oauth/wechat/bind?code=222223")).json).toEqual({ success: false, message: "该微信账号已被绑定" });
+    expect((await other.fetch("/api/oauth/wechat/bind?code=222223")).json).toEqual({
+      success: false,
+      message: "该微信账号已被绑定",
+    });
 
     const third = await newUserBrowser();
     const page = await third.fetch("/setting");
@@ -359,8 +411,15 @@ describe("WeChat", () => {
   });
 
   it("SSRF: a link-local or metadata WeChatServerAddress is refused when saved, and the token is never sent there", async () => {
-    for (const address of ["http://169.254.169.254", "http://[::ffff:169.254.169.254]/", "http://metadata.google.internal"]) {
-      const r = await root.fetch("/api/option/", { method: "PUT", body: { key: "WeChatServerAddress", value: address } });
+    for (const address of [
+      "http://169.254.169.254",
+      "http://[::ffff:169.254.169.254]/",
+      "http://metadata.google.internal",
+    ]) {
+      const r = await root.fetch("/api/option/", {
+        method: "PUT",
+        body: { key: "WeChatServerAddress", value: address },
+      });
       expect(r.json.success, address).toBe(false);
       expect(r.json.message).toContain("链路本地");
     }
@@ -371,11 +430,20 @@ describe("WeChat", () => {
 });
 
 describe("Telegram", () => {
-  const fieldsFor = (id: string, authDate = now()) => ({ id, first_name: "Ada", last_name: "L", username: "ada", photo_url: "https://t.me/i/ada.jpg", auth_date: String(authDate) });
+  const fieldsFor = (id: string, authDate = now()) => ({
+    id,
+    first_name: "Ada",
+    last_name: "L",
+    username: "ada",
+    photo_url: "https://t.me/i/ada.jpg",
+    auth_date: String(authDate),
+  });
 
   it("a correctly signed widget login signs up tg_<n> (lang ignored) and signs in again", async () => {
     const id = String(Date.now());
-    const r = await new Browser().fetch(`/api/oauth/telegram/login?${telegramQuery(fieldsFor(id), BOT_TOKEN, { lang: "en" })}`);
+    const r = await new Browser().fetch(
+      `/api/oauth/telegram/login?${telegramQuery(fieldsFor(id), BOT_TOKEN, { lang: "en" })}`,
+    );
     expect(r.json.success).toBe(true);
     expect(r.json.data).toMatchObject({ display_name: "Ada L" });
     expect(r.json.data.username).toMatch(/^tg_\d+$/);
@@ -387,12 +455,26 @@ describe("Telegram", () => {
     const id = String(Date.now() + 1);
     const good = fieldsFor(id);
     const forged = new URLSearchParams({ ...good, hash: telegramHash({ ...good, id: "1" }, BOT_TOKEN) });
-    expect((await new Browser().fetch(`/api/oauth/telegram/login?${forged}`)).json).toEqual({ success: false, message: "无效的请求" });
-    expect((await new Browser().fetch(`/api/oauth/telegram/login?${telegramQuery(fieldsFor(id, now() - 2 * 86400))}`)).json.message).toContain("已过期");
-    expect((await new Browser().fetch(`/api/oauth/telegram/login?${telegramQuery(fieldsFor(id, now() + 3600))}`)).json.success).toBe(false);
+    expect((await new Browser().fetch(`/api/oauth/telegram/login?${forged}`)).json).toEqual({
+      success: false,
+      message: "无效的请求",
+    });
+    expect(
+      (await new Browser().fetch(`/api/oauth/telegram/login?${telegramQuery(fieldsFor(id, now() - 2 * 86400))}`)).json
+        .message,
+    ).toContain("已过期");
+    expect(
+      (await new Browser().fetch(`/api/oauth/telegram/login?${telegramQuery(fieldsFor(id, now() + 3600))}`)).json
+        .success,
+    ).toBe(false);
     const { id: _omit, ...noId } = good;
-    expect((await new Browser().fetch(`/api/oauth/telegram/login?${telegramQuery(noId)}`)).json).toEqual({ success: false, message: "无效的请求" });
-    expect((await new Browser().fetch(`/api/oauth/telegram/login?${telegramQuery(good, "999:other-bot")}`)).json.success).toBe(false);
+    expect((await new Browser().fetch(`/api/oauth/telegram/login?${telegramQuery(noId)}`)).json).toEqual({
+      success: false,
+      message: "无效的请求",
+    });
+    expect(
+      (await new Browser().fetch(`/api/oauth/telegram/login?${telegramQuery(good, "999:other-bot")}`)).json.success,
+    ).toBe(false);
     // A field dropped after signing breaks the signature.
     const signed = new URLSearchParams(telegramQuery(good));
     signed.delete("photo_url");
@@ -402,12 +484,21 @@ describe("Telegram", () => {
   it("binds for a signed-in user (API and settings form); an id bound elsewhere is refused", async () => {
     const id = String(Date.now() + 2);
     const user = await newUserBrowser();
-    expect((await user.fetch(`/api/oauth/telegram/bind?${telegramQuery(fieldsFor(id))}`)).json).toEqual({ success: true, message: "" });
+    expect((await user.fetch(`/api/oauth/telegram/bind?${telegramQuery(fieldsFor(id))}`)).json).toEqual({
+      success: true,
+      message: "",
+    });
     expect((await user.self()).telegram_id).toBe(id);
     const other = await newUserBrowser();
-    expect((await other.fetch(`/api/oauth/telegram/bind?${telegramQuery(fieldsFor(id))}`)).json).toEqual({ success: false, message: "该 Telegram 账户已被绑定" });
+    expect((await other.fetch(`/api/oauth/telegram/bind?${telegramQuery(fieldsFor(id))}`)).json).toEqual({
+      success: false,
+      message: "该 Telegram 账户已被绑定",
+    });
     const form = { intent: "bind-telegram", ...fieldsFor(String(Date.now() + 3)) };
-    const posted = await other.fetch("/setting", { method: "POST", form: { ...form, hash: telegramHash(fieldsFor(form.id, Number(form.auth_date)), BOT_TOKEN) } });
+    const posted = await other.fetch("/setting", {
+      method: "POST",
+      form: { ...form, hash: telegramHash(fieldsFor(form.id, Number(form.auth_date)), BOT_TOKEN) },
+    });
     expect(posted.location).toBe("/setting");
     expect((await other.self()).telegram_id).toBe(form.id);
   });
@@ -418,7 +509,12 @@ describe("role matrix: /api/oauth/* × visitor / user / admin / root", () => {
   const callers = async () => {
     const rootBrowser = new Browser();
     await rootBrowser.login("root", "123456");
-    return { visitor: new Browser(), user: await newUserBrowser(), admin: await newUserBrowser("admin"), root: rootBrowser };
+    return {
+      visitor: new Browser(),
+      user: await newUserBrowser(),
+      admin: await newUserBrowser("admin"),
+      root: rootBrowser,
+    };
   };
 
   it("GET /api/oauth/state: everyone gets a state", async () => {
@@ -443,13 +539,22 @@ describe("role matrix: /api/oauth/* × visitor / user / admin / root", () => {
       const code = `7${String(++n).padStart(5, "0")}`;
       wechat.codes.set(code, `oid-${uniqueName()}`);
       expect((await b.fetch(`/api/oauth/wechat?code=${code}`)).json.success, role).toBe(true);
-      expect((await b.fetch(`/api/oauth/telegram/login?${telegramQuery({ id: String(Date.now() + 100 + n), auth_date: String(now()) })}`)).json.success, role).toBe(true);
+      expect(
+        (
+          await b.fetch(
+            `/api/oauth/telegram/login?${telegramQuery({ id: String(Date.now() + 100 + n), auth_date: String(now()) })}`,
+          )
+        ).json.success,
+        role,
+      ).toBe(true);
     }
     for (const [role, b] of Object.entries(await callers())) {
       const code = `8${String(++n).padStart(5, "0")}`;
       wechat.codes.set(code, `oid-${uniqueName()}`);
       const wechatBind = await b.fetch(`/api/oauth/wechat/bind?code=${code}`);
-      const telegramBind = await b.fetch(`/api/oauth/telegram/bind?${telegramQuery({ id: String(Date.now() + 200 + n), auth_date: String(now()) })}`);
+      const telegramBind = await b.fetch(
+        `/api/oauth/telegram/bind?${telegramQuery({ id: String(Date.now() + 200 + n), auth_date: String(now()) })}`,
+      );
       if (role === "visitor") {
         expect(wechatBind.status).toBe(401);
         expect(telegramBind.status).toBe(401);
@@ -465,14 +570,22 @@ describe("role matrix: /api/oauth/* × visitor / user / admin / root", () => {
 describe("status and the login page show only the enabled methods", () => {
   it("status carries every sign-in field; the login page shows GitHub, the WeChat QR code and form, and the Telegram slot; switched off they vanish", async () => {
     const status = (await new Browser().fetch("/api/status")).json.data;
-    expect(status).toMatchObject({ github_oauth: true, github_client_id: CLIENT_ID, wechat_login: true, wechat_qrcode: "https://example.invalid/qr.png", telegram_oauth: true, telegram_bot_name: "switchyard_test_bot" });
+    expect(status).toMatchObject({
+      github_oauth: true,
+      github_client_id: CLIENT_ID,
+      wechat_login: true,
+      wechat_qrcode: "https://example.invalid/qr.png",
+      telegram_oauth: true,
+      telegram_bot_name: "switchyard_test_bot",
+    });
     const on = (await new Browser().fetch("/login")).text;
     expect(on).toContain('href="/oauth/github/start"');
     expect(on).toContain('action="/oauth/wechat"');
     expect(on).toContain("https://example.invalid/qr.png");
     expect(on).toContain('data-testid="telegram-login"');
     expect(on).toContain('name="password"');
-    for (const key of ["GitHubOAuthEnabled", "WeChatAuthEnabled", "TelegramOAuthEnabled", "PasswordLoginEnabled"]) await setOption(key, "false");
+    for (const key of ["GitHubOAuthEnabled", "WeChatAuthEnabled", "TelegramOAuthEnabled", "PasswordLoginEnabled"])
+      await setOption(key, "false");
     try {
       const off = (await new Browser().fetch("/login")).text;
       expect(off).not.toContain("/oauth/github/start");
@@ -480,7 +593,8 @@ describe("status and the login page show only the enabled methods", () => {
       expect(off).not.toContain("telegram-login");
       expect(off).not.toContain('name="password"');
     } finally {
-      for (const key of ["GitHubOAuthEnabled", "WeChatAuthEnabled", "TelegramOAuthEnabled", "PasswordLoginEnabled"]) await setOption(key, "true");
+      for (const key of ["GitHubOAuthEnabled", "WeChatAuthEnabled", "TelegramOAuthEnabled", "PasswordLoginEnabled"])
+        await setOption(key, "true");
     }
   });
 

@@ -35,7 +35,12 @@ const affCode = async (user: ApiSession) => (await user.call("GET", "/api/user/a
 /** Registers a new account through `inviter`'s code; returns its name. */
 async function registerInvitee(code: string): Promise<string> {
   const username = uniqueName("i");
-  const res = await request("POST", "/api/user/register", { username, password: "password123", password2: "password123", aff_code: code });
+  const res = await request("POST", "/api/user/register", {
+    username,
+    password: "password123",
+    password2: "password123",
+    aff_code: code,
+  });
   expect(res.json, JSON.stringify(res.json)).toMatchObject({ success: true });
   return username;
 }
@@ -77,18 +82,30 @@ describe("invite rewards at registration", () => {
     try {
       username = await registerInvitee(code);
       // The same name again fails and must reward nobody a second time.
-      const again = await request("POST", "/api/user/register", { username, password: "password123", password2: "password123", aff_code: code });
+      const again = await request("POST", "/api/user/register", {
+        username,
+        password: "password123",
+        password2: "password123",
+        aff_code: code,
+      });
       expect(again.json.success).toBe(false);
     } finally {
       await rewards({});
     }
     const invitee = await login(username, "password123");
     expect(await self(invitee)).toMatchObject({ quota: 300, inviter_id: inviter.userId });
-    expect(await self(inviter)).toMatchObject({ aff_count: 1, aff_quota: 3 * unit, aff_history_quota: 3 * unit, quota: 0 });
+    expect(await self(inviter)).toMatchObject({
+      aff_count: 1,
+      aff_quota: 3 * unit,
+      aff_history_quota: 3 * unit,
+      quota: 0,
+    });
     const inviteeLogs = await systemLogs(invitee);
     expect(inviteeLogs.filter((c) => c.startsWith("新用户注册赠送"))).toHaveLength(1);
     expect(inviteeLogs.filter((c) => c.startsWith("使用邀请码赠送"))).toHaveLength(1);
-    expect((await systemLogs(inviter)).filter((c) => c.startsWith("邀请用户赠送"))).toEqual(["邀请用户赠送 ＄3.000000 额度"]);
+    expect((await systemLogs(inviter)).filter((c) => c.startsWith("邀请用户赠送"))).toEqual([
+      "邀请用户赠送 ＄3.000000 额度",
+    ]);
   });
 
   it("ten registrations racing for one name through one invite code count one invite and reward once", async () => {
@@ -99,7 +116,14 @@ describe("invite rewards at registration", () => {
     let results: { json: any }[];
     try {
       results = await Promise.all(
-        Array.from({ length: 10 }, () => request("POST", "/api/user/register", { username, password: "password123", password2: "password123", aff_code: code })),
+        Array.from({ length: 10 }, () =>
+          request("POST", "/api/user/register", {
+            username,
+            password: "password123",
+            password2: "password123",
+            aff_code: code,
+          }),
+        ),
       );
     } finally {
       await rewards({});
@@ -120,7 +144,8 @@ describe("invite rewards at registration", () => {
     } finally {
       await rewards({});
     }
-    for (const name of names) expect(await self(await login(name, "password123"))).toMatchObject({ quota: 10, inviter_id: 0 });
+    for (const name of names)
+      expect(await self(await login(name, "password123"))).toMatchObject({ quota: 10, inviter_id: 0 });
     const deleted = (await root.call("GET", `/api/user/${gone.userId}`)).json.data;
     expect(deleted).toMatchObject({ aff_count: 0, aff_quota: 0 });
     expect(deleted.DeletedAt).not.toBeNull();
@@ -130,9 +155,15 @@ describe("invite rewards at registration", () => {
 describe("POST /api/user/aff_transfer", () => {
   it("refuses less than one quota unit with the reference's message, more than the earnings, and a non-integer", async () => {
     const user = await userWithEarnings(2);
-    expect((await user.call("POST", "/api/user/aff_transfer", { quota: unit - 1 })).json).toEqual({ success: false, message: "划转金额最低为 $1.00" });
+    expect((await user.call("POST", "/api/user/aff_transfer", { quota: unit - 1 })).json).toEqual({
+      success: false,
+      message: "划转金额最低为 $1.00",
+    });
     expect((await user.call("POST", "/api/user/aff_transfer", { quota: -5 * unit })).json.success).toBe(false);
-    expect((await user.call("POST", "/api/user/aff_transfer", { quota: 3 * unit })).json).toEqual({ success: false, message: INSUFFICIENT });
+    expect((await user.call("POST", "/api/user/aff_transfer", { quota: 3 * unit })).json).toEqual({
+      success: false,
+      message: INSUFFICIENT,
+    });
     const fraction = await user.call("POST", "/api/user/aff_transfer", { quota: unit + 0.5 });
     expect(fraction.status).toBe(400);
     expect(fraction.json.success).toBe(false);
@@ -141,15 +172,22 @@ describe("POST /api/user/aff_transfer", () => {
 
   it("moves earnings into quota and writes a log row", async () => {
     const user = await userWithEarnings(2);
-    expect((await user.call("POST", "/api/user/aff_transfer", { quota: unit })).json).toMatchObject({ success: true, message: "划转成功" });
+    expect((await user.call("POST", "/api/user/aff_transfer", { quota: unit })).json).toMatchObject({
+      success: true,
+      message: "划转成功",
+    });
     expect(await self(user)).toMatchObject({ quota: unit, aff_quota: unit, aff_history_quota: 2 * unit });
-    expect((await systemLogs(user)).filter((c) => c.startsWith("邀请额度划转到余额"))).toEqual(["邀请额度划转到余额 ＄1.000000 额度"]);
+    expect((await systemLogs(user)).filter((c) => c.startsWith("邀请额度划转到余额"))).toEqual([
+      "邀请额度划转到余额 ＄1.000000 额度",
+    ]);
   });
 
   it("100 parallel transfers never move more than there is: quota + aff_quota is conserved, one log per transfer", async () => {
     const user = await userWithEarnings(7);
     const before = await self(user);
-    const results = await Promise.all(Array.from({ length: 100 }, () => user.call("POST", "/api/user/aff_transfer", { quota: 2 * unit })));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => user.call("POST", "/api/user/aff_transfer", { quota: 2 * unit })),
+    );
     for (const res of results) expect(res.status, JSON.stringify(res.json)).toBe(200);
     const succeeded = results.filter((r) => r.json.success).length;
     expect(results.filter((r) => !r.json.success).every((r) => r.json.message === INSUFFICIENT)).toBe(true);
@@ -173,7 +211,9 @@ describe("system access token", () => {
     const second = (await user.call("GET", "/api/user/token")).json.data as string;
     expect(second).not.toBe(first);
     expect((await request("GET", "/api/user/self", undefined, { Authorization: first })).json.success).toBe(false);
-    expect((await request("GET", "/api/user/self", undefined, { Authorization: `Bearer ${second}` })).json.data.id).toBe(user.userId);
+    expect(
+      (await request("GET", "/api/user/self", undefined, { Authorization: `Bearer ${second}` })).json.data.id,
+    ).toBe(user.userId);
   });
 
   it("the console card answers the new token once and the page never shows it again", async () => {
@@ -185,10 +225,15 @@ describe("system access token", () => {
       redirect: "manual",
     });
     expect(posted.status).toBe(200);
-    const token = /id="access-token-value"[^>]*value="([0-9A-Za-z]{32})"|value="([0-9A-Za-z]{32})"[^>]*id="access-token-value"/.exec(await posted.text());
+    const token =
+      /id="access-token-value"[^>]*value="([0-9A-Za-z]{32})"|value="([0-9A-Za-z]{32})"[^>]*id="access-token-value"/.exec(
+        await posted.text(),
+      );
     const shown = token?.[1] ?? token?.[2];
     expect(shown).toBeDefined();
-    expect((await request("GET", "/api/user/self", undefined, { Authorization: shown! })).json.data.id).toBe(user.userId);
+    expect((await request("GET", "/api/user/self", undefined, { Authorization: shown! })).json.data.id).toBe(
+      user.userId,
+    );
     const html = await (await fetch(`${baseUrl()}/setting`, { headers: { Cookie: user.cookie } })).text();
     expect(html).toContain("生成系统访问令牌");
     expect(html).not.toContain(shown!);
@@ -218,7 +263,10 @@ describe("DELETE /api/user/self", () => {
   });
 
   it("root cannot delete itself", async () => {
-    expect((await root.call("DELETE", "/api/user/self")).json).toEqual({ success: false, message: "不能删除超级管理员账户" });
+    expect((await root.call("DELETE", "/api/user/self")).json).toEqual({
+      success: false,
+      message: "不能删除超级管理员账户",
+    });
     expect((await root.call("GET", "/api/user/self")).json.success).toBe(true);
   });
 });

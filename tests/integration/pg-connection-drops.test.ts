@@ -15,7 +15,10 @@ const { servers, upstreams } = stoppedAfterAll();
 
 /** Every backend of the server's database except the test's own reader. */
 async function terminateBackends(admin: pg.Client, database: string, spare: number): Promise<number> {
-  const killed = await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and pid <> $2", [database, spare]);
+  const killed = await admin.query(
+    "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and pid <> $2",
+    [database, spare],
+  );
   return killed.rowCount ?? 0;
 }
 
@@ -41,9 +44,20 @@ describe.skipIf(kind !== "postgres")("PostgreSQL connections dropped mid-load", 
     const scratch = new pg.Client({ connectionString: server.databaseUrl });
     const balances = async () => {
       const row = (await scratch.query("select quota, used_quota, leased from users where username = 'root'")).rows[0];
-      const logged = (await scratch.query("select coalesce(sum(quota), 0) as s, count(*) as n from logs where type = 2 and username = 'root' and token_name <> '模型测试'")).rows[0];
+      const logged = (
+        await scratch.query(
+          "select coalesce(sum(quota), 0) as s, count(*) as n from logs where type = 2 and username = 'root' and token_name <> '模型测试'",
+        )
+      ).rows[0];
       const leases = (await scratch.query("select coalesce(sum(amount), 0) as s from quota_leases")).rows[0];
-      return { quota: Number(row.quota), used: Number(row.used_quota), leased: Number(row.leased), logged: Number(logged.s), logs: Number(logged.n), leaseSum: Number(leases.s) };
+      return {
+        quota: Number(row.quota),
+        used: Number(row.used_quota),
+        leased: Number(row.leased),
+        logged: Number(logged.s),
+        logs: Number(logged.n),
+        leaseSum: Number(leases.s),
+      };
     };
     scratch.on("error", (error) => console.error("[test] reader connection:", error.message));
     await scratch.connect();
@@ -104,7 +118,16 @@ describe.skipIf(kind !== "postgres")("PostgreSQL connections dropped mid-load", 
         ).rows[0].n,
       );
     expect(await eventually(async () => (await lockHolders()) === 1, 3_000)).toBe(true);
-    expect(Number((await scratch.query("select count(*) as n from pg_stat_activity where datname = $1 and application_name like $2", [database, `switchyard-node %:${server.pid}:%`])).rows[0].n)).toBe(1);
+    expect(
+      Number(
+        (
+          await scratch.query(
+            "select count(*) as n from pg_stat_activity where datname = $1 and application_name like $2",
+            [database, `switchyard-node %:${server.pid}:%`],
+          )
+        ).rows[0].n,
+      ),
+    ).toBe(1);
 
     const unclean = outcomes.filter((o) => !o.clean);
     expect(unclean).toEqual([]);
@@ -113,10 +136,14 @@ describe.skipIf(kind !== "postgres")("PostgreSQL connections dropped mid-load", 
     // After the writer caught up and idle leases went back: consumed = Σ logged, nothing held.
     const succeededRelay = outcomes.filter((o) => o.path.startsWith("/v1") && o.status === 200).length + 5;
     let after = await balances();
-    const settled = await eventually(async () => {
-      after = await balances();
-      return after.logs - before.logs === succeededRelay && after.leased === 0 && after.leaseSum === 0;
-    }, 30_000, 250);
+    const settled = await eventually(
+      async () => {
+        after = await balances();
+        return after.logs - before.logs === succeededRelay && after.leased === 0 && after.leaseSum === 0;
+      },
+      30_000,
+      250,
+    );
     const figures = {
       calls: outcomes.length,
       relayCalls: outcomes.filter((o) => o.path.startsWith("/v1")).length + 5,
@@ -161,7 +188,9 @@ describe.skipIf(kind !== "postgres")("PostgreSQL connections dropped mid-load", 
     } finally {
       await admin.query(`alter database ${database} allow_connections true`);
     }
-    expect(await eventually(async () => (await call(server.baseUrl, "/healthz")).status === 200, 10_000, 200)).toBe(true);
+    expect(await eventually(async () => (await call(server.baseUrl, "/healthz")).status === 200, 10_000, 200)).toBe(
+      true,
+    );
     await admin.end();
   }, 60_000);
 
@@ -178,7 +207,8 @@ describe.skipIf(kind !== "postgres")("PostgreSQL connections dropped mid-load", 
     const rootId = Number((await holder.query("select id from users where username = 'root'")).rows[0].id);
     await holder.query("insert into quota_leases (node_id, user_id, amount) values ($1, $2, 5000)", [nodeId, rootId]);
     await holder.query("update users set leased = leased + 5000 where id = $1", [rootId]);
-    const leaseLeft = async () => Number((await holder.query("select count(*) as n from quota_leases where node_id = $1", [nodeId])).rows[0].n);
+    const leaseLeft = async () =>
+      Number((await holder.query("select count(*) as n from quota_leases where node_id = $1", [nodeId])).rows[0].n);
 
     // For 16 s (three sweeps or more) the lock is free 500 ms out of every 1300 ms, as if its
     // connection kept being dropped and re-taken; one probe lands in a free spell 38% of the

@@ -51,7 +51,13 @@ describe.skipIf(kind !== "postgres")("a 20 s PostgreSQL outage under relay load"
             "select coalesce(sum(quota), 0) as s, count(*) as n, count(distinct other::jsonb->>'request_id') as ids from logs where type = 2 and username = 'root' and token_name <> '模型测试'",
           )
         ).rows[0];
-        return { quota: Number(user.quota), used: Number(user.used_quota), logged: Number(logs.s), logs: Number(logs.n), requestIds: Number(logs.ids) };
+        return {
+          quota: Number(user.quota),
+          used: Number(user.used_quota),
+          logged: Number(logs.s),
+          logs: Number(logs.n),
+          requestIds: Number(logs.ids),
+        };
       } finally {
         await client.end();
       }
@@ -83,7 +89,10 @@ describe.skipIf(kind !== "postgres")("a 20 s PostgreSQL outage under relay load"
     let healthDuring: any;
     try {
       await admin.query(`alter database ${database} allow_connections false`);
-      await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [database]);
+      await admin.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+        [database],
+      );
       await sleep(OUTAGE_MS / 2);
       healthDuring = (await call(server.baseUrl, "/healthz", { timeoutMs: 10_000 })).json;
       await sleep(OUTAGE_MS / 2);
@@ -98,10 +107,14 @@ describe.skipIf(kind !== "postgres")("a 20 s PostgreSQL outage under relay load"
 
     // Everything journaled reaches the database once it answers again.
     let after = await balances();
-    const caughtUp = await eventually(async () => {
-      after = await balances();
-      return after.logs - before.logs >= answered;
-    }, 60_000, 250);
+    const caughtUp = await eventually(
+      async () => {
+        after = await balances();
+        return after.logs - before.logs >= answered;
+      },
+      60_000,
+      250,
+    );
     const health = await call(server.baseUrl, "/healthz");
     const figures = {
       clients: CLIENTS,

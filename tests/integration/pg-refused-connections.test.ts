@@ -16,7 +16,11 @@ const { servers } = stoppedAfterAll();
 const API_MESSAGE = "数据库暂时不可用，请稍后重试";
 
 type Surface = "api" | "page";
-type Probe = { name: string; surface: Surface; send: () => Promise<{ status: number; text: string; contentType: string }> };
+type Probe = {
+  name: string;
+  surface: Surface;
+  send: () => Promise<{ status: number; text: string; contentType: string }>;
+};
 type Outcome = { probe: string; status: number; clean: boolean; why?: string };
 
 /** A console request as a browser sends it: the session cookie only, HTML asked for. */
@@ -52,11 +56,14 @@ function unclean(surface: Surface, answer: { status: number; text: string; conte
     } catch {
       return `503 without JSON: ${answer.text.slice(0, 200)}`;
     }
-    return JSON.stringify(json) === JSON.stringify({ success: false, message: API_MESSAGE }) ? undefined : `503 envelope ${answer.text}`;
+    return JSON.stringify(json) === JSON.stringify({ success: false, message: API_MESSAGE })
+      ? undefined
+      : `503 envelope ${answer.text}`;
   }
   if (!answer.contentType.startsWith("text/html")) return `503 page as ${answer.contentType}`;
   // The page names the database and asks to try again.
-  if (!answer.text.includes("数据库暂时不可用") || !answer.text.includes("请稍后刷新重试")) return `503 page without the message: ${answer.text.slice(0, 300)}`;
+  if (!answer.text.includes("数据库暂时不可用") || !answer.text.includes("请稍后刷新重试"))
+    return `503 page without the message: ${answer.text.slice(0, 300)}`;
   return undefined;
 }
 
@@ -65,16 +72,28 @@ async function prepared() {
   const server = await startServer({ kind: "postgres", worker: false });
   servers.push(server);
   const node = await signIn(server.baseUrl);
-  const made = await call(node.baseUrl, "/api/token/", { method: "POST", headers: node.auth, body: { name: "outage", unlimited_quota: true, remain_quota: 0, expired_time: -1 } });
+  const made = await call(node.baseUrl, "/api/token/", {
+    method: "POST",
+    headers: node.auth,
+    body: { name: "outage", unlimited_quota: true, remain_quota: 0, expired_time: -1 },
+  });
   expect(made.json?.success, made.text).toBe(true);
-  const tokenId = String((await call(node.baseUrl, "/api/token/", { headers: node.auth })).json.data.find((t: { name: string }) => t.name === "outage").id);
+  const tokenId = String(
+    (await call(node.baseUrl, "/api/token/", { headers: node.auth })).json.data.find(
+      (t: { name: string }) => t.name === "outage",
+    ).id,
+  );
   const probes: Probe[] = [
     { name: "GET /api/user/self", surface: "api", send: () => api(node, "/api/user/self", true) },
     { name: "GET /api/status", surface: "api", send: () => api(node, "/api/status", false) },
     { name: "GET /token", surface: "page", send: () => page(node, "/token") },
     { name: "GET /log", surface: "page", send: () => page(node, "/log") },
     { name: "GET /", surface: "page", send: () => page(node, "/") },
-    { name: "POST /token (reveal)", surface: "page", send: () => page(node, "/token", { intent: "reveal", id: tokenId }) },
+    {
+      name: "POST /token (reveal)",
+      surface: "page",
+      send: () => page(node, "/token", { intent: "reveal", id: tokenId }),
+    },
   ];
   // Every probe answers 200 while the database is up (so a 200 later means it really served).
   for (const probe of probes) expect((await probe.send()).status, probe.name).toBe(200);
@@ -111,7 +130,9 @@ function tallyOf(outcomes: Outcome[]): Record<string, number> {
 }
 
 const terminateBackends = (admin: pg.Client, database: string) =>
-  admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [database]);
+  admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [
+    database,
+  ]);
 
 describe.skipIf(kind !== "postgres")("PostgreSQL refusing connections", () => {
   it("every surface answers 200 or a clear 503 (never a 500), and 200 again once the database is back", async () => {
@@ -128,7 +149,10 @@ describe.skipIf(kind !== "postgres")("PostgreSQL refusing connections", () => {
     expect(outcomes.filter((o) => !o.clean).slice(0, 10)).toEqual([]);
     // The outage was real: every surface that reads the database said so.
     for (const probe of probes.filter((p) => p.name !== "GET /api/status")) {
-      expect(outcomes.some((o) => o.probe === probe.name && o.status === 503), probe.name).toBe(true);
+      expect(
+        outcomes.some((o) => o.probe === probe.name && o.status === 503),
+        probe.name,
+      ).toBe(true);
     }
 
     // Back: each surface answers 200 again within seconds, on new connections.
@@ -152,7 +176,9 @@ describe.skipIf(kind !== "postgres")("PostgreSQL refusing connections", () => {
     const killing = killer();
     const outcomes = await hammer(probes, 6_000).finally(() => (done = true));
     await killing;
-    console.log(`[killed connections] ${kills} sweeps, ${outcomes.length} requests: ${JSON.stringify(tallyOf(outcomes))}`);
+    console.log(
+      `[killed connections] ${kills} sweeps, ${outcomes.length} requests: ${JSON.stringify(tallyOf(outcomes))}`,
+    );
     expect(outcomes.filter((o) => !o.clean).slice(0, 10)).toEqual([]);
     // The sweeps did cut requests off (else this proved nothing), and cost only those requests.
     expect(outcomes.filter((o) => o.status === 503).length).toBeGreaterThan(0);

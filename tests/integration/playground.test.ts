@@ -35,14 +35,31 @@ describe("POST /pg/chat/completions", () => {
   it("refuses access tokens, missing headers, unusable groups and a user without quota", async () => {
     const { user } = await userWithToken(0);
     const token = (await user.call("GET", "/api/user/token")).json.data as string;
-    const viaToken = await request("POST", "/pg/chat/completions", { model, messages: [{ role: "user", content: "hi" }] }, { Authorization: token });
+    const viaToken = await request(
+      "POST",
+      "/pg/chat/completions",
+      { model, messages: [{ role: "user", content: "hi" }] },
+      { Authorization: token },
+    );
     expect(viaToken.status).toBe(401);
     expect(viaToken.json.error.message).toContain("access token");
-    const noHeader = await request("POST", "/pg/chat/completions", { model, messages: [{ role: "user", content: "hi" }] }, { Cookie: user.cookie });
+    const noHeader = await request(
+      "POST",
+      "/pg/chat/completions",
+      { model, messages: [{ role: "user", content: "hi" }] },
+      { Cookie: user.cookie },
+    );
     expect(noHeader.status).toBe(401);
-    const badGroup = await user.call("POST", "/pg/chat/completions", { model, group: "svip-nope", messages: [{ role: "user", content: "hi" }] });
+    const badGroup = await user.call("POST", "/pg/chat/completions", {
+      model,
+      group: "svip-nope",
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(badGroup.status).toBe(403);
-    const poor = await user.call("POST", "/pg/chat/completions", { model, messages: [{ role: "user", content: "hi" }] });
+    const poor = await user.call("POST", "/pg/chat/completions", {
+      model,
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(poor.status).toBe(403);
     expect(poor.json.error.code).toBe("insufficient_user_quota");
   });
@@ -85,14 +102,28 @@ async function postForm(cookie: string, fields: Record<string, string>) {
 
 /** The conversation the page shows, bubble by bubble. */
 function bubbles(html: string): string[] {
-  return [...html.matchAll(/<li[^>]*data-role="(user|assistant)"[^>]*>([^<]*)<\/li>/g)].map(([, role, text]) => `${role}: ${text}`);
+  return [...html.matchAll(/<li[^>]*data-role="(user|assistant)"[^>]*>([^<]*)<\/li>/g)].map(
+    ([, role, text]) => `${role}: ${text}`,
+  );
 }
 
 describe("POST /playground without JavaScript", () => {
   it("runs the chat on the server with the conversation so far and answers with the page, the choices kept", async () => {
     const { user } = await userWithToken(100_000);
-    const history = JSON.stringify([{ role: "user", content: "first" }, { role: "assistant", content: "one" }]);
-    const page = await postForm(user.cookie, { group: "default", model, temperature: "0.5", max_tokens: "64", system: "Be brief.", history, message: "second", intent: "send" });
+    const history = JSON.stringify([
+      { role: "user", content: "first" },
+      { role: "assistant", content: "one" },
+    ]);
+    const page = await postForm(user.cookie, {
+      group: "default",
+      model,
+      temperature: "0.5",
+      max_tokens: "64",
+      system: "Be brief.",
+      history,
+      message: "second",
+      intent: "send",
+    });
     expect(page.status).toBe(200);
     expect(bubbles(page.html)).toEqual(["user: first", "assistant: one", "user: second", "assistant: Hello there."]);
     const asked = JSON.parse(upstream.requests.at(-1)!.body) as Record<string, unknown>;
@@ -119,7 +150,16 @@ describe("POST /playground without JavaScript", () => {
   it("says what is wrong in the page for an empty message, bad numbers or a mangled history, without a call", async () => {
     const { user } = await userWithToken(100_000);
     const calls = upstream.requests.length;
-    const base = { group: "default", model, temperature: "0.5", max_tokens: "0", system: "", history: "[]", message: "hi", intent: "send" };
+    const base = {
+      group: "default",
+      model,
+      temperature: "0.5",
+      max_tokens: "0",
+      system: "",
+      history: "[]",
+      message: "hi",
+      intent: "send",
+    };
     const cases: [Record<string, string>, string][] = [
       [{ message: "   " }, "请输入消息"],
       [{ temperature: "hot" }, "温度必须是 0 到 2 之间的数"],
@@ -137,7 +177,10 @@ describe("POST /playground without JavaScript", () => {
 
   it("clears the conversation", async () => {
     const { user } = await userWithToken(100_000);
-    const page = await postForm(user.cookie, { history: JSON.stringify([{ role: "user", content: "first" }]), intent: "clear" });
+    const page = await postForm(user.cookie, {
+      history: JSON.stringify([{ role: "user", content: "first" }]),
+      intent: "clear",
+    });
     expect(page.status).toBe(200);
     expect(bubbles(page.html)).toEqual([]);
   });

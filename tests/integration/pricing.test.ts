@@ -37,7 +37,15 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-type Pricing = { model_name: string; quota_type: number; model_ratio: number; model_price: number; owner_by: string; completion_ratio: number; enable_groups: string[] };
+type Pricing = {
+  model_name: string;
+  quota_type: number;
+  model_ratio: number;
+  model_price: number;
+  owner_by: string;
+  completion_ratio: number;
+  enable_groups: string[];
+};
 
 async function pricingAs(caller: ApiSession | undefined) {
   const res = caller ? await caller.call("GET", "/api/pricing") : await request("GET", "/api/pricing");
@@ -50,7 +58,11 @@ async function pricingAs(caller: ApiSession | undefined) {
 /** The page's HTML with React's text separators removed and entities decoded, for plain matching. */
 async function page(path: string, caller?: ApiSession): Promise<{ status: number; html: string; headers: Headers }> {
   const res = await fetch(baseUrl() + path, { headers: caller ? { Cookie: caller.cookie } : {}, redirect: "manual" });
-  const html = (await res.text()).replaceAll("<!-- -->", "").replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#x27;", "'");
+  const html = (await res.text())
+    .replaceAll("<!-- -->", "")
+    .replaceAll("&amp;", "&")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#x27;", "'");
   return { status: res.status, html, headers: res.headers };
 }
 
@@ -72,7 +84,12 @@ async function userInGroup(group: string) {
   const user = await newUser();
   const edited = await root.call("PUT", "/api/user/", { id: user.userId, group, quota: 50_000_000 });
   expect(edited.json.success).toBe(true);
-  const created = await user.call("POST", "/api/token/", { name: "pricing", remain_quota: 0, expired_time: -1, unlimited_quota: true });
+  const created = await user.call("POST", "/api/token/", {
+    name: "pricing",
+    remain_quota: 0,
+    expired_time: -1,
+    unlimited_quota: true,
+  });
   expect(created.json.success).toBe(true);
   const token = (await user.call("GET", "/api/token/")).json.data[0];
   const key = (await user.call("GET", `/api/token/${token.id}/key`)).json.data.key as string;
@@ -91,7 +108,17 @@ describe("GET /api/pricing", () => {
       const { json, find } = await pricingAs(caller);
       expect(Object.keys(json).sort()).toEqual(["data", "group_ratio", "message", "success", "usable_group"]);
       expect(json.group_ratio).toMatchObject({ default: expect.any(Number) });
-      expect(find(model)).toEqual({ model_name: model, quota_type: 0, model_ratio: 2.5, model_price: 0, owner_by: "", completion_ratio: 3, cache_ratio: 1, create_cache_ratio: 1, enable_groups: ["default"] });
+      expect(find(model)).toEqual({
+        model_name: model,
+        quota_type: 0,
+        model_ratio: 2.5,
+        model_price: 0,
+        owner_by: "",
+        completion_ratio: 3,
+        cache_ratio: 1,
+        create_cache_ratio: 1,
+        enable_groups: ["default"],
+      });
     }
   });
 
@@ -99,7 +126,12 @@ describe("GET /api/pricing", () => {
     const model = uniqueModel("percall");
     await mergeForFile("ModelPrice", { [model]: 0.02 });
     await createChannel(root, { base_url: upstream.url, models: model });
-    expect((await pricingAs(undefined)).find(model)).toMatchObject({ quota_type: 1, model_price: 0.02, model_ratio: 0, completion_ratio: 0 });
+    expect((await pricingAs(undefined)).find(model)).toMatchObject({
+      quota_type: 1,
+      model_price: 0.02,
+      model_ratio: 0,
+      completion_ratio: 0,
+    });
     await mergeForFile("ModelPrice", { [model]: 0.05 });
     expect((await pricingAs(undefined)).find(model)).toMatchObject({ quota_type: 1, model_price: 0.05 });
   });
@@ -108,7 +140,11 @@ describe("GET /api/pricing", () => {
     const onlyDisabled = uniqueModel("off");
     const both = uniqueModel("both");
     await mergeForFile("ModelRatio", { [onlyDisabled]: 1, [both]: 1 });
-    const off = await createChannel(root, { base_url: upstream.url, models: `${onlyDisabled},${both}`, group: "default,vip" });
+    const off = await createChannel(root, {
+      base_url: upstream.url,
+      models: `${onlyDisabled},${both}`,
+      group: "default,vip",
+    });
     await createChannel(root, { base_url: upstream.url, models: both, group: "default" });
     expect((await pricingAs(undefined)).find(onlyDisabled)?.enable_groups).toEqual(["default", "vip"]);
     expect((await root.call("PUT", "/api/channel/", { id: off, status: 2 })).json.success).toBe(true);
@@ -158,7 +194,9 @@ describe("/pricing", () => {
     const all = await page("/pricing");
     expect(all.status).toBe(200);
     expect(all.html).toContain("您还未登录，显示的价格为默认分组倍率：1");
-    expect(all.html).toContain("按量计费费用 = 分组倍率 × 模型倍率 × （提示token数 + 补全token数 × 补全倍率）/ 500000 （单位：美元）");
+    expect(all.html).toContain(
+      "按量计费费用 = 分组倍率 × 模型倍率 × （提示token数 + 补全token数 × 补全倍率）/ 500000 （单位：美元）",
+    );
     expect(shownDollars(pricingRow(all.html, model), "price-prompt")).toBe(0.001); // 0.5 × 1000 / 500000
     const filtered = await page(`/pricing?q=${encodeURIComponent(model.toUpperCase())}`);
     expect(filtered.html).toContain(`data-model="${model}"`);
@@ -210,12 +248,22 @@ describe("/pricing", () => {
       await client.chat.completions.create({ model: ratioModel, messages: [{ role: "user", content: "hi" }] });
       await client.chat.completions.create({ model: callModel, messages: [{ role: "user", content: "hi" }] });
 
-      const logs = (await user.call("GET", "/api/log/self/?p=1&page_size=10&type=2")).json.data.items as { model_name: string; quota: number; prompt_tokens: number; completion_tokens: number }[];
+      const logs = (await user.call("GET", "/api/log/self/?p=1&page_size=10&type=2")).json.data.items as {
+        model_name: string;
+        quota: number;
+        prompt_tokens: number;
+        completion_tokens: number;
+      }[];
       const ratioLog = logs.find((l) => l.model_name === ratioModel)!;
       const callLog = logs.find((l) => l.model_name === callModel)!;
       expect(ratioLog).toMatchObject({ prompt_tokens: 1000, completion_tokens: 2000 });
       const quotaPerUnit = 500_000;
-      expect(ratioLog.quota).toBe(Math.round(((ratioLog.prompt_tokens / 1000) * prompt1K + (ratioLog.completion_tokens / 1000) * completion1K) * quotaPerUnit));
+      expect(ratioLog.quota).toBe(
+        Math.round(
+          ((ratioLog.prompt_tokens / 1000) * prompt1K + (ratioLog.completion_tokens / 1000) * completion1K) *
+            quotaPerUnit,
+        ),
+      );
       expect(ratioLog.quota).toBe(11_250); // 1.5 × 1.5 × (1000 + 2000 × 2)
       expect(callLog.quota).toBe(Math.round(perCall * quotaPerUnit));
       expect(callLog.quota).toBe(7_500); // $0.01 × 1.5
@@ -267,7 +315,9 @@ describe("chat pages", () => {
   it("treats ChatLink as a NextChat address, and says when the configuration is missing or broken", async () => {
     const { user, key } = await userInGroup("default");
     await setForFile("ChatLink", "http://127.0.0.1:9/next/");
-    expect((await page("/chat", user)).html).toContain(`src="http://127.0.0.1:9/next/#/?settings={"key":"${key}","url":"${encodeURIComponent(baseUrl())}"}"`);
+    expect((await page("/chat", user)).html).toContain(
+      `src="http://127.0.0.1:9/next/#/?settings={"key":"${key}","url":"${encodeURIComponent(baseUrl())}"}"`,
+    );
     await setForFile("ChatLink", "");
     await setForFile("Chats", "[]");
     expect((await page("/chat", user)).html).toContain("请联系管理员配置聊天链接");
@@ -275,7 +325,10 @@ describe("chat pages", () => {
     expect((await page("/chat/0", user)).html).toContain("聊天链接配置错误，请联系管理员");
     // A preset that would run script is refused at save now; one stored before that is refused
     // by the page itself (chatLinkKind).
-    const refused = await root.call("PUT", "/api/option/", { key: "Chats", value: JSON.stringify([{ bad: "javascript:alert('{key}')" }]) });
+    const refused = await root.call("PUT", "/api/option/", {
+      key: "Chats",
+      value: JSON.stringify([{ bad: "javascript:alert('{key}')" }]),
+    });
     expect(refused.json).toMatchObject({ success: false, message: expect.stringContaining("bad") });
     expect((await page("/chat/0", user)).html).not.toContain(key);
   });

@@ -34,7 +34,10 @@ async function makeCodes(count = 1, quota = 100000, name = "测试码"): Promise
 
 /** The id of the code a key belongs to: search by its name and match the hint. */
 async function idOf(key: string, name = "测试码"): Promise<number> {
-  const rows = (await root.call("GET", `/api/redemption/search?keyword=${encodeURIComponent(name)}`)).json.data as { id: number; key: string }[];
+  const rows = (await root.call("GET", `/api/redemption/search?keyword=${encodeURIComponent(name)}`)).json.data as {
+    id: number;
+    key: string;
+  }[];
   const hint = `${key.slice(0, 4)}********${key.slice(-4)}`;
   const row = rows.find((r) => r.key === hint);
   if (!row) throw new Error(`no code with hint ${hint}`);
@@ -45,7 +48,9 @@ async function idOf(key: string, name = "测试码"): Promise<number> {
 async function topUpLogsFor(codeId: number): Promise<{ user_id: number; quota: number; content: string }[]> {
   const res = await root.call("GET", "/api/log/?p=1&page_size=100&type=1");
   allowed(res);
-  return (res.json.data.items as { user_id: number; quota: number; content: string }[]).filter((l) => l.content.endsWith(`兑换码ID ${codeId}`));
+  return (res.json.data.items as { user_id: number; quota: number; content: string }[]).filter((l) =>
+    l.content.endsWith(`兑换码ID ${codeId}`),
+  );
 }
 
 describe("redemption codes: role matrix", () => {
@@ -57,9 +62,18 @@ describe("redemption codes: role matrix", () => {
     { name: "GET /api/redemption/", run: (c) => c.call("GET", "/api/redemption/?p=0") },
     { name: "GET /api/redemption/search", run: (c) => c.call("GET", "/api/redemption/search?keyword=测试") },
     { name: "GET /api/redemption/:id", run: (c) => c.call("GET", `/api/redemption/${codeId}`) },
-    { name: "POST /api/redemption/", run: (c) => c.call("POST", "/api/redemption/", { name: "矩阵", quota: 1000, count: 1 }) },
-    { name: "PUT /api/redemption/", run: (c) => c.call("PUT", "/api/redemption/", { id: codeId, name: "测试码", quota: 100000 }) },
-    { name: "PUT /api/redemption/?status_only=true", run: (c) => c.call("PUT", "/api/redemption/?status_only=true", { id: codeId, status: 1 }) },
+    {
+      name: "POST /api/redemption/",
+      run: (c) => c.call("POST", "/api/redemption/", { name: "矩阵", quota: 1000, count: 1 }),
+    },
+    {
+      name: "PUT /api/redemption/",
+      run: (c) => c.call("PUT", "/api/redemption/", { id: codeId, name: "测试码", quota: 100000 }),
+    },
+    {
+      name: "PUT /api/redemption/?status_only=true",
+      run: (c) => c.call("PUT", "/api/redemption/?status_only=true", { id: codeId, status: 1 }),
+    },
     {
       name: "DELETE /api/redemption/:id",
       run: async (c) => {
@@ -70,7 +84,9 @@ describe("redemption codes: role matrix", () => {
   ];
   for (const route of routes) {
     it(`${route.name}: a visitor gets 401, an ordinary user is refused, an admin and root are allowed`, async () => {
-      const visitor = await route.run({ call: (method: string, path: string, body?: unknown) => request(method, path, body) } as ApiSession);
+      const visitor = await route.run({
+        call: (method: string, path: string, body?: unknown) => request(method, path, body),
+      } as ApiSession);
       expect(visitor.status).toBe(401);
       expect(visitor.json.success).toBe(false);
       refusedWith(await route.run(await newUser()), FORBIDDEN);
@@ -112,39 +128,63 @@ describe("redemption codes: keys, bounds, search and edits", () => {
     }
   });
 
-  it.runIf(inject("dbKind") === "postgres")("the database holds only each key's SHA-256 and a masked hint", async () => {
-    const keys = await makeCodes(3, 777, "哈希");
-    const db = new pg.Client({ connectionString: inject("databaseUrl") });
-    await db.connect();
-    try {
-      const rows = (await db.query("select * from redemptions where name = '哈希'")).rows as Record<string, unknown>[];
-      expect(rows.length).toBeGreaterThanOrEqual(3);
-      const dump = JSON.stringify(rows);
-      for (const key of keys) {
-        expect(dump).not.toContain(key);
-        const hash = createHash("sha256").update(key).digest("hex");
-        expect(rows.some((r) => r.key_hash === hash)).toBe(true);
+  it.runIf(inject("dbKind") === "postgres")(
+    "the database holds only each key's SHA-256 and a masked hint",
+    async () => {
+      const keys = await makeCodes(3, 777, "哈希");
+      const db = new pg.Client({ connectionString: inject("databaseUrl") });
+      await db.connect();
+      try {
+        const rows = (await db.query("select * from redemptions where name = '哈希'")).rows as Record<
+          string,
+          unknown
+        >[];
+        expect(rows.length).toBeGreaterThanOrEqual(3);
+        const dump = JSON.stringify(rows);
+        for (const key of keys) {
+          expect(dump).not.toContain(key);
+          const hash = createHash("sha256").update(key).digest("hex");
+          expect(rows.some((r) => r.key_hash === hash)).toBe(true);
+        }
+        expect(Object.keys(rows[0]!)).not.toContain("key");
+      } finally {
+        await db.end();
       }
-      expect(Object.keys(rows[0]!)).not.toContain("key");
-    } finally {
-      await db.end();
-    }
-  });
+    },
+  );
 
   it("count must be 1 to 100, quota 1 to 10¹⁵, the name 1 to 20 characters", async () => {
     refusedWith(await root.call("POST", "/api/redemption/", { name: "n", quota: 1, count: 0 }), "兑换码个数必须大于0");
-    refusedWith(await root.call("POST", "/api/redemption/", { name: "n", quota: 1, count: 101 }), "一次兑换码批量生成的个数不能大于 100");
+    refusedWith(
+      await root.call("POST", "/api/redemption/", { name: "n", quota: 1, count: 101 }),
+      "一次兑换码批量生成的个数不能大于 100",
+    );
     const hundred = await root.call("POST", "/api/redemption/", { name: "百个", quota: 1, count: 100 });
     allowed(hundred);
     expect(new Set(hundred.json.data).size).toBe(100);
-    refusedWith(await root.call("POST", "/api/redemption/", { name: "n", quota: 0, count: 1 }), "兑换码额度必须是 1 到 1000000000000000 之间的整数");
-    refusedWith(await root.call("POST", "/api/redemption/", { name: "n", quota: -5, count: 1 }), "兑换码额度必须是 1 到 1000000000000000 之间的整数");
-    refusedWith(await root.call("POST", "/api/redemption/", { name: "n", quota: 1e15 + 1, count: 1 }), "兑换码额度必须是 1 到 1000000000000000 之间的整数");
+    refusedWith(
+      await root.call("POST", "/api/redemption/", { name: "n", quota: 0, count: 1 }),
+      "兑换码额度必须是 1 到 1000000000000000 之间的整数",
+    );
+    refusedWith(
+      await root.call("POST", "/api/redemption/", { name: "n", quota: -5, count: 1 }),
+      "兑换码额度必须是 1 到 1000000000000000 之间的整数",
+    );
+    refusedWith(
+      await root.call("POST", "/api/redemption/", { name: "n", quota: 1e15 + 1, count: 1 }),
+      "兑换码额度必须是 1 到 1000000000000000 之间的整数",
+    );
     allowed(await root.call("POST", "/api/redemption/", { name: "n", quota: 1e15, count: 1 }));
     expect((await root.call("POST", "/api/redemption/", { name: "n", quota: 1.5, count: 1 })).status).toBe(400);
     expect((await root.call("POST", "/api/redemption/", { name: "n", quota: "lots", count: 1 })).status).toBe(400);
-    refusedWith(await root.call("POST", "/api/redemption/", { name: "  ", quota: 1, count: 1 }), "兑换码名称长度必须在1-20之间");
-    refusedWith(await root.call("POST", "/api/redemption/", { name: "x".repeat(21), quota: 1, count: 1 }), "兑换码名称长度必须在1-20之间");
+    refusedWith(
+      await root.call("POST", "/api/redemption/", { name: "  ", quota: 1, count: 1 }),
+      "兑换码名称长度必须在1-20之间",
+    );
+    refusedWith(
+      await root.call("POST", "/api/redemption/", { name: "x".repeat(21), quota: 1, count: 1 }),
+      "兑换码名称长度必须在1-20之间",
+    );
     allowed(await root.call("POST", "/api/redemption/", { name: "兑".repeat(20), quota: 1, count: 1 }));
   });
 
@@ -152,8 +192,14 @@ describe("redemption codes: keys, bounds, search and edits", () => {
     const name = `找${Math.random().toString(36).slice(2, 8)}`;
     const [key] = await makeCodes(1, 10, name);
     const id = await idOf(key!, name);
-    expect((await root.call("GET", `/api/redemption/search?keyword=${id}`)).json.data.map((r: { id: number }) => r.id)).toContain(id);
-    expect((await root.call("GET", `/api/redemption/search?keyword=${encodeURIComponent(name.slice(1))}`)).json.data.map((r: { id: number }) => r.id)).toEqual([id]);
+    expect(
+      (await root.call("GET", `/api/redemption/search?keyword=${id}`)).json.data.map((r: { id: number }) => r.id),
+    ).toContain(id);
+    expect(
+      (await root.call("GET", `/api/redemption/search?keyword=${encodeURIComponent(name.slice(1))}`)).json.data.map(
+        (r: { id: number }) => r.id,
+      ),
+    ).toEqual([id]);
     refusedWith(await root.call("GET", "/api/redemption/2147483647"), "兑换码不存在");
     expect((await root.call("GET", "/api/redemption/abc")).status).toBe(400);
   });
@@ -166,15 +212,31 @@ describe("redemption codes: keys, bounds, search and edits", () => {
     expect(edited.json.data).toMatchObject({ id, name: "改名", quota: 4321 });
     allowed(await admin.call("PUT", "/api/redemption/?status_only=true", { id, status: 2 }));
     // docs/product.md, Redemption codes: edit only while unused (a disabled code is not).
-    refusedWith(await admin.call("PUT", "/api/redemption/", { id, name: "再改", quota: 1 }), "只有未使用的兑换码可以编辑");
+    refusedWith(
+      await admin.call("PUT", "/api/redemption/", { id, name: "再改", quota: 1 }),
+      "只有未使用的兑换码可以编辑",
+    );
     allowed(await admin.call("PUT", "/api/redemption/?status_only=true", { id, status: 1 }));
     const user = await newUser();
     allowed(await user.call("POST", "/api/user/topup", { key }));
-    refusedWith(await admin.call("PUT", "/api/redemption/?status_only=true", { id, status: 1 }), "兑换码已被使用，无法修改");
-    refusedWith(await admin.call("PUT", "/api/redemption/?status_only=true", { id, status: 2 }), "兑换码已被使用，无法修改");
-    refusedWith(await admin.call("PUT", "/api/redemption/", { id, name: "再改", quota: 1 }), "兑换码已被使用，无法修改");
+    refusedWith(
+      await admin.call("PUT", "/api/redemption/?status_only=true", { id, status: 1 }),
+      "兑换码已被使用，无法修改",
+    );
+    refusedWith(
+      await admin.call("PUT", "/api/redemption/?status_only=true", { id, status: 2 }),
+      "兑换码已被使用，无法修改",
+    );
+    refusedWith(
+      await admin.call("PUT", "/api/redemption/", { id, name: "再改", quota: 1 }),
+      "兑换码已被使用，无法修改",
+    );
     refusedWith(await admin.call("PUT", "/api/redemption/?status_only=true", { id, status: 3 }), "无效的兑换码状态");
-    expect((await admin.call("GET", `/api/redemption/${id}`)).json.data).toMatchObject({ status: 3, used_user_id: user.userId, quota: 4321 });
+    expect((await admin.call("GET", `/api/redemption/${id}`)).json.data).toMatchObject({
+      status: 3,
+      used_user_id: user.userId,
+      quota: 4321,
+    });
   });
 });
 
@@ -193,7 +255,9 @@ describe("redemption codes: redeeming", () => {
     const logs = await topUpLogsFor(id);
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ user_id: user.userId, quota: 250000 });
-    const own = (await user.call("GET", "/api/log/self?p=1&page_size=10&type=1")).json.data.items as { content: string }[];
+    const own = (await user.call("GET", "/api/log/self?p=1&page_size=10&type=1")).json.data.items as {
+      content: string;
+    }[];
     expect(own.filter((l) => l.content.endsWith(`兑换码ID ${id}`))).toHaveLength(1);
   });
 
@@ -231,7 +295,10 @@ describe("redemption codes: redeeming", () => {
     const logs = await topUpLogsFor(id);
     expect(logs).toHaveLength(1);
     expect(logs[0]!.user_id).toBe(winner.userId);
-    expect((await root.call("GET", `/api/redemption/${id}`)).json.data).toMatchObject({ status: 3, used_user_id: winner.userId });
+    expect((await root.call("GET", `/api/redemption/${id}`)).json.data).toMatchObject({
+      status: 3,
+      used_user_id: winner.userId,
+    });
   }, 60_000);
 
   it("one user sending the same code 50 times at once is credited once", async () => {
@@ -242,7 +309,8 @@ describe("redemption codes: redeeming", () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => user.call("POST", "/api/user/topup", { key })));
     expect(results.filter((r) => r.json.success)).toHaveLength(1);
     // The rest are "already used", or turned away by the attempt budget while the first ran.
-    for (const r of results.filter((x) => !x.json.success)) expect(["该兑换码已被使用", "兑换码错误次数过多，请 10 分钟后再试"]).toContain(r.json.message);
+    for (const r of results.filter((x) => !x.json.success))
+      expect(["该兑换码已被使用", "兑换码错误次数过多，请 10 分钟后再试"]).toContain(r.json.message);
     expect((await quotaOf(user)).quota).toBe(before + 70000);
     expect(await topUpLogsFor(id)).toHaveLength(1);
   }, 60_000);
@@ -251,7 +319,8 @@ describe("redemption codes: redeeming", () => {
 describe("redemption codes: guessing is limited", () => {
   it("after 10 unknown keys a user is refused (429), even with a good code, which stays unspent", async () => {
     const user = await newUser();
-    for (let i = 0; i < 10; i++) refusedWith(await user.call("POST", "/api/user/topup", { key: `${i}`.padStart(32, "f") }), "无效的兑换码");
+    for (let i = 0; i < 10; i++)
+      refusedWith(await user.call("POST", "/api/user/topup", { key: `${i}`.padStart(32, "f") }), "无效的兑换码");
     const [key] = await makeCodes(1, 1000);
     refusedWith(await user.call("POST", "/api/user/topup", { key }), "兑换码错误次数过多，请 10 分钟后再试", 429);
     expect((await root.call("GET", `/api/redemption/${await idOf(key!)}`)).json.data.status).toBe(1);
@@ -271,7 +340,8 @@ describe("redemption codes: guessing is limited", () => {
     const from = { "X-Forwarded-For": fakeIp() };
     const guesser = await newUser();
     const statuses: number[] = [];
-    for (let i = 0; i < 60; i++) statuses.push((await guesser.call("POST", "/api/user/topup", { key: `${i}`.padStart(32, "d") }, from)).status);
+    for (let i = 0; i < 60; i++)
+      statuses.push((await guesser.call("POST", "/api/user/topup", { key: `${i}`.padStart(32, "d") }, from)).status);
     expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
     expect(statuses.slice(10).every((s) => s === 429)).toBe(true);
     const [key] = await makeCodes(1, 1000);
@@ -284,7 +354,8 @@ describe("redemption codes: guessing is limited", () => {
     // Three accounts, ten wrong guesses each: the address's 30 are spent.
     for (let n = 0; n < 3; n++) {
       const guesser = await newUser();
-      for (let i = 0; i < 10; i++) refusedWith(await guesser.call("POST", "/api/user/topup", { key: "e".repeat(32) }, from), "无效的兑换码");
+      for (let i = 0; i < 10; i++)
+        refusedWith(await guesser.call("POST", "/api/user/topup", { key: "e".repeat(32) }, from), "无效的兑换码");
     }
     const [apiKey, formKey] = await makeCodes(2, 1000);
     allowed(await (await newUser()).call("POST", "/api/user/topup", { key: apiKey }, from));
@@ -302,7 +373,8 @@ describe("redemption codes: guessing is limited", () => {
     // address's spent budget holds it, long before its own ten.
     const late = await newUser();
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await late.call("POST", "/api/user/topup", { key: "c".repeat(32) }, from)).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await late.call("POST", "/api/user/topup", { key: "c".repeat(32) }, from)).status);
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
     // Elsewhere that account is held only to its own budget.
     refusedWith(await late.call("POST", "/api/user/topup", { key: "c".repeat(32) }), "无效的兑换码");

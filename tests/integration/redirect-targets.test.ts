@@ -57,7 +57,10 @@ describe("redirects built from a submitted redirectTo stay on this site", () => 
     const signIn = await formPost("/login", { username: "root", password: "123456" });
     const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
     for (const redirectTo of HOSTILE) {
-      const res = await fetch(`${baseUrl()}/login?${new URLSearchParams({ redirectTo })}`, { headers: { Cookie: cookie }, redirect: "manual" });
+      const res = await fetch(`${baseUrl()}/login?${new URLSearchParams({ redirectTo })}`, {
+        headers: { Cookie: cookie },
+        redirect: "manual",
+      });
       expect(res.status, redirectTo).toBe(302);
       expect(res.headers.get("location"), redirectTo).toBe("/token");
     }

@@ -32,7 +32,12 @@ describe("Redis outage", () => {
     const key = await channelAndKey(node, upstream.url);
     const healthy = await call(server.baseUrl, "/healthz");
     expect(healthy.status).toBe(200);
-    expect(healthy.json).toMatchObject({ ok: true, db: { ok: true }, redis: { status: "ok" }, journal: { ok: true, writable: true, quarantined: 0 } });
+    expect(healthy.json).toMatchObject({
+      ok: true,
+      db: { ok: true },
+      redis: { status: "ok" },
+      journal: { ok: true, writable: true, quarantined: 0 },
+    });
 
     // The server's broadcasts, as another node would hear them.
     const listener = new Redis(redis.url(0));
@@ -43,30 +48,49 @@ describe("Redis outage", () => {
     await redis.stop();
     listener.disconnect();
 
-    const login = await timed(() => call(server.baseUrl, "/api/user/login", { method: "POST", body: { username: "root", password: "123456" } }));
+    const login = await timed(() =>
+      call(server.baseUrl, "/api/user/login", { method: "POST", body: { username: "root", password: "123456" } }),
+    );
     expect(login.value.json?.success).toBe(true);
     expect(login.ms).toBeLessThan(2_000);
-    const option = await timed(() => call(server.baseUrl, "/api/option/", { method: "PUT", headers: node.auth, body: { key: "Notice", value: "during the outage" } }));
+    const option = await timed(() =>
+      call(server.baseUrl, "/api/option/", {
+        method: "PUT",
+        headers: node.auth,
+        body: { key: "Notice", value: "during the outage" },
+      }),
+    );
     expect(option.value.json?.success).toBe(true);
     expect(option.ms).toBeLessThan(2_000);
     const channels = (await call(server.baseUrl, "/api/channel/", { headers: node.auth })).json.data;
     const channelId = (channels.items ?? channels)[0].id as number;
-    const channelSave = await timed(() => call(server.baseUrl, "/api/channel/", { method: "PUT", headers: node.auth, body: { id: channelId, priority: 3 } }));
+    const channelSave = await timed(() =>
+      call(server.baseUrl, "/api/channel/", {
+        method: "PUT",
+        headers: node.auth,
+        body: { id: channelId, priority: 3 },
+      }),
+    );
     expect(channelSave.value.json?.success).toBe(true);
     expect(channelSave.ms).toBeLessThan(2_000);
     // A job cannot be queued: said at once, and the button is not left claimed.
     const testAll = await timed(() => call(server.baseUrl, "/api/channel/test", { headers: node.auth }));
-    expect(testAll.value.json).toMatchObject({ success: false, message: "后台任务队列暂时不可用（无法连接 Redis），请稍后重试" });
+    expect(testAll.value.json).toMatchObject({
+      success: false,
+      message: "后台任务队列暂时不可用（无法连接 Redis），请稍后重试",
+    });
     expect(testAll.ms).toBeLessThan(2_000);
     const relay = await timed(() => chat(server.baseUrl, key));
     expect(relay.value.status).toBe(200);
     expect(relay.ms).toBeLessThan(2_000);
     // Relaying under load through the outage: every call answered.
-    const statuses = await Promise.all(Array.from({ length: 5 }, async () => {
-      const got: number[] = [];
-      for (let i = 0; i < 6; i += 1) got.push((await chat(server.baseUrl, key)).status);
-      return got;
-    }));
+    const statuses = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const got: number[] = [];
+        for (let i = 0; i < 6; i += 1) got.push((await chat(server.baseUrl, key)).status);
+        return got;
+      }),
+    );
     expect(statuses.flat().filter((s) => s !== 200)).toEqual([]);
 
     const degraded = await call(server.baseUrl, "/healthz");
@@ -75,47 +99,86 @@ describe("Redis outage", () => {
 
     // Redis back: the node reconnects by itself; its broadcasts go out and it hears others' again.
     await redis.start();
-    expect(await eventually(async () => (await call(server.baseUrl, "/healthz")).json?.redis?.status === "ok", 10_000, 200)).toBe(true);
+    expect(
+      await eventually(async () => (await call(server.baseUrl, "/healthz")).json?.redis?.status === "ok", 10_000, 200),
+    ).toBe(true);
     const again = new Redis(redis.url(0));
     again.on("pmessage", (_p: string, channel: string, message: string) => heard.push({ channel, message }));
     await again.psubscribe("switchyard:*");
-    await call(server.baseUrl, "/api/option/", { method: "PUT", headers: node.auth, body: { key: "Notice", value: "after the outage" } });
+    await call(server.baseUrl, "/api/option/", {
+      method: "PUT",
+      headers: node.auth,
+      body: { key: "Notice", value: "after the outage" },
+    });
     expect(await eventually(() => heard.some((h) => h.message.includes("after the outage")), 5_000)).toBe(true);
     const optionsChannel = heard.find((h) => h.message.includes("after the outage"))!.channel;
     expect(optionsChannel).toMatch(/^switchyard:[^:]+:options$/);
     // Another node of this deployment closes registration: this node hears it (resubscribed).
     const otherNode = new Redis(redis.url(0));
-    await otherNode.publish(optionsChannel, `another-node|${JSON.stringify({ key: "RegisterEnabled", value: "false" })}`);
+    await otherNode.publish(
+      optionsChannel,
+      `another-node|${JSON.stringify({ key: "RegisterEnabled", value: "false" })}`,
+    );
     otherNode.disconnect();
     expect(
-      await eventually(async () => {
-        const res = await call(server.baseUrl, "/api/user/register", { method: "POST", body: { username: `r${Date.now() % 1e8}`, password: "password123" } });
-        return res.json?.success === false && /注册/.test(res.json.message);
-      }, 5_000, 200),
+      await eventually(
+        async () => {
+          const res = await call(server.baseUrl, "/api/user/register", {
+            method: "POST",
+            body: { username: `r${Date.now() % 1e8}`, password: "password123" },
+          });
+          return res.json?.success === false && /注册/.test(res.json.message);
+        },
+        5_000,
+        200,
+      ),
     ).toBe(true);
     again.disconnect();
     expect(server.output()).toContain("[redis]");
     // The queue is back too: "test all channels" starts and the web process's own worker runs it.
     expect((await call(server.baseUrl, "/api/channel/test", { headers: node.auth })).json?.success).toBe(true);
-    expect(await eventually(async () => {
-      const progress = (await call(server.baseUrl, "/api/channel/test?progress=1", { headers: node.auth })).json?.data;
-      return progress?.running === false && progress?.done === 1;
-    }, 15_000, 200)).toBe(true);
+    expect(
+      await eventually(
+        async () => {
+          const progress = (await call(server.baseUrl, "/api/channel/test?progress=1", { headers: node.auth })).json
+            ?.data;
+          return progress?.running === false && progress?.done === 1;
+        },
+        15_000,
+        200,
+      ),
+    ).toBe(true);
 
     // The money invariant: consumed quota = Σ logged quota, nothing held (PostgreSQL: read straight from the database).
     if (server.databaseUrl) {
       const relayCalls = 1 + 30; // the timed call and the load, all during the outage
       const db = new pg.Client({ connectionString: server.databaseUrl });
       db.on("error", () => undefined); // the database is dropped (force) at cleanup
-    await db.connect();
+      await db.connect();
       let figures: Record<string, number> = {};
-      const settled = await eventually(async () => {
-        const user = (await db.query("select quota, used_quota, leased from users where username = 'root'")).rows[0];
-        const logs = (await db.query("select count(*) as n, coalesce(sum(quota), 0) as s from logs where type = 2 and username = 'root' and token_name <> '模型测试'")).rows[0];
-        const leases = (await db.query("select coalesce(sum(amount), 0) as s from quota_leases")).rows[0];
-        figures = { relayCalls, usageLogs: Number(logs.n), consumedQuota: 100_000_000 - Number(user.quota), loggedQuota: Number(logs.s), usedQuota: Number(user.used_quota), leased: Number(user.leased), leaseSum: Number(leases.s) };
-        return figures.usageLogs === figures.relayCalls && figures.leased === 0 && figures.leaseSum === 0;
-      }, 15_000, 250);
+      const settled = await eventually(
+        async () => {
+          const user = (await db.query("select quota, used_quota, leased from users where username = 'root'")).rows[0];
+          const logs = (
+            await db.query(
+              "select count(*) as n, coalesce(sum(quota), 0) as s from logs where type = 2 and username = 'root' and token_name <> '模型测试'",
+            )
+          ).rows[0];
+          const leases = (await db.query("select coalesce(sum(amount), 0) as s from quota_leases")).rows[0];
+          figures = {
+            relayCalls,
+            usageLogs: Number(logs.n),
+            consumedQuota: 100_000_000 - Number(user.quota),
+            loggedQuota: Number(logs.s),
+            usedQuota: Number(user.used_quota),
+            leased: Number(user.leased),
+            leaseSum: Number(leases.s),
+          };
+          return figures.usageLogs === figures.relayCalls && figures.leased === 0 && figures.leaseSum === 0;
+        },
+        15_000,
+        250,
+      );
       console.log(`[redis-outage figures] ${JSON.stringify(figures)}`);
       await db.end();
       expect(settled).toBe(true);
@@ -135,7 +198,9 @@ describe("Redis outage", () => {
     const health = await call(server.baseUrl, "/healthz");
     expect(health.status).toBe(200);
     expect(health.json).toMatchObject({ db: { ok: true }, redis: { status: "degraded" } });
-    const login = await timed(() => call(server.baseUrl, "/api/user/login", { method: "POST", body: { username: "root", password: "123456" } }));
+    const login = await timed(() =>
+      call(server.baseUrl, "/api/user/login", { method: "POST", body: { username: "root", password: "123456" } }),
+    );
     expect(login.value.json?.success).toBe(true);
     expect(login.ms).toBeLessThan(2_000);
     const node = await signIn(server.baseUrl);

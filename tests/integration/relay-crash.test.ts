@@ -30,16 +30,34 @@ async function firstLife(upstreamUrl: string, env: Record<string, string>) {
   const server = await startServer({ kind, env, storage });
   servers.push(server);
   const node = await signIn(server.baseUrl);
-  await call(node.baseUrl, "/api/channel/", { method: "POST", headers: node.auth, body: { type: 1, name: "c", key: "k", base_url: upstreamUrl, models: "gpt-4o-mini" } });
-  await call(node.baseUrl, "/api/token/", { method: "POST", headers: node.auth, body: { name: "t", unlimited_quota: true, remain_quota: 0, expired_time: -1 } });
+  await call(node.baseUrl, "/api/channel/", {
+    method: "POST",
+    headers: node.auth,
+    body: { type: 1, name: "c", key: "k", base_url: upstreamUrl, models: "gpt-4o-mini" },
+  });
+  await call(node.baseUrl, "/api/token/", {
+    method: "POST",
+    headers: node.auth,
+    body: { name: "t", unlimited_quota: true, remain_quota: 0, expired_time: -1 },
+  });
   const tokenId = (await call(node.baseUrl, "/api/token/", { headers: node.auth })).json.data[0].id;
   const key = (await call(node.baseUrl, `/api/token/${tokenId}/key`, { headers: node.auth })).json.data.key as string;
-  const quota = async (n: Node) => (await call(n.baseUrl, "/api/user/self", { headers: n.auth })).json.data.quota as number;
+  const quota = async (n: Node) =>
+    (await call(n.baseUrl, "/api/user/self", { headers: n.auth })).json.data.quota as number;
   return { server, node, storage, key, quota, scratch };
 }
 
 function chat(baseUrl: string, key: string, stream = false) {
-  return fetch(`${baseUrl}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ model: "gpt-4o-mini", max_tokens: 1000, stream, messages: [{ role: "user", content: "hi" }] }) });
+  return fetch(`${baseUrl}/v1/chat/completions`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      model: "gpt-4o-mini",
+      max_tokens: 1000,
+      stream,
+      messages: [{ role: "user", content: "hi" }],
+    }),
+  });
 }
 
 /** Reads a stream reply until its first event, then leaves it open (the crash cuts it). */
@@ -100,12 +118,14 @@ describe("crashes", () => {
     if (scratch) {
       const db = new pg.Client({ connectionString: scratch.url });
       await db.connect();
-      const leased = async () => Number((await db.query("select leased from users where username = 'root'")).rows[0].leased);
+      const leased = async () =>
+        Number((await db.query("select leased from users where username = 'root'")).rows[0].leased);
       expect(await leased()).toBeGreaterThan(0);
       // A second process of the same node name on the same database (a worker, another web
       // process) must leave the live process's lease alone when it boots.
       const peer = await startServer({ kind, env: nodeEnv, storage });
-      for (let i = 0; i < 200 && !peer.output().includes("processing background jobs"); i += 1) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 200 && !peer.output().includes("processing background jobs"); i += 1)
+        await new Promise((r) => setTimeout(r, 100));
       expect(peer.output()).toContain("processing background jobs"); // its worker booted too
       expect(peer.output()).not.toContain("recovered from an earlier stop");
       const held = await leased();
@@ -169,11 +189,17 @@ describe("crashes", () => {
     if (scratch) {
       const db = new pg.Client({ connectionString: scratch.url });
       await db.connect();
-      const row = (await db.query("select (select leased from users where username = 'root') as leased, (select coalesce(sum(amount), 0) from quota_leases) as leases")).rows[0];
+      const row = (
+        await db.query(
+          "select (select leased from users where username = 'root') as leased, (select coalesce(sum(amount), 0) from quota_leases) as leases",
+        )
+      ).rows[0];
       held = Number(row.leased) + Number(row.leases);
       await db.end();
     }
-    console.log(`[figures] kill -9 during streaming (${kind}): 6 finished calls, 6 streams cut; consumed ${consumed}, logged ${logged} over ${logs.items.length} rows, held after restart ${held}`);
+    console.log(
+      `[figures] kill -9 during streaming (${kind}): 6 finished calls, 6 streams cut; consumed ${consumed}, logged ${logged} over ${logs.items.length} rows, held after restart ${held}`,
+    );
     expect(logs.items).toHaveLength(6);
     expect(logged).toBeGreaterThan(0);
     expect(consumed).toBe(logged);
@@ -188,7 +214,10 @@ describe("crashes", () => {
     // What an earlier version journaled from an upstream's `"prompt_tokens":"abc"`, and a line
     // the disk garbled, between the good ones.
     const dir = join(storage.dataDir, "journal");
-    const file = join(dir, readdirSync(dir).find((name) => name.endsWith(".jsonl"))!);
+    const file = join(
+      dir,
+      readdirSync(dir).find((name) => name.endsWith(".jsonl"))!,
+    );
     const [header, ...settled] = readFileSync(file, "utf8").split("\n").filter(Boolean);
     expect(settled).toHaveLength(3);
     const poisoned = JSON.parse(settled[1]!) as { seq: number; charge: number; log: { promptTokens: unknown } };
@@ -197,19 +226,29 @@ describe("crashes", () => {
     poisoned.log.promptTokens = "abc";
     const bad = JSON.stringify(poisoned);
     const renumbered = settled.map((line, i) => JSON.stringify({ ...JSON.parse(line), seq: i < 1 ? 1 : i + 3 }));
-    writeFileSync(file, [header, renumbered[0], bad, "\u0000\u0000garbled", renumbered[1], renumbered[2], ""].join("\n"));
+    writeFileSync(
+      file,
+      [header, renumbered[0], bad, "\u0000\u0000garbled", renumbered[1], renumbered[2], ""].join("\n"),
+    );
 
     const { second, again } = await restartWritesThree(crashed);
     expect(second.output()).toContain("quarantined");
 
     // Both bad lines are kept, raw, with their reasons; the journal itself is gone.
     const quarantineDir = join(dir, "quarantine");
-    const kept = readdirSync(quarantineDir).flatMap((name) => readFileSync(join(quarantineDir, name), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)));
+    const kept = readdirSync(quarantineDir).flatMap((name) =>
+      readFileSync(join(quarantineDir, name), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    );
     expect(kept.map((entry) => entry.line)).toEqual([bad, "\u0000\u0000garbled"]);
     expect(kept[0].reason).toContain("charge");
     expect(existsSync(file)).toBe(false);
     // …and /healthz tells the operator.
-    const health = (await (await fetch(`${second.baseUrl}/healthz`)).json()) as { journal: { ok: boolean; quarantined: number } };
+    const health = (await (await fetch(`${second.baseUrl}/healthz`)).json()) as {
+      journal: { ok: boolean; quarantined: number };
+    };
     expect(health.journal).toMatchObject({ ok: false, quarantined: 2 });
 
     // Root sees it on the console.
@@ -219,8 +258,18 @@ describe("crashes", () => {
     expect(html).toContain(quarantineDir);
     // An ordinary user does not.
     const username = `q${Date.now() % 1_000_000}`;
-    expect((await call(second.baseUrl, "/api/user/register", { method: "POST", body: { username, password: "password123", password2: "password123" } })).json.success).toBe(true);
-    const login = await call(second.baseUrl, "/api/user/login", { method: "POST", body: { username, password: "password123" } });
+    expect(
+      (
+        await call(second.baseUrl, "/api/user/register", {
+          method: "POST",
+          body: { username, password: "password123", password2: "password123" },
+        })
+      ).json.success,
+    ).toBe(true);
+    const login = await call(second.baseUrl, "/api/user/login", {
+      method: "POST",
+      body: { username, password: "password123" },
+    });
     const userCookie = (login.res.headers.get("set-cookie") ?? "").split(";")[0]!;
     const userPage = await (await fetch(`${second.baseUrl}/log`, { headers: { Cookie: userCookie } })).text();
     expect(userPage).toContain(username);

@@ -22,7 +22,12 @@ afterAll(async () => {
 });
 
 const chat = (key: string, model: string, extra: Record<string, unknown> = {}) =>
-  request("POST", "/v1/chat/completions", { model, messages: [{ role: "user", content: "hi" }], ...extra }, { Authorization: `Bearer ${key}` });
+  request(
+    "POST",
+    "/v1/chat/completions",
+    { model, messages: [{ role: "user", content: "hi" }], ...extra },
+    { Authorization: `Bearer ${key}` },
+  );
 
 describe("token refusals (OpenAI-shaped, with the reference's messages)", () => {
   let model: string;
@@ -71,7 +76,12 @@ describe("token refusals (OpenAI-shaped, with the reference's messages)", () => 
     const outside = await chat(ip.key, model, {});
     expect(outside.status).toBe(403);
     expect(outside.json.error.message).toContain("您的 IP 不在令牌允许访问的列表中");
-    const inside = await request("POST", "/v1/chat/completions", { model, messages: [{ role: "user", content: "hi" }] }, { Authorization: `Bearer ${ip.key}`, "X-Forwarded-For": "10.9.8.77" });
+    const inside = await request(
+      "POST",
+      "/v1/chat/completions",
+      { model, messages: [{ role: "user", content: "hi" }] },
+      { Authorization: `Bearer ${ip.key}`, "X-Forwarded-For": "10.9.8.77" },
+    );
     expect(inside.status).toBe(200);
     const banned = await userWithToken(10_000);
     await root.call("POST", "/api/user/manage", { id: banned.user.userId, action: "disable" });
@@ -100,7 +110,10 @@ describe("token refusals (OpenAI-shaped, with the reference's messages)", () => 
 
   it("bad JSON is a 400 in the OpenAI shape", async () => {
     const { key } = await userWithToken(1000);
-    const res = await request("POST", "/v1/chat/completions", "{oops", { Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
+    const res = await request("POST", "/v1/chat/completions", "{oops", {
+      Authorization: `Bearer ${key}`,
+      "Content-Type": "application/json",
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.type).toBe("invalid_request_error");
   });
@@ -150,7 +163,13 @@ describe("failover, auto-disable and status mapping", () => {
   it("a 401 from upstream auto-disables the channel at once when enabled", async () => {
     const model = uniqueModel("ad");
     const m = await mock();
-    m.fault = { kind: "status", status: 401, body: { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } } };
+    m.fault = {
+      kind: "status",
+      status: 401,
+      body: {
+        error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" },
+      },
+    };
     await mergeOption(root, "ModelRatio", { [model]: 1 });
     const id = await createChannel(root, { base_url: m.url, models: model, auto_ban: 1 });
     await setOption(root, "AutomaticDisableChannelEnabled", "true");
@@ -179,7 +198,10 @@ describe("failover, auto-disable and status mapping", () => {
     const res = await chat(key, model);
     const elapsed = Date.now() - started;
     expect(res.status).toBe(504);
-    expect(res.json.error).toMatchObject({ message: expect.stringContaining("上游响应超时"), code: "do_request_failed" });
+    expect(res.json.error).toMatchObject({
+      message: expect.stringContaining("上游响应超时"),
+      code: "do_request_failed",
+    });
     expect(elapsed).toBeGreaterThanOrEqual(2900);
     expect(elapsed).toBeLessThan(6000);
     await new Promise((r) => setTimeout(r, 100));
@@ -255,7 +277,11 @@ describe("failover, auto-disable and status mapping", () => {
   it("status_code_mapping rewrites the status the client sees", async () => {
     const model = uniqueModel("map");
     const m = await mock();
-    m.fault = { kind: "status", status: 400, body: { error: { message: "context too long", type: "invalid_request_error", code: "context_length_exceeded" } } };
+    m.fault = {
+      kind: "status",
+      status: 400,
+      body: { error: { message: "context too long", type: "invalid_request_error", code: "context_length_exceeded" } },
+    };
     await mergeOption(root, "ModelRatio", { [model]: 1 });
     await createChannel(root, { base_url: m.url, models: model, status_code_mapping: JSON.stringify({ 400: "500" }) });
     const { key } = await userWithToken(100_000);
@@ -293,7 +319,17 @@ describe("streams and money under pressure", () => {
     const reader = res.body!.getReader();
     await reader.read(); // the stream holds quota from the token's lease
     const token = await tokenOf(user, tokenId);
-    expect((await user.call("PUT", "/api/token/", { id: tokenId, name: "renamed", remain_quota: token.remain_quota, unlimited_quota: true, expired_time: -1 })).json.success).toBe(true);
+    expect(
+      (
+        await user.call("PUT", "/api/token/", {
+          id: tokenId,
+          name: "renamed",
+          remain_quota: token.remain_quota,
+          unlimited_quota: true,
+          expired_time: -1,
+        })
+      ).json.success,
+    ).toBe(true);
     const started = Date.now();
     expect((await chat(key, fast)).status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1000);
@@ -332,7 +368,9 @@ describe("streams and money under pressure", () => {
     expect(text).toContain('"role":"assistant"');
     // The error event ends the stream: a [DONE] after it would pass the reply off as whole.
     expect(text).not.toContain("[DONE]");
-    expect(text).toMatch(/data: \{"error":\{"message":"[^"]+","type":"upstream_error","code":"stream_idle_timeout","param":null\}\}\n\n$/);
+    expect(text).toMatch(
+      /data: \{"error":\{"message":"[^"]+","type":"upstream_error","code":"stream_idle_timeout","param":null\}\}\n\n$/,
+    );
     await new Promise((r) => setTimeout(r, 200));
     expect(m.aborted).toBe(1);
     const self = await quotaOf(user);
@@ -377,13 +415,19 @@ describe("streams and money under pressure", () => {
     const token = await tokenOf(user, tokenId);
     expect(token.remain_quota).toBe(99_000);
     // The owner empties the token: the next call is refused, the slice does not keep it alive.
-    expect((await user.call("PUT", "/api/token/", { id: tokenId, name: token.name, remain_quota: 0, expired_time: -1 })).json.success).toBe(true);
+    expect(
+      (await user.call("PUT", "/api/token/", { id: tokenId, name: token.name, remain_quota: 0, expired_time: -1 })).json
+        .success,
+    ).toBe(true);
     const refused = await chat(key, model);
     expect([401, 403]).toContain(refused.status);
     expect(refused.json.error.message).toContain("额度已用尽");
     expect((await tokenOf(user, tokenId)).remain_quota).toBe(0);
     // Refilled to 5000: five calls fit, the sixth does not, and the balance ends at exactly 0.
-    expect((await user.call("PUT", "/api/token/", { id: tokenId, name: token.name, remain_quota: 5000, expired_time: -1 })).json.success).toBe(true);
+    expect(
+      (await user.call("PUT", "/api/token/", { id: tokenId, name: token.name, remain_quota: 5000, expired_time: -1 }))
+        .json.success,
+    ).toBe(true);
     const calls = [];
     for (let i = 0; i < 6; i += 1) calls.push((await chat(key, model)).status);
     expect(calls.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);

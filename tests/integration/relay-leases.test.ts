@@ -43,9 +43,16 @@ async function chatWithin(key: string, model: string, boundMs: number, extra: Re
 }
 
 async function secondToken(user: ApiSession, name: string): Promise<string> {
-  const created = await user.call("POST", "/api/token/", { name, remain_quota: 0, expired_time: -1, unlimited_quota: true });
+  const created = await user.call("POST", "/api/token/", {
+    name,
+    remain_quota: 0,
+    expired_time: -1,
+    unlimited_quota: true,
+  });
   if (!created.json.success) throw new Error(`token: ${created.json.message}`);
-  const token = ((await user.call("GET", "/api/token/")).json.data as { id: number; name: string }[]).find((t) => t.name === name)!;
+  const token = ((await user.call("GET", "/api/token/")).json.data as { id: number; name: string }[]).find(
+    (t) => t.name === name,
+  )!;
   return (await user.call("GET", `/api/token/${token.id}/key`)).json.data.key as string;
 }
 
@@ -70,11 +77,17 @@ describe("leases under concurrency", () => {
     const bound = 20_000;
     const started = Date.now();
     // Fifty callers per token, arriving over 1.5 s: some find the other token's slice busy, some idle, some on its way back.
-    const arrive = (k: string) => new Promise<void>((r) => setTimeout(r, Math.random() * 1500)).then(() => chatWithin(k, model, bound));
-    const results = await Promise.all([...Array.from({ length: 50 }, () => arrive(key)), ...Array.from({ length: 50 }, () => arrive(other))]);
+    const arrive = (k: string) =>
+      new Promise<void>((r) => setTimeout(r, Math.random() * 1500)).then(() => chatWithin(k, model, bound));
+    const results = await Promise.all([
+      ...Array.from({ length: 50 }, () => arrive(key)),
+      ...Array.from({ length: 50 }, () => arrive(other)),
+    ]);
     const hung = results.filter((r) => r.status === 0).length;
     const ok = results.filter((r) => r.status === 200).length;
-    const refused = results.filter((r) => r.status === 403 && String(r.json?.error?.message).includes("用户额度不足")).length;
+    const refused = results.filter(
+      (r) => r.status === 403 && String(r.json?.error?.message).includes("用户额度不足"),
+    ).length;
     console.log(`lease burst: ${ok} ok, ${refused} refused, ${hung} unanswered, ${Date.now() - started} ms`);
     expect(hung).toBe(0);
     expect(ok).toBe(10);
@@ -109,16 +122,23 @@ describe("leases under concurrency", () => {
     const channelId = await createChannel(root, { base_url: upstream.url, models: model });
     const { user, key, tokenId } = await userWithToken(300, { unlimited_quota: false, remain_quota: 300 });
 
-    const results = await Promise.all(Array.from({ length: 300 }, () => chatWithin(key, model, 20_000, { max_tokens: 20 })));
+    const results = await Promise.all(
+      Array.from({ length: 300 }, () => chatWithin(key, model, 20_000, { max_tokens: 20 })),
+    );
     const ok = results.filter((r) => r.status === 200).length;
     expect(results.filter((r) => r.status === 0)).toEqual([]);
     for (const r of results.filter((x) => x.status !== 200)) expect([401, 403]).toContain(r.status);
 
     const self = (await user.call("GET", "/api/user/self")).json.data;
-    const logs = (await user.call("GET", "/api/log/self?p=1&page_size=100&type=2")).json.data.items as { quota: number; other: string }[];
+    const logs = (await user.call("GET", "/api/log/self?p=1&page_size=100&type=2")).json.data.items as {
+      quota: number;
+      other: string;
+    }[];
     const noted = logs.reduce((sum, log) => sum + Number(JSON.parse(log.other || "{}").shortfall ?? 0), 0);
-    const channel = ((await root.call("GET", `/api/channel/${channelId}`)).json.data) as { shortfall_quota: number };
-    console.log(`shortfall run: ${ok} of 300 through, charged ${self.used_quota}, shortfall ${self.shortfall_quota} (${logs.filter((l) => l.other.includes("shortfall")).length} logs note one)`);
+    const channel = (await root.call("GET", `/api/channel/${channelId}`)).json.data as { shortfall_quota: number };
+    console.log(
+      `shortfall run: ${ok} of 300 through, charged ${self.used_quota}, shortfall ${self.shortfall_quota} (${logs.filter((l) => l.other.includes("shortfall")).length} logs note one)`,
+    );
 
     // Never below zero; what was delivered is what was charged plus the counted shortfall.
     expect(self.quota).toBe(300 - self.used_quota);

@@ -116,28 +116,40 @@ describe("a user's model requests per period (ModelRequestRateLimit options)", (
     await setOption(root, "ModelRequestRateLimitEnabled", "true");
     try {
       // A failed request counts toward Count too.
-      upstream.fault = { kind: "status", status: 400, body: { error: { message: "bad", type: "invalid_request_error", param: null, code: null } } };
+      upstream.fault = {
+        kind: "status",
+        status: 400,
+        body: { error: { message: "bad", type: "invalid_request_error", param: null, code: null } },
+      };
       expect((await chat(key, model)).status).toBe(400);
       upstream.fault = undefined;
       expect((await chat(key, model)).status).toBe(200);
       expect((await chat(key, model)).status).toBe(200);
       const refused = await chat(key, model);
       expect(refused.status).toBe(429);
-      expect(((await refused.json()) as { error: { message: string } }).error.message).toContain("1分钟内最多请求3次，包括失败次数");
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
+        "1分钟内最多请求3次，包括失败次数",
+      );
       // Per user: another user is not affected.
       expect((await chat(other.key, model)).status).toBe(200);
 
       await setOption(root, "ModelRequestRateLimitCount", "0");
       await setOption(root, "ModelRequestRateLimitSuccessCount", "1");
       const fresh = await tokenWithLimits(model, {});
-      upstream.fault = { kind: "status", status: 400, body: { error: { message: "bad", type: "invalid_request_error", param: null, code: null } } };
+      upstream.fault = {
+        kind: "status",
+        status: 400,
+        body: { error: { message: "bad", type: "invalid_request_error", param: null, code: null } },
+      };
       expect((await chat(fresh.key, model)).status).toBe(400);
       upstream.fault = undefined;
       expect((await chat(fresh.key, model)).status).toBe(200);
       await billingWritten();
       const overSuccesses = await chat(fresh.key, model);
       expect(overSuccesses.status).toBe(429);
-      expect(((await overSuccesses.json()) as { error: { message: string } }).error.message).toContain("1分钟内最多请求1次");
+      expect(((await overSuccesses.json()) as { error: { message: string } }).error.message).toContain(
+        "1分钟内最多请求1次",
+      );
     } finally {
       upstream.fault = undefined;
       await setOption(root, "ModelRequestRateLimitEnabled", "false");
@@ -147,12 +159,18 @@ describe("a user's model requests per period (ModelRequestRateLimit options)", (
 });
 
 /** A channel holding several keys (one per line), with per-key caps. */
-async function multiKeyChannel(fields: Record<string, unknown>, mode: "random" | "polling" = "random"): Promise<number> {
+async function multiKeyChannel(
+  fields: Record<string, unknown>,
+  mode: "random" | "polling" = "random",
+): Promise<number> {
   return createChannel(root, { ...fields, mode: "multi_to_single", multi_key_mode: mode });
 }
 
 async function channelJson(id: number) {
-  return (await root.call("GET", `/api/channel/${id}`)).json.data as { status: number; channel_info: { multi_key_status_list: Record<string, number> } };
+  return (await root.call("GET", `/api/channel/${id}`)).json.data as {
+    status: number;
+    channel_info: { multi_key_status_list: Record<string, number> };
+  };
 }
 
 describe("a channel's keys", () => {
@@ -161,7 +179,10 @@ describe("a channel's keys", () => {
     const model = await pricedModel("mk");
     await setOption(root, "AutomaticDisableChannelEnabled", "true");
     try {
-      const id = await multiKeyChannel({ base_url: upstream.url, models: model, key: "sk-good-1\nsk-bad\nsk-good-2", auto_ban: 1 }, "polling");
+      const id = await multiKeyChannel(
+        { base_url: upstream.url, models: model, key: "sk-good-1\nsk-bad\nsk-good-2", auto_ban: 1 },
+        "polling",
+      );
       const { key } = await tokenWithLimits(model, {});
       const statuses: number[] = [];
       for (let i = 0; i < 3; i += 1) statuses.push((await chat(key, model)).status);

@@ -13,7 +13,11 @@ beforeAll(async () => {
   upstream = await startOpenAiMock({ apiKey: "sk-upstream" });
   await mergeOption(root, "ModelRatio", { [model]: 1.5, [embedModel]: 0.1 });
   await mergeOption(root, "CompletionRatio", { [model]: 2 });
-  await createChannel(root, { base_url: upstream.url, models: `${model},${embedModel}`, model_mapping: JSON.stringify({ [model]: "gpt-4o-mini" }) });
+  await createChannel(root, {
+    base_url: upstream.url,
+    models: `${model},${embedModel}`,
+    model_mapping: JSON.stringify({ [model]: "gpt-4o-mini" }),
+  });
 });
 afterAll(async () => upstream.close());
 
@@ -36,7 +40,12 @@ describe("OpenAI-compatible relay through the official client", () => {
 
   it("streams chunk by chunk, forcing usage upstream but forwarding it only when asked", async () => {
     const { user, client } = await userWithToken(100_000);
-    const withUsage = await client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }], stream: true, stream_options: { include_usage: true } });
+    const withUsage = await client.chat.completions.create({
+      model,
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const texts: string[] = [];
     let usage: unknown;
     for await (const chunk of withUsage) {
@@ -46,7 +55,11 @@ describe("OpenAI-compatible relay through the official client", () => {
     expect(texts.join("")).toBe("Hi there.");
     expect(usage).toMatchObject({ prompt_tokens: 9, completion_tokens: 3 });
 
-    const plain = await client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }], stream: true });
+    const plain = await client.chat.completions.create({
+      model,
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+    });
     let sawUsage = false;
     for await (const chunk of plain) if (chunk.usage) sawUsage = true;
     expect(sawUsage).toBe(false);
@@ -60,7 +73,11 @@ describe("OpenAI-compatible relay through the official client", () => {
     const { user, client } = await userWithToken(100_000);
     upstream.fault = { kind: "no-usage" };
     try {
-      const stream = await client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }], stream: true });
+      const stream = await client.chat.completions.create({
+        model,
+        messages: [{ role: "user", content: "hi" }],
+        stream: true,
+      });
       for await (const _ of stream) void _;
     } finally {
       upstream.fault = undefined;
@@ -76,10 +93,18 @@ describe("OpenAI-compatible relay through the official client", () => {
       const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
         method: "POST",
         headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ model, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hi" }] }),
+        body: JSON.stringify({
+          model,
+          stream: true,
+          stream_options: { include_usage: true },
+          messages: [{ role: "user", content: "hi" }],
+        }),
       });
       expect(res.status).toBe(200);
-      return (await res.text()).split("\n\n").filter(Boolean).map((e) => e.replace(/^data: /, ""));
+      return (await res.text())
+        .split("\n\n")
+        .filter(Boolean)
+        .map((e) => e.replace(/^data: /, ""));
     };
     upstream.fault = { kind: "no-usage" };
     let counted: string[];
@@ -89,7 +114,13 @@ describe("OpenAI-compatible relay through the official client", () => {
       upstream.fault = undefined;
     }
     expect(counted.at(-1)).toBe("[DONE]");
-    const closing = JSON.parse(counted.at(-2)!) as { id: string; object: string; model: string; choices: unknown[]; usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } };
+    const closing = JSON.parse(counted.at(-2)!) as {
+      id: string;
+      object: string;
+      model: string;
+      choices: unknown[];
+      usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+    };
     expect(closing).toMatchObject({ id: "chatcmpl-Q7", object: "chat.completion.chunk", model, choices: [] });
     const { prompt_tokens, completion_tokens, total_tokens } = closing.usage;
     expect(prompt_tokens).toBeGreaterThan(0);
@@ -110,7 +141,12 @@ describe("OpenAI-compatible relay through the official client", () => {
     const { client, key } = await userWithToken(100_000);
     const result = await client.embeddings.create({ model: embedModel, input: "hello" });
     expect(result.data[0]?.embedding).toHaveLength(3);
-    const engines = await request("POST", `/v1/engines/${embedModel}/embeddings`, { input: "hello" }, { Authorization: `Bearer ${key}` });
+    const engines = await request(
+      "POST",
+      `/v1/engines/${embedModel}/embeddings`,
+      { input: "hello" },
+      { Authorization: `Bearer ${key}` },
+    );
     expect(engines.status).toBe(200);
     expect(upstream.requests.at(-1)!.path).toBe("/v1/embeddings");
   });
@@ -127,7 +163,9 @@ describe("OpenAI-compatible relay through the official client", () => {
 
   it("answers the billing endpoints chat apps use for balances", async () => {
     const { key } = await userWithToken(250_000);
-    const sub = await request("GET", "/v1/dashboard/billing/subscription", undefined, { Authorization: `Bearer ${key}` });
+    const sub = await request("GET", "/v1/dashboard/billing/subscription", undefined, {
+      Authorization: `Bearer ${key}`,
+    });
     expect(sub.json).toMatchObject({ object: "billing_subscription", hard_limit_usd: 0.5 });
     const usage = await request("GET", "/dashboard/billing/usage", undefined, { Authorization: `Bearer ${key}` });
     expect(usage.json).toMatchObject({ object: "list", total_usage: 0 });
@@ -143,7 +181,11 @@ describe("OpenAI-compatible relay through the official client", () => {
 
   it("relays through the real HTTP stack with a request id on every reply", async () => {
     const { key } = await userWithToken(100_000);
-    const res = await fetch(`${baseUrl()}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ model, messages: [{ role: "user", content: "x" }] }) });
+    const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ model, messages: [{ role: "user", content: "x" }] }),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-oneapi-request-id")).toMatch(/^\d{14}/);
   });

@@ -57,7 +57,11 @@ async function usageRow(user: ApiSession): Promise<{ row: LogRow; other: Record<
 }
 
 function post(path: string, headers: Record<string, string>, body: unknown): Promise<Response> {
-  return fetch(`${baseUrl()}${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return fetch(`${baseUrl()}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A stream's frames: the event name (if any) and the data line. */
@@ -68,15 +72,23 @@ function frames(text: string): { event?: string; data: string }[] {
     .map((frame) => ({ event: /^event: (.*)$/m.exec(frame)?.[1], data: /^data: (.*)$/m.exec(frame)?.[1] ?? "" }));
 }
 
-const chatBody = (model: string, extra: Record<string, unknown> = {}) => ({ model, stream: true, messages: [{ role: "user", content: "say hello to the gateway" }], ...extra });
-const openAiChat = (key: string, body: unknown) => post("/v1/chat/completions", { Authorization: `Bearer ${key}` }, body);
+const chatBody = (model: string, extra: Record<string, unknown> = {}) => ({
+  model,
+  stream: true,
+  messages: [{ role: "user", content: "say hello to the gateway" }],
+  ...extra,
+});
+const openAiChat = (key: string, body: unknown) =>
+  post("/v1/chat/completions", { Authorization: `Bearer ${key}` }, body);
 const deltaText = (data: string) => {
   const chunk = JSON.parse(data) as { choices: { delta?: { content?: string }; text?: string }[] };
   return chunk.choices[0]?.delta?.content ?? chunk.choices[0]?.text ?? "";
 };
 
 /** The OpenAI error event a cut stream ends with. */
-const INTERRUPTED = { error: { message: expect.stringContaining("上游"), type: "upstream_error", code: "stream_interrupted", param: null } };
+const INTERRUPTED = {
+  error: { message: expect.stringContaining("上游"), type: "upstream_error", code: "stream_interrupted", param: null },
+};
 
 describe("the OpenAI surface", () => {
   it("a clean stream ends exactly as before: every upstream chunk but the usage-only one, then [DONE]; nothing logged as cut", async () => {
@@ -84,7 +96,11 @@ describe("the OpenAI surface", () => {
     const res = await openAiChat(key, chatBody(gptModel));
     expect(res.status).toBe(200);
     const recorded = readFileSync(new URL("../fixtures/upstream/openai/chat-stream.sse", import.meta.url), "utf8");
-    const expected = recorded.split("\n\n").filter((e) => e.trim() && !e.includes('"choices":[]')).map((e) => `${e}\n\n`).join("");
+    const expected = recorded
+      .split("\n\n")
+      .filter((e) => e.trim() && !e.includes('"choices":[]'))
+      .map((e) => `${e}\n\n`)
+      .join("");
     expect(await res.text()).toBe(expected);
     expect(expected.endsWith("data: [DONE]\n\n")).toBe(true);
     const { row, other } = await usageRow(user);
@@ -95,7 +111,9 @@ describe("the OpenAI surface", () => {
   it("a clean stream with include_usage passes the upstream's bytes through unchanged", async () => {
     const { key } = await userWithToken(100_000);
     const res = await openAiChat(key, chatBody(gptModel, { stream_options: { include_usage: true } }));
-    expect(await res.text()).toBe(readFileSync(new URL("../fixtures/upstream/openai/chat-stream.sse", import.meta.url), "utf8"));
+    expect(await res.text()).toBe(
+      readFileSync(new URL("../fixtures/upstream/openai/chat-stream.sse", import.meta.url), "utf8"),
+    );
   });
 
   it("a connection reset mid-reply ends in an OpenAI error event and no [DONE]; billed for what came and logged as cut", async () => {
@@ -106,7 +124,9 @@ describe("the OpenAI surface", () => {
     const text = await res.text();
     const data = frames(text).map((f) => f.data);
     expect(data).not.toContain("[DONE]");
-    expect(text).toMatch(/data: \{"error":\{"message":"[^"]+","type":"upstream_error","code":"stream_interrupted","param":null\}\}\n\n$/);
+    expect(text).toMatch(
+      /data: \{"error":\{"message":"[^"]+","type":"upstream_error","code":"stream_interrupted","param":null\}\}\n\n$/,
+    );
     expect(JSON.parse(data.at(-1)!)).toEqual(INTERRUPTED);
     expect(data.slice(0, -1).map(deltaText)).toEqual(["", "Hi"]);
     const { row, other } = await usageRow(user);
@@ -136,13 +156,23 @@ describe("the OpenAI surface", () => {
     expect(data).not.toContain("[DONE]");
     expect(JSON.parse(data.at(-1)!)).toEqual(INTERRUPTED);
     const { row } = await usageRow(user);
-    expect(JSON.parse(data.at(-2)!)).toMatchObject({ id: "chatcmpl-Q7", object: "chat.completion.chunk", model: gptModel, choices: [], usage: { prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens, total_tokens: row.quota } });
+    expect(JSON.parse(data.at(-2)!)).toMatchObject({
+      id: "chatcmpl-Q7",
+      object: "chat.completion.chunk",
+      model: gptModel,
+      choices: [],
+      usage: { prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens, total_tokens: row.quota },
+    });
   });
 
   it("the openai SDK raises on the cut stream, after handing over the text that came", async () => {
     upstream.cut = { after: 3, how: "reset" };
     const { client } = await userWithToken(100_000);
-    const stream = await client.chat.completions.create({ model: gptModel, stream: true, messages: [{ role: "user", content: "hi" }] });
+    const stream = await client.chat.completions.create({
+      model: gptModel,
+      stream: true,
+      messages: [{ role: "user", content: "hi" }],
+    });
     let text = "";
     const error = await (async () => {
       for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
@@ -155,7 +185,11 @@ describe("the OpenAI surface", () => {
   it("a legacy /v1/completions stream cut mid-reply ends in the error event, not [DONE]", async () => {
     upstream.cut = { after: 2, how: "reset" };
     const { user, key } = await userWithToken(100_000);
-    const res = await post("/v1/completions", { Authorization: `Bearer ${key}` }, { model: gptModel, stream: true, prompt: "Tell a story" });
+    const res = await post(
+      "/v1/completions",
+      { Authorization: `Bearer ${key}` },
+      { model: gptModel, stream: true, prompt: "Tell a story" },
+    );
     const data = frames(await res.text()).map((f) => f.data);
     expect(data).not.toContain("[DONE]");
     expect(JSON.parse(data.at(-1)!)).toEqual(INTERRUPTED);
@@ -185,8 +219,14 @@ describe("the OpenAI surface", () => {
 });
 
 const anthropicHeaders = (key: string) => ({ "x-api-key": key, "anthropic-version": "2023-06-01" });
-const messagesBody = (model: string) => ({ model, max_tokens: 100, stream: true as const, messages: [{ role: "user" as const, content: "Hi" }] });
-const anthropicClient = (key: string) => new Anthropic({ apiKey: key, baseURL: baseUrl(), maxRetries: 0, timeout: 20_000 });
+const messagesBody = (model: string) => ({
+  model,
+  max_tokens: 100,
+  stream: true as const,
+  messages: [{ role: "user" as const, content: "Hi" }],
+});
+const anthropicClient = (key: string) =>
+  new Anthropic({ apiKey: key, baseURL: baseUrl(), maxRetries: 0, timeout: 20_000 });
 
 describe("the Anthropic surface (/v1/messages)", () => {
   it("pass-through: a reset mid-reply ends in Anthropic's error event (api_error), no message_stop; logged as cut", async () => {
@@ -195,8 +235,17 @@ describe("the Anthropic surface (/v1/messages)", () => {
     const res = await post("/v1/messages", anthropicHeaders(key), messagesBody(claudeModel));
     expect(res.status).toBe(200);
     const got = frames(await res.text());
-    expect(got.map((f) => f.event)).toEqual(["message_start", "content_block_start", "ping", "content_block_delta", "error"]);
-    expect(JSON.parse(got.at(-1)!.data)).toEqual({ type: "error", error: { type: "api_error", message: expect.stringContaining("上游") } });
+    expect(got.map((f) => f.event)).toEqual([
+      "message_start",
+      "content_block_start",
+      "ping",
+      "content_block_delta",
+      "error",
+    ]);
+    expect(JSON.parse(got.at(-1)!.data)).toEqual({
+      type: "error",
+      error: { type: "api_error", message: expect.stringContaining("上游") },
+    });
     const { row, other } = await usageRow(user);
     expect(other.stream_cut).toBe("connection_lost");
     expect(row.completion_tokens).toBe(1); // "Hello"
@@ -223,7 +272,10 @@ describe("the Anthropic surface (/v1/messages)", () => {
     const { user, key } = await userWithToken(100_000);
     const raw = frames(await (await post("/v1/messages", anthropicHeaders(key), messagesBody(gptModel))).text());
     expect(raw.at(-1)!.event).toBe("error");
-    expect(JSON.parse(raw.at(-1)!.data)).toEqual({ type: "error", error: { type: "api_error", message: expect.stringContaining("上游") } });
+    expect(JSON.parse(raw.at(-1)!.data)).toEqual({
+      type: "error",
+      error: { type: "api_error", message: expect.stringContaining("上游") },
+    });
     expect(raw.map((f) => f.event)).not.toContain("message_stop");
     expect(raw.map((f) => f.event)).not.toContain("message_delta");
     expect((await usageRow(user)).other.stream_cut).toBe("connection_lost");
@@ -257,7 +309,9 @@ describe("the Gemini surface (:streamGenerateContent)", () => {
     expect(res.status).toBe(200);
     const got = frames(await res.text());
     expect(got).toHaveLength(3);
-    expect(JSON.parse(got.at(-1)!.data)).toEqual({ error: { code: 500, message: expect.stringContaining("上游"), status: "INTERNAL" } });
+    expect(JSON.parse(got.at(-1)!.data)).toEqual({
+      error: { code: 500, message: expect.stringContaining("上游"), status: "INTERNAL" },
+    });
     const { row, other } = await usageRow(user);
     expect(other.stream_cut).toBe("ended_early");
     expect(row.completion_tokens).toBeGreaterThan(0);
@@ -269,7 +323,11 @@ describe("the Gemini surface (:streamGenerateContent)", () => {
     const client = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: baseUrl(), retryOptions: { attempts: 1 } } });
     let text = "";
     const error = await (async () => {
-      for await (const chunk of await client.models.generateContentStream({ model: geminiModel, contents: "Why is the sky blue?" })) text += chunk.text ?? "";
+      for await (const chunk of await client.models.generateContentStream({
+        model: geminiModel,
+        contents: "Why is the sky blue?",
+      }))
+        text += chunk.text ?? "";
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as { status?: number }).status).toBe(500);
@@ -281,7 +339,9 @@ describe("the Gemini surface (:streamGenerateContent)", () => {
     upstream.cut = { after: 2, how: "reset" };
     const { user, key } = await userWithToken(100_000);
     const got = frames(await (await post(geminiStreamPath(gptModel), { "x-goog-api-key": key }, geminiBody)).text());
-    expect(JSON.parse(got.at(-1)!.data)).toEqual({ error: { code: 500, message: expect.stringContaining("上游"), status: "INTERNAL" } });
+    expect(JSON.parse(got.at(-1)!.data)).toEqual({
+      error: { code: 500, message: expect.stringContaining("上游"), status: "INTERNAL" },
+    });
     expect(got.some((f) => f.data.includes("finishReason"))).toBe(false);
     expect((await usageRow(user)).other.stream_cut).toBe("connection_lost");
   });
@@ -295,7 +355,13 @@ describe("the Responses surface (/v1/responses)", () => {
     const events: { type: string; [field: string]: unknown }[] = [];
     for await (const event of stream) events.push(event as unknown as (typeof events)[number]);
     expect(events.map((e) => e.type)).not.toContain("response.completed");
-    expect(events.at(-1)).toEqual({ type: "error", code: "stream_interrupted", message: expect.stringContaining("上游"), param: null, sequence_number: 5 });
+    expect(events.at(-1)).toEqual({
+      type: "error",
+      code: "stream_interrupted",
+      message: expect.stringContaining("上游"),
+      param: null,
+      sequence_number: 5,
+    });
     const { row, other } = await usageRow(user);
     expect(other.stream_cut).toBe("connection_lost");
     expect(row.completion_tokens).toBe(1); // "Hi"
@@ -304,11 +370,23 @@ describe("the Responses surface (/v1/responses)", () => {
   it("converted for a chat-only channel: a body ended early ends in an error event, never response.completed", async () => {
     upstream.cut = { after: 3, how: "end" };
     const { user, key } = await userWithToken(100_000);
-    const got = frames(await (await post("/v1/responses", { Authorization: `Bearer ${key}` }, { model: chatOnlyModel, input: "Hi", stream: true })).text());
+    const got = frames(
+      await (
+        await post(
+          "/v1/responses",
+          { Authorization: `Bearer ${key}` },
+          { model: chatOnlyModel, input: "Hi", stream: true },
+        )
+      ).text(),
+    );
     const names = got.map((f) => f.event);
     expect(names).not.toContain("response.completed");
     expect(names.at(-1)).toBe("error");
-    expect(JSON.parse(got.at(-1)!.data)).toMatchObject({ type: "error", code: "stream_interrupted", message: expect.stringContaining("上游") });
+    expect(JSON.parse(got.at(-1)!.data)).toMatchObject({
+      type: "error",
+      code: "stream_interrupted",
+      message: expect.stringContaining("上游"),
+    });
     expect((await usageRow(user)).other.stream_cut).toBe("ended_early");
   });
 });

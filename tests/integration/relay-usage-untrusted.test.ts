@@ -34,7 +34,13 @@ async function chat(key: string, stream: boolean): Promise<string> {
   const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
     method: "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ model, stream, ...(stream ? { stream_options: { include_usage: true } } : {}), max_tokens: 50, messages: [{ role: "user", content: "say hello to the gateway" }] }),
+    body: JSON.stringify({
+      model,
+      stream,
+      ...(stream ? { stream_options: { include_usage: true } } : {}),
+      max_tokens: 50,
+      messages: [{ role: "user", content: "say hello to the gateway" }],
+    }),
   });
   expect(res.status).toBe(200);
   return res.text();
@@ -56,13 +62,23 @@ async function billedCall(usage: string | undefined, stream: boolean) {
   const logs = (await payer.user.call("GET", "/api/log/self?type=2")).json.data.items as LogRow[];
   expect(logs).toHaveLength(1);
   const log = logs[0]!;
-  return { balance, readMs, log, other: JSON.parse(log.other) as Record<string, any>, reported: reportedUsage(reply, stream), usageReports: reply.split("\n").filter((line) => line.startsWith("data: {") && line.includes('"usage":{')).length };
+  return {
+    balance,
+    readMs,
+    log,
+    other: JSON.parse(log.other) as Record<string, any>,
+    reported: reportedUsage(reply, stream),
+    usageReports: reply.split("\n").filter((line) => line.startsWith("data: {") && line.includes('"usage":{')).length,
+  };
 }
 
 /** The usage the client was shown: the whole reply's, or the last usage chunk of a stream. */
 function reportedUsage(reply: string, stream: boolean): Record<string, unknown> | undefined {
   if (!stream) return (JSON.parse(reply) as { usage?: Record<string, unknown> }).usage;
-  const chunks = reply.split("\n").filter((line) => line.startsWith("data: {")).map((line) => JSON.parse(line.slice(6)) as { usage?: Record<string, unknown> });
+  const chunks = reply
+    .split("\n")
+    .filter((line) => line.startsWith("data: {"))
+    .map((line) => JSON.parse(line.slice(6)) as { usage?: Record<string, unknown> });
   return chunks.reverse().find((chunk) => chunk.usage)?.usage;
 }
 
@@ -92,7 +108,11 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
 
   it("a non-numeric usage value bills counted tokens with a warning, and billing keeps flowing", async () => {
     const bad = await billedCall('{"prompt_tokens":"abc","completion_tokens":5,"total_tokens":5}', stream);
-    expect([bad.log.prompt_tokens, bad.log.completion_tokens, bad.log.quota]).toEqual([counted.log.prompt_tokens, counted.log.completion_tokens, counted.log.quota]);
+    expect([bad.log.prompt_tokens, bad.log.completion_tokens, bad.log.quota]).toEqual([
+      counted.log.prompt_tokens,
+      counted.log.completion_tokens,
+      counted.log.quota,
+    ]);
     expect(bad.balance.used_quota).toBe(bad.log.quota);
     expect(bad.balance.quota).toBe(10_000_000 - bad.log.quota);
     expect(bad.other.usage_warning).toContain("abc");
@@ -108,7 +128,11 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
     ["a usage that is not an object", '"lots"', "lots"],
   ])("%s is treated as no usage", async (_name, usage, mentioned) => {
     const bad = await billedCall(usage, stream);
-    expect([bad.log.prompt_tokens, bad.log.completion_tokens, bad.log.quota]).toEqual([counted.log.prompt_tokens, counted.log.completion_tokens, counted.log.quota]);
+    expect([bad.log.prompt_tokens, bad.log.completion_tokens, bad.log.quota]).toEqual([
+      counted.log.prompt_tokens,
+      counted.log.completion_tokens,
+      counted.log.quota,
+    ]);
     expect(bad.balance.used_quota).toBe(bad.log.quota);
     expect(bad.other.usage_warning).toContain(mentioned);
     expect(bad.readMs).toBeLessThan(1_000);
@@ -123,17 +147,28 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
 
   it("a huge reported usage is clamped, charged with its log row, and the clamp recorded", async () => {
     const billed = await billedCall('{"prompt_tokens":3e9,"completion_tokens":5,"total_tokens":3000000005}', stream);
-    expect([billed.log.prompt_tokens, billed.log.completion_tokens, billed.log.quota]).toEqual([CEILING, 5, CEILING + 5]);
+    expect([billed.log.prompt_tokens, billed.log.completion_tokens, billed.log.quota]).toEqual([
+      CEILING,
+      5,
+      CEILING + 5,
+    ]);
     expect(billed.balance.used_quota).toBe(CEILING + 5);
     expect(billed.balance.quota).toBe(10_000_000 - CEILING - 5);
-    expect(billed.other.usage_clamped).toEqual({ prompt_tokens: 3e9, bound: { prompt_tokens: CEILING, completion_tokens: 50 } });
+    expect(billed.other.usage_clamped).toEqual({
+      prompt_tokens: 3e9,
+      bound: { prompt_tokens: CEILING, completion_tokens: 50 },
+    });
     expect(billed.readMs).toBeLessThan(1_000);
     await expectBillingFlowing();
   });
 
   it("the reply shows the client the usage billed: a count that was no number, a side past its bound", async () => {
     const bad = await billedCall('{"prompt_tokens":"abc","completion_tokens":3e9}', stream);
-    expect(bad.reported).toMatchObject({ prompt_tokens: bad.log.prompt_tokens, completion_tokens: bad.log.completion_tokens, total_tokens: bad.log.prompt_tokens + bad.log.completion_tokens });
+    expect(bad.reported).toMatchObject({
+      prompt_tokens: bad.log.prompt_tokens,
+      completion_tokens: bad.log.completion_tokens,
+      total_tokens: bad.log.prompt_tokens + bad.log.completion_tokens,
+    });
     const huge = await billedCall('{"prompt_tokens":3e9,"completion_tokens":5,"total_tokens":3000000005}', stream);
     expect(huge.reported).toEqual({ prompt_tokens: CEILING, completion_tokens: 5, total_tokens: CEILING + 5 });
     const fine = await billedCall('{"prompt_tokens":12,"completion_tokens":7,"total_tokens":19}', stream);
@@ -146,7 +181,10 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
     const billed = await billedCall('{"total_tokens":999999999999}', stream);
     expect([billed.log.prompt_tokens, billed.log.completion_tokens, billed.log.quota]).toEqual([0, 50, 50]);
     expect(billed.balance.used_quota).toBe(50);
-    expect(billed.other.usage_clamped).toEqual({ completion_tokens: 999999999999, bound: { prompt_tokens: CEILING, completion_tokens: 50 } });
+    expect(billed.other.usage_clamped).toEqual({
+      completion_tokens: 999999999999,
+      bound: { prompt_tokens: CEILING, completion_tokens: 50 },
+    });
   });
 
   it("a prompt is never billed past the model's context window (ModelContextLength, a dated snapshot by its family)", async () => {
@@ -161,7 +199,10 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
     try {
       const billed = await billedCall('{"prompt_tokens":3e9,"completion_tokens":5,"total_tokens":3000000005}', stream);
       expect([billed.log.prompt_tokens, billed.log.completion_tokens, billed.log.quota]).toEqual([1_000, 5, 1_005]);
-      expect(billed.other.usage_clamped).toEqual({ prompt_tokens: 3e9, bound: { prompt_tokens: 1_000, completion_tokens: 50 } });
+      expect(billed.other.usage_clamped).toEqual({
+        prompt_tokens: 3e9,
+        bound: { prompt_tokens: 1_000, completion_tokens: 50 },
+      });
     } finally {
       model = previous;
     }
@@ -169,41 +210,57 @@ describe.each([false, true])("untrusted usage (stream: %s)", (stream) => {
 });
 
 describe("untrusted usage from Anthropic", () => {
-  it.each([false, true])("string counts converted, a bad count counted with a warning, a huge one clamped (stream: %s)", async (stream) => {
-    const claude = await startAnthropicMock("sk-ant-usage");
-    try {
-      const claudeModel = uniqueModel("claude-usage");
-      await mergeOption(root, "ModelRatio", { [claudeModel]: 1 });
-      await mergeOption(root, "CompletionRatio", { [claudeModel]: 1 });
-      await createChannel(root, { type: 14, key: "sk-ant-usage", base_url: claude.url, models: claudeModel });
-      const billed = async (usage: Record<string, unknown>) => {
-        claude.usage = usage;
-        const payer = await userWithToken(10_000_000);
-        const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
-          method: "POST",
-          headers: { Authorization: `Bearer ${payer.key}`, "Content-Type": "application/json" },
-          body: JSON.stringify({ model: claudeModel, stream, max_tokens: 50, messages: [{ role: "user", content: "say hello to the gateway" }] }),
+  it.each([false, true])(
+    "string counts converted, a bad count counted with a warning, a huge one clamped (stream: %s)",
+    async (stream) => {
+      const claude = await startAnthropicMock("sk-ant-usage");
+      try {
+        const claudeModel = uniqueModel("claude-usage");
+        await mergeOption(root, "ModelRatio", { [claudeModel]: 1 });
+        await mergeOption(root, "CompletionRatio", { [claudeModel]: 1 });
+        await createChannel(root, { type: 14, key: "sk-ant-usage", base_url: claude.url, models: claudeModel });
+        const billed = async (usage: Record<string, unknown>) => {
+          claude.usage = usage;
+          const payer = await userWithToken(10_000_000);
+          const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
+            method: "POST",
+            headers: { Authorization: `Bearer ${payer.key}`, "Content-Type": "application/json" },
+            body: JSON.stringify({
+              model: claudeModel,
+              stream,
+              max_tokens: 50,
+              messages: [{ role: "user", content: "say hello to the gateway" }],
+            }),
+          });
+          expect(res.status).toBe(200);
+          await res.text();
+          const [log] = (await payer.user.call("GET", "/api/log/self?type=2")).json.data.items as LogRow[];
+          const balance = await quotaOf(payer.user);
+          expect(balance.used_quota).toBe(log!.quota);
+          return { log: log!, other: JSON.parse(log!.other) as Record<string, any> };
+        };
+        const strings = await billed({
+          input_tokens: "10",
+          cache_creation_input_tokens: null,
+          cache_read_input_tokens: "0",
+          output_tokens: "20",
         });
-        expect(res.status).toBe(200);
-        await res.text();
-        const [log] = (await payer.user.call("GET", "/api/log/self?type=2")).json.data.items as LogRow[];
-        const balance = await quotaOf(payer.user);
-        expect(balance.used_quota).toBe(log!.quota);
-        return { log: log!, other: JSON.parse(log!.other) as Record<string, any> };
-      };
-      const strings = await billed({ input_tokens: "10", cache_creation_input_tokens: null, cache_read_input_tokens: "0", output_tokens: "20" });
-      expect([strings.log.prompt_tokens, strings.log.completion_tokens, strings.log.quota]).toEqual([10, 20, 30]);
-      const bad = await billed({ input_tokens: "abc" });
-      expect(bad.other.usage_warning).toContain("input_tokens");
-      expect(bad.log.prompt_tokens).toBeGreaterThan(0);
-      expect(bad.log.quota).toBe(bad.log.prompt_tokens + bad.log.completion_tokens);
-      const huge = await billed({ input_tokens: 3e9, output_tokens: 5 });
-      expect([huge.log.prompt_tokens, huge.log.completion_tokens, huge.log.quota]).toEqual([CEILING, 5, CEILING + 5]);
-      expect(huge.other.usage_clamped).toEqual({ prompt_tokens: 3e9, bound: { prompt_tokens: CEILING, completion_tokens: 50 } });
-    } finally {
-      await claude.close();
-    }
-  });
+        expect([strings.log.prompt_tokens, strings.log.completion_tokens, strings.log.quota]).toEqual([10, 20, 30]);
+        const bad = await billed({ input_tokens: "abc" });
+        expect(bad.other.usage_warning).toContain("input_tokens");
+        expect(bad.log.prompt_tokens).toBeGreaterThan(0);
+        expect(bad.log.quota).toBe(bad.log.prompt_tokens + bad.log.completion_tokens);
+        const huge = await billed({ input_tokens: 3e9, output_tokens: 5 });
+        expect([huge.log.prompt_tokens, huge.log.completion_tokens, huge.log.quota]).toEqual([CEILING, 5, CEILING + 5]);
+        expect(huge.other.usage_clamped).toEqual({
+          prompt_tokens: 3e9,
+          bound: { prompt_tokens: CEILING, completion_tokens: 50 },
+        });
+      } finally {
+        await claude.close();
+      }
+    },
+  );
 });
 
 describe("an Anthropic pass-through stream ends with the usage billed", () => {
@@ -219,8 +276,17 @@ describe("an Anthropic pass-through stream ends with the usage billed", () => {
         claude.usage = usage;
         const res = await fetch(`${baseUrl()}/v1/messages`, {
           method: "POST",
-          headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "anthropic-version": "2023-06-01" },
-          body: JSON.stringify({ model: claudeModel, stream: true, max_tokens: 50, messages: [{ role: "user", content: "hi" }] }),
+          headers: {
+            Authorization: `Bearer ${key}`,
+            "Content-Type": "application/json",
+            "anthropic-version": "2023-06-01",
+          },
+          body: JSON.stringify({
+            model: claudeModel,
+            stream: true,
+            max_tokens: 50,
+            messages: [{ role: "user", content: "hi" }],
+          }),
         });
         expect(res.status).toBe(200);
         const text = await res.text();
@@ -229,9 +295,13 @@ describe("an Anthropic pass-through stream ends with the usage billed", () => {
         return delta.slice(6);
       };
       // As the upstream said it: the upstream's own bytes.
-      expect(await closingDelta(undefined)).toBe('{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}');
+      expect(await closingDelta(undefined)).toBe(
+        '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}',
+      );
       // Past max_tokens (50): billed 50, and the stream says 50.
-      const clamped = JSON.parse(await closingDelta({ input_tokens: 10, cache_read_input_tokens: 4, output_tokens: 3e9 })) as { usage: Record<string, number> };
+      const clamped = JSON.parse(
+        await closingDelta({ input_tokens: 10, cache_read_input_tokens: 4, output_tokens: 3e9 }),
+      ) as { usage: Record<string, number> };
       expect(clamped.usage).toMatchObject({ output_tokens: 50, input_tokens: 10, cache_read_input_tokens: 4 });
     } finally {
       claude.usage = undefined;

@@ -39,10 +39,34 @@ beforeAll(async () => {
   await mergeOption(root, "ModelRatio", Object.fromEntries(models.map((m) => [m, 1])));
   await mergeOption(root, "CompletionRatio", Object.fromEntries(models.map((m) => [m, 1])));
   await createChannel(root, { type: 1, key: "sk-upstream", base_url: openai.url, models: gptModel });
-  await createChannel(root, { type: 1, key: "sk-upstream", base_url: openai.url, models: mappedModel, model_mapping: JSON.stringify({ [mappedModel]: "gpt-4o-upstream" }) });
-  await createChannel(root, { type: 14, key: "sk-ant-wire", base_url: claude.url, models: claudeModel, model_mapping: JSON.stringify({ [claudeModel]: "claude-3-5-sonnet-20241022" }) });
-  await createChannel(root, { type: 24, key: "g-wire", base_url: gemini.url, models: geminiModel, model_mapping: JSON.stringify({ [geminiModel]: "gemini-2.0-flash" }) });
-  await createChannel(root, { type: 35, key: "mm-wire", base_url: minimax.url, models: minimaxModel, model_mapping: JSON.stringify({ [minimaxModel]: "abab6.5s-chat" }) });
+  await createChannel(root, {
+    type: 1,
+    key: "sk-upstream",
+    base_url: openai.url,
+    models: mappedModel,
+    model_mapping: JSON.stringify({ [mappedModel]: "gpt-4o-upstream" }),
+  });
+  await createChannel(root, {
+    type: 14,
+    key: "sk-ant-wire",
+    base_url: claude.url,
+    models: claudeModel,
+    model_mapping: JSON.stringify({ [claudeModel]: "claude-3-5-sonnet-20241022" }),
+  });
+  await createChannel(root, {
+    type: 24,
+    key: "g-wire",
+    base_url: gemini.url,
+    models: geminiModel,
+    model_mapping: JSON.stringify({ [geminiModel]: "gemini-2.0-flash" }),
+  });
+  await createChannel(root, {
+    type: 35,
+    key: "mm-wire",
+    base_url: minimax.url,
+    models: minimaxModel,
+    model_mapping: JSON.stringify({ [minimaxModel]: "abab6.5s-chat" }),
+  });
   key = (await userWithToken(1_000_000)).key;
 }, 60_000);
 
@@ -55,7 +79,11 @@ afterAll(async () => {
 
 /** Posts the client's exact bytes and reads the whole reply (a stream to its end). */
 async function post(path: string, body: string, headers: Record<string, string> = {}): Promise<number> {
-  const res = await fetch(`${baseUrl()}${path}`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers }, body });
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers },
+    body,
+  });
   await res.text();
   return res.status;
 }
@@ -142,6 +170,8 @@ describe("a key the client repeats", () => {
   it("an Anthropic Messages body too", async () => {
     const body = `{"model":"${claudeModel}","max_tokens":100000,${MESSAGES},"max_tokens":5,${NUMBERS}}`;
     expect(await post("/v1/messages", body, { "anthropic-version": "2023-06-01" })).toBe(200);
-    expect(claude.requests.at(-1)!.body).toBe(`{"model":"claude-3-5-sonnet-20241022",${MESSAGES},"max_tokens":5,${NUMBERS}}`);
+    expect(claude.requests.at(-1)!.body).toBe(
+      `{"model":"claude-3-5-sonnet-20241022",${MESSAGES},"max_tokens":5,${NUMBERS}}`,
+    );
   });
 });

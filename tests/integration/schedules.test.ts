@@ -36,18 +36,28 @@ beforeAll(async () => {
     ["SMTPAccount", SMTP_USER],
     ["SMTPToken", SMTP_PASSWORD],
     ["ServerAddress", server.baseUrl],
-  ] as const) await setOption(root, key, value);
+  ] as const)
+    await setOption(root, key, value);
   // Root's address, bound the way a user binds one (a code by mail).
-  expect((await call(server.baseUrl, `/api/verification?email=${encodeURIComponent(ROOT_EMAIL)}`)).json?.success).toBe(true);
+  expect((await call(server.baseUrl, `/api/verification?email=${encodeURIComponent(ROOT_EMAIL)}`)).json?.success).toBe(
+    true,
+  );
   const code = codeIn(await smtp.nextMailTo(ROOT_EMAIL));
-  expect((await call(server.baseUrl, `/api/oauth/email/bind?email=${encodeURIComponent(ROOT_EMAIL)}&code=${code}`, { headers: root.auth })).json?.success).toBe(true);
+  expect(
+    (
+      await call(server.baseUrl, `/api/oauth/email/bind?email=${encodeURIComponent(ROOT_EMAIL)}&code=${code}`, {
+        headers: root.auth,
+      })
+    ).json?.success,
+  ).toBe(true);
 }, 120_000);
 
 afterAll(async () => {
   await smtp?.close();
 });
 
-const channelStatus = async (id: number) => (await call(server.baseUrl, `/api/channel/${id}`, { headers: root.auth })).json.data.status as number;
+const channelStatus = async (id: number) =>
+  (await call(server.baseUrl, `/api/channel/${id}`, { headers: root.auth })).json.data.status as number;
 
 describe("channel auto-test schedule", () => {
   it("disables a channel its mock breaks, re-enables it when the mock recovers, mails root both times and shows the run on the channel page", async () => {
@@ -59,7 +69,13 @@ describe("channel auto-test schedule", () => {
     const channelId = channels.find((c) => c.base_url === upstream.url)!.id;
     await setOption(root, "AutomaticDisableChannelEnabled", "true");
     await setOption(root, "AutomaticEnableChannelEnabled", "true");
-    upstream.fault = { kind: "status", status: 401, body: { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } } };
+    upstream.fault = {
+      kind: "status",
+      status: 401,
+      body: {
+        error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" },
+      },
+    };
     // Every 3 s (0.05 minutes): nobody presses 测试所有通道.
     await setOption(root, "ChannelTestFrequency", "0.05");
     try {
@@ -75,7 +91,15 @@ describe("channel auto-test schedule", () => {
       expect(enabledMail.text).toContain(`（#${channelId}）已被启用`);
 
       // A manually disabled channel stays disabled however often the schedule passes.
-      expect((await call(server.baseUrl, "/api/channel/", { method: "PUT", headers: root.auth, body: { id: channelId, status: 2 } })).json?.success).toBe(true);
+      expect(
+        (
+          await call(server.baseUrl, "/api/channel/", {
+            method: "PUT",
+            headers: root.auth,
+            body: { id: channelId, status: 2 },
+          })
+        ).json?.success,
+      ).toBe(true);
       const tested = upstream.requests.length;
       expect(await eventually(() => upstream.requests.length > tested, 15_000, 250)).toBe(true);
       await sleep(500);
@@ -96,11 +120,23 @@ describe("quota reminder", () => {
   it("mails a user once when the balance falls under QuotaRemindThreshold, again after it went back above and fell again", async () => {
     const username = `low${Math.random().toString(36).slice(2, 8)}`;
     const email = `${username}@example.test`;
-    expect((await call(server.baseUrl, "/api/user/register", { method: "POST", body: { username, password: "password123" } })).json?.success).toBe(true);
-    const found = (await call(server.baseUrl, `/api/user/search?keyword=${username}`, { headers: root.auth })).json.data;
+    expect(
+      (
+        await call(server.baseUrl, "/api/user/register", {
+          method: "POST",
+          body: { username, password: "password123" },
+        })
+      ).json?.success,
+    ).toBe(true);
+    const found = (await call(server.baseUrl, `/api/user/search?keyword=${username}`, { headers: root.auth })).json
+      .data;
     const id = (Array.isArray(found) ? found : found.items)[0].id as number;
     const edit = async (quota: number) => {
-      const res = await call(server.baseUrl, "/api/user/", { method: "PUT", headers: root.auth, body: { id, username, email, quota } });
+      const res = await call(server.baseUrl, "/api/user/", {
+        method: "PUT",
+        headers: root.auth,
+        body: { id, username, email, quota },
+      });
       expect(res.json?.success, res.text).toBe(true);
     };
     await setOption(root, "QuotaRemindThreshold", "1000");
@@ -122,15 +158,27 @@ describe("quota reminder", () => {
     const username = `lang${Math.random().toString(36).slice(2, 8)}`;
     const email = `${username}@example.test`;
     const password = "password123";
-    expect((await call(server.baseUrl, "/api/user/register", { method: "POST", body: { username, password } })).json?.success).toBe(true);
-    const found = (await call(server.baseUrl, `/api/user/search?keyword=${username}`, { headers: root.auth })).json.data;
+    expect(
+      (await call(server.baseUrl, "/api/user/register", { method: "POST", body: { username, password } })).json
+        ?.success,
+    ).toBe(true);
+    const found = (await call(server.baseUrl, `/api/user/search?keyword=${username}`, { headers: root.auth })).json
+      .data;
     const id = (Array.isArray(found) ? found : found.items)[0].id as number;
     const edit = async (quota: number) => {
-      const res = await call(server.baseUrl, "/api/user/", { method: "PUT", headers: root.auth, body: { id, username, email, quota } });
+      const res = await call(server.baseUrl, "/api/user/", {
+        method: "PUT",
+        headers: root.auth,
+        body: { id, username, email, quota },
+      });
       expect(res.json?.success, res.text).toBe(true);
     };
     // Signs in from an English browser, then leaves: the reminder comes later, with no request to ask.
-    const login = await fetch(`${server.baseUrl}/api/user/login`, { method: "POST", headers: { "Content-Type": "application/json", "Accept-Language": "en-US,en;q=0.9" }, body: JSON.stringify({ username, password }) });
+    const login = await fetch(`${server.baseUrl}/api/user/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Accept-Language": "en-US,en;q=0.9" },
+      body: JSON.stringify({ username, password }),
+    });
     expect(login.status).toBe(200);
     const session = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
     await setOption(root, "QuotaRemindThreshold", "1000");
@@ -142,7 +190,10 @@ describe("quota reminder", () => {
     expect(`${english.subject}${english.text}`).not.toMatch(/[\u3400-\u9fff]/);
 
     // The switch on the console, pressed while signed in, is kept on the account.
-    const switched = await fetch(`${server.baseUrl}/lang?to=zh&back=/`, { headers: { Cookie: session }, redirect: "manual" });
+    const switched = await fetch(`${server.baseUrl}/lang?to=zh&back=/`, {
+      headers: { Cookie: session },
+      redirect: "manual",
+    });
     expect(switched.status).toBe(302);
     await edit(2000);
     await sleep(2_500); // re-armed
@@ -153,55 +204,83 @@ describe("quota reminder", () => {
 });
 
 describe("log retention", () => {
-  it.skipIf(kind !== "postgres")("logs older than LogRetentionDays are gone after the job runs (a whole month dropped), newer ones kept", async () => {
-    const db = new pg.Client({ connectionString: server.databaseUrl });
-    await db.connect();
-    try {
-      const now = Math.floor(Date.now() / 1000);
-      const day = 86_400;
-      // A past month of its own partition (as months the server created when they were current).
-      const old = new Date((now - 80 * day) * 1000);
-      const from = Date.UTC(old.getUTCFullYear(), old.getUTCMonth(), 1) / 1000;
-      const to = Date.UTC(old.getUTCFullYear(), old.getUTCMonth() + 1, 1) / 1000;
-      const name = `logs_y${old.getUTCFullYear()}m${String(old.getUTCMonth() + 1).padStart(2, "0")}`;
-      await db.query(`create table ${name} partition of logs for values from (${from}) to (${to})`);
-      await db.query(`insert into logs (created_at, type, content) select $1::int8 + g, 2, 'old' from generate_series(0, 999) g`, [from]);
-      await db.query(`insert into logs (created_at, type, content) values ($1, 2, 'edge-old'), ($2, 2, 'kept'), ($3, 2, 'kept')`, [now - 40 * day, now - 20 * day, now - 60]);
-      await setOption(root, "LogRetentionDays", "30");
+  it.skipIf(kind !== "postgres")(
+    "logs older than LogRetentionDays are gone after the job runs (a whole month dropped), newer ones kept",
+    async () => {
+      const db = new pg.Client({ connectionString: server.databaseUrl });
+      await db.connect();
       try {
-        expect(await eventually(async () => Number((await db.query("select count(*) from logs where content in ('old', 'edge-old')")).rows[0].count) === 0, 15_000, 250)).toBe(true);
-        expect(Number((await db.query("select count(*) from logs where content = 'kept'")).rows[0].count)).toBe(2);
-        expect((await db.query("select 1 from pg_class where relname = $1", [name])).rowCount).toBe(0);
+        const now = Math.floor(Date.now() / 1000);
+        const day = 86_400;
+        // A past month of its own partition (as months the server created when they were current).
+        const old = new Date((now - 80 * day) * 1000);
+        const from = Date.UTC(old.getUTCFullYear(), old.getUTCMonth(), 1) / 1000;
+        const to = Date.UTC(old.getUTCFullYear(), old.getUTCMonth() + 1, 1) / 1000;
+        const name = `logs_y${old.getUTCFullYear()}m${String(old.getUTCMonth() + 1).padStart(2, "0")}`;
+        await db.query(`create table ${name} partition of logs for values from (${from}) to (${to})`);
+        await db.query(
+          `insert into logs (created_at, type, content) select $1::int8 + g, 2, 'old' from generate_series(0, 999) g`,
+          [from],
+        );
+        await db.query(
+          `insert into logs (created_at, type, content) values ($1, 2, 'edge-old'), ($2, 2, 'kept'), ($3, 2, 'kept')`,
+          [now - 40 * day, now - 20 * day, now - 60],
+        );
+        await setOption(root, "LogRetentionDays", "30");
+        try {
+          expect(
+            await eventually(
+              async () =>
+                Number(
+                  (await db.query("select count(*) from logs where content in ('old', 'edge-old')")).rows[0].count,
+                ) === 0,
+              15_000,
+              250,
+            ),
+          ).toBe(true);
+          expect(Number((await db.query("select count(*) from logs where content = 'kept'")).rows[0].count)).toBe(2);
+          expect((await db.query("select 1 from pg_class where relname = $1", [name])).rowCount).toBe(0);
+        } finally {
+          await setOption(root, "LogRetentionDays", "0");
+        }
       } finally {
-        await setOption(root, "LogRetentionDays", "0");
+        await db.end();
       }
-    } finally {
-      await db.end();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe("external workers", () => {
   // A worker process shares the database with the web process: PostgreSQL (PGlite belongs to one process).
-  it.skipIf(kind !== "postgres")("with WORKERS=off and `npm run worker`, lease recovery, session cleanup and the auto-test schedule still run (recorded for the channel page)", async () => {
-    const redis = await startTestRedis();
-    redises.push(redis);
-    const node = await startServer({ kind, env: { REDIS_URL: redis.url(0), WORKERS: "off", RECOVERY_SWEEP_SECONDS: "5", SCHEDULE_TICK_SECONDS: "1" }, worker: true });
-    servers.push(node);
-    const admin = await signIn(node.baseUrl);
-    await setOption(admin, "ChannelTestFrequency", "0.05");
-    const upstream = await startOpenAiMock();
-    upstreams.push(upstream);
-    await channelAndKey(admin, upstream.url);
-    const row = async (name: string) => {
-      const page = await (await fetch(`${node.baseUrl}/channel`, { headers: { Cookie: admin.auth.Cookie! } })).text();
-      return new RegExp(`data-testid="schedule-${name.replace(/\./g, "\\.")}"[^]*?</tr>`).exec(page)?.[0] ?? "";
-    };
-    // A last-run time followed by its outcome cell.
-    const ran = async (name: string) => /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}<\/td><td[^>]*>(成功|运行中)/.test(await row(name));
-    expect(await eventually(() => ran("quota.recover-stopped-nodes"), 30_000, 500)).toBe(true);
-    expect(await eventually(() => ran("sessions.delete-expired"), 30_000, 500)).toBe(true);
-    expect(await eventually(() => upstream.requests.length > 0, 30_000, 500)).toBe(true);
-    expect(await eventually(() => ran("channels.auto-test"), 30_000, 500)).toBe(true);
-  }, 120_000);
+  it.skipIf(kind !== "postgres")(
+    "with WORKERS=off and `npm run worker`, lease recovery, session cleanup and the auto-test schedule still run (recorded for the channel page)",
+    async () => {
+      const redis = await startTestRedis();
+      redises.push(redis);
+      const node = await startServer({
+        kind,
+        env: { REDIS_URL: redis.url(0), WORKERS: "off", RECOVERY_SWEEP_SECONDS: "5", SCHEDULE_TICK_SECONDS: "1" },
+        worker: true,
+      });
+      servers.push(node);
+      const admin = await signIn(node.baseUrl);
+      await setOption(admin, "ChannelTestFrequency", "0.05");
+      const upstream = await startOpenAiMock();
+      upstreams.push(upstream);
+      await channelAndKey(admin, upstream.url);
+      const row = async (name: string) => {
+        const page = await (await fetch(`${node.baseUrl}/channel`, { headers: { Cookie: admin.auth.Cookie! } })).text();
+        return new RegExp(`data-testid="schedule-${name.replace(/\./g, "\\.")}"[^]*?</tr>`).exec(page)?.[0] ?? "";
+      };
+      // A last-run time followed by its outcome cell.
+      const ran = async (name: string) =>
+        /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}<\/td><td[^>]*>(成功|运行中)/.test(await row(name));
+      expect(await eventually(() => ran("quota.recover-stopped-nodes"), 30_000, 500)).toBe(true);
+      expect(await eventually(() => ran("sessions.delete-expired"), 30_000, 500)).toBe(true);
+      expect(await eventually(() => upstream.requests.length > 0, 30_000, 500)).toBe(true);
+      expect(await eventually(() => ran("channels.auto-test"), 30_000, 500)).toBe(true);
+    },
+    120_000,
+  );
 });

@@ -11,11 +11,17 @@ import { migratedColumns, type MigratedColumn } from "../support/migrated-column
  */
 function declaredColumns(): MigratedColumn[] {
   return Object.entries(SCHEMA_COLUMNS).flatMap(([table, columns]) =>
-    Object.entries(columns as Record<string, string>).map(([column, spec]) => ({ table, column, type: spec.replace(/\?$/, ""), nullable: spec.endsWith("?") })),
+    Object.entries(columns as Record<string, string>).map(([column, spec]) => ({
+      table,
+      column,
+      type: spec.replace(/\?$/, ""),
+      nullable: spec.endsWith("?"),
+    })),
   );
 }
 
-const byName = (a: MigratedColumn, b: MigratedColumn) => `${a.table}.${a.column}`.localeCompare(`${b.table}.${b.column}`);
+const byName = (a: MigratedColumn, b: MigratedColumn) =>
+  `${a.table}.${a.column}`.localeCompare(`${b.table}.${b.column}`);
 
 async function columnsOfFreshDatabase(url?: string): Promise<MigratedColumn[]> {
   const { db, close } = await connectDatabase({ url, pgliteDir: "memory://", poolSize: 2 });

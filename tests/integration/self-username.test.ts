@@ -8,7 +8,8 @@ import { login, newUser, request, uniqueName } from "../support/api";
  */
 const TAKEN = "用户名已存在，或已注销";
 
-const selfName = async (session: Awaited<ReturnType<typeof newUser>>) => (await session.call("GET", "/api/user/self")).json.data.username as string;
+const selfName = async (session: Awaited<ReturnType<typeof newUser>>) =>
+  (await session.call("GET", "/api/user/self")).json.data.username as string;
 
 describe("PUT /api/user/self username", () => {
   it("refuses a name another account holds, and one longer than 12 characters", async () => {

@@ -34,15 +34,27 @@ async function postCard(session: ApiSession, tab: string, fields: Record<string,
   for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) body.append(name, v);
   const res = await fetch(`${baseUrl()}/setting?tab=${tab}`, {
     method: "POST",
-    headers: { Cookie: session.cookie, "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": fakeIp() },
+    headers: {
+      Cookie: session.cookie,
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Forwarded-For": fakeIp(),
+    },
     body,
     redirect: "manual",
   });
-  return { status: res.status, location: res.headers.get("location"), setCookie: (res.headers.get("set-cookie") ?? "").split(";")[0]!, html: await res.text() };
+  return {
+    status: res.status,
+    location: res.headers.get("location"),
+    setCookie: (res.headers.get("set-cookie") ?? "").split(";")[0]!,
+    html: await res.text(),
+  };
 }
 
 async function page(session: ApiSession, path: string) {
-  const res = await fetch(baseUrl() + path, { headers: { Cookie: session.cookie, "X-Forwarded-For": fakeIp() }, redirect: "manual" });
+  const res = await fetch(baseUrl() + path, {
+    headers: { Cookie: session.cookie, "X-Forwarded-For": fakeIp() },
+    redirect: "manual",
+  });
   return { status: res.status, html: await res.text() };
 }
 
@@ -50,20 +62,49 @@ beforeAll(async () => {
   root = await loginRoot();
   admin = await newAdmin();
   ordinary = await newUser();
-  await remember("ModelRatio", "ModelPrice", "RetryTimes", "QuotaForNewUser", "SystemName", "GroupRatio", "MinTopUp", "ServerAddress", "PayAddress", "Price", "Notice", "PasswordLoginEnabled", "DrawingEnabled", "MjNotifyEnabled");
+  await remember(
+    "ModelRatio",
+    "ModelPrice",
+    "RetryTimes",
+    "QuotaForNewUser",
+    "SystemName",
+    "GroupRatio",
+    "MinTopUp",
+    "ServerAddress",
+    "PayAddress",
+    "Price",
+    "Notice",
+    "PasswordLoginEnabled",
+    "DrawingEnabled",
+    "MjNotifyEnabled",
+  );
 });
 
 afterAll(async () => {
   // GET shows the effective ServerAddress; the default it shows for "unset" is put back as unset.
-  for (const [key, value] of saved) await root.call("PUT", "/api/option/", { key, value: key === "ServerAddress" && /^http:\/\/localhost:\d+$/.test(value) ? "" : value });
+  for (const [key, value] of saved)
+    await root.call("PUT", "/api/option/", {
+      key,
+      value: key === "ServerAddress" && /^http:\/\/localhost:\d+$/.test(value) ? "" : value,
+    });
   await root.call("PUT", "/api/option/", { key: "WorkerValidKey", value: "" });
 });
 
 describe("role matrix: /api/option/ and /api/option/rest_model_ratio", () => {
   const routes: { name: string; run: (s?: ApiSession) => Promise<{ status: number; json: any }> }[] = [
     { name: "GET /api/option/", run: (s) => (s ? s.call("GET", "/api/option/") : request("GET", "/api/option/")) },
-    { name: "PUT /api/option/", run: (s) => (s ? s.call("PUT", "/api/option/", { key: "RetryTimes", value: "2" }) : request("PUT", "/api/option/", { key: "RetryTimes", value: "2" })) },
-    { name: "POST /api/option/rest_model_ratio", run: (s) => (s ? s.call("POST", "/api/option/rest_model_ratio") : request("POST", "/api/option/rest_model_ratio")) },
+    {
+      name: "PUT /api/option/",
+      run: (s) =>
+        s
+          ? s.call("PUT", "/api/option/", { key: "RetryTimes", value: "2" })
+          : request("PUT", "/api/option/", { key: "RetryTimes", value: "2" }),
+    },
+    {
+      name: "POST /api/option/rest_model_ratio",
+      run: (s) =>
+        s ? s.call("POST", "/api/option/rest_model_ratio") : request("POST", "/api/option/rest_model_ratio"),
+    },
   ];
 
   for (const route of routes) {
@@ -147,7 +188,13 @@ describe("/setting admin tabs", () => {
 
   it("an unchecked box means false; resubmitting the same values answers 你似乎并没有修改什么", async () => {
     await remember("DrawingEnabled", "MjNotifyEnabled");
-    const fields = { intent: "drawing", DrawingEnabled: [] as string[], MjNotifyEnabled: "true", MjForwardUrlEnabled: "true", MjActionCheckSuccessEnabled: "true" };
+    const fields = {
+      intent: "drawing",
+      DrawingEnabled: [] as string[],
+      MjNotifyEnabled: "true",
+      MjForwardUrlEnabled: "true",
+      MjActionCheckSuccessEnabled: "true",
+    };
     expect((await postCard(root, "operation", fields)).status).toBe(302);
     const after = await optionsOf(root);
     expect(after.DrawingEnabled).toBe("false");
@@ -188,11 +235,22 @@ describe("/setting admin tabs", () => {
   it("payment needs a server address first; addresses lose their trailing slash", async () => {
     await remember("ServerAddress", "PayAddress", "Price", "MinTopUp");
     await root.call("PUT", "/api/option/", { key: "ServerAddress", value: "" });
-    const payment = { intent: "payment", PayAddress: "https://pay.example.com/", EpayId: "", EpayKey: "", CustomCallbackAddress: "", Price: "7.3", MinTopUp: "1", TopupGroupRatio: '{"default":1,"vip":1,"svip":1}' };
+    const payment = {
+      intent: "payment",
+      PayAddress: "https://pay.example.com/",
+      EpayId: "",
+      EpayKey: "",
+      CustomCallbackAddress: "",
+      Price: "7.3",
+      MinTopUp: "1",
+      TopupGroupRatio: '{"default":1,"vip":1,"svip":1}',
+    };
     const refused = await postCard(root, "system", payment);
     expect(refused.status).toBe(400);
     expect(refused.html).toContain("请先填写服务器地址");
-    expect((await postCard(root, "system", { intent: "general", ServerAddress: "https://gw.example.com/" })).status).toBe(302);
+    expect(
+      (await postCard(root, "system", { intent: "general", ServerAddress: "https://gw.example.com/" })).status,
+    ).toBe(302);
     expect((await postCard(root, "system", payment)).status).toBe(302);
     const after = await optionsOf(root);
     expect(after.ServerAddress).toBe("https://gw.example.com");
@@ -203,7 +261,9 @@ describe("/setting admin tabs", () => {
 
   it("secrets are written only when non-empty and never appear in the page or in GET /api/option/", async () => {
     const secret = `wk-${Math.random().toString(36).slice(2)}`;
-    expect((await postCard(root, "system", { intent: "worker", WorkerUrl: "", WorkerValidKey: secret })).status).toBe(302);
+    expect((await postCard(root, "system", { intent: "worker", WorkerUrl: "", WorkerValidKey: secret })).status).toBe(
+      302,
+    );
     const html = (await page(root, "/setting?tab=system")).html;
     expect(html).not.toContain(secret);
     expect(html).toContain("已设置");
@@ -232,7 +292,13 @@ describe("/setting admin tabs", () => {
     await root.call("PUT", "/api/option/", { key: "WeChatAuthEnabled", value: "false" });
     await root.call("PUT", "/api/option/", { key: "WeChatServerAddress", value: "" });
     const before = await optionsOf(root);
-    const res = await postCard(root, "system", { intent: "login", PasswordLoginEnabled: "true", PasswordRegisterEnabled: before.PasswordRegisterEnabled === "true" ? "false" : "true", RegisterEnabled: "true", WeChatAuthEnabled: "true" });
+    const res = await postCard(root, "system", {
+      intent: "login",
+      PasswordLoginEnabled: "true",
+      PasswordRegisterEnabled: before.PasswordRegisterEnabled === "true" ? "false" : "true",
+      RegisterEnabled: "true",
+      WeChatAuthEnabled: "true",
+    });
     expect(res.status).toBe(400);
     expect(res.html).toContain("无法启用微信登录");
     const after = await optionsOf(root);
@@ -254,7 +320,14 @@ describe("/setting admin tabs", () => {
     expect(home).toContain(name);
     expect((await request("GET", "/api/notice")).json.data).toBe(notice);
     await remember("Footer");
-    expect((await postCard(root, "other", { intent: "footer", Footer: '<a href="https://beian.example/">备案号</a><script>evil()</script><img src=x onerror="evil()">' })).status).toBe(302);
+    expect(
+      (
+        await postCard(root, "other", {
+          intent: "footer",
+          Footer: '<a href="https://beian.example/">备案号</a><script>evil()</script><img src=x onerror="evil()">',
+        })
+      ).status,
+    ).toBe(302);
     const withFooter = await fetch(baseUrl() + "/about").then((r) => r.text());
     expect(withFooter).toContain('<a href="https://beian.example/">备案号</a>');
     expect(withFooter).not.toContain("<script>evil()");
@@ -268,7 +341,9 @@ describe("/setting admin tabs", () => {
     expect(missing.html).toContain("请选择日志记录时间");
     const cleared = await postCard(root, "operation", { intent: "clear-logs", before: "2001-01-01T00:00" });
     expect(cleared.status).toBe(302);
-    const next = await fetch(baseUrl() + cleared.location!, { headers: { Cookie: `${root.cookie}; ${cleared.setCookie}` } });
+    const next = await fetch(baseUrl() + cleared.location!, {
+      headers: { Cookie: `${root.cookie}; ${cleared.setCookie}` },
+    });
     expect(await next.text()).toContain("0 条日志已清理！");
   });
 });
@@ -277,22 +352,37 @@ describe("two nodes sharing PostgreSQL and Redis", () => {
   const kind = inject("dbKind");
   const { servers, redises } = stoppedAfterAll();
 
-  it.skipIf(kind !== "postgres")("an option saved through one node's card is in effect on the other at once", async () => {
-    const redis = await startTestRedis();
-    redises.push(redis);
-    const first = await startServer({ kind, env: { REDIS_URL: redis.url(3) }, worker: false });
-    servers.push(first);
-    const second = await startServer({ kind, env: { REDIS_URL: redis.url(3) }, worker: false, storage: { dataDir: first.dataDir, databaseUrl: first.databaseUrl } });
-    servers.unshift(second);
-    const node = await signIn(first.baseUrl);
-    const name = `节点${Math.random().toString(36).slice(2, 6)}`;
-    const res = await fetch(`${first.baseUrl}/setting?tab=other`, {
-      method: "POST",
-      headers: { Cookie: node.auth.Cookie!, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent: "system-name", SystemName: name }),
-      redirect: "manual",
-    });
-    expect(res.status).toBe(302);
-    expect(await eventually(async () => (await call(second.baseUrl, "/api/status")).json?.data?.system_name === name, 2_000, 100)).toBe(true);
-  }, 120_000);
+  it.skipIf(kind !== "postgres")(
+    "an option saved through one node's card is in effect on the other at once",
+    async () => {
+      const redis = await startTestRedis();
+      redises.push(redis);
+      const first = await startServer({ kind, env: { REDIS_URL: redis.url(3) }, worker: false });
+      servers.push(first);
+      const second = await startServer({
+        kind,
+        env: { REDIS_URL: redis.url(3) },
+        worker: false,
+        storage: { dataDir: first.dataDir, databaseUrl: first.databaseUrl },
+      });
+      servers.unshift(second);
+      const node = await signIn(first.baseUrl);
+      const name = `节点${Math.random().toString(36).slice(2, 6)}`;
+      const res = await fetch(`${first.baseUrl}/setting?tab=other`, {
+        method: "POST",
+        headers: { Cookie: node.auth.Cookie!, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "system-name", SystemName: name }),
+        redirect: "manual",
+      });
+      expect(res.status).toBe(302);
+      expect(
+        await eventually(
+          async () => (await call(second.baseUrl, "/api/status")).json?.data?.system_name === name,
+          2_000,
+          100,
+        ),
+      ).toBe(true);
+    },
+    120_000,
+  );
 });

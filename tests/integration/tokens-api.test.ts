@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { baseUrl, loginRoot, newUser, request } from "../support/api";
 
 async function createToken(user: Awaited<ReturnType<typeof newUser>>, body: Record<string, unknown>) {
-  return user.call("POST", "/api/token/", { name: "t", remain_quota: 500000, expired_time: -1, unlimited_quota: false, ...body });
+  return user.call("POST", "/api/token/", {
+    name: "t",
+    remain_quota: 500000,
+    expired_time: -1,
+    unlimited_quota: false,
+    ...body,
+  });
 }
 
 async function tokensOf(user: Awaited<ReturnType<typeof newUser>>) {
@@ -15,7 +21,16 @@ describe("/api/token", () => {
     const created = await createToken(user, { name: "first" });
     expect(created.json).toEqual({ success: true, message: "" });
     const [token] = await tokensOf(user);
-    expect(token).toMatchObject({ name: "first", status: 1, remain_quota: 500000, expired_time: -1, unlimited_quota: false, user_id: user.userId, used_quota: 0, group: "" });
+    expect(token).toMatchObject({
+      name: "first",
+      status: 1,
+      remain_quota: 500000,
+      expired_time: -1,
+      unlimited_quota: false,
+      user_id: user.userId,
+      used_quota: 0,
+      group: "",
+    });
     expect(token.key).toContain("*");
     const revealed = await user.call("GET", `/api/token/${token.id}/key`);
     expect(revealed.json.data.key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
@@ -34,8 +49,23 @@ describe("/api/token", () => {
     const head = hint.slice(0, 4);
     const tail = hint.slice(-4);
     const found = async (typed: string) =>
-      ((await user.call("GET", `/api/token/search?token=${encodeURIComponent(typed)}`)).json.data as any[]).map((t) => t.id);
-    for (const typed of [`sk-${hint}`, hint, `sk-${head}…`, `${head}…${tail}`, `${head}...`, `…${tail}`, `sk-${head}`, head, tail, head.slice(1), tail.slice(0, 3), `${head.slice(2)}**${tail.slice(0, 2)}`]) {
+      ((await user.call("GET", `/api/token/search?token=${encodeURIComponent(typed)}`)).json.data as any[]).map(
+        (t) => t.id,
+      );
+    for (const typed of [
+      `sk-${hint}`,
+      hint,
+      `sk-${head}…`,
+      `${head}…${tail}`,
+      `${head}...`,
+      `…${tail}`,
+      `sk-${head}`,
+      head,
+      tail,
+      head.slice(1),
+      tail.slice(0, 3),
+      `${head.slice(2)}**${tail.slice(0, 2)}`,
+    ]) {
       expect(await found(typed), typed).toEqual([alpha.id]);
     }
     // sk- pins the text to the key's start, and the name filter still applies alongside.
@@ -83,15 +113,29 @@ describe("/api/token", () => {
     expect(enable.json.message).toContain("令牌可用额度已用尽，无法启用");
     const unlimited = await user.call("PUT", "/api/token/", { ...token, unlimited_quota: true, key: undefined });
     expect(unlimited.json.success).toBe(true);
-    expect((await user.call("PUT", "/api/token/?status_only=true", { id: token.id, status: 1 })).json.data.status).toBe(1);
+    expect((await user.call("PUT", "/api/token/?status_only=true", { id: token.id, status: 1 })).json.data.status).toBe(
+      1,
+    );
   });
 
   it("updates fields and deletes", async () => {
     const user = await newUser();
     await createToken(user, { name: "edit-me" });
     const [token] = await tokensOf(user);
-    const put = await user.call("PUT", "/api/token/", { id: token.id, name: "edited", remain_quota: 42, expired_time: -1, model_limits_enabled: true, model_limits: "gpt-4o,gpt-4o-mini,gpt-4o" });
-    expect(put.json.data).toMatchObject({ name: "edited", remain_quota: 42, model_limits_enabled: true, model_limits: "gpt-4o,gpt-4o-mini" });
+    const put = await user.call("PUT", "/api/token/", {
+      id: token.id,
+      name: "edited",
+      remain_quota: 42,
+      expired_time: -1,
+      model_limits_enabled: true,
+      model_limits: "gpt-4o,gpt-4o-mini,gpt-4o",
+    });
+    expect(put.json.data).toMatchObject({
+      name: "edited",
+      remain_quota: 42,
+      model_limits_enabled: true,
+      model_limits: "gpt-4o,gpt-4o-mini",
+    });
     expect((await user.call("GET", `/api/token/${token.id}`)).json.data.name).toBe("edited");
     expect((await user.call("DELETE", `/api/token/${token.id}/`)).json.success).toBe(true);
     expect(await tokensOf(user)).toHaveLength(0);
@@ -105,8 +149,13 @@ describe("/api/token", () => {
     const [token] = await tokensOf(owner);
     expect((await thief.call("GET", `/api/token/${token.id}`)).json.success).toBe(false);
     expect((await thief.call("GET", `/api/token/${token.id}/key`)).json.success).toBe(false);
-    expect((await thief.call("PUT", "/api/token/", { id: token.id, name: "stolen", remain_quota: 1, expired_time: -1 })).json.success).toBe(false);
-    expect((await thief.call("PUT", "/api/token/?status_only=true", { id: token.id, status: 2 })).json.success).toBe(false);
+    expect(
+      (await thief.call("PUT", "/api/token/", { id: token.id, name: "stolen", remain_quota: 1, expired_time: -1 })).json
+        .success,
+    ).toBe(false);
+    expect((await thief.call("PUT", "/api/token/?status_only=true", { id: token.id, status: 2 })).json.success).toBe(
+      false,
+    );
     expect((await thief.call("DELETE", `/api/token/${token.id}/`)).json.success).toBe(false);
     expect((await thief.call("GET", "/api/token/search?keyword=mine")).json.data).toHaveLength(0);
     const [still] = await tokensOf(owner);
@@ -131,7 +180,10 @@ describe("per-token rate limits (rpm_limit, tpm_limit)", () => {
     const [free, limited] = await tokensOf(user);
     expect(limited).toMatchObject({ name: "limited", rpm_limit: 60, tpm_limit: 120000 });
     expect(free).toMatchObject({ name: "free", rpm_limit: 0, tpm_limit: 0 });
-    expect((await user.call("GET", `/api/token/${limited.id}`)).json.data).toMatchObject({ rpm_limit: 60, tpm_limit: 120000 });
+    expect((await user.call("GET", `/api/token/${limited.id}`)).json.data).toMatchObject({
+      rpm_limit: 60,
+      tpm_limit: 120000,
+    });
     const found = (await user.call("GET", "/api/token/search?keyword=limited")).json.data;
     expect(found).toEqual([expect.objectContaining({ id: limited.id, rpm_limit: 60, tpm_limit: 120000 })]);
   });
@@ -146,7 +198,10 @@ describe("per-token rate limits (rpm_limit, tpm_limit)", () => {
     // A client that knows nothing of the limits (the reference's console) saves without lifting them.
     const unaware = await user.call("PUT", "/api/token/", { ...base, name: "renamed" });
     expect(unaware.json.data).toMatchObject({ name: "renamed", rpm_limit: 7, tpm_limit: 2000 });
-    expect((await user.call("GET", `/api/token/${token.id}`)).json.data).toMatchObject({ rpm_limit: 7, tpm_limit: 2000 });
+    expect((await user.call("GET", `/api/token/${token.id}`)).json.data).toMatchObject({
+      rpm_limit: 7,
+      tpm_limit: 2000,
+    });
     const onlyRpm = await user.call("PUT", "/api/token/", { ...base, rpm_limit: 0 });
     expect(onlyRpm.json.data).toMatchObject({ rpm_limit: 0, tpm_limit: 2000 });
     const [listed] = await tokensOf(user);
@@ -164,14 +219,22 @@ describe("per-token rate limits (rpm_limit, tpm_limit)", () => {
     expect(tpm.json).toEqual({ success: false, message: `无效的参数：tpm_limit: ${TPM}` });
     expect(await tokensOf(user)).toEqual([]);
 
-    expect((await createToken(user, { name: "edge", rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000 })).json.success).toBe(true);
+    expect(
+      (await createToken(user, { name: "edge", rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000 })).json.success,
+    ).toBe(true);
     const [token] = await tokensOf(user);
     expect(token).toMatchObject({ rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000 });
     const base = { id: token.id, name: "edge", expired_time: -1, remain_quota: 500000 };
     const badEdit = await user.call("PUT", "/api/token/", { ...base, tpm_limit: 2_000_000_000 });
     expect(badEdit.json).toEqual({ success: false, message: `无效的参数：tpm_limit: ${TPM}` });
-    expect((await user.call("PUT", "/api/token/", { ...base, rpm_limit: "many" })).json).toEqual({ success: false, message: `无效的参数：rpm_limit: ${RPM}` });
-    expect((await user.call("GET", `/api/token/${token.id}`)).json.data).toMatchObject({ rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000 });
+    expect((await user.call("PUT", "/api/token/", { ...base, rpm_limit: "many" })).json).toEqual({
+      success: false,
+      message: `无效的参数：rpm_limit: ${RPM}`,
+    });
+    expect((await user.call("GET", `/api/token/${token.id}`)).json.data).toMatchObject({
+      rpm_limit: 1_000_000_000,
+      tpm_limit: 1_000_000_000,
+    });
   });
 });
 
@@ -181,12 +244,18 @@ describe("groups and models for users", () => {
     const groups = await user.call("GET", "/api/user/self/groups");
     expect(groups.json.data).toEqual({ default: "默认分组", vip: "vip分组" });
     const root = await loginRoot();
-    await root.call("PUT", "/api/option/", { key: "UserUsableGroups", value: JSON.stringify({ default: "默认分组", vip: "vip分组", ghost: "no ratio" }) });
+    await root.call("PUT", "/api/option/", {
+      key: "UserUsableGroups",
+      value: JSON.stringify({ default: "默认分组", vip: "vip分组", ghost: "no ratio" }),
+    });
     try {
       const again = await user.call("GET", "/api/user/self/groups");
       expect(again.json.data).not.toHaveProperty("ghost");
     } finally {
-      await root.call("PUT", "/api/option/", { key: "UserUsableGroups", value: JSON.stringify({ default: "默认分组", vip: "vip分组" }) });
+      await root.call("PUT", "/api/option/", {
+        key: "UserUsableGroups",
+        value: JSON.stringify({ default: "默认分组", vip: "vip分组" }),
+      });
     }
   });
 
@@ -199,7 +268,7 @@ describe("groups and models for users", () => {
 });
 
 describe("token input is what it says", () => {
-  it("the string \"false\" for unlimited_quota is refused with a clear message, not read as true", async () => {
+  it('the string "false" for unlimited_quota is refused with a clear message, not read as true', async () => {
     const user = await newUser();
     const res = await createToken(user, { name: "strbool", unlimited_quota: "false" });
     expect(res.json.success).toBe(false);
@@ -213,10 +282,22 @@ describe("token input is what it says", () => {
 
   it("names are limited to the reference's 30 UTF-8 bytes (Go's len())", async () => {
     const user = await newUser();
-    expect((await createToken(user, { name: "😀".repeat(40) })).json).toEqual({ success: false, message: "令牌名称过长" });
-    expect((await createToken(user, { name: "😀".repeat(8) })).json).toEqual({ success: false, message: "令牌名称过长" }); // 32 bytes
-    expect((await createToken(user, { name: "令".repeat(11) })).json).toEqual({ success: false, message: "令牌名称过长" }); // 33 bytes
-    expect((await createToken(user, { name: "a".repeat(31) })).json).toEqual({ success: false, message: "令牌名称过长" });
+    expect((await createToken(user, { name: "😀".repeat(40) })).json).toEqual({
+      success: false,
+      message: "令牌名称过长",
+    });
+    expect((await createToken(user, { name: "😀".repeat(8) })).json).toEqual({
+      success: false,
+      message: "令牌名称过长",
+    }); // 32 bytes
+    expect((await createToken(user, { name: "令".repeat(11) })).json).toEqual({
+      success: false,
+      message: "令牌名称过长",
+    }); // 33 bytes
+    expect((await createToken(user, { name: "a".repeat(31) })).json).toEqual({
+      success: false,
+      message: "令牌名称过长",
+    });
     expect((await createToken(user, { name: "a".repeat(30) })).json.success).toBe(true);
     expect((await createToken(user, { name: "令".repeat(10) })).json.success).toBe(true);
     expect((await createToken(user, { name: "😀".repeat(7) })).json.success).toBe(true);
@@ -230,7 +311,10 @@ describe("token input is what it says", () => {
     expect((await createToken(user, { name: "a".repeat(23), count: 2 })).json.success).toBe(true);
     const [token] = await tokensOf(user);
     expect(new TextEncoder().encode(token.name).length).toBe(30);
-    expect((await user.call("PUT", "/api/token/", { id: token.id, name: token.name, expired_time: -1, remain_quota: 7 })).json.success).toBe(true);
+    expect(
+      (await user.call("PUT", "/api/token/", { id: token.id, name: token.name, expired_time: -1, remain_quota: 7 }))
+        .json.success,
+    ).toBe(true);
   });
 
   it("an expiry beyond year 9999 is refused, and the token pages render a far expiry", async () => {
@@ -242,7 +326,12 @@ describe("token input is what it says", () => {
     expect((await createToken(user, { name: "last", expired_time: 253402300799 })).json.success).toBe(true);
     const [token] = (await user.call("GET", "/api/token/?p=0&size=10")).json.data;
     expect(token.expired_time).toBe(253402300799);
-    const edit = await user.call("PUT", "/api/token/", { id: token.id, name: "last", expired_time: 99999999999999, remain_quota: 1 });
+    const edit = await user.call("PUT", "/api/token/", {
+      id: token.id,
+      name: "last",
+      expired_time: 99999999999999,
+      remain_quota: 1,
+    });
     expect(edit.json).toEqual({ success: false, message: "过期时间格式错误！" });
     for (const page of ["/token", `/token/edit/${token.id}`]) {
       const res = await fetch(baseUrl() + page, { headers: { Cookie: `${user.cookie}; tz=UTC` } });
@@ -256,7 +345,9 @@ describe("token input is what it says", () => {
     const soon = Math.floor(Date.now() / 1000) + 2;
     expect((await createToken(user, { name: "soon-gone", expired_time: soon })).json.success).toBe(true);
     expect((await createToken(user, { name: "drained", remain_quota: 0 })).json.success).toBe(true);
-    expect((await createToken(user, { name: "drained-free", remain_quota: 0, unlimited_quota: true })).json.success).toBe(true);
+    expect(
+      (await createToken(user, { name: "drained-free", remain_quota: 0, unlimited_quota: true })).json.success,
+    ).toBe(true);
     const before = await tokensOf(user);
     expect(before.find((t) => t.name === "soon-gone").status).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, (soon + 1) * 1000 - Date.now() + 100));
@@ -268,9 +359,19 @@ describe("token input is what it says", () => {
     // Enabling it again is refused until its expiry moves, and a re-save cannot keep the past expiry.
     const enable = await user.call("PUT", "/api/token/?status_only=true", { id: expired.id, status: 1 });
     expect(enable.json.message).toContain("令牌已过期，无法启用");
-    const resave = await user.call("PUT", "/api/token/", { id: expired.id, name: "soon-gone", remain_quota: 500000, expired_time: soon });
+    const resave = await user.call("PUT", "/api/token/", {
+      id: expired.id,
+      name: "soon-gone",
+      remain_quota: 500000,
+      expired_time: soon,
+    });
     expect(resave.json).toEqual({ success: false, message: "过期时间不能早于当前时间" });
-    const extended = await user.call("PUT", "/api/token/", { id: expired.id, name: "soon-gone", remain_quota: 500000, expired_time: -1 });
+    const extended = await user.call("PUT", "/api/token/", {
+      id: expired.id,
+      name: "soon-gone",
+      remain_quota: 500000,
+      expired_time: -1,
+    });
     expect(extended.json.data.status).toBe(1);
   });
 });

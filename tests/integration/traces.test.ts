@@ -13,7 +13,14 @@ const kind = inject("dbKind");
 const started = stoppedAfterAll();
 
 type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean };
-type OtlpSpan = { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes?: { key: string; value: OtlpValue }[]; status?: { code?: number } };
+type OtlpSpan = {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  attributes?: { key: string; value: OtlpValue }[];
+  status?: { code?: number };
+};
 
 async function startCollector(): Promise<{ url: string; spans: OtlpSpan[]; bodies: string[]; server: Server }> {
   const spans: OtlpSpan[] = [];
@@ -26,7 +33,8 @@ async function startCollector(): Promise<{ url: string; spans: OtlpSpan[]; bodie
       if (req.url === "/v1/traces") {
         bodies.push(body);
         const parsed = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
-        for (const resource of parsed.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
+        for (const resource of parsed.resourceSpans)
+          for (const scope of resource.scopeSpans) spans.push(...scope.spans);
       }
       res.writeHead(200, { "Content-Type": "application/json" });
       res.end("{}");
@@ -34,7 +42,12 @@ async function startCollector(): Promise<{ url: string; spans: OtlpSpan[]; bodie
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const address = server.address();
-  return { url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`, spans, bodies, server };
+  return {
+    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
+    spans,
+    bodies,
+    server,
+  };
 }
 
 const attribute = (span: OtlpSpan | undefined, key: string) => {
@@ -47,17 +60,34 @@ describe("traces", () => {
     const collector = await startCollector();
     const upstream = await startOpenAiMock();
     started.upstreams.push(upstream);
-    const server = await startServer({ kind, env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "200", OTEL_SERVICE_NAME: "switchyard-test" }, worker: false });
+    const server = await startServer({
+      kind,
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_BSP_SCHEDULE_DELAY: "200",
+        OTEL_SERVICE_NAME: "switchyard-test",
+      },
+      worker: false,
+    });
     started.servers.push(server);
     try {
       const node = await signIn(server.baseUrl);
       const key = await channelAndKey(node, upstream.url);
-      const reply = await fetch(`${server.baseUrl}/v1/chat/completions`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ model: "gpt-4o-mini", max_tokens: 20, messages: [{ role: "user", content: "hi" }] }) });
+      const reply = await fetch(`${server.baseUrl}/v1/chat/completions`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ model: "gpt-4o-mini", max_tokens: 20, messages: [{ role: "user", content: "hi" }] }),
+      });
       expect(reply.status).toBe(200);
       await reply.text();
       const requestId = reply.headers.get("x-oneapi-request-id");
       const root = () => collector.spans.find((s) => attribute(s, "switchyard.request_id") === requestId);
-      expect(await eventually(() => root() !== undefined && collector.spans.filter((s) => s.traceId === root()!.traceId).length >= 4, 10_000)).toBe(true);
+      expect(
+        await eventually(
+          () => root() !== undefined && collector.spans.filter((s) => s.traceId === root()!.traceId).length >= 4,
+          10_000,
+        ),
+      ).toBe(true);
 
       const call = root()!;
       expect(call.name).toBe("relay chat");
@@ -66,7 +96,9 @@ describe("traces", () => {
       expect(attribute(call, "http.response.status_code")).toBe(200);
       expect(Number(attribute(call, "switchyard.channel_id"))).toBeGreaterThan(0);
       expect(Number(attribute(call, "switchyard.token_id"))).toBeGreaterThan(0);
-      const children = collector.spans.filter((s) => s.traceId === call.traceId && s.parentSpanId === call.spanId).map((s) => s.name);
+      const children = collector.spans
+        .filter((s) => s.traceId === call.traceId && s.parentSpanId === call.spanId)
+        .map((s) => s.name);
       expect(children).toEqual(expect.arrayContaining(["admission", "upstream attempt", "settlement"]));
       expect(collector.bodies.join("")).toContain("switchyard-test");
       for (const body of collector.bodies) expect(body).not.toContain(key.slice(3));

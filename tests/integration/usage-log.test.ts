@@ -28,10 +28,20 @@ afterAll(async () => {
 
 /** What the gateway's quota leases hold of a payer is exactly what its `leased` columns say. */
 async function expectLeasesAccounted(userId: number, tokenId?: number) {
-  const { rows: [u] } = await client!.query("select leased, (select coalesce(sum(amount), 0) from quota_leases where user_id = $1) as held from users where id = $1", [userId]);
+  const {
+    rows: [u],
+  } = await client!.query(
+    "select leased, (select coalesce(sum(amount), 0) from quota_leases where user_id = $1) as held from users where id = $1",
+    [userId],
+  );
   expect(Number(u.leased)).toBe(Number(u.held));
   if (tokenId === undefined) return;
-  const { rows: [t] } = await client!.query("select leased, (select coalesce(sum(amount), 0) from quota_leases where token_id = $1 and token_limited) as held from tokens where id = $1", [tokenId]);
+  const {
+    rows: [t],
+  } = await client!.query(
+    "select leased, (select coalesce(sum(amount), 0) from quota_leases where token_id = $1 and token_limited) as held from tokens where id = $1",
+    [tokenId],
+  );
   expect(Number(t.leased)).toBe(Number(t.held));
 }
 
@@ -42,16 +52,34 @@ describe.skipIf(!databaseUrl)("usage log", () => {
     await mergeOption(root, "CompletionRatio", { [model]: 3 });
     const channelId = await createChannel(root, { base_url: upstream.url, models: model });
     const { client: openai, user } = await userWithToken(100_000);
-    const stream = await openai.chat.completions.create({ model, stream: true, messages: [{ role: "user", content: "hi" }] });
+    const stream = await openai.chat.completions.create({
+      model,
+      stream: true,
+      messages: [{ role: "user", content: "hi" }],
+    });
     for await (const _ of stream) void _;
     await billingWritten();
     const { rows } = await client!.query("select * from logs where user_id = $1 and type = 2", [user.userId]);
     expect(rows).toHaveLength(1);
     const log = rows[0];
-    expect(log).toMatchObject({ model_name: model, prompt_tokens: 9, completion_tokens: 3, is_stream: true, channel_id: channelId, token_name: "relay", username: user.username, group: "default" });
+    expect(log).toMatchObject({
+      model_name: model,
+      prompt_tokens: 9,
+      completion_tokens: 3,
+      is_stream: true,
+      channel_id: channelId,
+      token_name: "relay",
+      username: user.username,
+      group: "default",
+    });
     expect(Number(log.quota)).toBe((9 + 3 * 3) * 2);
     const other = JSON.parse(log.other);
-    expect(other).toMatchObject({ model_ratio: 2, completion_ratio: 3, group_ratio: 1, admin_info: { use_channel: [String(channelId)] } });
+    expect(other).toMatchObject({
+      model_ratio: 2,
+      completion_ratio: 3,
+      group_ratio: 1,
+      admin_info: { use_channel: [String(channelId)] },
+    });
     expect(other.frt).toBeGreaterThanOrEqual(0);
     await expectLeasesAccounted(user.userId);
   });
@@ -61,18 +89,28 @@ describe.skipIf(!databaseUrl)("usage log", () => {
     await mergeOption(root, "ModelRatio", { [model]: 2 });
     await mergeOption(root, "CompletionRatio", { [model]: 3 });
     await createChannel(root, { base_url: upstream.url, models: model });
-    const payers = await Promise.all([1, 2, 3].map(() => userWithToken(1_000_000, { unlimited_quota: false, remain_quota: 400_000 })));
+    const payers = await Promise.all(
+      [1, 2, 3].map(() => userWithToken(1_000_000, { unlimited_quota: false, remain_quota: 400_000 })),
+    );
     const calls = payers.flatMap((p) =>
       Array.from({ length: 12 }, async (_, i) => {
-        if (i % 2 === 0) return p.client.chat.completions.create({ model, messages: [{ role: "user", content: `hi ${i}` }] });
-        const stream = await p.client.chat.completions.create({ model, stream: true, messages: [{ role: "user", content: `hi ${i}` }] });
+        if (i % 2 === 0)
+          return p.client.chat.completions.create({ model, messages: [{ role: "user", content: `hi ${i}` }] });
+        const stream = await p.client.chat.completions.create({
+          model,
+          stream: true,
+          messages: [{ role: "user", content: `hi ${i}` }],
+        });
         for await (const _ of stream) void _;
       }),
     );
     await Promise.all(calls);
     await billingWritten();
     for (const p of payers) {
-      const { rows } = await client!.query("select quota, prompt_tokens, completion_tokens, token_id, other from logs where user_id = $1 and type = 2", [p.user.userId]);
+      const { rows } = await client!.query(
+        "select quota, prompt_tokens, completion_tokens, token_id, other from logs where user_id = $1 and type = 2",
+        [p.user.userId],
+      );
       expect(rows).toHaveLength(12);
       for (const row of rows) {
         expect(Number(row.quota)).toBe((row.prompt_tokens + row.completion_tokens * 3) * 2);
@@ -80,10 +118,21 @@ describe.skipIf(!databaseUrl)("usage log", () => {
       }
       expect(new Set(rows.map((r) => JSON.parse(r.other).request_id)).size).toBe(12);
       const logged = rows.reduce((sum, r) => sum + Number(r.quota), 0);
-      const { rows: [u] } = await client!.query("select quota, used_quota, request_count from users where id = $1", [p.user.userId]);
-      expect({ quota: Number(u.quota), used: Number(u.used_quota), count: Number(u.request_count) }).toEqual({ quota: 1_000_000 - logged, used: logged, count: 12 });
-      const { rows: [t] } = await client!.query("select remain_quota, used_quota from tokens where id = $1", [p.tokenId]);
-      expect({ remain: Number(t.remain_quota), used: Number(t.used_quota) }).toEqual({ remain: 400_000 - logged, used: logged });
+      const {
+        rows: [u],
+      } = await client!.query("select quota, used_quota, request_count from users where id = $1", [p.user.userId]);
+      expect({ quota: Number(u.quota), used: Number(u.used_quota), count: Number(u.request_count) }).toEqual({
+        quota: 1_000_000 - logged,
+        used: logged,
+        count: 12,
+      });
+      const {
+        rows: [t],
+      } = await client!.query("select remain_quota, used_quota from tokens where id = $1", [p.tokenId]);
+      expect({ remain: Number(t.remain_quota), used: Number(t.used_quota) }).toEqual({
+        remain: 400_000 - logged,
+        used: logged,
+      });
       await expectLeasesAccounted(p.user.userId, p.tokenId);
     }
   });
@@ -92,11 +141,20 @@ describe.skipIf(!databaseUrl)("usage log", () => {
     const model = uniqueModel("idle");
     await mergeOption(root, "ModelRatio", { [model]: 1 });
     await createChannel(root, { base_url: upstream.url, models: model });
-    const { client: openai, user, tokenId } = await userWithToken(100_000, { unlimited_quota: false, remain_quota: 50_000 });
+    const {
+      client: openai,
+      user,
+      tokenId,
+    } = await userWithToken(100_000, { unlimited_quota: false, remain_quota: 50_000 });
     await openai.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
     await billingWritten();
     const leased = async () => {
-      const { rows: [row] } = await client!.query("select u.leased as user_leased, t.leased as token_leased from users u, tokens t where u.id = $1 and t.id = $2", [user.userId, tokenId]);
+      const {
+        rows: [row],
+      } = await client!.query(
+        "select u.leased as user_leased, t.leased as token_leased from users u, tokens t where u.id = $1 and t.id = $2",
+        [user.userId, tokenId],
+      );
       return [Number(row.user_leased), Number(row.token_leased)];
     };
     expect((await leased())[0]).toBeGreaterThan(0);
@@ -113,7 +171,9 @@ describe.skipIf(!databaseUrl)("usage log", () => {
       const { client: openai, user } = await userWithToken(100_000);
       await openai.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
       await billingWritten();
-      const { rows } = await client!.query("select count(*)::int as n from logs where user_id = $1 and type = 2", [user.userId]);
+      const { rows } = await client!.query("select count(*)::int as n from logs where user_id = $1 and type = 2", [
+        user.userId,
+      ]);
       expect(rows[0].n).toBe(0);
       const { rows: users } = await client!.query("select used_quota from users where id = $1", [user.userId]);
       expect(Number(users[0].used_quota)).toBeGreaterThan(0);

@@ -33,10 +33,17 @@ const routes: { name: string; run: (caller: ApiSession, target: ApiSession) => P
   { name: "GET /api/user/", run: (c) => c.call("GET", "/api/user/?p=0") },
   { name: "GET /api/user/search", run: (c, t) => c.call("GET", `/api/user/search?keyword=${t.username}`) },
   { name: "GET /api/user/:id", run: (c, t) => c.call("GET", `/api/user/${t.userId}`) },
-  { name: "POST /api/user/", run: (c) => c.call("POST", "/api/user/", { username: uniqueName("a"), password: "password123", display_name: "新人" }) },
+  {
+    name: "POST /api/user/",
+    run: (c) =>
+      c.call("POST", "/api/user/", { username: uniqueName("a"), password: "password123", display_name: "新人" }),
+  },
   { name: "PUT /api/user/", run: (c, t) => c.call("PUT", "/api/user/", { id: t.userId, display_name: "改过" }) },
   { name: "DELETE /api/user/:id", run: (c, t) => c.call("DELETE", `/api/user/${t.userId}`) },
-  { name: "POST /api/user/manage", run: (c, t) => c.call("POST", "/api/user/manage", { id: t.userId, action: "disable" }) },
+  {
+    name: "POST /api/user/manage",
+    run: (c, t) => c.call("POST", "/api/user/manage", { id: t.userId, action: "disable" }),
+  },
 ];
 
 describe("users: role matrix (route × ordinary / admin / root)", () => {
@@ -53,11 +60,19 @@ describe("users: role matrix (route × ordinary / admin / root)", () => {
     const anonymous = await request("GET", "/api/user/groups");
     allowed(anonymous);
     expect(anonymous.json.data).toMatchObject({ default: "默认分组" });
-    for (const caller of [await newUser(), admin, root]) expect((await caller.call("GET", "/api/user/groups")).json).toEqual(anonymous.json);
+    for (const caller of [await newUser(), admin, root])
+      expect((await caller.call("GET", "/api/user/groups")).json).toEqual(anonymous.json);
   });
 
   it("without a session or token every admin route answers 401 in the envelope", async () => {
-    for (const [method, path] of [["GET", "/api/user/"], ["GET", "/api/user/search"], ["GET", "/api/user/1"], ["POST", "/api/user/"], ["PUT", "/api/user/"], ["DELETE", "/api/user/2"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/user/"],
+      ["GET", "/api/user/search"],
+      ["GET", "/api/user/1"],
+      ["POST", "/api/user/"],
+      ["PUT", "/api/user/"],
+      ["DELETE", "/api/user/2"],
+    ] as const) {
       const res = await request(method, path, method === "GET" || method === "DELETE" ? undefined : {});
       expect(res.status, path).toBe(401);
       expect(res.json.success, path).toBe(false);
@@ -81,7 +96,8 @@ describe("users: who may act on whom", () => {
 
   it("nobody else edits root and nobody deletes it; root edits itself (its quota), never its role", async () => {
     refusedWith(await admin.call("PUT", "/api/user/", { id: rootId, quota_delta: 1 }), "无法编辑超级管理员用户");
-    for (const caller of [admin, root]) expect((await caller.call("DELETE", `/api/user/${rootId}`)).json.success).toBe(false);
+    for (const caller of [admin, root])
+      expect((await caller.call("DELETE", `/api/user/${rootId}`)).json.success).toBe(false);
     refusedWith(await root.call("DELETE", `/api/user/${rootId}`), "无法删除超级管理员用户");
     const before = (await root.call("GET", "/api/user/self")).json.data.quota as number;
     allowed(await root.call("PUT", "/api/user/", { id: rootId, quota_delta: 7, role: 1 }));
@@ -92,7 +108,10 @@ describe("users: who may act on whom", () => {
 
   it("only root promotes and demotes; an admin cannot create an admin, root can", async () => {
     const target = await newUser();
-    refusedWith(await admin.call("POST", "/api/user/manage", { id: target.userId, action: "promote" }), "普通管理员用户无法提升其他用户为管理员");
+    refusedWith(
+      await admin.call("POST", "/api/user/manage", { id: target.userId, action: "promote" }),
+      "普通管理员用户无法提升其他用户为管理员",
+    );
     allowed(await root.call("POST", "/api/user/manage", { id: target.userId, action: "promote" }));
     refusedWith(await admin.call("POST", "/api/user/manage", { id: target.userId, action: "demote" }), PEER);
     allowed(await root.call("POST", "/api/user/manage", { id: target.userId, action: "demote" }));
@@ -100,7 +119,10 @@ describe("users: who may act on whom", () => {
     allowed(await admin.call("PUT", "/api/user/", { id: target.userId, role: 100 }));
     expect((await root.call("GET", `/api/user/${target.userId}`)).json.data.role).toBe(1);
 
-    refusedWith(await admin.call("POST", "/api/user/", { username: uniqueName("a"), password: "password123", role: 10 }), "无法创建权限大于等于自己的用户");
+    refusedWith(
+      await admin.call("POST", "/api/user/", { username: uniqueName("a"), password: "password123", role: 10 }),
+      "无法创建权限大于等于自己的用户",
+    );
     const name = uniqueName("r");
     allowed(await root.call("POST", "/api/user/", { username: name, password: "password123", role: 10 }));
     const found = (await root.call("GET", `/api/user/search?keyword=${name}`)).json.data;
@@ -113,7 +135,9 @@ describe("users: who may act on whom", () => {
     allowed(await admin.call("DELETE", `/api/user/${target.userId}`));
     const shown = (await admin.call("GET", `/api/user/${target.userId}`)).json.data;
     expect(shown.DeletedAt).not.toBeNull();
-    const listed = (await admin.call("GET", "/api/user/?p=0&page_size=100")).json.data.find((u: { id: number }) => u.id === target.userId);
+    const listed = (await admin.call("GET", "/api/user/?p=0&page_size=100")).json.data.find(
+      (u: { id: number }) => u.id === target.userId,
+    );
     expect(listed.DeletedAt).not.toBeNull();
     refusedWith(await admin.call("PUT", "/api/user/", { id: target.userId, display_name: "x" }), DEREGISTERED);
     refusedWith(await admin.call("PUT", "/api/user/", { id: target.userId, quota_delta: 100 }), DEREGISTERED);
@@ -174,7 +198,13 @@ describe("users: list, search and fields", () => {
 
   it("edits display name, email, group and password; refuses short passwords, long names and unknown groups", async () => {
     const user = await newUser();
-    const res = await admin.call("PUT", "/api/user/", { id: user.userId, display_name: "小明", email: "a@example.com", group: "vip", password: "newpassword1" });
+    const res = await admin.call("PUT", "/api/user/", {
+      id: user.userId,
+      display_name: "小明",
+      email: "a@example.com",
+      group: "vip",
+      password: "newpassword1",
+    });
     allowed(res);
     expect(res.json.data).toMatchObject({ display_name: "小明", email: "a@example.com", group: "vip" });
     // The new password signs in; the old sessions of the user are ended.
@@ -183,7 +213,9 @@ describe("users: list, search and fields", () => {
     expect(signedIn.json.success).toBe(true);
     // "" keeps the password.
     allowed(await admin.call("PUT", "/api/user/", { id: user.userId, password: "" }));
-    expect((await request("POST", "/api/user/login", { username: user.username, password: "newpassword1" })).json.success).toBe(true);
+    expect(
+      (await request("POST", "/api/user/login", { username: user.username, password: "newpassword1" })).json.success,
+    ).toBe(true);
 
     const short = await admin.call("PUT", "/api/user/", { id: user.userId, password: "short" });
     expect(short.status).toBe(400);
@@ -210,9 +242,12 @@ describe("users: quota edits", () => {
     expect((await quotaOf(user)).quota).toBe(0);
     const negative = await admin.call("PUT", "/api/user/", { id: user.userId, quota: -5 });
     expect(negative.json.success).toBe(false);
-    expect((await admin.call("PUT", "/api/user/", { id: user.userId, quota: 1, quota_delta: 1 })).json.success).toBe(false);
+    expect((await admin.call("PUT", "/api/user/", { id: user.userId, quota: 1, quota_delta: 1 })).json.success).toBe(
+      false,
+    );
 
-    const logs = (await root.call("GET", `/api/log/?p=1&page_size=100&type=3&username=${user.username}`)).json.data.items;
+    const logs = (await root.call("GET", `/api/log/?p=1&page_size=100&type=3&username=${user.username}`)).json.data
+      .items;
     expect(logs.map((l: { content: string }) => l.content)).toEqual([
       "管理员将用户额度从 1300 修改为 0",
       "管理员将用户额度从 1500 修改为 1300",
@@ -225,7 +260,9 @@ describe("users: quota edits", () => {
     const user = await newUser();
     allowed(await admin.call("PUT", "/api/user/", { id: user.userId, quota: 10_000 }));
     const deltas = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? 300 : -100));
-    const results = await Promise.all(deltas.map((d, i) => (i % 2 ? admin : root).call("PUT", "/api/user/", { id: user.userId, quota_delta: d })));
+    const results = await Promise.all(
+      deltas.map((d, i) => (i % 2 ? admin : root).call("PUT", "/api/user/", { id: user.userId, quota_delta: d })),
+    );
     for (const res of results) allowed(res);
     expect((await quotaOf(user)).quota).toBe(10_000 + 20 * 300 - 20 * 100);
     const logs = (await root.call("GET", `/api/log/?p=1&page_size=100&type=3&username=${user.username}`)).json.data;
@@ -235,7 +272,9 @@ describe("users: quota edits", () => {
   it("concurrent withdrawals never go below zero", async () => {
     const user = await newUser();
     allowed(await admin.call("PUT", "/api/user/", { id: user.userId, quota: 1000 }));
-    const results = await Promise.all(Array.from({ length: 10 }, () => admin.call("PUT", "/api/user/", { id: user.userId, quota_delta: -300 })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => admin.call("PUT", "/api/user/", { id: user.userId, quota_delta: -300 })),
+    );
     for (const res of results) allowed(res);
     expect((await quotaOf(user)).quota).toBe(0);
   });
@@ -255,10 +294,12 @@ describe("users: a balance edit reaches the relay's leases", () => {
     const payer = await userWithToken(5_000_000);
     await payer.client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
     allowed(await admin.call("PUT", "/api/user/", { id: payer.user.userId, quota: 0 }));
-    const refused = await payer.client.chat.completions.create({ model, messages: [{ role: "user", content: "again" }] }).then(
-      () => "delivered",
-      (error: { status?: number }) => error.status,
-    );
+    const refused = await payer.client.chat.completions
+      .create({ model, messages: [{ role: "user", content: "again" }] })
+      .then(
+        () => "delivered",
+        (error: { status?: number }) => error.status,
+      );
     expect(refused).toBe(403);
     expect((await quotaOf(payer.user)).quota).toBe(0);
   });

@@ -9,7 +9,11 @@ import { baseUrl, fakeIp, loginRoot, newAdmin, newUser, request, uniqueName, typ
 async function formPost(session: ApiSession, path: string, fields: Record<string, string>) {
   const res = await fetch(baseUrl() + path, {
     method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": fakeIp(), Cookie: session.cookie },
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Forwarded-For": fakeIp(),
+      Cookie: session.cookie,
+    },
     body: new URLSearchParams(fields),
     redirect: "manual",
   });
@@ -17,7 +21,10 @@ async function formPost(session: ApiSession, path: string, fields: Record<string
 }
 
 async function pageGet(session: ApiSession, path: string) {
-  const res = await fetch(baseUrl() + path, { headers: { Cookie: session.cookie, "X-Forwarded-For": fakeIp() }, redirect: "manual" });
+  const res = await fetch(baseUrl() + path, {
+    headers: { Cookie: session.cookie, "X-Forwarded-For": fakeIp() },
+    redirect: "manual",
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -42,9 +49,15 @@ describe("/user page: server-side role checks", () => {
         expect(res.status, `${intent} ${target}`).toBe(400);
         expect(res.location).toBeNull();
       }
-      const quota = await formPost(admin, "/user?index", { intent: "add-quota", id: String(target), quota_delta: "1000000" });
+      const quota = await formPost(admin, "/user?index", {
+        intent: "add-quota",
+        id: String(target),
+        quota_delta: "1000000",
+      });
       expect(quota.status).toBe(400);
-      expect(quota.text).toContain(target === root.userId ? "无法编辑超级管理员用户" : "无权更新同权限等级或更高权限等级的用户信息");
+      expect(quota.text).toContain(
+        target === root.userId ? "无法编辑超级管理员用户" : "无权更新同权限等级或更高权限等级的用户信息",
+      );
       const after = await userOf(target);
       expect(after).toMatchObject({ role: before.role, status: before.status, DeletedAt: null });
       // Root's balance moves with other tests' calls; the other admin's does not.
@@ -56,7 +69,12 @@ describe("/user page: server-side role checks", () => {
     for (const target of [root.userId, otherAdmin.userId]) {
       const before = await userOf(target);
       expect((await pageGet(admin, `/user/edit/${target}`)).status).toBe(403);
-      const res = await formPost(admin, `/user/edit/${target}`, { username: before.username, display_name: "篡改", quota: "999", original_quota: "0" });
+      const res = await formPost(admin, `/user/edit/${target}`, {
+        username: before.username,
+        display_name: "篡改",
+        quota: "999",
+        original_quota: "0",
+      });
       expect(res.status).toBe(403);
       const after = await userOf(target);
       expect(after.display_name).toBe(before.display_name);
@@ -79,31 +97,53 @@ describe("/user page: server-side role checks", () => {
   it("an ordinary user gets 403 on every /user page and action", async () => {
     const user = await newUser();
     const target = await newUser();
-    for (const path of ["/user", "/user/add", `/user/edit/${target.userId}`]) expect((await pageGet(user, path)).status, path).toBe(403);
+    for (const path of ["/user", "/user/add", `/user/edit/${target.userId}`])
+      expect((await pageGet(user, path)).status, path).toBe(403);
     expect((await formPost(user, "/user?index", { intent: "disable", id: String(target.userId) })).status).toBe(403);
     expect((await formPost(user, "/user/add", { username: "sneaky", password: "password123" })).status).toBe(403);
-    expect((await formPost(user, `/user/edit/${target.userId}`, { username: target.username, display_name: "x" })).status).toBe(403);
+    expect(
+      (await formPost(user, `/user/edit/${target.userId}`, { username: target.username, display_name: "x" })).status,
+    ).toBe(403);
     expect((await userOf(target.userId)).status).toBe(1);
   });
 
   it("添加额度 never takes a balance below zero; a short password is refused with the product's message", async () => {
     const user = await newUser();
     await root.call("PUT", "/api/user/", { id: user.userId, quota: 300 });
-    const res = await formPost(admin, "/user?index", { intent: "add-quota", id: String(user.userId), quota_delta: "-1000" });
+    const res = await formPost(admin, "/user?index", {
+      intent: "add-quota",
+      id: String(user.userId),
+      quota_delta: "-1000",
+    });
     expect(res.status).toBe(302);
     expect((await userOf(user.userId)).quota).toBe(0);
-    expect((await formPost(admin, "/user?index", { intent: "add-quota", id: String(user.userId), quota_delta: "1.5" })).status).toBe(400);
+    expect(
+      (await formPost(admin, "/user?index", { intent: "add-quota", id: String(user.userId), quota_delta: "1.5" }))
+        .status,
+    ).toBe(400);
     const shorty = uniqueName("s");
     const add = await formPost(admin, "/user/add", { username: shorty, password: "short" });
     expect(add.status).toBe(400);
     expect(add.text).toContain("密码长度不得小于 8 位！");
-    expect((await request("GET", `/api/user/search?keyword=${shorty}`, undefined, { Cookie: root.cookie, "New-Api-User": String(root.userId) })).json.data).toEqual([]);
+    expect(
+      (
+        await request("GET", `/api/user/search?keyword=${shorty}`, undefined, {
+          Cookie: root.cookie,
+          "New-Api-User": String(root.userId),
+        })
+      ).json.data,
+    ).toEqual([]);
   });
 
   it("root editing itself through the page keeps its group and quota whatever is posted", async () => {
     const before = await userOf(root.userId);
     const res = await formPost(root, `/user/edit/${root.userId}`, {
-      username: before.username, display_name: before.display_name, email: before.email, group: "vip", quota: "1", original_quota: String(before.quota),
+      username: before.username,
+      display_name: before.display_name,
+      email: before.email,
+      group: "vip",
+      quota: "1",
+      original_quota: String(before.quota),
     });
     expect(res.status).toBe(302);
     const after = await userOf(root.userId);

@@ -25,7 +25,8 @@ function withUsage(json: string, usage: Record<string, unknown> | undefined): st
   return JSON.stringify(value);
 }
 
-const fixture = (name: string) => readFileSync(new URL(`../fixtures/upstream/anthropic/${name}`, import.meta.url), "utf8");
+const fixture = (name: string) =>
+  readFileSync(new URL(`../fixtures/upstream/anthropic/${name}`, import.meta.url), "utf8");
 
 export async function startAnthropicMock(apiKey: string): Promise<AnthropicMock> {
   const mock: AnthropicMock = { url: "", requests: [], close: async () => undefined };
@@ -37,7 +38,9 @@ export async function startAnthropicMock(apiKey: string): Promise<AnthropicMock>
       for (const [name, value] of Object.entries(mock.replyHeaders ?? {})) res.setHeader(name, value);
       if (req.headers["x-api-key"] !== apiKey || !req.headers["anthropic-version"]) {
         res.writeHead(401, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }));
+        res.end(
+          JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }),
+        );
         return;
       }
       if (mock.failWith) {
@@ -48,7 +51,10 @@ export async function startAnthropicMock(apiKey: string): Promise<AnthropicMock>
       const request = JSON.parse(body || "{}") as { stream?: boolean; tools?: unknown[] };
       if (request.stream) {
         res.writeHead(200, { "Content-Type": "text/event-stream" });
-        const sse = fixture(request.tools ? "stream-tool-use.sse" : "stream-text.sse").replace(/^data: (.*"usage".*)$/gm, (_line, json: string) => `data: ${withUsage(json, mock.usage)}`);
+        const sse = fixture(request.tools ? "stream-tool-use.sse" : "stream-text.sse").replace(
+          /^data: (.*"usage".*)$/gm,
+          (_line, json: string) => `data: ${withUsage(json, mock.usage)}`,
+        );
         if (!mock.fragment) return void res.end(sse);
         void (async () => {
           for (let at = 0; at < sse.length; at += 37) {

@@ -1,6 +1,14 @@
 import { createServer } from "node:http";
 import { readBody } from "./http-helpers";
-import { answerFault, listen, providerFixture, sendJson, writeFragmented, type ProviderFault, type RecordedRequest } from "./loopback";
+import {
+  answerFault,
+  listen,
+  providerFixture,
+  sendJson,
+  writeFragmented,
+  type ProviderFault,
+  type RecordedRequest,
+} from "./loopback";
 
 /**
  * A loopback Baidu Qianfan: the OAuth endpoint issues access tokens for its APIKey/SecretKey
@@ -21,24 +29,42 @@ export type BaiduMock = {
 export async function startBaiduMock(keys: Record<string, string>): Promise<BaiduMock> {
   const valid = new Set<string>();
   let counter = 0;
-  const mock: BaiduMock = { url: "", requests: [], exchanges: 0, revokeTokens: () => valid.clear(), close: async () => undefined };
+  const mock: BaiduMock = {
+    url: "",
+    requests: [],
+    exchanges: 0,
+    revokeTokens: () => valid.clear(),
+    close: async () => undefined,
+  };
   const server = createServer((req, res) => {
     void readBody(req).then(async (body) => {
       mock.requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body });
       const url = new URL(req.url ?? "/", "http://mock");
       if (url.pathname === "/oauth/2.0/token") {
-        if (req.method !== "POST" || url.searchParams.get("grant_type") !== "client_credentials") return sendJson(res, 400, { error: "unsupported_grant_type", error_description: "grant type not supported" });
+        if (req.method !== "POST" || url.searchParams.get("grant_type") !== "client_credentials")
+          return sendJson(res, 400, { error: "unsupported_grant_type", error_description: "grant type not supported" });
         const secret = keys[url.searchParams.get("client_id") ?? ""];
-        if (secret === undefined) return sendJson(res, 401, { error: "invalid_client", error_description: "unknown client id" });
-        if (url.searchParams.get("client_secret") !== secret) return sendJson(res, 401, { error: "invalid_client", error_description: "Client authentication failed" });
+        if (secret === undefined)
+          return sendJson(res, 401, { error: "invalid_client", error_description: "unknown client id" });
+        if (url.searchParams.get("client_secret") !== secret)
+          return sendJson(res, 401, { error: "invalid_client", error_description: "Client authentication failed" });
         const token = `24.${(counter += 1)}.2592000.${Date.now()}`;
         valid.add(token);
         mock.exchanges += 1;
-        return sendJson(res, 200, { refresh_token: "25.r", expires_in: 2592000, scope: "public wenxinworkshop_mgr", session_key: "s", access_token: token, session_secret: "x" });
+        return sendJson(res, 200, {
+          refresh_token: "25.r",
+          expires_in: 2592000,
+          scope: "public wenxinworkshop_mgr",
+          session_key: "s",
+          access_token: token,
+          session_secret: "x",
+        });
       }
-      if (!url.pathname.startsWith("/rpc/2.0/ai_custom/v1/wenxinworkshop/")) return sendJson(res, 404, { error_code: 3, error_msg: "Unsupported openapi method" });
+      if (!url.pathname.startsWith("/rpc/2.0/ai_custom/v1/wenxinworkshop/"))
+        return sendJson(res, 404, { error_code: 3, error_msg: "Unsupported openapi method" });
       const token = url.searchParams.get("access_token") ?? "";
-      if (!valid.has(token)) return sendJson(res, 200, { error_code: 110, error_msg: "Access token invalid or no longer valid" });
+      if (!valid.has(token))
+        return sendJson(res, 200, { error_code: 110, error_msg: "Access token invalid or no longer valid" });
       if (answerFault(res, mock.fault)) return;
       if (url.pathname.includes("/embeddings/")) return sendJson(res, 200, providerFixture("baidu", "embeddings.json"));
       const request = JSON.parse(body || "{}") as { stream?: boolean };

@@ -20,7 +20,8 @@ export type CutStreamMock = {
   close: () => Promise<void>;
 };
 
-const fixture = (dir: string, name: string) => readFileSync(new URL(`../fixtures/upstream/${dir}/${name}`, import.meta.url), "utf8");
+const fixture = (dir: string, name: string) =>
+  readFileSync(new URL(`../fixtures/upstream/${dir}/${name}`, import.meta.url), "utf8");
 
 /** The recorded stream a path is answered with (undefined: not a streaming endpoint this mock serves). */
 function streamFor(path: string): string | undefined {
@@ -43,7 +44,9 @@ export async function startCutStreamMock(): Promise<CutStreamMock> {
       const stream = streamFor(new URL(req.url ?? "/", "http://mock").pathname);
       if (req.method !== "POST" || !stream) {
         res.writeHead(404, { "Content-Type": "application/json" });
-        return void res.end(JSON.stringify({ error: { message: "not found", type: "invalid_request_error", param: null, code: null } }));
+        return void res.end(
+          JSON.stringify({ error: { message: "not found", type: "invalid_request_error", param: null, code: null } }),
+        );
       }
       const cut = mock.cut;
       res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });

@@ -51,7 +51,9 @@ export function epayMockSign(params: Record<string, string>, key: string): strin
     .sort()
     .map((k) => `${k}=${params[k]}`)
     .join("&");
-  return createHash("md5").update(text + key, "utf8").digest("hex");
+  return createHash("md5")
+    .update(text + key, "utf8")
+    .digest("hex");
 }
 
 function page(title: string, body: string): string {
@@ -105,7 +107,8 @@ export async function startEpayGateway(): Promise<MockEpayGateway> {
     if (missing.length) return refuse(`缺少参数：${missing.join(",")}`);
     const key = merchants.get(params.pid!);
     if (key === undefined) return refuse("商户不存在");
-    if ((params.sign_type ?? "MD5") !== "MD5" || params.sign !== epayMockSign(params, key)) return refuse("签名校验失败");
+    if ((params.sign_type ?? "MD5") !== "MD5" || params.sign !== epayMockSign(params, key))
+      return refuse("签名校验失败");
     if (!/^\d+(\.\d{1,2})?$/.test(params.money!) || Number(params.money) <= 0) return refuse("金额不合法");
     if (!["alipay", "wxpay"].includes(params.type!)) return refuse("支付方式不存在");
     const order: GatewayOrder = {
@@ -139,7 +142,9 @@ export async function startEpayGateway(): Promise<MockEpayGateway> {
     order.paid = true;
     const params = notifyParams(order);
     // The gateway notifies first, then sends the payer back; the return must not be what credits.
-    await deliver(order, params).catch((error: unknown) => deliveries.push({ url: order.notifyUrl, status: 0, body: String(error) }));
+    await deliver(order, params).catch((error: unknown) =>
+      deliveries.push({ url: order.notifyUrl, status: 0, body: String(error) }),
+    );
     if (!order.returnUrl) return send(res, 200, page("支付成功", "<p>支付成功</p>"));
     const back = new URL(order.returnUrl);
     for (const [k, v] of Object.entries(params)) back.searchParams.set(k, v);

@@ -16,7 +16,8 @@ export type GeminiNativeMock = {
   close: () => Promise<void>;
 };
 
-const fixture = (name: string) => readFileSync(new URL(`../fixtures/upstream/gemini-native/${name}`, import.meta.url), "utf8");
+const fixture = (name: string) =>
+  readFileSync(new URL(`../fixtures/upstream/gemini-native/${name}`, import.meta.url), "utf8");
 
 function googleError(code: number, status: string, message: string): string {
   return JSON.stringify({ error: { code, message, status } });
@@ -33,20 +34,30 @@ export async function startGeminiNativeMock(apiKey: string): Promise<GeminiNativ
         res.writeHead(status, { "Content-Type": "application/json; charset=UTF-8" });
         res.end(text);
       };
-      if (req.headers["x-goog-api-key"] !== apiKey) return reply(400, googleError(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key."));
-      if (mock.failWith) return reply(mock.failWith, googleError(mock.failWith, mock.failWith >= 500 ? "INTERNAL" : "INVALID_ARGUMENT", "mock failure"));
-      const match = /^\/v1beta\/models\/([^/:?]+):(generateContent|streamGenerateContent)(\?alt=sse)?$/.exec(req.url ?? "");
+      if (req.headers["x-goog-api-key"] !== apiKey)
+        return reply(400, googleError(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key."));
+      if (mock.failWith)
+        return reply(
+          mock.failWith,
+          googleError(mock.failWith, mock.failWith >= 500 ? "INTERNAL" : "INVALID_ARGUMENT", "mock failure"),
+        );
+      const match = /^\/v1beta\/models\/([^/:?]+):(generateContent|streamGenerateContent)(\?alt=sse)?$/.exec(
+        req.url ?? "",
+      );
       if (req.method !== "POST" || !match) return reply(404, googleError(404, "NOT_FOUND", `no route ${req.url}`));
       try {
         const request = JSON.parse(body) as { contents?: unknown };
-        if (!Array.isArray(request.contents)) return reply(400, googleError(400, "INVALID_ARGUMENT", "contents is required"));
+        if (!Array.isArray(request.contents))
+          return reply(400, googleError(400, "INVALID_ARGUMENT", "contents is required"));
       } catch {
         return reply(400, googleError(400, "INVALID_ARGUMENT", "Invalid JSON payload received."));
       }
       if (match[2] === "generateContent") return reply(200, fixture("generate-content.json"));
       if (!match[3]) return reply(400, googleError(400, "INVALID_ARGUMENT", "this mock streams only with alt=sse"));
       res.writeHead(200, { "Content-Type": "text/event-stream" });
-      for (const event of fixture("stream.sse").split("\n\n").filter((e) => e.trim())) {
+      for (const event of fixture("stream.sse")
+        .split("\n\n")
+        .filter((e) => e.trim())) {
         const frame = `${event}\r\n\r\n`;
         const cut = Math.floor(frame.length / 2);
         res.write(frame.slice(0, cut));

@@ -22,7 +22,8 @@ export async function startGeminiMock(apiKey: string): Promise<GeminiMock> {
       const body = await readBody(req);
       mock.requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body });
       const url = new URL(req.url ?? "/", "http://mock");
-      if (url.searchParams.has("key")) return googleError(res, 400, "the key belongs in x-goog-api-key", "INVALID_ARGUMENT");
+      if (url.searchParams.has("key"))
+        return googleError(res, 400, "the key belongs in x-goog-api-key", "INVALID_ARGUMENT");
       if (req.headers["x-goog-api-key"] !== apiKey) {
         res.writeHead(400, { "Content-Type": "application/json" });
         return void res.end(geminiFixture("error-invalid-key.json"));
@@ -30,7 +31,9 @@ export async function startGeminiMock(apiKey: string): Promise<GeminiMock> {
       if (mock.fault) return googleError(res, mock.fault.status, mock.fault.message, mock.fault.code);
       if (req.method === "GET" && /^\/v1(beta)?\/models$/.test(url.pathname)) {
         res.writeHead(200, { "Content-Type": "application/json" });
-        return void res.end(geminiFixture(url.searchParams.get("pageToken") === "page-2" ? "models-page-2.json" : "models.json"));
+        return void res.end(
+          geminiFixture(url.searchParams.get("pageToken") === "page-2" ? "models-page-2.json" : "models.json"),
+        );
       }
       const call = /^\/v1(?:beta)?\/models\/([^/:]+):(\w+)$/.exec(url.pathname);
       if (req.method !== "POST" || !call) return googleError(res, 404, "not found", "NOT_FOUND");

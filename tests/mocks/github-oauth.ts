@@ -42,7 +42,12 @@ export async function startGitHubMock(): Promise<MockGitHub> {
   const account = (login: string, profile: Partial<Omit<GitHubAccount, "login">> = {}) => {
     let found = accounts.get(login);
     if (!found) {
-      found = { id: profile.id ?? nextId++, login, name: profile.name === undefined ? `Name of ${login}` : profile.name, email: profile.email ?? null };
+      found = {
+        id: profile.id ?? nextId++,
+        login,
+        name: profile.name === undefined ? `Name of ${login}` : profile.name,
+        email: profile.email ?? null,
+      };
       accounts.set(login, found);
     }
     return found;
@@ -61,7 +66,13 @@ export async function startGitHubMock(): Promise<MockGitHub> {
     return target.toString();
   };
 
-  const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) => {
+  const send = (
+    res: ServerResponse,
+    status: number,
+    type: string,
+    body: string,
+    headers: Record<string, string> = {},
+  ) => {
     res.writeHead(status, { "Content-Type": type, ...headers });
     res.end(body);
   };
@@ -76,10 +87,16 @@ export async function startGitHubMock(): Promise<MockGitHub> {
         const clientId = fields.get("client_id") ?? "";
         const state = fields.get("state") ?? "";
         const redirectUri = fields.get("redirect_uri") ?? undefined;
-        if (!apps.has(clientId)) return send(res, 404, "text/html", "<h1>404 — This is not the web page you are looking for</h1>");
+        if (!apps.has(clientId))
+          return send(res, 404, "text/html", "<h1>404 — This is not the web page you are looking for</h1>");
         const login = fields.get("login");
-        if (login) return send(res, 302, "text/html", "", { Location: callbackFor(clientId, state, login, redirectUri) });
-        const hidden = [["client_id", clientId], ["state", state], ...(redirectUri ? [["redirect_uri", redirectUri]] : [])]
+        if (login)
+          return send(res, 302, "text/html", "", { Location: callbackFor(clientId, state, login, redirectUri) });
+        const hidden = [
+          ["client_id", clientId],
+          ["state", state],
+          ...(redirectUri ? [["redirect_uri", redirectUri]] : []),
+        ]
           .map(([n, v]) => `<input type="hidden" name="${n}" value="${escapeHtml(v!)}">`)
           .join("");
         return send(
@@ -94,18 +111,32 @@ export async function startGitHubMock(): Promise<MockGitHub> {
       }
       if (url.pathname === "/login/oauth/access_token" && req.method === "POST") {
         const isJson = (req.headers["content-type"] ?? "").includes("json");
-        const fields: Record<string, string> = isJson ? (JSON.parse(body || "{}") as Record<string, string>) : Object.fromEntries(new URLSearchParams(body));
+        const fields: Record<string, string> = isJson
+          ? (JSON.parse(body || "{}") as Record<string, string>)
+          : Object.fromEntries(new URLSearchParams(body));
         const wantsJson = (req.headers.accept ?? "").includes("application/json");
         const reply = (value: Record<string, string>) =>
-          wantsJson ? send(res, 200, "application/json", JSON.stringify(value)) : send(res, 200, "application/x-www-form-urlencoded", new URLSearchParams(value).toString());
+          wantsJson
+            ? send(res, 200, "application/json", JSON.stringify(value))
+            : send(res, 200, "application/x-www-form-urlencoded", new URLSearchParams(value).toString());
         const app = apps.get(fields.client_id ?? "");
         if (!app || app.secret !== fields.client_secret) {
-          return reply({ error: "incorrect_client_credentials", error_description: "The client_id and/or client_secret passed are incorrect.", error_uri: "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors/#incorrect-client-credentials" });
+          return reply({
+            error: "incorrect_client_credentials",
+            error_description: "The client_id and/or client_secret passed are incorrect.",
+            error_uri:
+              "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors/#incorrect-client-credentials",
+          });
         }
         const grant = codes.get(fields.code ?? "");
         codes.delete(fields.code ?? "");
         if (!grant || grant.clientId !== fields.client_id || grant.expiresAt < Date.now()) {
-          return reply({ error: "bad_verification_code", error_description: "The code passed is incorrect or expired.", error_uri: "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors/#bad-verification-code" });
+          return reply({
+            error: "bad_verification_code",
+            error_description: "The code passed is incorrect or expired.",
+            error_uri:
+              "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors/#bad-verification-code",
+          });
         }
         const token = `gho_${randomBytes(18).toString("hex")}`;
         tokens.set(token, grant.login);
@@ -114,9 +145,34 @@ export async function startGitHubMock(): Promise<MockGitHub> {
       if (url.pathname === "/user" && req.method === "GET") {
         const token = (req.headers.authorization ?? "").replace(/^(Bearer|token)\s+/i, "");
         const login = tokens.get(token);
-        if (!login) return send(res, 401, "application/json", JSON.stringify({ message: "Bad credentials", documentation_url: "https://docs.github.com/rest", status: "401" }));
+        if (!login)
+          return send(
+            res,
+            401,
+            "application/json",
+            JSON.stringify({
+              message: "Bad credentials",
+              documentation_url: "https://docs.github.com/rest",
+              status: "401",
+            }),
+          );
         const a = account(login);
-        return send(res, 200, "application/json", JSON.stringify({ login: a.login, id: a.id, node_id: `U_${a.id}`, avatar_url: "", type: "User", site_admin: false, name: a.name, company: null, email: a.email }));
+        return send(
+          res,
+          200,
+          "application/json",
+          JSON.stringify({
+            login: a.login,
+            id: a.id,
+            node_id: `U_${a.id}`,
+            avatar_url: "",
+            type: "User",
+            site_admin: false,
+            name: a.name,
+            company: null,
+            email: a.email,
+          }),
+        );
       }
       send(res, 404, "application/json", JSON.stringify({ message: "Not Found" }));
     })().catch((error: unknown) => send(res, 500, "text/plain", String(error)));

@@ -8,11 +8,18 @@ export function startJinaMock(apiKey: string) {
     route: async (req, res) => {
       if (req.method === "POST" && req.path === "/v1/embeddings") {
         const inputs = Array.isArray(req.json.input) ? req.json.input : [req.json.input];
-        return sendJson(res, 200, { model: req.json.model, object: "list", usage: { total_tokens: 12, prompt_tokens: 12 }, data: inputs.map((_: unknown, index: number) => ({ object: "embedding", index, embedding: [0.5, -0.5] })) });
+        return sendJson(res, 200, {
+          model: req.json.model,
+          object: "list",
+          usage: { total_tokens: 12, prompt_tokens: 12 },
+          data: inputs.map((_: unknown, index: number) => ({ object: "embedding", index, embedding: [0.5, -0.5] })),
+        });
       }
       if (req.method === "POST" && req.path === "/v1/rerank") {
         const docs: string[] = req.json.documents ?? [];
-        const results = docs.map((text, index) => ({ index, document: { text }, relevance_score: 1 / (index + 2) })).slice(0, req.json.top_n ?? docs.length);
+        const results = docs
+          .map((text, index) => ({ index, document: { text }, relevance_score: 1 / (index + 2) }))
+          .slice(0, req.json.top_n ?? docs.length);
         return sendJson(res, 200, { model: req.json.model, usage: { total_tokens: 35 }, results });
       }
       return sendJson(res, 404, { detail: "Not Found" });

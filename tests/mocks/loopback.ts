@@ -19,7 +19,8 @@ export async function listen(server: Server): Promise<{ url: string; close: () =
   };
 }
 
-export const providerFixture = (provider: string, name: string) => readFileSync(new URL(`../fixtures/upstream/${provider}/${name}`, import.meta.url), "utf8");
+export const providerFixture = (provider: string, name: string) =>
+  readFileSync(new URL(`../fixtures/upstream/${provider}/${name}`, import.meta.url), "utf8");
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

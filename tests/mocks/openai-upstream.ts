@@ -6,7 +6,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
  * fixtures, records what it was asked (tests assert on the exact upstream request), and can
  * be switched into fault modes.
  */
-export type RecordedRequest = { method: string; path: string; headers: IncomingMessage["headers"]; body: string; /** When it arrived (epoch ms). */ at?: number };
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+  /** When it arrived (epoch ms). */ at?: number;
+};
 
 export type Fault =
   | { kind: "status"; status: number; body: unknown; headers?: Record<string, string> }
@@ -31,10 +37,14 @@ export type MockUpstream = {
   close: () => Promise<void>;
 };
 
-export const fixture = (name: string) => readFileSync(new URL(`../fixtures/upstream/openai/${name}`, import.meta.url), "utf8");
+export const fixture = (name: string) =>
+  readFileSync(new URL(`../fixtures/upstream/openai/${name}`, import.meta.url), "utf8");
 
 /** A stand-in MP3 body: an ID3 header and bytes covering every value, so any re-encoding shows. */
-export const SPEECH_BYTES = Buffer.concat([Buffer.from("ID3\x04\x00\x00\x00\x00\x00\x00", "latin1"), Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 256))]);
+export const SPEECH_BYTES = Buffer.concat([
+  Buffer.from("ID3\x04\x00\x00\x00\x00\x00\x00", "latin1"),
+  Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 256)),
+]);
 
 function json(res: ServerResponse, status: number, body: unknown) {
   const text = typeof body === "string" ? body : JSON.stringify(body);
@@ -54,7 +64,9 @@ function streamEvents(text: string, dropUsage: boolean, usage?: string): string[
     .split("\n\n")
     .filter((e) => e.trim())
     .filter((e) => !(dropUsage && e.includes('"choices":[]')))
-    .map((e) => (usage !== undefined && e.includes('"choices":[]') ? `data: ${withUsage(e.slice("data: ".length), usage)}` : e))
+    .map((e) =>
+      usage !== undefined && e.includes('"choices":[]') ? `data: ${withUsage(e.slice("data: ".length), usage)}` : e,
+    )
     .map((e) => `${e}\n\n`);
 }
 
@@ -69,8 +81,19 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
         if (!res.writableFinished) mock.aborted += 1;
       });
       for (const [name, value] of Object.entries(mock.replyHeaders ?? {})) res.setHeader(name, value);
-      if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}` && req.headers["api-key"] !== options.apiKey) {
-        return json(res, 401, { error: { message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key" } });
+      if (
+        options.apiKey &&
+        req.headers.authorization !== `Bearer ${options.apiKey}` &&
+        req.headers["api-key"] !== options.apiKey
+      ) {
+        return json(res, 401, {
+          error: {
+            message: "Incorrect API key provided",
+            type: "invalid_request_error",
+            param: null,
+            code: "invalid_api_key",
+          },
+        });
       }
       const fault = mock.fault;
       if (fault?.kind === "status") {
@@ -81,26 +104,44 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
       if (fault?.kind === "slow") await new Promise((r) => setTimeout(r, fault.delayMs));
       const path = (req.url ?? "").split("?")[0] ?? "";
       if (req.method === "GET" && path.endsWith("/models")) return json(res, 200, fixture("models.json"));
-      if (req.method === "GET" && path.endsWith("/dashboard/billing/subscription")) return json(res, 200, { object: "billing_subscription", has_payment_method: true, hard_limit_usd: 120, soft_limit_usd: 100, system_hard_limit_usd: 120, access_until: 0 });
-      if (req.method === "GET" && path.endsWith("/dashboard/billing/usage")) return json(res, 200, { object: "list", total_usage: 2050 });
+      if (req.method === "GET" && path.endsWith("/dashboard/billing/subscription"))
+        return json(res, 200, {
+          object: "billing_subscription",
+          has_payment_method: true,
+          hard_limit_usd: 120,
+          soft_limit_usd: 100,
+          system_hard_limit_usd: 120,
+          access_until: 0,
+        });
+      if (req.method === "GET" && path.endsWith("/dashboard/billing/usage"))
+        return json(res, 200, { object: "list", total_usage: 2050 });
       if (path.endsWith("/embeddings")) {
         // Like OpenAI: floats by default, little-endian float32 base64 when asked (the SDK asks).
         const reply = JSON.parse(fixture("embeddings.json")) as { data: { embedding: number[] | string }[] };
         if ((JSON.parse(body || "{}") as { encoding_format?: string }).encoding_format === "base64") {
-          for (const item of reply.data) item.embedding = Buffer.from(new Float32Array(item.embedding as number[]).buffer).toString("base64");
+          for (const item of reply.data)
+            item.embedding = Buffer.from(new Float32Array(item.embedding as number[]).buffer).toString("base64");
         }
         return json(res, 200, reply);
       }
       if (path.endsWith("/images/edits") || path.endsWith("/images/variations")) {
         // Multipart, as the official client sends it: an image part is required, `n` is a form field.
-        if (!/name="image"; filename=/.test(body)) return json(res, 400, { error: { message: "image is required", type: "invalid_request_error", param: "image", code: null } });
+        if (!/name="image"; filename=/.test(body))
+          return json(res, 400, {
+            error: { message: "image is required", type: "invalid_request_error", param: "image", code: null },
+          });
         const n = Number(/name="n"\r\n\r\n(\d+)/.exec(body)?.[1] ?? 1);
         const reply = JSON.parse(fixture("images-generation.json")) as { data: unknown[] };
         reply.data = Array.from({ length: n }, () => reply.data[0]);
         return json(res, 200, reply);
       }
       if (path.endsWith("/edits")) {
-        return json(res, 200, { object: "edit", created: 1735689600, choices: [{ text: "What day of the week is it?", index: 0 }], usage: { prompt_tokens: 25, completion_tokens: 32, total_tokens: 57 } });
+        return json(res, 200, {
+          object: "edit",
+          created: 1735689600,
+          choices: [{ text: "What day of the week is it?", index: 0 }],
+          usage: { prompt_tokens: 25, completion_tokens: 32, total_tokens: 57 },
+        });
       }
       if (path.endsWith("/images/generations")) {
         const request = JSON.parse(body || "{}") as { n?: number };
@@ -117,7 +158,9 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
       if (path.endsWith("/audio/transcriptions") || path.endsWith("/audio/translations")) {
         // Multipart: the reply format and model are form fields, as the official client sends them.
         const field = (name: string) => new RegExp(`name="${name}"\\r\\n\\r\\n([^\\r]*)`).exec(body)?.[1];
-        const reply = JSON.parse(fixture(field("model") === "gpt-4o-transcribe" ? "transcription-usage.json" : "transcription.json")) as { text: string };
+        const reply = JSON.parse(
+          fixture(field("model") === "gpt-4o-transcribe" ? "transcription-usage.json" : "transcription.json"),
+        ) as { text: string };
         if (field("response_format") === "text") {
           res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
           return res.end(`${reply.text}\n`);
@@ -126,9 +169,12 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
       }
       if (path.endsWith("/responses")) {
         // The Responses API: a whole response, or its named events (split mid-event, so reads are fragmented).
-        if (!(JSON.parse(body || "{}") as { stream?: boolean }).stream) return json(res, 200, fixture("responses.json"));
+        if (!(JSON.parse(body || "{}") as { stream?: boolean }).stream)
+          return json(res, 200, fixture("responses.json"));
         res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-        for (const event of fixture("responses-stream.sse").split("\n\n").filter((e) => e.trim())) {
+        for (const event of fixture("responses-stream.sse")
+          .split("\n\n")
+          .filter((e) => e.trim())) {
           const frame = `${event}\n\n`;
           res.write(frame.slice(0, frame.length / 2));
           await new Promise((r) => setTimeout(r, 3));
@@ -155,7 +201,11 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
           return json(res, 200, fixture("chat-completion.json"));
         }
         res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-        const events = streamEvents(fixture("chat-stream.sse"), fault?.kind === "no-usage", fault?.kind === "usage" ? fault.json : undefined);
+        const events = streamEvents(
+          fixture("chat-stream.sse"),
+          fault?.kind === "no-usage",
+          fault?.kind === "usage" ? fault.json : undefined,
+        );
         for (const [i, event] of events.entries()) {
           if (res.destroyed) return;
           if (fault?.kind === "drop-mid-stream" && i === 2) {
@@ -164,7 +214,8 @@ export async function startOpenAiMock(options: { apiKey?: string } = {}): Promis
           }
           res.write(event);
           // Like OpenAI: events some milliseconds apart, and the body ends right after [DONE].
-          if (i < events.length - 1) await new Promise((r) => setTimeout(r, fault?.kind === "slow-stream" ? fault.gapMs : 5));
+          if (i < events.length - 1)
+            await new Promise((r) => setTimeout(r, fault?.kind === "slow-stream" ? fault.gapMs : 5));
         }
         return res.end();
       }

@@ -15,9 +15,17 @@ export type ProviderMock = {
   close: () => Promise<void>;
 };
 
-export type MockRoute = (req: RecordedRequest & { json: Record<string, any> }, res: ServerResponse, mock: ProviderMock) => void | Promise<void>;
+export type MockRoute = (
+  req: RecordedRequest & { json: Record<string, any> },
+  res: ServerResponse,
+  mock: ProviderMock,
+) => void | Promise<void>;
 
-export async function startProviderMock(options: { authorized: (req: IncomingMessage) => boolean; unauthorized: { status: number; body: unknown }; route: MockRoute }): Promise<ProviderMock> {
+export async function startProviderMock(options: {
+  authorized: (req: IncomingMessage) => boolean;
+  unauthorized: { status: number; body: unknown };
+  route: MockRoute;
+}): Promise<ProviderMock> {
   const mock: ProviderMock = { url: "", requests: [], close: async () => undefined };
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
@@ -50,7 +58,12 @@ export const bearerIs = (key: string) => (req: IncomingMessage) => req.headers.a
  * Writes a stream body in small pieces with a pause between them, so the gateway's reads split
  * events (and lines) mid-way — the decoders must put them back together.
  */
-export async function writeFragmented(res: ServerResponse, contentType: string, text: string, pieceBytes = 9): Promise<void> {
+export async function writeFragmented(
+  res: ServerResponse,
+  contentType: string,
+  text: string,
+  pieceBytes = 9,
+): Promise<void> {
   res.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-cache" });
   const bytes = Buffer.from(text, "utf8");
   for (let at = 0; at < bytes.length; at += pieceBytes) {
@@ -61,4 +74,5 @@ export async function writeFragmented(res: ServerResponse, contentType: string, 
 }
 
 export const ndjson = (lines: unknown[]) => lines.map((l) => `${JSON.stringify(l)}\n`).join("");
-export const sse = (events: unknown[], done = false) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("") + (done ? "data: [DONE]\n\n" : "");
+export const sse = (events: unknown[], done = false) =>
+  events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("") + (done ? "data: [DONE]\n\n" : "");

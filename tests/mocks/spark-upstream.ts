@@ -26,29 +26,51 @@ export type SparkMock = {
   close: () => Promise<void>;
 };
 
-const DOMAINS: Record<string, string> = { "v1.1": "general", "v2.1": "generalv2", "v3.1": "generalv3", "v3.5": "generalv3.5", "v4.0": "4.0Ultra" };
+const DOMAINS: Record<string, string> = {
+  "v1.1": "general",
+  "v2.1": "generalv2",
+  "v3.1": "generalv3",
+  "v3.5": "generalv3.5",
+  "v4.0": "4.0Ultra",
+};
 
 function refuse(socket: Duplex, status: number, message: string) {
   const body = JSON.stringify({ message });
   const reason = status === 401 ? "Unauthorized" : "Forbidden";
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
-function checkHandshake(req: IncomingMessage, apiKey: string, apiSecret: string): { status: number; message: string } | undefined {
+function checkHandshake(
+  req: IncomingMessage,
+  apiKey: string,
+  apiSecret: string,
+): { status: number; message: string } | undefined {
   const url = new URL(req.url ?? "/", "http://mock");
   const authorization = url.searchParams.get("authorization");
   const date = url.searchParams.get("date");
   const host = url.searchParams.get("host");
   if (!authorization || !date || !host) return { status: 401, message: "Unauthorized" };
   const when = Date.parse(date);
-  if (!Number.isFinite(when) || Math.abs(Date.now() - when) > 300_000) return { status: 403, message: "HMAC signature cannot be verified, a valid date or x-date header is required for HMAC Authentication" };
+  if (!Number.isFinite(when) || Math.abs(Date.now() - when) > 300_000)
+    return {
+      status: 403,
+      message: "HMAC signature cannot be verified, a valid date or x-date header is required for HMAC Authentication",
+    };
   if (host !== req.headers.host) return { status: 401, message: "HMAC signature does not match" };
-  const fields = /^api_key="([^"]*)", algorithm="hmac-sha256", headers="host date request-line", signature="([^"]*)"$/.exec(Buffer.from(authorization, "base64").toString("utf8"));
+  const fields =
+    /^api_key="([^"]*)", algorithm="hmac-sha256", headers="host date request-line", signature="([^"]*)"$/.exec(
+      Buffer.from(authorization, "base64").toString("utf8"),
+    );
   if (!fields) return { status: 401, message: "HMAC signature does not match" };
   if (fields[1] !== apiKey) return { status: 401, message: "Unauthorized" };
-  const expected = createHmac("sha256", apiSecret).update(`host: ${host}\ndate: ${date}\nGET ${url.pathname} HTTP/1.1`).digest();
+  const expected = createHmac("sha256", apiSecret)
+    .update(`host: ${host}\ndate: ${date}\nGET ${url.pathname} HTTP/1.1`)
+    .digest();
   const given = Buffer.from(fields[2]!, "base64");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { status: 401, message: "HMAC signature does not match" };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { status: 401, message: "HMAC signature does not match" };
   return undefined;
 }
 

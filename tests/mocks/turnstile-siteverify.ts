@@ -36,7 +36,11 @@ export async function startTurnstileMock(secret = "turnstile-secret-for-tests"):
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
     req.on("end", () => {
       const form = new URLSearchParams(body);
-      const call = { secret: form.get("secret") ?? "", response: form.get("response") ?? "", remoteip: form.get("remoteip") ?? "" };
+      const call = {
+        secret: form.get("secret") ?? "",
+        response: form.get("response") ?? "",
+        remoteip: form.get("remoteip") ?? "",
+      };
       mock.calls.push(call);
       if (mock.failWith) {
         res.writeHead(mock.failWith, { "Content-Type": "text/plain" });
@@ -53,7 +57,20 @@ export async function startTurnstileMock(secret = "turnstile-secret-for-tests"):
         used.add(call.response);
       }
       res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(success ? { success, challenge_ts: new Date().toISOString(), hostname: "localhost", "error-codes": [], action: "", cdata: "" } : { success, "error-codes": errors }));
+      res.end(
+        JSON.stringify(
+          success
+            ? {
+                success,
+                challenge_ts: new Date().toISOString(),
+                hostname: "localhost",
+                "error-codes": [],
+                action: "",
+                cdata: "",
+              }
+            : { success, "error-codes": errors },
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));

@@ -26,10 +26,22 @@ export type VertexMock = {
   close: () => Promise<void>;
 };
 
-const anthropicFixture = (name: string) => readFileSync(new URL(`../fixtures/upstream/anthropic/${name}`, import.meta.url), "utf8");
+const anthropicFixture = (name: string) =>
+  readFileSync(new URL(`../fixtures/upstream/anthropic/${name}`, import.meta.url), "utf8");
 
-export async function startVertexMock(opts: { publicKey: CryptoKey | KeyObject; clientEmail: string; projectId: string }): Promise<VertexMock> {
-  const mock: VertexMock = { url: "", tokenUri: "", requests: [], exchanges: 0, refused: [], close: async () => undefined };
+export async function startVertexMock(opts: {
+  publicKey: CryptoKey | KeyObject;
+  clientEmail: string;
+  projectId: string;
+}): Promise<VertexMock> {
+  const mock: VertexMock = {
+    url: "",
+    tokenUri: "",
+    requests: [],
+    exchanges: 0,
+    refused: [],
+    close: async () => undefined,
+  };
   const minted = new Set<string>();
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -39,10 +51,16 @@ export async function startVertexMock(opts: { publicKey: CryptoKey | KeyObject; 
         const form = new URLSearchParams(body);
         try {
           if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer") throw new Error("grant_type");
-          const { payload, protectedHeader } = await jwtVerify(form.get("assertion") ?? "", opts.publicKey, { issuer: opts.clientEmail, audience: mock.tokenUri, algorithms: ["RS256"], maxTokenAge: "1h" });
+          const { payload, protectedHeader } = await jwtVerify(form.get("assertion") ?? "", opts.publicKey, {
+            issuer: opts.clientEmail,
+            audience: mock.tokenUri,
+            algorithms: ["RS256"],
+            maxTokenAge: "1h",
+          });
           if (protectedHeader.typ !== "JWT") throw new Error("typ");
           if (payload.scope !== "https://www.googleapis.com/auth/cloud-platform") throw new Error("scope");
-          if (typeof payload.exp !== "number" || typeof payload.iat !== "number" || payload.exp - payload.iat > 3600) throw new Error("lifetime");
+          if (typeof payload.exp !== "number" || typeof payload.iat !== "number" || payload.exp - payload.iat > 3600)
+            throw new Error("lifetime");
         } catch (error) {
           mock.refused.push((error as Error).message);
           res.writeHead(400, { "Content-Type": "application/json" });
@@ -56,24 +74,43 @@ export async function startVertexMock(opts: { publicKey: CryptoKey | KeyObject; 
       }
       mock.requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body });
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-      if (!token || !minted.has(token)) return googleError(res, 401, "Request had invalid authentication credentials.", "UNAUTHENTICATED");
+      if (!token || !minted.has(token))
+        return googleError(res, 401, "Request had invalid authentication credentials.", "UNAUTHENTICATED");
       if (mock.fault) return googleError(res, mock.fault.status, mock.fault.message, mock.fault.code);
-      const route = /^\/v1\/projects\/([^/]+)\/locations\/([a-z0-9-]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):(\w+)$/.exec(url.pathname);
+      const route =
+        /^\/v1\/projects\/([^/]+)\/locations\/([a-z0-9-]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):(\w+)$/.exec(
+          url.pathname,
+        );
       if (req.method !== "POST" || !route) return googleError(res, 404, "not found", "NOT_FOUND");
       const [, project, , publisher, , method] = route;
-      if (project !== opts.projectId) return googleError(res, 403, `Permission denied on project ${project}`, "PERMISSION_DENIED");
+      if (project !== opts.projectId)
+        return googleError(res, 403, `Permission denied on project ${project}`, "PERMISSION_DENIED");
       if (publisher === "google" && method === "predict") {
         // Text embeddings: one prediction per instance, with its token count.
         const { instances } = JSON.parse(body) as { instances?: { content?: string }[] };
         res.writeHead(200, { "Content-Type": "application/json" });
-        const predictions = (instances ?? []).map((instance, i) => ({ embeddings: { values: [i, 0.5, -0.5], statistics: { token_count: 3 + i, truncated: false } } }));
+        const predictions = (instances ?? []).map((instance, i) => ({
+          embeddings: { values: [i, 0.5, -0.5], statistics: { token_count: 3 + i, truncated: false } },
+        }));
         return void res.end(JSON.stringify({ predictions, metadata: { billableCharacterCount: 2 } }));
       }
       if (publisher === "google") return answerGemini(res, method!, url.searchParams, body);
-      const request = JSON.parse(body) as { anthropic_version?: string; model?: string; stream?: boolean; tools?: unknown[] };
-      if (request.anthropic_version !== "vertex-2023-10-16" || "model" in request) return googleError(res, 400, "anthropic_version must be vertex-2023-10-16 and model absent", "INVALID_ARGUMENT");
+      const request = JSON.parse(body) as {
+        anthropic_version?: string;
+        model?: string;
+        stream?: boolean;
+        tools?: unknown[];
+      };
+      if (request.anthropic_version !== "vertex-2023-10-16" || "model" in request)
+        return googleError(
+          res,
+          400,
+          "anthropic_version must be vertex-2023-10-16 and model absent",
+          "INVALID_ARGUMENT",
+        );
       if (method === "streamRawPredict") {
-        if (request.stream !== true) return googleError(res, 400, "streamRawPredict needs stream: true", "INVALID_ARGUMENT");
+        if (request.stream !== true)
+          return googleError(res, 400, "streamRawPredict needs stream: true", "INVALID_ARGUMENT");
         res.writeHead(200, { "Content-Type": "text/event-stream" });
         return writeFragmented(res, anthropicFixture(request.tools ? "stream-tool-use.sse" : "stream-text.sse"));
       }

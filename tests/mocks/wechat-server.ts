@@ -38,5 +38,10 @@ export async function startWeChatServerMock(token: string): Promise<MockWeChatSe
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}`, codes, calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    codes,
+    calls,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

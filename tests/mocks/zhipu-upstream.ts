@@ -1,7 +1,15 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { readBody } from "./http-helpers";
-import { answerFault, listen, providerFixture, sendJson, writeFragmented, type ProviderFault, type RecordedRequest } from "./loopback";
+import {
+  answerFault,
+  listen,
+  providerFixture,
+  sendJson,
+  writeFragmented,
+  type ProviderFault,
+  type RecordedRequest,
+} from "./loopback";
 
 /**
  * A loopback Zhipu open platform (v3 model-api and v4): every call must carry a JWT that verifies
@@ -16,14 +24,19 @@ export function verifyZhipuJwt(token: string, keys: Record<string, string>): str
   if (!header || !payload || !signature || rest.length) return "malformed token";
   try {
     const head = JSON.parse(Buffer.from(header, "base64url").toString("utf8")) as { alg?: string; sign_type?: string };
-    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { api_key?: string; exp?: number; timestamp?: number };
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
+      api_key?: string;
+      exp?: number;
+      timestamp?: number;
+    };
     if (head.alg !== "HS256" || head.sign_type !== "SIGN") return "bad header";
     const secret = claims.api_key ? keys[claims.api_key] : undefined;
     if (!secret) return "unknown api_key";
     const expected = createHmac("sha256", secret).update(`${header}.${payload}`).digest();
     const given = Buffer.from(signature, "base64url");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "bad signature";
-    if (typeof claims.exp !== "number" || claims.exp < Date.now() || typeof claims.timestamp !== "number") return "expired";
+    if (typeof claims.exp !== "number" || claims.exp < Date.now() || typeof claims.timestamp !== "number")
+      return "expired";
     return undefined;
   } catch {
     return "malformed token";
@@ -44,7 +57,12 @@ export async function startZhipuMock(keys: Record<string, string>): Promise<Zhip
       const path = req.url ?? "";
       const v3 = /^\/api\/paas\/v3\/model-api\/[^/]+\/(invoke|sse-invoke)$/.exec(path);
       if (v3) {
-        if (verifyZhipuJwt(tokenOf(req.headers, false), keys)) return sendJson(res, 200, { code: 1002, msg: "Authorization Token非法，请确认Authorization Token正确传递。", success: false });
+        if (verifyZhipuJwt(tokenOf(req.headers, false), keys))
+          return sendJson(res, 200, {
+            code: 1002,
+            msg: "Authorization Token非法，请确认Authorization Token正确传递。",
+            success: false,
+          });
         if (answerFault(res, mock.fault)) return;
         if (v3[1] === "sse-invoke") {
           res.writeHead(200, { "Content-Type": "text/event-stream;charset=UTF-8" });
@@ -54,7 +72,10 @@ export async function startZhipuMock(keys: Record<string, string>): Promise<Zhip
         return sendJson(res, 200, providerFixture("zhipu", "v3-invoke.json"));
       }
       if (path === "/api/paas/v4/chat/completions" || path === "/api/paas/v4/embeddings") {
-        if (verifyZhipuJwt(tokenOf(req.headers, true), keys)) return sendJson(res, 401, { error: { code: "1002", message: "Authorization Token非法，请确认Authorization Token正确传递。" } });
+        if (verifyZhipuJwt(tokenOf(req.headers, true), keys))
+          return sendJson(res, 401, {
+            error: { code: "1002", message: "Authorization Token非法，请确认Authorization Token正确传递。" },
+          });
         if (answerFault(res, mock.fault)) return;
         if (path.endsWith("embeddings")) return sendJson(res, 200, providerFixture("zhipu", "v4-embeddings.json"));
         const request = JSON.parse(body || "{}") as { stream?: boolean };

@@ -5,7 +5,12 @@ export type ApiSession = {
   userId: number;
   username: string;
   cookie: string;
-  call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; json: any; headers: Headers }>;
+  call: (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) => Promise<{ status: number; json: any; headers: Headers }>;
 };
 
 export function baseUrl(): string {
@@ -30,7 +35,11 @@ export function uniqueName(prefix = "u"): string {
 export async function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(baseUrl() + path, {
     method,
-    headers: { "X-Forwarded-For": fakeIp(), ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
+    headers: {
+      "X-Forwarded-For": fakeIp(),
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...headers,
+    },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     redirect: "manual",
   });
@@ -58,7 +67,8 @@ export async function login(username: string, password: string): Promise<ApiSess
     userId,
     username,
     cookie,
-    call: (method, path, body, headers = {}) => request(method, path, body, { Cookie: cookie, "New-Api-User": String(userId), ...headers }),
+    call: (method, path, body, headers = {}) =>
+      request(method, path, body, { Cookie: cookie, "New-Api-User": String(userId), ...headers }),
   };
 }
 

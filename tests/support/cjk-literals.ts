@@ -24,7 +24,8 @@ function filesUnder(dir: string): string[] {
 /** The text of a literal with each substitution as `{{}}`. */
 function literalText(node: ts.Node): string | undefined {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-  if (ts.isTemplateExpression(node)) return node.head.text + node.templateSpans.map((span) => `{{}}${span.literal.text}`).join("");
+  if (ts.isTemplateExpression(node))
+    return node.head.text + node.templateSpans.map((span) => `{{}}${span.literal.text}`).join("");
   return undefined;
 }
 
@@ -39,7 +40,13 @@ export function cjkLiterals(root: string, dirs: string[]): CjkLiteral[] {
   const found: CjkLiteral[] = [];
   for (const file of dirs.flatMap((dir) => filesUnder(join(root, dir)))) {
     const tsx = file.endsWith(".tsx");
-    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true, tsx ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(file, "utf8"),
+      ts.ScriptTarget.Latest,
+      true,
+      tsx ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+    );
     const visit = (node: ts.Node): void => {
       const line = () => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
       const fixed = tsx ? fixedMarkupText(node) : undefined;
@@ -49,7 +56,8 @@ export function cjkLiterals(root: string, dirs: string[]): CjkLiteral[] {
       } else if (text !== undefined) {
         // A literal inside a template's substitution is visited on its own below; the template
         // itself is taken whole only when it carries Chinese outside its substitutions.
-        if (CJK.test(text) && !ts.isImportDeclaration(node.parent)) found.push({ file: relative(root, file), line: line(), text });
+        if (CJK.test(text) && !ts.isImportDeclaration(node.parent))
+          found.push({ file: relative(root, file), line: line(), text });
       }
       ts.forEachChild(node, visit);
     };

@@ -19,7 +19,11 @@ export type ConvertedChannels<U extends Upstream> = {
  * makes a user with a token: the setup shared by the tests of the Anthropic and Gemini surfaces
  * served by OpenAI channels. On failure it closes whatever upstream it had started.
  */
-export async function setUpConvertedChannels<U extends Upstream>(startUpstream: () => Promise<U>, model: string, compatibleModel: string): Promise<ConvertedChannels<U>> {
+export async function setUpConvertedChannels<U extends Upstream>(
+  startUpstream: () => Promise<U>,
+  model: string,
+  compatibleModel: string,
+): Promise<ConvertedChannels<U>> {
   const started: U[] = [];
   const close = async () => {
     for (const upstream of started) await upstream.close();

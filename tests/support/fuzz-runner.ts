@@ -38,14 +38,22 @@ export async function sendCase(fuzzCase: FuzzCase, clientIp: string): Promise<Fu
         ...(fuzzCase.contentType ? { "Content-Type": fuzzCase.contentType } : {}),
         ...fuzzCase.headers,
       },
-      body: typeof fuzzCase.body === "string" || fuzzCase.body === undefined ? fuzzCase.body : new Uint8Array(fuzzCase.body),
+      body:
+        typeof fuzzCase.body === "string" || fuzzCase.body === undefined
+          ? fuzzCase.body
+          : new Uint8Array(fuzzCase.body),
       redirect: "manual",
       signal: AbortSignal.timeout(20_000),
     });
     const reply = await res.text();
     return { fuzzCase, status: res.status, reply: reply.slice(0, 2000), ms: Date.now() - startedAt };
   } catch (error) {
-    return { fuzzCase, status: 0, reply: `network error: ${(error as Error).message} ${String((error as { cause?: unknown }).cause ?? "")}`, ms: Date.now() - startedAt };
+    return {
+      fuzzCase,
+      status: 0,
+      reply: `network error: ${(error as Error).message} ${String((error as { cause?: unknown }).cause ?? "")}`,
+      ms: Date.now() - startedAt,
+    };
   }
 }
 
@@ -57,7 +65,11 @@ export function isServerFailure(outcome: FuzzOutcome): boolean {
 }
 
 /** Runs the cases a few at a time (the machine is small and shared). */
-export async function runCases(cases: FuzzCase[], ipOf: (index: number) => string, concurrency = 4): Promise<FuzzOutcome[]> {
+export async function runCases(
+  cases: FuzzCase[],
+  ipOf: (index: number) => string,
+  concurrency = 4,
+): Promise<FuzzOutcome[]> {
   const outcomes: FuzzOutcome[] = new Array(cases.length);
   let next = 0;
   const workers = Array.from({ length: concurrency }, async () => {
@@ -76,12 +88,20 @@ export type PendingCase = { item: string; matches: (o: FuzzOutcome) => boolean }
  * Prints the count tried, every 5xx or dropped connection (method, path, body, reply) and where
  * the time went; returns the failures that are not known pending, for the test to assert on.
  */
-export function reportOutcomes(label: string, outcomes: FuzzOutcome[], startedAt: number, knownPending: PendingCase[]): string[] {
+export function reportOutcomes(
+  label: string,
+  outcomes: FuzzOutcome[],
+  startedAt: number,
+  knownPending: PendingCase[],
+): string[] {
   const failures = outcomes.filter(isServerFailure);
   const pending = failures.filter((o) => knownPending.some((p) => p.matches(o)));
   const unexpected = failures.filter((o) => !pending.includes(o));
-  console.log(`[fuzz] ${label}: ${outcomes.length} cases tried in ${((Date.now() - startedAt) / 1000).toFixed(1)} s, ${failures.length} 5xx/no answer (${pending.length} known pending)`);
-  for (const o of pending) console.log(`[fuzz]   pending (${knownPending.find((p) => p.matches(o))?.item}): ${describeCase(o)}`);
+  console.log(
+    `[fuzz] ${label}: ${outcomes.length} cases tried in ${((Date.now() - startedAt) / 1000).toFixed(1)} s, ${failures.length} 5xx/no answer (${pending.length} known pending)`,
+  );
+  for (const o of pending)
+    console.log(`[fuzz]   pending (${knownPending.find((p) => p.matches(o))?.item}): ${describeCase(o)}`);
   for (const o of unexpected) console.log(`[fuzz]   FAIL: ${describeCase(o)}`);
   const byPath = new Map<string, { n: number; ms: number }>();
   for (const o of outcomes) {

@@ -28,34 +28,207 @@ const ROOT_HASH = PASSWORD_HASH;
 type Insert = [table: string, columns: string[], rows: unknown[][]];
 
 const INSERTS: Insert[] = [
-  ["users", ["id", "username", "password", "role", "status", "quota", "`group`"], [[1, "root", ROOT_HASH, 100, 1, 0, "default"], [2, "alice", ROOT_HASH, 1, 1, 1000, "default"]]],
-  ["tokens", ["id", "user_id", "`key`", "status", "name", "created_time", "model_limits_enabled"], [[1, 2, "histtokenkey0000000000000000000000000000000000", 1, "alice-key", TIMES.sept, 0]]],
-  ["channels", ["id", "type", "`key`", "status", "name", "models", "created_time"], [[1, 1, "sk-old", 1, "old-openai", "gpt-4o-old", TIMES.sept]]],
+  [
+    "users",
+    ["id", "username", "password", "role", "status", "quota", "`group`"],
+    [
+      [1, "root", ROOT_HASH, 100, 1, 0, "default"],
+      [2, "alice", ROOT_HASH, 1, 1, 1000, "default"],
+    ],
+  ],
+  [
+    "tokens",
+    ["id", "user_id", "`key`", "status", "name", "created_time", "model_limits_enabled"],
+    [[1, 2, "histtokenkey0000000000000000000000000000000000", 1, "alice-key", TIMES.sept, 0]],
+  ],
+  [
+    "channels",
+    ["id", "type", "`key`", "status", "name", "models", "created_time"],
+    [[1, 1, "sk-old", 1, "old-openai", "gpt-4o-old", TIMES.sept]],
+  ],
   ["options", ["`key`", "value"], [["QuotaPerUnit", "500000"]]],
-  ["logs", ["id", "user_id", "created_at", "type", "content", "username", "token_name", "model_name", "quota", "prompt_tokens", "completion_tokens", "use_time", "is_stream", "channel_id", "token_id", "other"], [
-    [1, 2, TIMES.sept, 2, "september call", "alice", "alice-key", "gpt-4o-old", 1000, 10, 20, 3, 1, 1, 1, '{"model_ratio":1}'],
-    [2, 2, TIMES.septLater, 2, "second september call", "alice", "alice-key", "gpt-4o-old", 500, 5, 5, 1, 0, 1, 1, ""],
-    [3, 2, TIMES.oct, 2, "october call", "alice", "alice-key", "gpt-4o-old", 2000, 100, 50, 4, 0, 1, 1, ""],
-    [4, 2, TIMES.octTopUp, 1, "online top-up 10", "alice", "", "", 0, 0, 0, 0, 0, 0, 0, ""],
-    [5, 2, TIMES.octRefund, 6, "refund of a failed task", "alice", "", "", 300, 0, 0, 0, 0, 0, 0, ""],
-    [7, 2, TIMES.octMs * 1000, 2, "written in milliseconds", "alice", "alice-key", "gpt-4o-old", 700, 3000000000, 1, 2, 0, 1, 1, ""],
-  ]],
-  ["top_ups", ["id", "user_id", "amount", "money", "trade_no", "create_time", "status"], [[1, 2, 10, 7.3, "T20261020A", TIMES.octTopUp, "success"], [2, 99, 5, 3.65, "T-orphan", TIMES.octTopUp, "pending"]]],
-  ["midjourneys", ["id", "code", "user_id", "action", "mj_id", "prompt", "submit_time", "start_time", "finish_time", "status", "progress", "channel_id", "quota", "image_url"], [
-    [1, 1, 2, "IMAGINE", "mj-hist-1", "a cat", TIMES.oct * 1000, TIMES.oct * 1000 + 1000, TIMES.oct * 1000 + 60_000, "SUCCESS", "100%", 1, 5000, "https://example.com/cat.png"],
-  ]],
-  ["tasks", ["id", "created_at", "updated_at", "task_id", "platform", "user_id", "channel_id", "quota", "action", "status", "submit_time", "start_time", "finish_time", "progress", "properties", "data"], [
-    [1, TIMES.oct, TIMES.oct + 90, "suno-hist-1", "suno", 2, 1, 4000, "MUSIC", "SUCCESS", TIMES.oct, TIMES.oct + 5, TIMES.oct + 90, "100%", '{"input":"a song"}', "not json"],
-  ]],
-  ["quota_data", ["id", "user_id", "username", "model_name", "created_at", "token_used", "count", "quota"], [
-    [1, 2, "alice", "gpt-4o-old", TIMES.oct, 150, 1, 2000],
-    [2, 2, "alice", "gpt-3.5-gone", TIMES.augHour, 7, 3, 900],
-  ]],
+  [
+    "logs",
+    [
+      "id",
+      "user_id",
+      "created_at",
+      "type",
+      "content",
+      "username",
+      "token_name",
+      "model_name",
+      "quota",
+      "prompt_tokens",
+      "completion_tokens",
+      "use_time",
+      "is_stream",
+      "channel_id",
+      "token_id",
+      "other",
+    ],
+    [
+      [
+        1,
+        2,
+        TIMES.sept,
+        2,
+        "september call",
+        "alice",
+        "alice-key",
+        "gpt-4o-old",
+        1000,
+        10,
+        20,
+        3,
+        1,
+        1,
+        1,
+        '{"model_ratio":1}',
+      ],
+      [
+        2,
+        2,
+        TIMES.septLater,
+        2,
+        "second september call",
+        "alice",
+        "alice-key",
+        "gpt-4o-old",
+        500,
+        5,
+        5,
+        1,
+        0,
+        1,
+        1,
+        "",
+      ],
+      [3, 2, TIMES.oct, 2, "october call", "alice", "alice-key", "gpt-4o-old", 2000, 100, 50, 4, 0, 1, 1, ""],
+      [4, 2, TIMES.octTopUp, 1, "online top-up 10", "alice", "", "", 0, 0, 0, 0, 0, 0, 0, ""],
+      [5, 2, TIMES.octRefund, 6, "refund of a failed task", "alice", "", "", 300, 0, 0, 0, 0, 0, 0, ""],
+      [
+        7,
+        2,
+        TIMES.octMs * 1000,
+        2,
+        "written in milliseconds",
+        "alice",
+        "alice-key",
+        "gpt-4o-old",
+        700,
+        3000000000,
+        1,
+        2,
+        0,
+        1,
+        1,
+        "",
+      ],
+    ],
+  ],
+  [
+    "top_ups",
+    ["id", "user_id", "amount", "money", "trade_no", "create_time", "status"],
+    [
+      [1, 2, 10, 7.3, "T20261020A", TIMES.octTopUp, "success"],
+      [2, 99, 5, 3.65, "T-orphan", TIMES.octTopUp, "pending"],
+    ],
+  ],
+  [
+    "midjourneys",
+    [
+      "id",
+      "code",
+      "user_id",
+      "action",
+      "mj_id",
+      "prompt",
+      "submit_time",
+      "start_time",
+      "finish_time",
+      "status",
+      "progress",
+      "channel_id",
+      "quota",
+      "image_url",
+    ],
+    [
+      [
+        1,
+        1,
+        2,
+        "IMAGINE",
+        "mj-hist-1",
+        "a cat",
+        TIMES.oct * 1000,
+        TIMES.oct * 1000 + 1000,
+        TIMES.oct * 1000 + 60_000,
+        "SUCCESS",
+        "100%",
+        1,
+        5000,
+        "https://example.com/cat.png",
+      ],
+    ],
+  ],
+  [
+    "tasks",
+    [
+      "id",
+      "created_at",
+      "updated_at",
+      "task_id",
+      "platform",
+      "user_id",
+      "channel_id",
+      "quota",
+      "action",
+      "status",
+      "submit_time",
+      "start_time",
+      "finish_time",
+      "progress",
+      "properties",
+      "data",
+    ],
+    [
+      [
+        1,
+        TIMES.oct,
+        TIMES.oct + 90,
+        "suno-hist-1",
+        "suno",
+        2,
+        1,
+        4000,
+        "MUSIC",
+        "SUCCESS",
+        TIMES.oct,
+        TIMES.oct + 5,
+        TIMES.oct + 90,
+        "100%",
+        '{"input":"a song"}',
+        "not json",
+      ],
+    ],
+  ],
+  [
+    "quota_data",
+    ["id", "user_id", "username", "model_name", "created_at", "token_used", "count", "quota"],
+    [
+      [1, 2, "alice", "gpt-4o-old", TIMES.oct, 150, 1, 2000],
+      [2, 2, "alice", "gpt-3.5-gone", TIMES.augHour, 7, 3, 900],
+    ],
+  ],
 ];
 
 function statements(): string[] {
   const text = readFileSync("tests/fixtures/import/history-new-api.sql", "utf8").replace(/--.*$/gm, "");
-  return text.split(";").map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(";")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function seedSqliteSource(path: string): void {
@@ -63,7 +236,11 @@ export function seedSqliteSource(path: string): void {
   try {
     for (const ddl of statements()) db.exec(ddl.replaceAll(" auto_increment", ""));
     for (const [table, columns, rows] of INSERTS) {
-      for (const row of rows) db.run(`insert into ${table} (${columns.join(", ")}) values (${columns.map(() => "?").join(", ")})`, row as never);
+      for (const row of rows)
+        db.run(
+          `insert into ${table} (${columns.join(", ")}) values (${columns.map(() => "?").join(", ")})`,
+          row as never,
+        );
     }
   } finally {
     db.close();
@@ -72,7 +249,12 @@ export function seedSqliteSource(path: string): void {
 
 /** CI names its server in MARIADB_URL (.ci/run); locally the default 127.0.0.1:3306, root, no password. */
 const MARIADB_URL = new URL(process.env.MARIADB_URL ?? "mysql://root@127.0.0.1:3306");
-export const MARIADB_ADMIN = { host: MARIADB_URL.hostname, port: Number(MARIADB_URL.port || 3306), user: decodeURIComponent(MARIADB_URL.username), password: decodeURIComponent(MARIADB_URL.password) };
+export const MARIADB_ADMIN = {
+  host: MARIADB_URL.hostname,
+  port: Number(MARIADB_URL.port || 3306),
+  user: decodeURIComponent(MARIADB_URL.username),
+  password: decodeURIComponent(MARIADB_URL.password),
+};
 
 /** Creates `name` on the local MariaDB with the fixture; returns its URL. */
 export async function seedMariadbSource(name: string): Promise<string> {
@@ -113,8 +295,14 @@ export function seedSqliteLogDatabase(path: string): void {
   try {
     const logsDdl = statements().find((s) => s.startsWith("create table logs"))!;
     db.exec(logsDdl.replaceAll(" auto_increment", ""));
-    for (const [id, content] of [[100, "from the log database"], [101, "also from the log database"]] as const) {
-      db.run("insert into logs (id, user_id, created_at, type, content, username, model_name, quota) values (?, 2, ?, 2, ?, 'alice', 'gpt-4o-old', 10)", [id, TIMES.oct, content]);
+    for (const [id, content] of [
+      [100, "from the log database"],
+      [101, "also from the log database"],
+    ] as const) {
+      db.run(
+        "insert into logs (id, user_id, created_at, type, content, username, model_name, quota) values (?, 2, ?, 2, ?, 'alice', 'gpt-4o-old', 10)",
+        [id, TIMES.oct, content],
+      );
     }
   } finally {
     db.close();

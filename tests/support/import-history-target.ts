@@ -27,7 +27,13 @@ export type ImportTarget = {
 export async function createImportTarget(kind: "postgres" | "pglite"): Promise<ImportTarget> {
   const dataDir = mkdtempSync(join(tmpdir(), "switchyard-import-"));
   const scratch = kind === "postgres" ? await createScratchDatabase(process.env.DATABASE_URL!) : undefined;
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, DATABASE_URL: scratch?.url ?? "", REDIS_URL: "" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    DATA_DIR: dataDir,
+    DATABASE_URL: scratch?.url ?? "",
+    REDIS_URL: "",
+  };
   delete env.PGLITE_DIR;
   const target: ImportTarget = {
     kind,
@@ -45,7 +51,10 @@ export async function createImportTarget(kind: "postgres" | "pglite"): Promise<I
     },
     runImport(args) {
       return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, ["build/entry/server/import.mjs", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+        const child = spawn(process.execPath, ["build/entry/server/import.mjs", ...args], {
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -69,16 +78,26 @@ export async function createImportTarget(kind: "postgres" | "pglite"): Promise<I
  * row marks the target as one an import is filling.
  */
 export async function seedImportedAccounts(db: Kysely<DB>): Promise<void> {
-  await db.insertInto("users").values([
-    { id: 1, username: "root", password_hash: PASSWORD_HASH, role: 100, quota: 0 },
-    { id: 2, username: "alice", password_hash: PASSWORD_HASH, role: 1, quota: 1000 },
-  ]).execute();
-  await db.insertInto("import_runs").values({ source: "test accounts", fork: "new-api", finished_at: new Date() }).execute();
+  await db
+    .insertInto("users")
+    .values([
+      { id: 1, username: "root", password_hash: PASSWORD_HASH, role: 100, quota: 0 },
+      { id: 2, username: "alice", password_hash: PASSWORD_HASH, role: 1, quota: 1000 },
+    ])
+    .execute();
+  await db
+    .insertInto("import_runs")
+    .values({ source: "test accounts", fork: "new-api", finished_at: new Date() })
+    .execute();
 }
 
 /** A signed-in admin on a started gateway, with the console's headers. */
 export async function signIn(baseUrl: string, username: string, password: string) {
-  const res = await fetch(`${baseUrl}/api/user/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username, password }) });
+  const res = await fetch(`${baseUrl}/api/user/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username, password }),
+  });
   const json = (await res.json()) as { success: boolean; message?: string; data: { id: number } };
   if (!json.success) throw new Error(`login failed: ${json.message}`);
   const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";

@@ -83,7 +83,10 @@ export async function postgresSource(adminUrl: string): Promise<Source & { drop(
     source: url.toString(),
     async exec(sql, params = []) {
       let n = 0;
-      await client.query(sql.replace(/`/g, '"').replace(/\?/g, () => `$${++n}`), params.map((p) => (p === null ? null : String(p))));
+      await client.query(
+        sql.replace(/`/g, '"').replace(/\?/g, () => `$${++n}`),
+        params.map((p) => (p === null ? null : String(p))),
+      );
     },
     async close() {},
     async drop() {
@@ -110,10 +113,20 @@ export function randomKey(length = 48): string {
 const nodeFlags = packageJson.config.node_flags.split(" ").filter(Boolean);
 
 /** Runs the built `npm run import` bundle against a target; resolves with its exit code and output. */
-export function runImportCli(args: string[], target: { dataDir: string; databaseUrl?: string; cryptoSecret: string }): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runImportCli(
+  args: string[],
+  target: { dataDir: string; databaseUrl?: string; cryptoSecret: string },
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...nodeFlags, "build/entry/server/import.mjs", ...args], {
-      env: { ...process.env, NODE_ENV: "production", DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl ?? "", CRYPTO_SECRET: target.cryptoSecret, REDIS_URL: "" },
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATA_DIR: target.dataDir,
+        DATABASE_URL: target.databaseUrl ?? "",
+        CRYPTO_SECRET: target.cryptoSecret,
+        REDIS_URL: "",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -21,10 +21,16 @@ export async function meterTransfer(page: Page): Promise<TransferMeter> {
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
   const seen = new Map<string, { url: string; type: string }>();
   const finished: Transferred[] = [];
-  cdp.on("Network.responseReceived", (event) => seen.set(event.requestId, { url: event.response.url, type: event.type }));
+  cdp.on("Network.responseReceived", (event) =>
+    seen.set(event.requestId, { url: event.response.url, type: event.type }),
+  );
   cdp.on("Network.loadingFinished", (event) => {
     const response = seen.get(event.requestId);
-    finished.push({ url: response?.url ?? "(unknown)", type: response?.type ?? "Other", bytes: event.encodedDataLength });
+    finished.push({
+      url: response?.url ?? "(unknown)",
+      type: response?.type ?? "Other",
+      bytes: event.encodedDataLength,
+    });
   });
   return {
     totals: () => ({
@@ -39,7 +45,8 @@ export async function meterTransfer(page: Page): Promise<TransferMeter> {
 export function formatTable(header: string[], rows: (string | number)[][]): string {
   const cells = [header, ...rows.map((row) => row.map(String))];
   const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? "").length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
   return [line(cells[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...cells.slice(1).map(line)].join("\n");
 }
 

@@ -9,7 +9,8 @@ export function parsePrometheus(text: string): Sample[] {
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)/.exec(line);
     if (!match) throw new Error(`not an exposition line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const pair of (match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]!] = pair[2]!.replace(/\\(.)/g, "$1");
+    for (const pair of (match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
+      labels[pair[1]!] = pair[2]!.replace(/\\(.)/g, "$1");
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return samples;
@@ -17,5 +18,7 @@ export function parsePrometheus(text: string): Sample[] {
 
 /** The sum of the samples of `name` whose labels include `where`. */
 export function sumOf(samples: Sample[], name: string, where: Record<string, string> = {}): number {
-  return samples.filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+  return samples
+    .filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
 }

@@ -6,7 +6,12 @@ import { freePort } from "./server";
  * A private, throw-away redis-server on a loopback port, for tests that stop Redis (the shared
  * one on 6379 is used by everyone) or need a Redis no other test server talks to.
  */
-export type TestRedis = { port: number; url: (db?: number) => string; stop: () => Promise<void>; start: () => Promise<void> };
+export type TestRedis = {
+  port: number;
+  url: (db?: number) => string;
+  stop: () => Promise<void>;
+  start: () => Promise<void>;
+};
 
 function answers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -23,7 +28,9 @@ export async function startTestRedis(): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
     for (let i = 0; i < 100 && !(await answers(port)); i += 1) await new Promise((r) => setTimeout(r, 50));
   };
   /** SIGKILL, as an outage: no goodbye to the clients. */

@@ -20,7 +20,13 @@ export async function mergeOption(root: ApiSession, key: string, entries: Record
 
 export async function createChannel(root: ApiSession, fields: Record<string, unknown>): Promise<number> {
   const name = `relay-${Math.random().toString(36).slice(2, 9)}`;
-  const res = await root.call("POST", "/api/channel/", { type: 1, key: "sk-upstream", group: "default", name, ...fields });
+  const res = await root.call("POST", "/api/channel/", {
+    type: 1,
+    key: "sk-upstream",
+    group: "default",
+    name,
+    ...fields,
+  });
   if (!res.json.success) throw new Error(`channel: ${res.json.message}`);
   const found = await root.call("GET", `/api/channel/search?keyword=${name}`);
   return found.json.data[0].id as number;
@@ -36,7 +42,13 @@ export async function userWithToken(quota: number, tokenFields: Record<string, u
   } finally {
     await setOption(root, "QuotaForNewUser", "0");
   }
-  const created = await user.call("POST", "/api/token/", { name: "relay", remain_quota: 500000, expired_time: -1, unlimited_quota: true, ...tokenFields });
+  const created = await user.call("POST", "/api/token/", {
+    name: "relay",
+    remain_quota: 500000,
+    expired_time: -1,
+    unlimited_quota: true,
+    ...tokenFields,
+  });
   if (!created.json.success) throw new Error(`token: ${created.json.message}`);
   const token = (await user.call("GET", "/api/token/")).json.data[0];
   const key = (await user.call("GET", `/api/token/${token.id}/key`)).json.data.key as string;

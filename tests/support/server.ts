@@ -95,7 +95,11 @@ export async function startServer(options: {
     ...options.env,
   };
   let log = "";
-  const child: ChildProcess = spawn(process.execPath, [...productionNodeFlags, ...(options.nodeArgs ?? []), "build/entry/server/index.mjs"], { env, stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...productionNodeFlags, ...(options.nodeArgs ?? []), "build/entry/server/index.mjs"],
+    { env, stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd },
+  );
   child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -112,7 +116,11 @@ export async function startServer(options: {
   // Scaled mode is a web process plus workers: background jobs run on a real BullMQ worker.
   let worker: ChildProcess | undefined;
   if (env.REDIS_URL && options.worker !== false) {
-    worker = spawn(process.execPath, [...productionNodeFlags, "build/entry/jobs/worker.mjs"], { env, stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd });
+    worker = spawn(process.execPath, [...productionNodeFlags, "build/entry/jobs/worker.mjs"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      cwd: options.cwd,
+    });
     worker.stdout?.on("data", (chunk: Buffer) => (log += `[worker] ${chunk.toString()}`));
     worker.stderr?.on("data", (chunk: Buffer) => (log += `[worker] ${chunk.toString()}`));
   }

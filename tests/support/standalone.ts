@@ -10,7 +10,11 @@ import type { StartedServer } from "./server";
  */
 export type Node = { baseUrl: string; auth: Record<string, string> };
 
-export async function call(base: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {}) {
+export async function call(
+  base: string,
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+) {
   const res = await fetch(base + path, {
     method: init.method ?? "GET",
     headers: { "Content-Type": "application/json", "X-Forwarded-For": fakeIp(), ...init.headers },
@@ -37,11 +41,28 @@ export async function signIn(baseUrl: string, username = "root", password = "123
 
 /** A channel to the upstream mock and a fresh unlimited token of root; returns the token's key. */
 export async function channelAndKey(node: Node, upstreamUrl: string, model = "gpt-4o-mini"): Promise<string> {
-  const channel = await call(node.baseUrl, "/api/channel/", { method: "POST", headers: node.auth, body: { type: 1, name: `c-${Math.random().toString(36).slice(2, 8)}`, key: "k", base_url: upstreamUrl, models: model } });
+  const channel = await call(node.baseUrl, "/api/channel/", {
+    method: "POST",
+    headers: node.auth,
+    body: {
+      type: 1,
+      name: `c-${Math.random().toString(36).slice(2, 8)}`,
+      key: "k",
+      base_url: upstreamUrl,
+      models: model,
+    },
+  });
   if (!channel.json?.success) throw new Error(`channel: ${channel.text}`);
   const name = `t-${Math.random().toString(36).slice(2, 8)}`;
-  await call(node.baseUrl, "/api/token/", { method: "POST", headers: node.auth, body: { name, unlimited_quota: true, remain_quota: 0, expired_time: -1 } });
-  const tokens = (await call(node.baseUrl, "/api/token/", { headers: node.auth })).json.data as { id: number; name: string }[];
+  await call(node.baseUrl, "/api/token/", {
+    method: "POST",
+    headers: node.auth,
+    body: { name, unlimited_quota: true, remain_quota: 0, expired_time: -1 },
+  });
+  const tokens = (await call(node.baseUrl, "/api/token/", { headers: node.auth })).json.data as {
+    id: number;
+    name: string;
+  }[];
   const tokenId = tokens.find((t) => t.name === name)!.id;
   return (await call(node.baseUrl, `/api/token/${tokenId}/key`, { headers: node.auth })).json.data.key as string;
 }
@@ -58,7 +79,11 @@ export function chat(baseUrl: string, key: string, model = "gpt-4o-mini") {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `check` is true or the time is up; returns whether it became true. */
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs: number, stepMs = 100): Promise<boolean> {
+export async function eventually(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  stepMs = 100,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return true;

@@ -13,5 +13,12 @@ type Props = {
  * server's cross-site guard covers it (decision 018).
  */
 export function TelegramLoginWidget({ botName, action, fields = {} }: Props) {
-  return <div data-testid="telegram-login" data-telegram-bot={botName} data-action={action} data-fields={JSON.stringify(fields)} />;
+  return (
+    <div
+      data-testid="telegram-login"
+      data-telegram-bot={botName}
+      data-action={action}
+      data-fields={JSON.stringify(fields)}
+    />
+  );
 }

@@ -10,7 +10,14 @@ import type { FormConstraint } from "~/web/form-constraint";
 import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
 import { useMessage, useT } from "~/components/i18n/locale-context";
 
-export type ChannelTypeOption = { type: number; name: string; keyHint: string; otherLabel?: string; defaultModels: readonly string[]; baseUrlPlaceholder: string };
+export type ChannelTypeOption = {
+  type: number;
+  name: string;
+  keyHint: string;
+  otherLabel?: string;
+  defaultModels: readonly string[];
+  baseUrlPlaceholder: string;
+};
 
 type Props = {
   mode: "create" | "edit";
@@ -60,33 +67,69 @@ export function ChannelForm(props: Props) {
   // Listed models (获取模型列表) and custom ones come back chosen: each needs its checkbox.
   const modelOptions = [...new Set([...props.allModels, ...selected])];
   return (
-    <Form method="post" {...browserCheckedFormProps(form, props.constraint, message)} className="card flex max-w-3xl flex-col gap-4">
+    <Form
+      method="post"
+      {...browserCheckedFormProps(form, props.constraint, message)}
+      className="card flex max-w-3xl flex-col gap-4"
+    >
       <h1 className="text-xl font-bold">{props.mode === "create" ? t("创建新的渠道") : t("更新渠道信息")}</h1>
       {props.notice ? <FlashBanner type="info" message={t(props.notice)} /> : null}
-      {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
+      {form.errors?.map((e) => (
+        <FlashBanner key={e} type="error" message={e} />
+      ))}
       <div>
-        <label className="label" htmlFor={fields.type.id}>{t("类型")}</label>
+        <label className="label" htmlFor={fields.type.id}>
+          {t("类型")}
+        </label>
         {/* The form below follows the type (key format, base URL, the `other` field, default
             models): 切换类型 re-renders it for the chosen one. The enhancement script presses
             that button as soon as the choice changes, and hides it. */}
         <div className="flex gap-2">
           <select {...getSelectProps(fields.type)} className="input" data-submit-on-change="#channel-switch-type">
-            {props.types.map((type) => <option key={type.type} value={type.type}>{t(type.name)}</option>)}
+            {props.types.map((type) => (
+              <option key={type.type} value={type.type}>
+                {t(type.name)}
+              </option>
+            ))}
           </select>
           {/* The type this form was drawn for: a switch replaces only that type's untouched defaults. */}
           <input type="hidden" name="previous_type" value={currentType} />
-          <button type="submit" id="channel-switch-type" name="intent" value="switch-type" formNoValidate className="btn-secondary shrink-0" data-js-hidden="">{t("切换类型")}</button>
+          <button
+            type="submit"
+            id="channel-switch-type"
+            name="intent"
+            value="switch-type"
+            formNoValidate
+            className="btn-secondary shrink-0"
+            data-js-hidden=""
+          >
+            {t("切换类型")}
+          </button>
         </div>
       </div>
       <div>
-        <label className="label" htmlFor={fields.name.id}>{t("名称")}</label>
+        <label className="label" htmlFor={fields.name.id}>
+          {t("名称")}
+        </label>
         <input {...getInputProps(fields.name, { type: "text" })} className="input" placeholder={t("请为渠道命名")} />
         <Err errors={fields.name.errors} />
       </div>
       <div>
-        <label className="label" htmlFor={fields.key.id}>{t("密钥")}</label>
-        <textarea {...getTextareaProps(fields.key)} className="input font-mono" rows={props.mode === "create" || props.multiKey ? 4 : 2}
-          placeholder={props.mode === "create" ? t("{{hint}}，一行一个密钥", { hint: typeInfo ? keyHint : t("密钥") }) : props.multiKey ? t("留空则保持原密钥不变；填写则替换全部密钥（每行一个）") : t("留空则保持原密钥不变")} />
+        <label className="label" htmlFor={fields.key.id}>
+          {t("密钥")}
+        </label>
+        <textarea
+          {...getTextareaProps(fields.key)}
+          className="input font-mono"
+          rows={props.mode === "create" || props.multiKey ? 4 : 2}
+          placeholder={
+            props.mode === "create"
+              ? t("{{hint}}，一行一个密钥", { hint: typeInfo ? keyHint : t("密钥") })
+              : props.multiKey
+                ? t("留空则保持原密钥不变；填写则替换全部密钥（每行一个）")
+                : t("留空则保持原密钥不变")
+          }
+        />
         <p className="mt-1 text-xs text-gray-500">{t("格式：{{hint}}", { hint: keyHint })}</p>
         <Err errors={fields.key.errors} />
       </div>
@@ -94,7 +137,9 @@ export function ChannelForm(props: Props) {
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           {props.mode === "create" ? (
             <div>
-              <label className="label" htmlFor={fields.key_mode.id}>{t("密钥模式")}</label>
+              <label className="label" htmlFor={fields.key_mode.id}>
+                {t("密钥模式")}
+              </label>
               <select {...getSelectProps(fields.key_mode)} className="input">
                 <option value="batch">{t("批量创建（每行一个渠道）")}</option>
                 <option value="multi_to_single">{t("单渠道多密钥（每行一个密钥）")}</option>
@@ -102,7 +147,9 @@ export function ChannelForm(props: Props) {
             </div>
           ) : null}
           <div>
-            <label className="label" htmlFor={fields.multi_key_mode.id}>{t("多密钥使用方式")}</label>
+            <label className="label" htmlFor={fields.multi_key_mode.id}>
+              {t("多密钥使用方式")}
+            </label>
             <select {...getSelectProps(fields.multi_key_mode)} className="input">
               <option value="random">{t("随机")}</option>
               <option value="polling">{t("轮询")}</option>
@@ -112,13 +159,21 @@ export function ChannelForm(props: Props) {
         </div>
       ) : null}
       <div>
-        <label className="label" htmlFor={fields.base_url.id}>{t("代理地址（Base URL）")}</label>
-        <input {...getInputProps(fields.base_url, { type: "text" })} className="input" placeholder={typeInfo ? baseUrlHint : t("可选，留空使用官方地址")} />
+        <label className="label" htmlFor={fields.base_url.id}>
+          {t("代理地址（Base URL）")}
+        </label>
+        <input
+          {...getInputProps(fields.base_url, { type: "text" })}
+          className="input"
+          placeholder={typeInfo ? baseUrlHint : t("可选，留空使用官方地址")}
+        />
         <p className="mt-1 text-xs text-gray-500">{t("{{hint}}；末尾的 / 会被去掉", { hint: baseUrlHint })}</p>
       </div>
       {typeInfo?.otherLabel ? (
         <div>
-          <label className="label" htmlFor={fields.other.id}>{t(typeInfo.otherLabel)}</label>
+          <label className="label" htmlFor={fields.other.id}>
+            {t(typeInfo.otherLabel)}
+          </label>
           <input {...getInputProps(fields.other, { type: "text" })} className="input" />
         </div>
       ) : (
@@ -126,52 +181,107 @@ export function ChannelForm(props: Props) {
       )}
       {currentType === CHANNEL_TYPE.openai ? (
         <div>
-          <label className="label" htmlFor={fields.openai_organization.id}>{t("组织（Organization）")}</label>
-          <input {...getInputProps(fields.openai_organization, { type: "text" })} className="input" placeholder={t("可选")} />
+          <label className="label" htmlFor={fields.openai_organization.id}>
+            {t("组织（Organization）")}
+          </label>
+          <input
+            {...getInputProps(fields.openai_organization, { type: "text" })}
+            className="input"
+            placeholder={t("可选")}
+          />
         </div>
       ) : null}
       <div>
-        <ModelPicker name={fields.models.name} legend={t("模型")} models={modelOptions} chosen={selected} testId="channel-models" />
+        <ModelPicker
+          name={fields.models.name}
+          legend={t("模型")}
+          models={modelOptions}
+          chosen={selected}
+          testId="channel-models"
+        />
         <Err errors={fields.models.errors} />
         <div className="mt-1 flex flex-wrap items-center gap-1">
           <HelperButton intent="fill-defaults">{t("填入该类型的默认模型")}</HelperButton>
           <HelperButton intent="clear-models">{t("清除所有模型")}</HelperButton>
           {/* Asks the upstream (its own key and base URL as typed); the answer re-renders the form with the list selected. */}
           <HelperButton intent="fetch-models">{t("获取模型列表")}</HelperButton>
-          <input {...getInputProps(fields.custom_models, { type: "text" })} className="input w-56" placeholder={t("输入自定义模型名称，逗号分隔")} aria-label={t("自定义模型")} />
+          <input
+            {...getInputProps(fields.custom_models, { type: "text" })}
+            className="input w-56"
+            placeholder={t("输入自定义模型名称，逗号分隔")}
+            aria-label={t("自定义模型")}
+          />
           <HelperButton intent="add-custom">{t("填入")}</HelperButton>
         </div>
       </div>
       <div>
-        <label className="label" htmlFor={fields.groups.id}>{t("分组")}</label>
+        <label className="label" htmlFor={fields.groups.id}>
+          {t("分组")}
+        </label>
         <select {...getSelectProps(fields.groups)} multiple className="input h-24">
-          {props.groups.map((g) => <option key={g} value={g}>{g}</option>)}
+          {props.groups.map((g) => (
+            <option key={g} value={g}>
+              {g}
+            </option>
+          ))}
         </select>
       </div>
       <div>
-        <label className="label" htmlFor={fields.model_mapping.id}>{t("模型重定向")}</label>
-        <textarea {...getTextareaProps(fields.model_mapping)} className="input font-mono" rows={4} placeholder={t("此项可选，用于修改请求体中的模型名称，为一个 JSON 字符串，例如：\n{{template}}", { template: MODEL_MAPPING_TEMPLATE })} />
+        <label className="label" htmlFor={fields.model_mapping.id}>
+          {t("模型重定向")}
+        </label>
+        <textarea
+          {...getTextareaProps(fields.model_mapping)}
+          className="input font-mono"
+          rows={4}
+          placeholder={t("此项可选，用于修改请求体中的模型名称，为一个 JSON 字符串，例如：\n{{template}}", {
+            template: MODEL_MAPPING_TEMPLATE,
+          })}
+        />
         <Err errors={fields.model_mapping.errors} />
-        <div className="mt-1"><HelperButton intent="template-model-mapping">{t("填入模板")}</HelperButton></div>
+        <div className="mt-1">
+          <HelperButton intent="template-model-mapping">{t("填入模板")}</HelperButton>
+        </div>
       </div>
       <div>
-        <label className="label" htmlFor={fields.status_code_mapping.id}>{t("状态码复写")}</label>
-        <textarea {...getTextareaProps(fields.status_code_mapping)} className="input font-mono" rows={3} placeholder={t("此项可选，用于复写返回的状态码，例如：\n{{template}}", { template: STATUS_CODE_MAPPING_TEMPLATE })} />
+        <label className="label" htmlFor={fields.status_code_mapping.id}>
+          {t("状态码复写")}
+        </label>
+        <textarea
+          {...getTextareaProps(fields.status_code_mapping)}
+          className="input font-mono"
+          rows={3}
+          placeholder={t("此项可选，用于复写返回的状态码，例如：\n{{template}}", {
+            template: STATUS_CODE_MAPPING_TEMPLATE,
+          })}
+        />
         <Err errors={fields.status_code_mapping.errors} />
-        <div className="mt-1"><HelperButton intent="template-status-code-mapping">{t("填入模板")}</HelperButton></div>
+        <div className="mt-1">
+          <HelperButton intent="template-status-code-mapping">{t("填入模板")}</HelperButton>
+        </div>
       </div>
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         <div>
-          <label className="label" htmlFor={fields.test_model.id}>{t("默认测试模型")}</label>
-          <input {...getInputProps(fields.test_model, { type: "text" })} className="input" placeholder={t("不填则为模型列表第一个")} />
+          <label className="label" htmlFor={fields.test_model.id}>
+            {t("默认测试模型")}
+          </label>
+          <input
+            {...getInputProps(fields.test_model, { type: "text" })}
+            className="input"
+            placeholder={t("不填则为模型列表第一个")}
+          />
         </div>
         <div>
-          <label className="label" htmlFor={fields.priority.id}>{t("优先级")}</label>
+          <label className="label" htmlFor={fields.priority.id}>
+            {t("优先级")}
+          </label>
           <input {...getInputProps(fields.priority, { type: "number" })} className="input" />
           <Err errors={fields.priority.errors} />
         </div>
         <div>
-          <label className="label" htmlFor={fields.weight.id}>{t("权重")}</label>
+          <label className="label" htmlFor={fields.weight.id}>
+            {t("权重")}
+          </label>
           {/* The product's minimum; the server turns a negative weight into 0 rather than refusing it. */}
           <input {...getInputProps(fields.weight, { type: "number" })} className="input" min={0} />
           <Err errors={fields.weight.errors} />
@@ -179,24 +289,33 @@ export function ChannelForm(props: Props) {
       </div>
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
         <div>
-          <label className="label" htmlFor={fields.key_max_concurrency.id}>{t("每个密钥最大并发数")}</label>
+          <label className="label" htmlFor={fields.key_max_concurrency.id}>
+            {t("每个密钥最大并发数")}
+          </label>
           <input {...getInputProps(fields.key_max_concurrency, { type: "number" })} className="input" />
           <p className="mt-1 text-xs text-gray-500">{t("0 表示不限制")}</p>
           <Err errors={fields.key_max_concurrency.errors} />
         </div>
         <div>
-          <label className="label" htmlFor={fields.key_rpm_limit.id}>{t("每个密钥每分钟请求数（RPM）")}</label>
+          <label className="label" htmlFor={fields.key_rpm_limit.id}>
+            {t("每个密钥每分钟请求数（RPM）")}
+          </label>
           <input {...getInputProps(fields.key_rpm_limit, { type: "number" })} className="input" />
           <p className="mt-1 text-xs text-gray-500">{t("0 表示不限制")}</p>
           <Err errors={fields.key_rpm_limit.errors} />
         </div>
       </div>
       <label className="flex items-center gap-2 text-sm">
-        <input {...getInputProps(fields.auto_ban, { type: "checkbox" })} /> {t("是否自动禁用（仅当自动禁用开启时有效）")}
+        <input {...getInputProps(fields.auto_ban, { type: "checkbox" })} />{" "}
+        {t("是否自动禁用（仅当自动禁用开启时有效）")}
       </label>
       <div className="flex gap-2">
-        <button type="submit" name="intent" value="save" className="btn-primary">{t("提交")}</button>
-        <Link to="/channel" className="btn-secondary">{t("取消")}</Link>
+        <button type="submit" name="intent" value="save" className="btn-primary">
+          {t("提交")}
+        </button>
+        <Link to="/channel" className="btn-secondary">
+          {t("取消")}
+        </Link>
       </div>
     </Form>
   );

@@ -14,7 +14,12 @@ function KeyButton({ index, enabled }: { index: number; enabled: boolean }) {
   return (
     <Form method="post">
       <input type="hidden" name="key_index" value={index} />
-      <button type="submit" name="intent" value={enabled ? "disable-key" : "enable-key"} className={`text-sm hover:underline ${enabled ? "text-yellow-700 dark:text-yellow-400" : "text-green-700 dark:text-green-400"}`}>
+      <button
+        type="submit"
+        name="intent"
+        value={enabled ? "disable-key" : "enable-key"}
+        className={`text-sm hover:underline ${enabled ? "text-yellow-700 dark:text-yellow-400" : "text-green-700 dark:text-green-400"}`}
+      >
         {enabled ? t("禁用") : t("启用")}
       </button>
     </Form>
@@ -29,22 +34,31 @@ export function ChannelKeyTable({ keys }: { keys: KeyRow[] }) {
   // A key's reason is a stored Chinese message (or an upstream's words), read back; then its date.
   const why = (key: KeyRow) => {
     const reason = key.reason ? message(key.reason) : t(keyStatusLabel(key.status));
-    return key.time ? t("{{label}}（{{detail}}）", { label: reason, detail: formatTimestamp(key.time, timeZone) }) : reason;
+    return key.time
+      ? t("{{label}}（{{detail}}）", { label: reason, detail: formatTimestamp(key.time, timeZone) })
+      : reason;
   };
   const enabled = keys.filter((k) => k.status === KEY_STATUS.enabled).length;
   return (
     <section className="card flex max-w-3xl flex-col gap-3" aria-labelledby="channel-keys-title">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="channel-keys-title" className="text-lg font-bold">{t("密钥列表（已启用 {{enabled}}/{{total}}）", { enabled, total: keys.length })}</h2>
+        <h2 id="channel-keys-title" className="text-lg font-bold">
+          {t("密钥列表（已启用 {{enabled}}/{{total}}）", { enabled, total: keys.length })}
+        </h2>
         {enabled < keys.length ? (
           <Form method="post">
-            <button type="submit" name="intent" value="enable-all-keys" className="btn-secondary">{t("全部启用")}</button>
+            <button type="submit" name="intent" value="enable-all-keys" className="btn-secondary">
+              {t("全部启用")}
+            </button>
           </Form>
         ) : null}
       </div>
       {/* Narrower cells on a phone, so a longer language's words leave the actions column on screen. */}
       <div className="overflow-x-auto">
-        <table className="w-full border-collapse text-sm [&_td]:px-1 [&_th]:px-1 sm:[&_td]:px-2 sm:[&_th]:px-2" data-testid="channel-key-table">
+        <table
+          className="w-full border-collapse text-sm [&_td]:px-1 [&_th]:px-1 sm:[&_td]:px-2 sm:[&_th]:px-2"
+          data-testid="channel-key-table"
+        >
           <thead>
             <tr className="border-b border-gray-200 text-left dark:border-gray-700">
               <th className="p-2">{t("序号")}</th>
@@ -56,16 +70,30 @@ export function ChannelKeyTable({ keys }: { keys: KeyRow[] }) {
           </thead>
           <tbody>
             {keys.map((key) => (
-              <tr key={key.index} className="border-b border-gray-100 dark:border-gray-800" data-testid={`channel-key-${key.index}`}>
+              <tr
+                key={key.index}
+                className="border-b border-gray-100 dark:border-gray-800"
+                data-testid={`channel-key-${key.index}`}
+              >
                 <td className="p-2">{key.index}</td>
                 <td className="p-2 font-mono">{message(key.hint)}</td>
                 <td className="p-2">
-                  <StatusTag tone={key.status === KEY_STATUS.enabled ? "green" : key.status === KEY_STATUS.manuallyDisabled ? "red" : "yellow"}><CapitalFirst>{t(keyStatusLabel(key.status))}</CapitalFirst></StatusTag>
+                  <StatusTag
+                    tone={
+                      key.status === KEY_STATUS.enabled
+                        ? "green"
+                        : key.status === KEY_STATUS.manuallyDisabled
+                          ? "red"
+                          : "yellow"
+                    }
+                  >
+                    <CapitalFirst>{t(keyStatusLabel(key.status))}</CapitalFirst>
+                  </StatusTag>
                 </td>
-                <td className="p-2 text-xs text-gray-500">
-                  {key.status !== KEY_STATUS.enabled ? why(key) : ""}
+                <td className="p-2 text-xs text-gray-500">{key.status !== KEY_STATUS.enabled ? why(key) : ""}</td>
+                <td className="p-2">
+                  <KeyButton index={key.index} enabled={key.status === KEY_STATUS.enabled} />
                 </td>
-                <td className="p-2"><KeyButton index={key.index} enabled={key.status === KEY_STATUS.enabled} /></td>
               </tr>
             ))}
           </tbody>

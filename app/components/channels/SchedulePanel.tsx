@@ -29,11 +29,17 @@ export function SchedulePanel({ schedules }: { schedules: readonly ScheduleRowDa
           </thead>
           <tbody>
             {schedules.map((s) => (
-              <tr key={s.name} data-testid={`schedule-${s.name}`} className="border-b border-gray-100 dark:border-gray-800">
+              <tr
+                key={s.name}
+                data-testid={`schedule-${s.name}`}
+                className="border-b border-gray-100 dark:border-gray-800"
+              >
                 {/* The job's Chinese label, from the job definitions: its English is in the channel pages' catalog. */}
                 <td className="p-1">{t(s.label)}</td>
                 <td className="p-1">{at(s.lastRunAt)}</td>
-                <td className="p-1" title={message(s.message)}>{s.outcome ? t(OUTCOME_TEXT[s.outcome] ?? s.outcome) : "-"}</td>
+                <td className="p-1" title={message(s.message)}>
+                  {s.outcome ? t(OUTCOME_TEXT[s.outcome] ?? s.outcome) : "-"}
+                </td>
                 <td className="p-1">{s.off ? t("未启用") : at(s.nextRunAt)}</td>
               </tr>
             ))}

@@ -40,15 +40,42 @@ export function StackedBarChart({ title, buckets, series, format, height = 260 }
   const plotHeight = height - PLOT.top - PLOT.bottom;
   const totals = buckets.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
   const x = scaleBand<string>().domain(buckets).range([0, VIEW_WIDTH]).padding(0.2);
-  const y = scaleLinear().domain([0, Math.max(1, ...totals)]).nice().range([plotHeight, 0]);
+  const y = scaleLinear()
+    .domain([0, Math.max(1, ...totals)])
+    .nice()
+    .range([plotHeight, 0]);
   const every = Math.max(1, Math.ceil(buckets.length / MAX_X_LABELS));
-  const summary = t("{{title}}：{{count}} 个时间段，合计 {{total}}", { title, count: buckets.length, total: format(totals.reduce((a, b) => a + b, 0)) });
+  const summary = t("{{title}}：{{count}} 个时间段，合计 {{total}}", {
+    title,
+    count: buckets.length,
+    total: format(totals.reduce((a, b) => a + b, 0)),
+  });
   const plotBox = { left: PLOT.left, right: PLOT.right, top: PLOT.top, height: plotHeight };
   return (
-    <div role="img" aria-label={summary} className="@container relative text-xs text-gray-600 dark:text-gray-300" style={{ height }}>
-      <svg viewBox={`0 0 ${VIEW_WIDTH} ${plotHeight}`} preserveAspectRatio="none" className="absolute overflow-visible" style={{ ...plotBox, width: `calc(100% - ${PLOT.left + PLOT.right}px)` }} aria-hidden="true">
+    <div
+      role="img"
+      aria-label={summary}
+      className="@container relative text-xs text-gray-600 dark:text-gray-300"
+      style={{ height }}
+    >
+      <svg
+        viewBox={`0 0 ${VIEW_WIDTH} ${plotHeight}`}
+        preserveAspectRatio="none"
+        className="absolute overflow-visible"
+        style={{ ...plotBox, width: `calc(100% - ${PLOT.left + PLOT.right}px)` }}
+        aria-hidden="true"
+      >
         {y.ticks(5).map((tick) => (
-          <line key={tick} x1={0} x2={VIEW_WIDTH} y1={y(tick)} y2={y(tick)} stroke="currentColor" strokeOpacity={0.15} vectorEffect="non-scaling-stroke" />
+          <line
+            key={tick}
+            x1={0}
+            x2={VIEW_WIDTH}
+            y1={y(tick)}
+            y2={y(tick)}
+            stroke="currentColor"
+            strokeOpacity={0.15}
+            vectorEffect="non-scaling-stroke"
+          />
         ))}
         {buckets.map((bucket, i) => {
           let base = 0;
@@ -61,26 +88,54 @@ export function StackedBarChart({ title, buckets, series, format, height = 260 }
                 const bottom = y(base);
                 base += value;
                 return (
-                  <rect key={s.name} x={x(bucket)} y={top} width={x.bandwidth()} height={Math.max(1, bottom - top)} fill={s.color}>
-                    <title>{t("{{bucket}} · {{name}}：{{value}}", { bucket, name: s.name, value: format(value) })}</title>
+                  <rect
+                    key={s.name}
+                    x={x(bucket)}
+                    y={top}
+                    width={x.bandwidth()}
+                    height={Math.max(1, bottom - top)}
+                    fill={s.color}
+                  >
+                    <title>
+                      {t("{{bucket}} · {{name}}：{{value}}", { bucket, name: s.name, value: format(value) })}
+                    </title>
                   </rect>
                 );
               })}
             </g>
           );
         })}
-        <line x1={0} x2={VIEW_WIDTH} y1={y(0)} y2={y(0)} stroke="currentColor" strokeOpacity={0.4} vectorEffect="non-scaling-stroke" />
+        <line
+          x1={0}
+          x2={VIEW_WIDTH}
+          y1={y(0)}
+          y2={y(0)}
+          stroke="currentColor"
+          strokeOpacity={0.4}
+          vectorEffect="non-scaling-stroke"
+        />
       </svg>
       {/* A small total gives ticks that read the same once formatted ($0.00 twice): each label once. */}
-      {y.ticks(5).filter((tick, i, ticks) => i === 0 || format(tick) !== format(ticks[i - 1]!)).map((tick) => (
-        <span key={tick} className="absolute -translate-y-1/2 whitespace-nowrap text-right" style={{ right: `calc(100% - ${PLOT.left - 6}px)`, top: PLOT.top + y(tick) }}>
-          {format(tick)}
-        </span>
-      ))}
+      {y
+        .ticks(5)
+        .filter((tick, i, ticks) => i === 0 || format(tick) !== format(ticks[i - 1]!))
+        .map((tick) => (
+          <span
+            key={tick}
+            className="absolute -translate-y-1/2 whitespace-nowrap text-right"
+            style={{ right: `calc(100% - ${PLOT.left - 6}px)`, top: PLOT.top + y(tick) }}
+          >
+            {format(tick)}
+          </span>
+        ))}
       <div className="absolute" style={{ left: PLOT.left, right: PLOT.right, top: PLOT.top + plotHeight + 4 }}>
         {buckets.map((bucket, i) =>
           i % every === 0 ? (
-            <span key={bucket} className={`absolute -translate-x-1/2 whitespace-nowrap ${thinning(i / every)}`} style={{ left: `${(((x(bucket) ?? 0) + x.bandwidth() / 2) / VIEW_WIDTH) * 100}%` }}>
+            <span
+              key={bucket}
+              className={`absolute -translate-x-1/2 whitespace-nowrap ${thinning(i / every)}`}
+              style={{ left: `${(((x(bucket) ?? 0) + x.bandwidth() / 2) / VIEW_WIDTH) * 100}%` }}
+            >
               {shortLabel(bucket)}
             </span>
           ) : null,

@@ -13,7 +13,11 @@ export type ChatFrameProps =
  * it happens without JavaScript; Remix inserts it on client navigations too, and browsers act on
  * an inserted refresh.
  */
-export function chatFrameMeta(matches: Parameters<MetaFunction>[0]["matches"], view: ChatFrameProps | undefined, seconds: number): MetaDescriptor[] {
+export function chatFrameMeta(
+  matches: Parameters<MetaFunction>[0]["matches"],
+  view: ChatFrameProps | undefined,
+  seconds: number,
+): MetaDescriptor[] {
   const meta: MetaDescriptor[] = [...pageTitle(matches, "聊天"), { name: "referrer", content: "no-referrer" }];
   if (view?.state === "no-token") meta.push({ httpEquiv: "refresh", content: `${seconds};url=${view.redirectTo}` });
   return meta;
@@ -21,7 +25,8 @@ export function chatFrameMeta(matches: Parameters<MetaFunction>[0]["matches"], v
 
 // The chat site may run its scripts, keep its storage, submit forms and open windows, but not
 // navigate the console's own window away (no allow-top-navigation).
-const SANDBOX = "allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads allow-modals";
+const SANDBOX =
+  "allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads allow-modals";
 
 export function ChatFrame(view: ChatFrameProps) {
   const t = useT();
@@ -29,7 +34,11 @@ export function ChatFrame(view: ChatFrameProps) {
   const message = useMessage();
   if (view.state !== "open") {
     return (
-      <div role="alert" className="card border-red-300 text-red-700 dark:border-red-700 dark:text-red-300" data-testid="chat-error">
+      <div
+        role="alert"
+        className="card border-red-300 text-red-700 dark:border-red-700 dark:text-red-300"
+        data-testid="chat-error"
+      >
         <p className="font-semibold">{message(view.message)}</p>
         {view.state === "no-token" ? <p className="mt-1 text-sm">{t("正在跳转......")}</p> : null}
       </div>
@@ -40,12 +49,24 @@ export function ChatFrame(view: ChatFrameProps) {
       <div className="flex flex-wrap items-center gap-2 text-sm">
         {view.presets.length > 1
           ? view.presets.map((p) => (
-              <NavLink key={p.href} to={p.href} className={({ isActive }) => `rounded px-2 py-1 ${isActive ? "bg-blue-600 text-white" : "border border-gray-300 hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800"}`}>
+              <NavLink
+                key={p.href}
+                to={p.href}
+                className={({ isActive }) =>
+                  `rounded px-2 py-1 ${isActive ? "bg-blue-600 text-white" : "border border-gray-300 hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800"}`
+                }
+              >
                 {message(p.name)}
               </NavLink>
             ))
           : null}
-        <a href={view.url} target="_blank" rel="noreferrer noopener" className="ml-auto text-blue-600 hover:underline dark:text-blue-400" data-testid="chat-open">
+        <a
+          href={view.url}
+          target="_blank"
+          rel="noreferrer noopener"
+          className="ml-auto text-blue-600 hover:underline dark:text-blue-400"
+          data-testid="chat-open"
+        >
           {view.kind === "frame" ? t("在新标签页打开") : t("打开 {{name}}", { name: message(view.name) })}
         </a>
       </div>

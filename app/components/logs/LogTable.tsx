@@ -33,17 +33,32 @@ const TYPES: Record<number, { label: string; tone: Tone }> = {
   [LOG_TYPE.system]: { label: "系统", tone: "gray" },
 };
 
-type LogOther = { frt?: number; use_channel?: string[]; cache_tokens?: number; cache_creation_tokens?: number; reasoning_tokens?: number };
+type LogOther = {
+  frt?: number;
+  use_channel?: string[];
+  cache_tokens?: number;
+  cache_creation_tokens?: number;
+  reasoning_tokens?: number;
+};
 
 /** A count from the row's `other` JSON, shown only when it is a positive number. */
 const positive = (value: unknown): number | undefined => (typeof value === "number" && value > 0 ? value : undefined);
 
 function parseOther(other: string): LogOther {
   try {
-    const parsed = JSON.parse(other) as { frt?: number; admin_info?: { use_channel?: string[] }; cache_tokens?: unknown; cache_creation_tokens?: unknown; reasoning_tokens?: unknown };
+    const parsed = JSON.parse(other) as {
+      frt?: number;
+      admin_info?: { use_channel?: string[] };
+      cache_tokens?: unknown;
+      cache_creation_tokens?: unknown;
+      reasoning_tokens?: unknown;
+    };
     return {
-      frt: parsed.frt, use_channel: parsed.admin_info?.use_channel,
-      cache_tokens: positive(parsed.cache_tokens), cache_creation_tokens: positive(parsed.cache_creation_tokens), reasoning_tokens: positive(parsed.reasoning_tokens),
+      frt: parsed.frt,
+      use_channel: parsed.admin_info?.use_channel,
+      cache_tokens: positive(parsed.cache_tokens),
+      cache_creation_tokens: positive(parsed.cache_creation_tokens),
+      reasoning_tokens: positive(parsed.reasoning_tokens),
     };
   } catch {
     return {};
@@ -56,13 +71,27 @@ function PromptTokens({ tokens, other }: { tokens: number; other: LogOther }) {
   return (
     <>
       {tokens}
-      {other.cache_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-cache-tokens">{t("缓存 {{tokens}}", { tokens: other.cache_tokens })}</div> : null}
-      {other.cache_creation_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-cache-write-tokens">{t("缓存写入 {{tokens}}", { tokens: other.cache_creation_tokens })}</div> : null}
+      {other.cache_tokens ? (
+        <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-cache-tokens">
+          {t("缓存 {{tokens}}", { tokens: other.cache_tokens })}
+        </div>
+      ) : null}
+      {other.cache_creation_tokens ? (
+        <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-cache-write-tokens">
+          {t("缓存写入 {{tokens}}", { tokens: other.cache_creation_tokens })}
+        </div>
+      ) : null}
     </>
   );
 }
 
-type Props = { logs: LogRowView[]; isAdmin: boolean; users: Record<number, UserCard>; displayInCurrency: boolean; quotaPerUnit: number };
+type Props = {
+  logs: LogRowView[];
+  isAdmin: boolean;
+  users: Record<number, UserCard>;
+  displayInCurrency: boolean;
+  quotaPerUnit: number;
+};
 
 /**
  * The usage log table. An admin sees channel and user columns, the retry chain and, on a user
@@ -100,15 +129,30 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
             const consume = log.type === LOG_TYPE.consume;
             const card = users[log.user_id];
             return (
-              <tr key={log.id} className="border-b border-gray-100 align-top dark:border-gray-800" data-testid="log-row">
-                <td data-label={t("时间")} className="whitespace-nowrap p-2">{formatTimestamp(log.created_at, timeZone)}</td>
-                {isAdmin ? <td data-label={t("渠道", { context: "single" })} className="p-2" title={log.channel_name}>{log.channel ? <StatusTag tone="gray">{log.channel}</StatusTag> : null}</td> : null}
+              <tr
+                key={log.id}
+                className="border-b border-gray-100 align-top dark:border-gray-800"
+                data-testid="log-row"
+              >
+                <td data-label={t("时间")} className="whitespace-nowrap p-2">
+                  {formatTimestamp(log.created_at, timeZone)}
+                </td>
+                {isAdmin ? (
+                  <td data-label={t("渠道", { context: "single" })} className="p-2" title={log.channel_name}>
+                    {log.channel ? <StatusTag tone="gray">{log.channel}</StatusTag> : null}
+                  </td>
+                ) : null}
                 {isAdmin ? (
                   <td data-label={t("用户")} className="p-2">
                     {card ? (
                       <details>
-                        <summary className="cursor-pointer whitespace-nowrap text-blue-700 dark:text-blue-300">{log.username}</summary>
-                        <dl className="mt-1 grid w-max grid-cols-[auto_auto] gap-x-3 whitespace-nowrap text-xs" data-testid="user-card">
+                        <summary className="cursor-pointer whitespace-nowrap text-blue-700 dark:text-blue-300">
+                          {log.username}
+                        </summary>
+                        <dl
+                          className="mt-1 grid w-max grid-cols-[auto_auto] gap-x-3 whitespace-nowrap text-xs"
+                          data-testid="user-card"
+                        >
                           <dt>{t("用户名")}</dt>
                           <dd>{card.username}</dd>
                           <dt>{t("剩余额度")}</dt>
@@ -125,31 +169,53 @@ export function LogTable({ logs, isAdmin, users, displayInCurrency, quotaPerUnit
                   </td>
                 ) : null}
                 {/* A channel test's row carries the system's own name for it (模型测试): read in the reader's language. */}
-                <td data-label={t("令牌", { context: "single" })} className="p-2">{log.token_name ? <StatusTag tone="gray">{message(log.token_name)}</StatusTag> : null}</td>
+                <td data-label={t("令牌", { context: "single" })} className="p-2">
+                  {log.token_name ? <StatusTag tone="gray">{message(log.token_name)}</StatusTag> : null}
+                </td>
                 <td data-label={t("类型")} className="p-2">
                   <StatusTag tone={type.tone}>{t(type.label)}</StatusTag>
                 </td>
-                <td data-label={t("模型", { context: "single" })} className="p-2">{log.model_name}</td>
+                <td data-label={t("模型", { context: "single" })} className="p-2">
+                  {log.model_name}
+                </td>
                 <td data-label={t("用时/首字")} className="whitespace-nowrap p-2">
                   {consume ? (
                     <>
-                      <StatusTag tone={log.use_time <= 5 ? "green" : log.use_time <= 10 ? "yellow" : "red"}>{log.use_time} s</StatusTag>{" "}
-                      {log.is_stream && other.frt !== undefined && other.frt >= 0 ? <StatusTag tone="gray">{(other.frt / 1000).toFixed(1)} s</StatusTag> : null}{" "}
+                      <StatusTag tone={log.use_time <= 5 ? "green" : log.use_time <= 10 ? "yellow" : "red"}>
+                        {log.use_time} s
+                      </StatusTag>{" "}
+                      {log.is_stream && other.frt !== undefined && other.frt >= 0 ? (
+                        <StatusTag tone="gray">{(other.frt / 1000).toFixed(1)} s</StatusTag>
+                      ) : null}{" "}
                       <StatusTag tone={log.is_stream ? "lime" : "blue"}>{t(log.is_stream ? "流" : "非流")}</StatusTag>
                     </>
                   ) : null}
                 </td>
-                <td data-label={t("提示")} className="p-2">{consume ? <PromptTokens tokens={log.prompt_tokens} other={other} /> : ""}</td>
+                <td data-label={t("提示")} className="p-2">
+                  {consume ? <PromptTokens tokens={log.prompt_tokens} other={other} /> : ""}
+                </td>
                 <td data-label={t("补全")} className="p-2">
                   {consume ? log.completion_tokens : ""}
-                  {consume && other.reasoning_tokens ? <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-reasoning-tokens">{t("推理 {{tokens}}", { tokens: other.reasoning_tokens })}</div> : null}
+                  {consume && other.reasoning_tokens ? (
+                    <div className="text-xs text-gray-500 dark:text-gray-400" data-testid="log-reasoning-tokens">
+                      {t("推理 {{tokens}}", { tokens: other.reasoning_tokens })}
+                    </div>
+                  ) : null}
                 </td>
                 <td data-label={t("花费")} className="p-2" data-testid="log-cost">
                   {/* A call often costs fractions of a cent: six places, as the reference shows them. */}
                   {consume ? renderQuota(log.quota, displayInCurrency, quotaPerUnit, 6) : ""}
                 </td>
-                {isAdmin ? <td data-label={t("重试")} className="p-2 text-xs">{other.use_channel && other.use_channel.length > 1 ? t("渠道：{{chain}}", { chain: other.use_channel.join(" → ") }) : ""}</td> : null}
-                <td data-label={t("详情")} className="max-w-xs p-2 text-xs text-gray-600 dark:text-gray-300">{message(log.content)}</td>
+                {isAdmin ? (
+                  <td data-label={t("重试")} className="p-2 text-xs">
+                    {other.use_channel && other.use_channel.length > 1
+                      ? t("渠道：{{chain}}", { chain: other.use_channel.join(" → ") })
+                      : ""}
+                  </td>
+                ) : null}
+                <td data-label={t("详情")} className="max-w-xs p-2 text-xs text-gray-600 dark:text-gray-300">
+                  {message(log.content)}
+                </td>
               </tr>
             );
           })}

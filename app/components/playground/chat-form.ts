@@ -20,7 +20,11 @@ export const chatFormMessages = {
   history: "对话记录无效，请清除上下文后重试",
 } as const;
 
-const historySchema = z.array(z.object({ role: z.enum(["user", "assistant"]), content: z.string() }).transform(({ role, content }) => ({ role, content })));
+const historySchema = z.array(
+  z
+    .object({ role: z.enum(["user", "assistant"]), content: z.string() })
+    .transform(({ role, content }) => ({ role, content })),
+);
 
 /** The hidden field's JSON; anything else is a page that was tampered with or truncated. */
 export function readHistory(raw: string): ChatMessage[] | undefined {
@@ -44,10 +48,22 @@ export const chatFormSchema = z.object({
   message: text.transform((value) => value.trim()),
   system: text.transform((value) => value.trim()),
   // Empty or 0 leaves the choice to the upstream, as the page's script does.
-  temperature: z.preprocess((value) => (value === "" ? undefined : value), z.coerce.number({ error: chatFormMessages.temperature }).min(0, chatFormMessages.temperature).max(2, chatFormMessages.temperature).default(0)),
+  temperature: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.coerce
+      .number({ error: chatFormMessages.temperature })
+      .min(0, chatFormMessages.temperature)
+      .max(2, chatFormMessages.temperature)
+      .default(0),
+  ),
   max_tokens: z.preprocess(
     (value) => (value === "" ? undefined : value),
-    z.coerce.number({ error: chatFormMessages.maxTokens }).int(chatFormMessages.maxTokens).min(0, chatFormMessages.maxTokens).max(MAX_ID, chatFormMessages.maxTokens).default(0),
+    z.coerce
+      .number({ error: chatFormMessages.maxTokens })
+      .int(chatFormMessages.maxTokens)
+      .min(0, chatFormMessages.maxTokens)
+      .max(MAX_ID, chatFormMessages.maxTokens)
+      .default(0),
   ),
   history: text,
 });
@@ -60,7 +76,13 @@ export function postedSettings(form: FormData): ChatSettings {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
   };
-  return { group: field("group"), model: field("model"), temperature: field("temperature"), max_tokens: field("max_tokens"), system: field("system") };
+  return {
+    group: field("group"),
+    model: field("model"),
+    temperature: field("temperature"),
+    max_tokens: field("max_tokens"),
+    system: field("system"),
+  };
 }
 
 /** Everything the form posted, as the schema reads it (files and repeated fields are not expected). */

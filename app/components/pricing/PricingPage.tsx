@@ -44,15 +44,23 @@ export function PricingPage(page: Props) {
   // The banner and formulas come from the loader finished (values in): read back in the reader's language.
   const message = useMessage();
   // A group's label is the operator's description, or the product's own 用户分组.
-  const groupName = (g: { name: string; label: string }) => (g.label === g.name ? g.name : t("{{label}}（{{name}}）", { label: message(g.label), name: g.name }));
+  const groupName = (g: { name: string; label: string }) =>
+    g.label === g.name ? g.name : t("{{label}}（{{name}}）", { label: message(g.label), name: g.name });
   return (
     <div className="flex flex-col gap-3">
       <h1 className="text-xl font-bold">{t("模型价格")}</h1>
-      <div role="status" data-testid="pricing-banner" className="rounded border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900 dark:border-green-700 dark:bg-green-950 dark:text-green-100">
+      <div
+        role="status"
+        data-testid="pricing-banner"
+        className="rounded border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900 dark:border-green-700 dark:bg-green-950 dark:text-green-100"
+      >
         {message(page.banner)}
         {page.viewing ? <div data-testid="pricing-viewing">{message(page.viewing)}</div> : null}
       </div>
-      <div className="rounded border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:border-blue-700 dark:bg-blue-950 dark:text-blue-100" data-testid="pricing-formula">
+      <div
+        className="rounded border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:border-blue-700 dark:bg-blue-950 dark:text-blue-100"
+        data-testid="pricing-formula"
+      >
         <div>{message(page.formula)}</div>
         <div>{message(page.priceFormula)}</div>
         <div>{t(messages.pricingCacheNote)}</div>
@@ -66,7 +74,11 @@ export function PricingPage(page: Props) {
               {groupName(g)} ×{g.ratio}
             </span>
           ) : (
-            <Link key={g.name} to={groupHref(g.name, page.query)} className="rounded border border-gray-300 px-2 py-1 hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800">
+            <Link
+              key={g.name}
+              to={groupHref(g.name, page.query)}
+              className="rounded border border-gray-300 px-2 py-1 hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800"
+            >
               {groupName(g)} ×{g.ratio}
             </Link>
           ),
@@ -78,7 +90,14 @@ export function PricingPage(page: Props) {
           <input type="hidden" name="group" value={page.group} />
           <label className="text-sm">
             <span className="sr-only">{t("模型名称")}</span>
-            <input type="search" name="q" defaultValue={page.query} maxLength={100} placeholder={t("模糊搜索模型名称")} className="input w-56" />
+            <input
+              type="search"
+              name="q"
+              defaultValue={page.query}
+              maxLength={100}
+              placeholder={t("模糊搜索模型名称")}
+              className="input w-56"
+            />
           </label>
           <button type="submit" className="btn-primary">
             {t("搜索")}
@@ -102,7 +121,13 @@ export function PricingPage(page: Props) {
       {page.selection && !page.selection.empty ? (
         <label className="card text-sm">
           {t("选中的模型（请手动复制）")}
-          <textarea readOnly className="input mt-1 font-mono" rows={2} value={page.selection.names.join(",")} data-testid="pricing-selection" />
+          <textarea
+            readOnly
+            className="input mt-1 font-mono"
+            rows={2}
+            value={page.selection.names.join(",")}
+            data-testid="pricing-selection"
+          />
         </label>
       ) : null}
 

@@ -9,7 +9,14 @@ export function CopyLinesButton({ id, intent, label }: { id: number; intent: str
   return (
     <Form method="post" data-copy-reply="#copied-codes">
       <input type="hidden" name="id" value={id} />
-      <button type="submit" name="intent" value={intent} className="text-sm text-blue-600 hover:underline dark:text-blue-400">{label}</button>
+      <button
+        type="submit"
+        name="intent"
+        value={intent}
+        className="text-sm text-blue-600 hover:underline dark:text-blue-400"
+      >
+        {label}
+      </button>
     </Form>
   );
 }

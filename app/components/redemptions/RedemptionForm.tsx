@@ -4,7 +4,11 @@ import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
 import { browserCheckedFormProps } from "~/components/form-props";
 import { useMessage, useT } from "~/components/i18n/locale-context";
-import { MAX_REDEMPTION_COUNT, MAX_REDEMPTION_NAME_LENGTH, MAX_REDEMPTION_QUOTA } from "~/domain/redemptions/redemption-constants";
+import {
+  MAX_REDEMPTION_COUNT,
+  MAX_REDEMPTION_NAME_LENGTH,
+  MAX_REDEMPTION_QUOTA,
+} from "~/domain/redemptions/redemption-constants";
 import type { redemptionConsoleSchema } from "~/domain/redemptions/redemption-form";
 import { QUOTA_PRESET_DOLLARS } from "~/domain/tokens/token-constants";
 import { compactNumber } from "~/utils/format";
@@ -37,22 +41,46 @@ export function RedemptionForm(props: Props) {
   const t = useT();
   const message = useMessage();
   return (
-    <Form method="post" {...browserCheckedFormProps(form, props.constraint, message)} className="card flex max-w-2xl flex-col gap-4">
+    <Form
+      method="post"
+      {...browserCheckedFormProps(form, props.constraint, message)}
+      className="card flex max-w-2xl flex-col gap-4"
+    >
       <h1 className="text-xl font-bold">{t(props.mode === "create" ? "创建新的兑换码" : "更新兑换码信息")}</h1>
-      {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
+      {form.errors?.map((e) => (
+        <FlashBanner key={e} type="error" message={e} />
+      ))}
       <div>
-        <label className="label" htmlFor={fields.name.id}>{t("名称")}</label>
+        <label className="label" htmlFor={fields.name.id}>
+          {t("名称")}
+        </label>
         {/* required comes from the schema; the ranges here and below are the domain's (the schema leaves them to it). */}
-        <input {...getInputProps(fields.name, { type: "text" })} className="input" placeholder={t("请输入名称")} maxLength={MAX_REDEMPTION_NAME_LENGTH} />
+        <input
+          {...getInputProps(fields.name, { type: "text" })}
+          className="input"
+          placeholder={t("请输入名称")}
+          maxLength={MAX_REDEMPTION_NAME_LENGTH}
+        />
         <Err errors={fields.name.errors} />
       </div>
       <div>
-        <label className="label" htmlFor={fields.quota.id}>{t("额度")}</label>
-        <input {...getInputProps(fields.quota, { type: "number" })} className="input" min={1} max={MAX_REDEMPTION_QUOTA} />
+        <label className="label" htmlFor={fields.quota.id}>
+          {t("额度")}
+        </label>
+        <input
+          {...getInputProps(fields.quota, { type: "number" })}
+          className="input"
+          min={1}
+          max={MAX_REDEMPTION_QUOTA}
+        />
         <Err errors={fields.quota.errors} />
         <div className="mt-1 flex flex-wrap gap-1">
           {QUOTA_PRESET_DOLLARS.map((dollars) => (
-            <button key={dollars} {...form.update.getButtonProps({ name: fields.quota.name, value: String(dollars * props.quotaPerUnit) })} className="btn-secondary">
+            <button
+              key={dollars}
+              {...form.update.getButtonProps({ name: fields.quota.name, value: String(dollars * props.quotaPerUnit) })}
+              className="btn-secondary"
+            >
               {props.displayInCurrency ? `${dollars}$` : compactNumber(dollars * props.quotaPerUnit)}
             </button>
           ))}
@@ -60,14 +88,25 @@ export function RedemptionForm(props: Props) {
       </div>
       {props.mode === "create" ? (
         <div>
-          <label className="label" htmlFor={fields.count.id}>{t("生成数量")}</label>
-          <input {...getInputProps(fields.count, { type: "number" })} className="input" min={1} max={MAX_REDEMPTION_COUNT} />
+          <label className="label" htmlFor={fields.count.id}>
+            {t("生成数量")}
+          </label>
+          <input
+            {...getInputProps(fields.count, { type: "number" })}
+            className="input"
+            min={1}
+            max={MAX_REDEMPTION_COUNT}
+          />
           <Err errors={fields.count.errors} />
         </div>
       ) : null}
       <div className="flex gap-2">
-        <button type="submit" className="btn-primary">{t("提交")}</button>
-        <Link to="/redemption" className="btn-secondary">{t("取消")}</Link>
+        <button type="submit" className="btn-primary">
+          {t("提交")}
+        </button>
+        <Link to="/redemption" className="btn-secondary">
+          {t("取消")}
+        </Link>
       </div>
     </Form>
   );

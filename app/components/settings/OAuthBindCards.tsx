@@ -17,7 +17,10 @@ function Bound({ provider, label, value }: { provider: string; label: string; va
   const t = useT();
   return (
     <p className="text-sm">
-      {t("{{label}}：", { label })}<span className="font-mono" data-testid={`bound-${provider}`}>{value}</span>
+      {t("{{label}}：", { label })}
+      <span className="font-mono" data-testid={`bound-${provider}`}>
+        {value}
+      </span>
     </p>
   );
 }
@@ -31,7 +34,11 @@ export function OAuthBindCards({ data: b }: { data: { oauth: Bindings } }) {
   const t = useT();
   const o = b.oauth;
   // The word to send the official account stays Chinese: it is what the WeChat server answers to.
-  const [wechatHowBefore, wechatHowAfter] = textAround(t, "微信扫码关注公众号，输入「{{word}}」获取验证码（三分钟内有效）", "word");
+  const [wechatHowBefore, wechatHowAfter] = textAround(
+    t,
+    "微信扫码关注公众号，输入「{{word}}」获取验证码（三分钟内有效）",
+    "word",
+  );
   const wechatResult = useResult("bind-wechat");
   const telegramResult = useResult("bind-telegram");
   // Once bound the code field is gone, so a refused code is said above the bound id instead.
@@ -45,7 +52,13 @@ export function OAuthBindCards({ data: b }: { data: { oauth: Bindings } }) {
       <h2 className="font-semibold">{t("账号绑定")}</h2>
       {showGitHub ? (
         <div className="flex flex-col gap-2">
-          {o.githubId ? <Bound provider="github" label="GitHub ID" value={o.githubId} /> : <a href="/oauth/github/start" className="btn-secondary self-start">{t("绑定 GitHub 账号")}</a>}
+          {o.githubId ? (
+            <Bound provider="github" label="GitHub ID" value={o.githubId} />
+          ) : (
+            <a href="/oauth/github/start" className="btn-secondary self-start">
+              {t("绑定 GitHub 账号")}
+            </a>
+          )}
         </div>
       ) : null}
       {showWeChat ? (
@@ -63,12 +76,26 @@ export function OAuthBindCards({ data: b }: { data: { oauth: Bindings } }) {
                 <span lang="zh-CN">{"验证码"}</span>
                 {wechatHowAfter}
               </p>
-              <label className="label" htmlFor="bind-wechat-code">{t("微信验证码")}</label>
+              <label className="label" htmlFor="bind-wechat-code">
+                {t("微信验证码")}
+              </label>
               <div className="flex gap-2">
-                <input id="bind-wechat-code" name="code" className="input" required maxLength={64} autoComplete="one-time-code" aria-invalid={wechatResult?.fieldErrors?.code ? true : undefined} />
-                <button type="submit" className="btn-secondary whitespace-nowrap">{t("绑定微信账号")}</button>
+                <input
+                  id="bind-wechat-code"
+                  name="code"
+                  className="input"
+                  required
+                  maxLength={64}
+                  autoComplete="one-time-code"
+                  aria-invalid={wechatResult?.fieldErrors?.code ? true : undefined}
+                />
+                <button type="submit" className="btn-secondary whitespace-nowrap">
+                  {t("绑定微信账号")}
+                </button>
               </div>
-              {wechatResult?.fieldErrors?.code ? <p className="field-error">{wechatResult.fieldErrors.code[0]}</p> : null}
+              {wechatResult?.fieldErrors?.code ? (
+                <p className="field-error">{wechatResult.fieldErrors.code[0]}</p>
+              ) : null}
             </Form>
           )}
         </div>

@@ -10,7 +10,17 @@ export function useOptionCardResult(intent: string): CardResult | undefined {
   return result?.intent === intent ? result : undefined;
 }
 
-function FieldInput({ intent, field, shown, error }: { intent: string; field: FieldView; shown: string; error?: string }) {
+function FieldInput({
+  intent,
+  field,
+  shown,
+  error,
+}: {
+  intent: string;
+  field: FieldView;
+  shown: string;
+  error?: string;
+}) {
   const t = useT();
   const id = `${intent}-${field.key}`;
   const invalid = error ? true : undefined;
@@ -28,23 +38,88 @@ function FieldInput({ intent, field, shown, error }: { intent: string; field: Fi
       );
     case "textarea":
     case "json":
-      return <textarea key={key} id={id} name={field.key} className={`input min-h-24 ${field.kind === "json" ? "font-mono text-xs" : ""}`} rows={field.kind === "json" ? 8 : 5} maxLength={field.maxLength} defaultValue={shown} aria-invalid={invalid} aria-describedby={describedBy} />;
+      return (
+        <textarea
+          key={key}
+          id={id}
+          name={field.key}
+          className={`input min-h-24 ${field.kind === "json" ? "font-mono text-xs" : ""}`}
+          rows={field.kind === "json" ? 8 : 5}
+          maxLength={field.maxLength}
+          defaultValue={shown}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+        />
+      );
     case "select":
       return (
         <select key={key} id={id} name={field.key} className="input" defaultValue={shown}>
           {(field.choices ?? []).map((choice) => (
-            <option key={choice.value} value={choice.value}>{t(choice.label)}</option>
+            <option key={choice.value} value={choice.value}>
+              {t(choice.label)}
+            </option>
           ))}
         </select>
       );
     case "secret":
-      return <input id={id} name={field.key} type="password" className="input" autoComplete="new-password" maxLength={field.maxLength} placeholder={field.isSet ? t("已设置，留空则不修改") : t("未设置")} aria-invalid={invalid} aria-describedby={describedBy} />;
+      return (
+        <input
+          id={id}
+          name={field.key}
+          type="password"
+          className="input"
+          autoComplete="new-password"
+          maxLength={field.maxLength}
+          placeholder={field.isSet ? t("已设置，留空则不修改") : t("未设置")}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+        />
+      );
     case "number":
-      return <input key={key} id={id} name={field.key} type="number" className="input" min={field.min} max={field.max} step={field.step} required defaultValue={shown} aria-invalid={invalid} aria-describedby={describedBy} />;
+      return (
+        <input
+          key={key}
+          id={id}
+          name={field.key}
+          type="number"
+          className="input"
+          min={field.min}
+          max={field.max}
+          step={field.step}
+          required
+          defaultValue={shown}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+        />
+      );
     case "url":
-      return <input key={key} id={id} name={field.key} type="url" className="input" maxLength={field.maxLength} defaultValue={shown} aria-invalid={invalid} aria-describedby={describedBy} />;
+      return (
+        <input
+          key={key}
+          id={id}
+          name={field.key}
+          type="url"
+          className="input"
+          maxLength={field.maxLength}
+          defaultValue={shown}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+        />
+      );
     default:
-      return <input key={key} id={id} name={field.key} type="text" className="input" maxLength={field.maxLength} defaultValue={shown} aria-invalid={invalid} aria-describedby={describedBy} />;
+      return (
+        <input
+          key={key}
+          id={id}
+          name={field.key}
+          type="text"
+          className="input"
+          maxLength={field.maxLength}
+          defaultValue={shown}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+        />
+      );
   }
 }
 
@@ -59,7 +134,9 @@ export function OptionCardForm({ card, children }: { card: CardView; children?: 
   const submittedBefore = result?.values;
   return (
     <section className="card" aria-labelledby={`card-${card.intent}`} data-testid={`card-${card.intent}`}>
-      <h2 id={`card-${card.intent}`} className="mb-3 font-semibold">{t(card.title)}</h2>
+      <h2 id={`card-${card.intent}`} className="mb-3 font-semibold">
+        {t(card.title)}
+      </h2>
       {result?.error ? <FlashBanner type="error" message={result.error} /> : null}
       {result?.info ? <FlashBanner type="info" message={result.info} /> : null}
       <Form method="post" className="flex flex-col gap-3">
@@ -72,12 +149,18 @@ export function OptionCardForm({ card, children }: { card: CardView; children?: 
               {field.kind === "bool" ? null : (
                 <label className="label" htmlFor={`${card.intent}-${field.key}`}>
                   {t(field.label)}
-                  {field.kind === "secret" ? <span className="ml-2 text-xs text-gray-500">{field.isSet ? t("已设置") : t("未设置")}</span> : null}
+                  {field.kind === "secret" ? (
+                    <span className="ml-2 text-xs text-gray-500">{field.isSet ? t("已设置") : t("未设置")}</span>
+                  ) : null}
                 </label>
               )}
               <FieldInput intent={card.intent} field={field} shown={shown} error={error} />
               {field.help ? <p className="mt-1 text-xs text-gray-500">{t(field.help)}</p> : null}
-              {error ? <p id={`${card.intent}-${field.key}-error`} className="field-error">{error}</p> : null}
+              {error ? (
+                <p id={`${card.intent}-${field.key}-error`} className="field-error">
+                  {error}
+                </p>
+              ) : null}
             </div>
           );
         })}
@@ -89,7 +172,9 @@ export function OptionCardForm({ card, children }: { card: CardView; children?: 
         ) : null}
         {/* 保存 and the card's title, joined as each language joins words. A key "保存{{title}}" would
             also read back every finished message that starts with 保存 (the edge matches templates). */}
-        <button type="submit" className="btn-primary self-start">{t("{{verb}}{{title}}", { verb: t("保存"), title: t(card.title) })}</button>
+        <button type="submit" className="btn-primary self-start">
+          {t("{{verb}}{{title}}", { verb: t("保存"), title: t(card.title) })}
+        </button>
       </Form>
       {children}
     </section>

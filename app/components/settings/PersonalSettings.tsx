@@ -32,22 +32,39 @@ function AccountCard({ me }: { me: Me }) {
     <section className="card">
       <div className="flex items-center justify-between">
         <h2 className="text-lg font-semibold">{t("账户信息")}</h2>
-        <Link to="/user/edit" className="btn-secondary">{t("更新个人信息")}</Link>
+        <Link to="/user/edit" className="btn-secondary">
+          {t("更新个人信息")}
+        </Link>
       </div>
       <dl className="mt-3 grid grid-cols-[6rem_1fr] gap-1 text-sm">
-        <dt className="text-gray-500">{t("用户名")}</dt><dd>{me.username}</dd>
-        <dt className="text-gray-500">{t("显示名称")}</dt><dd>{me.displayName}</dd>
-        <dt className="text-gray-500">{t("角色")}</dt><dd>{t(me.role)}</dd>
-        <dt className="text-gray-500">{t("分组")}</dt><dd>{me.group}</dd>
+        <dt className="text-gray-500">{t("用户名")}</dt>
+        <dd>{me.username}</dd>
+        <dt className="text-gray-500">{t("显示名称")}</dt>
+        <dd>{me.displayName}</dd>
+        <dt className="text-gray-500">{t("角色")}</dt>
+        <dd>{t(me.role)}</dd>
+        <dt className="text-gray-500">{t("分组")}</dt>
+        <dd>{me.group}</dd>
       </dl>
       <Form method="post" className="mt-3 flex items-end gap-2">
         <input type="hidden" name="intent" value="profile" />
         <div className="flex-1">
-          <label className="label" htmlFor="profile-display-name">{t("修改显示名称")}</label>
-          <input id="profile-display-name" name="display_name" className="input" defaultValue={me.displayName} maxLength={20} aria-invalid={error ? true : undefined} />
+          <label className="label" htmlFor="profile-display-name">
+            {t("修改显示名称")}
+          </label>
+          <input
+            id="profile-display-name"
+            name="display_name"
+            className="input"
+            defaultValue={me.displayName}
+            maxLength={20}
+            aria-invalid={error ? true : undefined}
+          />
           {error ? <p className="field-error">{error}</p> : null}
         </div>
-        <button type="submit" className="btn-secondary">{t("保存")}</button>
+        <button type="submit" className="btn-secondary">
+          {t("保存")}
+        </button>
       </Form>
     </section>
   );
@@ -58,7 +75,9 @@ function ModelsCard({ models }: { models: string[] }) {
   const t = useT();
   return (
     <section className="card" aria-labelledby="models-title">
-      <h2 id="models-title" className="mb-1 font-semibold">{t("可用模型")}</h2>
+      <h2 id="models-title" className="mb-1 font-semibold">
+        {t("可用模型")}
+      </h2>
       <p className="mb-3 text-sm text-gray-500">{t("点击模型名称即可复制")}</p>
       {models.length === 0 ? (
         <p className="text-sm text-gray-500">{t("暂无可用模型")}</p>
@@ -89,10 +108,21 @@ function CopyField({ id, label, value }: { id: string; label: string; value: str
   const t = useT();
   return (
     <div>
-      <label className="label" htmlFor={id}>{label}</label>
+      <label className="label" htmlFor={id}>
+        {label}
+      </label>
       <div className="flex gap-2">
         <input id={id} className="input flex-1 select-all font-mono" readOnly value={value} />
-        <button type="button" className="btn-secondary" data-copy-from={`#${id}`} data-copied-text={t("已复制")} data-js-only="" hidden>{t("复制")}</button>
+        <button
+          type="button"
+          className="btn-secondary"
+          data-copy-from={`#${id}`}
+          data-copied-text={t("已复制")}
+          data-js-only=""
+          hidden
+        >
+          {t("复制")}
+        </button>
       </div>
     </div>
   );
@@ -109,26 +139,37 @@ function InviteCard({ me }: { me: Me }) {
   const canTransfer = invite.quota >= invite.minTransfer;
   return (
     <section className="card" aria-labelledby="invite-title">
-      <h2 id="invite-title" className="mb-3 font-semibold">{t("邀请信息")}</h2>
+      <h2 id="invite-title" className="mb-3 font-semibold">
+        {t("邀请信息")}
+      </h2>
       <CopyField id="invite-link" label={t("邀请链接")} value={invite.link} />
       <dl className="mt-3 grid grid-cols-3 gap-2 text-center text-sm" data-testid="invite-figures">
         <div>
           <dt className="text-gray-500">{t("邀请人数")}</dt>
-          <dd className="text-lg font-semibold" data-testid="aff-count">{invite.count}</dd>
+          <dd className="text-lg font-semibold" data-testid="aff-count">
+            {invite.count}
+          </dd>
         </div>
         <div>
           <dt className="text-gray-500">{t("待使用收益")}</dt>
-          <dd className="text-lg font-semibold" data-testid="aff-quota">{show(invite.quota)}</dd>
+          <dd className="text-lg font-semibold" data-testid="aff-quota">
+            {show(invite.quota)}
+          </dd>
         </div>
         <div>
           <dt className="text-gray-500">{t("总收益")}</dt>
-          <dd className="text-lg font-semibold" data-testid="aff-history">{show(invite.history)}</dd>
+          <dd className="text-lg font-semibold" data-testid="aff-history">
+            {show(invite.history)}
+          </dd>
         </div>
       </dl>
       <Form method="post" className="mt-3 flex flex-col gap-2">
         <input type="hidden" name="intent" value="aff-transfer" />
         <label className="label" htmlFor="aff-transfer-quota">
-          {t("划转到余额（额度，最低 {{min}}，可用 {{available}}）", { min: show(invite.minTransfer), available: show(invite.quota) })}
+          {t("划转到余额（额度，最低 {{min}}，可用 {{available}}）", {
+            min: show(invite.minTransfer),
+            available: show(invite.quota),
+          })}
         </label>
         <div className="flex gap-2">
           <input
@@ -140,13 +181,22 @@ function InviteCard({ me }: { me: Me }) {
             step={1}
             min={invite.minTransfer}
             max={canTransfer ? invite.quota : undefined}
-            {...validityMessagesProp({ rangeUnderflow: message(messages.affTransferMin.replace("{amount}", show(invite.minTransfer))), rangeOverflow: t(messages.affTransferInsufficient) })}
+            {...validityMessagesProp({
+              rangeUnderflow: message(messages.affTransferMin.replace("{amount}", show(invite.minTransfer))),
+              rangeOverflow: t(messages.affTransferInsufficient),
+            })}
             defaultValue={canTransfer ? invite.quota : invite.minTransfer}
             aria-invalid={error ? true : undefined}
           />
-          <button type="submit" className="btn-primary">{t("划转")}</button>
+          <button type="submit" className="btn-primary">
+            {t("划转")}
+          </button>
         </div>
-        {error ? <p className="field-error" role="alert">{error}</p> : null}
+        {error ? (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
       </Form>
     </section>
   );
@@ -175,10 +225,16 @@ function BoundIdentities({ bindings }: { bindings: Me["bindings"] }) {
 function AccessTokenCard() {
   const t = useT();
   const result = useCardResult("access-token");
-  const [usageBefore, usageAfter] = textAround(t, "用于以 {{header}} 请求头调用管理 API。生成新令牌会使旧令牌立即失效；令牌只在生成时显示一次。", "header");
+  const [usageBefore, usageAfter] = textAround(
+    t,
+    "用于以 {{header}} 请求头调用管理 API。生成新令牌会使旧令牌立即失效；令牌只在生成时显示一次。",
+    "header",
+  );
   return (
     <section className="card" aria-labelledby="access-token-title">
-      <h2 id="access-token-title" className="mb-1 font-semibold">{t("系统访问令牌")}</h2>
+      <h2 id="access-token-title" className="mb-1 font-semibold">
+        {t("系统访问令牌")}
+      </h2>
       <p className="mb-3 text-sm text-gray-500">
         {usageBefore}
         <code>Authorization</code>
@@ -192,7 +248,9 @@ function AccessTokenCard() {
       ) : null}
       <Form method="post">
         <input type="hidden" name="intent" value="access-token" />
-        <button type="submit" className="btn-primary">{t("生成系统访问令牌")}</button>
+        <button type="submit" className="btn-primary">
+          {t("生成系统访问令牌")}
+        </button>
       </Form>
     </section>
   );
@@ -209,19 +267,34 @@ function PasswordCard({ constraint: chinese }: { constraint: FormConstraint }) {
       <CardError result={result} />
       <Form method="post" className="flex flex-col gap-3">
         <input type="hidden" name="intent" value="password" />
-        {([
-          ["original_password", "原密码", "current-password"],
-          ["password", "新密码", "new-password"],
-          ["password2", "确认新密码", "new-password"],
-        ] as const).map(([name, label, autoComplete]) => (
+        {(
+          [
+            ["original_password", "原密码", "current-password"],
+            ["password", "新密码", "new-password"],
+            ["password2", "确认新密码", "new-password"],
+          ] as const
+        ).map(([name, label, autoComplete]) => (
           <div key={name}>
-            <label className="label" htmlFor={`password-${name}`}>{t(label)}</label>
+            <label className="label" htmlFor={`password-${name}`}>
+              {t(label)}
+            </label>
             {/* The confirmation must equal the new password, so it is held to the same bounds. */}
-            <input id={`password-${name}`} name={name} type="password" className="input" autoComplete={autoComplete} {...constraintProps(constraint, name)} {...(name === "password2" ? constraintProps(constraint, "password") : {})} aria-invalid={errors[name] ? true : undefined} />
+            <input
+              id={`password-${name}`}
+              name={name}
+              type="password"
+              className="input"
+              autoComplete={autoComplete}
+              {...constraintProps(constraint, name)}
+              {...(name === "password2" ? constraintProps(constraint, "password") : {})}
+              aria-invalid={errors[name] ? true : undefined}
+            />
             {errors[name] ? <p className="field-error">{errors[name][0]}</p> : null}
           </div>
         ))}
-        <button type="submit" className="btn-primary self-start">{t("确认修改")}</button>
+        <button type="submit" className="btn-primary self-start">
+          {t("确认修改")}
+        </button>
       </Form>
     </section>
   );
@@ -233,7 +306,9 @@ function DeleteAccountCard({ me }: { me: Me }) {
   const error = result?.fieldErrors?.confirm_username?.[0];
   return (
     <section className="card border-red-200 dark:border-red-900" aria-labelledby="delete-account-title">
-      <h2 id="delete-account-title" className="mb-1 font-semibold text-red-700 dark:text-red-300">{t("删除账户")}</h2>
+      <h2 id="delete-account-title" className="mb-1 font-semibold text-red-700 dark:text-red-300">
+        {t("删除账户")}
+      </h2>
       <p className="mb-3 text-sm text-gray-500">{t("您正在删除自己的账户，账户将无法再登录，且不可恢复。")}</p>
       <CardError result={result} />
       {me.isRoot ? (
@@ -241,10 +316,27 @@ function DeleteAccountCard({ me }: { me: Me }) {
       ) : (
         <Form method="post" className="flex flex-col gap-2">
           <input type="hidden" name="intent" value="delete-account" />
-          <label className="label" htmlFor="delete-confirm-username">{t(messages.deleteConfirmPrompt)}</label>
-          <input id="delete-confirm-username" name="confirm_username" className="input" required {...validityMessagesProp({ valueMissing: t(messages.deleteConfirmPrompt) })} autoComplete="off" placeholder={me.username} aria-invalid={error ? true : undefined} />
-          {error ? <p className="field-error" role="alert">{error}</p> : null}
-          <button type="submit" className="btn-danger self-start">{t("确认删除")}</button>
+          <label className="label" htmlFor="delete-confirm-username">
+            {t(messages.deleteConfirmPrompt)}
+          </label>
+          <input
+            id="delete-confirm-username"
+            name="confirm_username"
+            className="input"
+            required
+            {...validityMessagesProp({ valueMissing: t(messages.deleteConfirmPrompt) })}
+            autoComplete="off"
+            placeholder={me.username}
+            aria-invalid={error ? true : undefined}
+          />
+          {error ? (
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <button type="submit" className="btn-danger self-start">
+            {t("确认删除")}
+          </button>
         </Form>
       )}
     </section>
@@ -259,7 +351,9 @@ export function PersonalSettings({ data: me }: Props) {
       <ModelsCard models={me.models} />
       <InviteCard me={me} />
       <section className="card flex flex-col gap-3" aria-labelledby="bindings-title">
-        <h2 id="bindings-title" className="font-semibold">{t("账户绑定")}</h2>
+        <h2 id="bindings-title" className="font-semibold">
+          {t("账户绑定")}
+        </h2>
         <BoundIdentities bindings={me.bindings} />
       </section>
       {/* The binding forms are cards of their own (each shows only what can be bound now). */}

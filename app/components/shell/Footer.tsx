@@ -5,7 +5,12 @@ export function Footer({ html, systemName, version }: { html: string; systemName
   const t = useT();
   if (html) {
     // The footer is root-configured HTML by design (docs/product.md, The application shell: links, ICP numbers, …), rebuilt from an allowlist.
-    return <footer className="px-4 py-3 text-center text-xs text-gray-500" dangerouslySetInnerHTML={{ __html: sanitizeFooterHtml(html) }} />;
+    return (
+      <footer
+        className="px-4 py-3 text-center text-xs text-gray-500"
+        dangerouslySetInnerHTML={{ __html: sanitizeFooterHtml(html) }}
+      />
+    );
   }
   return (
     <footer className="px-4 py-3 text-center text-xs text-gray-500">

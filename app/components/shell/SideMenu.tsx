@@ -38,7 +38,9 @@ export function SideMenu({ items, collapsed }: { items: MenuItem[]; collapsed: b
           <Links items={items} />
         </nav>
       </details>
-      <aside className={`hidden shrink-0 border-r border-gray-200 p-2 sm:block dark:border-gray-700 ${collapsed ? "w-36" : "w-48"}`}>
+      <aside
+        className={`hidden shrink-0 border-r border-gray-200 p-2 sm:block dark:border-gray-700 ${collapsed ? "w-36" : "w-48"}`}
+      >
         <nav aria-label={t("侧边菜单")} data-testid="side-menu">
           <Links items={items} />
         </nav>

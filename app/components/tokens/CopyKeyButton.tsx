@@ -11,7 +11,14 @@ export function CopyKeyButton({ id }: { id: number }) {
   return (
     <Form method="post" data-copy-reply={`#${tokenKeyId(id)}`}>
       <input type="hidden" name="id" value={id} />
-      <button type="submit" name="intent" value="reveal" className="text-sm text-blue-600 hover:underline dark:text-blue-400">{t("复制")}</button>
+      <button
+        type="submit"
+        name="intent"
+        value="reveal"
+        className="text-sm text-blue-600 hover:underline dark:text-blue-400"
+      >
+        {t("复制")}
+      </button>
     </Form>
   );
 }

@@ -52,40 +52,77 @@ export function TokenForm(props: Props) {
   const t = useT();
   const message = useMessage();
   return (
-    <Form method="post" {...browserCheckedFormProps(form, props.constraint, message)} className="card flex max-w-2xl flex-col gap-4">
+    <Form
+      method="post"
+      {...browserCheckedFormProps(form, props.constraint, message)}
+      className="card flex max-w-2xl flex-col gap-4"
+    >
       <h1 className="text-xl font-bold">{t(props.mode === "create" ? "创建新的令牌" : "更新令牌信息")}</h1>
-      {form.errors?.map((e) => <FlashBanner key={e} type="error" message={e} />)}
+      {form.errors?.map((e) => (
+        <FlashBanner key={e} type="error" message={e} />
+      ))}
       <input type="hidden" name="tz" value={props.timeZone} />
       <div>
-        <label className="label" htmlFor={fields.name.id}>{t("名称")}</label>
+        <label className="label" htmlFor={fields.name.id}>
+          {t("名称")}
+        </label>
         <input {...getInputProps(fields.name, { type: "text" })} className="input" placeholder={t("请输入名称")} />
         <Err errors={fields.name.errors} />
       </div>
       <div>
-        <label className="label" htmlFor={fields.expired_at.id}>{t("过期时间")}</label>
-        <input {...getInputProps(fields.expired_at, { type: "text" })} className="input" placeholder={t("YYYY-MM-DD HH:mm:ss，留空为永不过期")} />
+        <label className="label" htmlFor={fields.expired_at.id}>
+          {t("过期时间")}
+        </label>
+        <input
+          {...getInputProps(fields.expired_at, { type: "text" })}
+          className="input"
+          placeholder={t("YYYY-MM-DD HH:mm:ss，留空为永不过期")}
+        />
         <Err errors={fields.expired_at.errors} />
         <div className="mt-1 flex flex-wrap gap-1">
           {props.expiryPresets.map((preset) => (
-            <button key={preset.label} {...form.update.getButtonProps({ name: fields.expired_at.name, value: preset.value })} className="btn-secondary">{t(preset.label)}</button>
+            <button
+              key={preset.label}
+              {...form.update.getButtonProps({ name: fields.expired_at.name, value: preset.value })}
+              className="btn-secondary"
+            >
+              {t(preset.label)}
+            </button>
           ))}
         </div>
       </div>
       <div>
-        <label className="label" htmlFor={fields.remain_quota.id}>{t("额度")}</label>
+        <label className="label" htmlFor={fields.remain_quota.id}>
+          {t("额度")}
+        </label>
         <input {...getInputProps(fields.remain_quota, { type: "number" })} className="input" disabled={unlimited} />
         <Err errors={fields.remain_quota.errors} />
         <div className="mt-1 flex flex-wrap gap-1">
           {QUOTA_PRESET_DOLLARS.map((dollars) => (
-            <button key={dollars} {...form.update.getButtonProps({ name: fields.remain_quota.name, value: String(dollars * props.quotaPerUnit) })} className="btn-secondary" disabled={unlimited} data-quota-preset="">
+            <button
+              key={dollars}
+              {...form.update.getButtonProps({
+                name: fields.remain_quota.name,
+                value: String(dollars * props.quotaPerUnit),
+              })}
+              className="btn-secondary"
+              disabled={unlimited}
+              data-quota-preset=""
+            >
               {props.displayInCurrency ? `${dollars}$` : compactNumber(dollars * props.quotaPerUnit)}
             </button>
           ))}
         </div>
-        <p className="mt-1 text-xs text-gray-500">{t("注意，令牌的额度仅用于限制令牌本身的最大额度使用量，实际的使用受到账户的剩余额度限制。")}</p>
+        <p className="mt-1 text-xs text-gray-500">
+          {t("注意，令牌的额度仅用于限制令牌本身的最大额度使用量，实际的使用受到账户的剩余额度限制。")}
+        </p>
         <label className="mt-2 flex items-center gap-2 text-sm">
           {/* Rendered disabled when the page comes with it checked; the enhancement script follows a click. */}
-          <input {...getInputProps(fields.unlimited_quota, { type: "checkbox" })} data-disables={`[name="${fields.remain_quota.name}"], [data-quota-preset]`} /> {t("设为无限额度")}
+          <input
+            {...getInputProps(fields.unlimited_quota, { type: "checkbox" })}
+            data-disables={`[name="${fields.remain_quota.name}"], [data-quota-preset]`}
+          />{" "}
+          {t("设为无限额度")}
         </label>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -94,9 +131,13 @@ export function TokenForm(props: Props) {
           const helpId = `${field.id}-help`;
           return (
             <div key={name}>
-              <label className="label" htmlFor={field.id}>{t(RATE_LIMIT_LABELS[name])}</label>
+              <label className="label" htmlFor={field.id}>
+                {t(RATE_LIMIT_LABELS[name])}
+              </label>
               <input {...getInputProps(field, { type: "number", ariaDescribedBy: helpId })} className="input" />
-              <p id={helpId} className="mt-1 text-xs text-gray-500">{t("0 表示不限制")}</p>
+              <p id={helpId} className="mt-1 text-xs text-gray-500">
+                {t("0 表示不限制")}
+              </p>
               <Err errors={field.errors} />
             </div>
           );
@@ -104,42 +145,74 @@ export function TokenForm(props: Props) {
       </div>
       {props.mode === "create" ? (
         <div>
-          <label className="label" htmlFor={fields.count.id}>{t("新建数量")}</label>
+          <label className="label" htmlFor={fields.count.id}>
+            {t("新建数量")}
+          </label>
           <input {...getInputProps(fields.count, { type: "number" })} className="input" />
           <Err errors={fields.count.errors} />
           <div className="mt-1 flex flex-wrap gap-1">
             {COUNT_PRESETS.map((n) => (
-              <button key={n} {...form.update.getButtonProps({ name: fields.count.name, value: String(n) })} className="btn-secondary">{t("{{n}}个", { n })}</button>
+              <button
+                key={n}
+                {...form.update.getButtonProps({ name: fields.count.name, value: String(n) })}
+                className="btn-secondary"
+              >
+                {t("{{n}}个", { n })}
+              </button>
             ))}
           </div>
         </div>
       ) : null}
       <div>
-        <label className="label" htmlFor={fields.allow_ips.id}>{t("IP 白名单（每行一个，支持 CIDR）")}</label>
-        <textarea {...getTextareaProps(fields.allow_ips)} className="input font-mono" rows={3} placeholder={t("允许的 IP，一行一个，不填写则不限制\n例如 192.168.1.0/24")} />
+        <label className="label" htmlFor={fields.allow_ips.id}>
+          {t("IP 白名单（每行一个，支持 CIDR）")}
+        </label>
+        <textarea
+          {...getTextareaProps(fields.allow_ips)}
+          className="input font-mono"
+          rows={3}
+          placeholder={t("允许的 IP，一行一个，不填写则不限制\n例如 192.168.1.0/24")}
+        />
         <Err errors={fields.allow_ips.errors} />
       </div>
       <div>
         <label className="flex items-center gap-2 text-sm">
-          <input {...getInputProps(fields.model_limits_enabled, { type: "checkbox" })} /> {t("启用模型限制（非必要，不建议启用）")}
+          <input {...getInputProps(fields.model_limits_enabled, { type: "checkbox" })} />{" "}
+          {t("启用模型限制（非必要，不建议启用）")}
         </label>
         <div className="mt-2">
-          <ModelPicker name={fields.model_limits.name} legend={t("可用模型")} models={[...new Set([...props.models, ...limited])]} chosen={limited} testId="token-models" />
+          <ModelPicker
+            name={fields.model_limits.name}
+            legend={t("可用模型")}
+            models={[...new Set([...props.models, ...limited])]}
+            chosen={limited}
+            testId="token-models"
+          />
         </div>
       </div>
       <div>
-        <label className="label" htmlFor={fields.group.id}>{t("令牌分组")}</label>
+        <label className="label" htmlFor={fields.group.id}>
+          {t("令牌分组")}
+        </label>
         <select {...getSelectProps(fields.group)} className="input" disabled={!props.groupsConfigured}>
           <option value="">{t("使用用户分组")}</option>
           {/* The user's own group comes labelled with the fixed 用户分组; operators' descriptions are data and stay as written. */}
-          {Object.entries(props.groups).map(([name, label]) => <option key={name} value={name}>{t("{{label}}（{{detail}}）", { label: t(label), detail: name })}</option>)}
+          {Object.entries(props.groups).map(([name, label]) => (
+            <option key={name} value={name}>
+              {t("{{label}}（{{detail}}）", { label: t(label), detail: name })}
+            </option>
+          ))}
         </select>
         {!props.groupsConfigured ? <p className="mt-1 text-xs text-gray-500">{t("管理员未设置用户可选分组")}</p> : null}
         <Err errors={fields.group.errors} />
       </div>
       <div className="flex gap-2">
-        <button type="submit" className="btn-primary">{t("提交")}</button>
-        <Link to="/token" className="btn-secondary">{t("取消")}</Link>
+        <button type="submit" className="btn-primary">
+          {t("提交")}
+        </button>
+        <Link to="/token" className="btn-secondary">
+          {t("取消")}
+        </Link>
       </div>
     </Form>
   );

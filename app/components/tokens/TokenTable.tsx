@@ -63,22 +63,52 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
             const shownKey = revealed?.id === token.id ? revealed.key : `sk-${token.key}`;
             const limits = rateLimitNote(token.rpm_limit, token.tpm_limit);
             return (
-              <tr key={token.id} className={`border-b border-gray-100 align-top dark:border-gray-800 ${token.status !== TOKEN_STATUS.enabled ? "opacity-60" : ""}`} data-testid={`token-row-${token.name}`}>
+              <tr
+                key={token.id}
+                className={`border-b border-gray-100 align-top dark:border-gray-800 ${token.status !== TOKEN_STATUS.enabled ? "opacity-60" : ""}`}
+                data-testid={`token-row-${token.name}`}
+              >
                 <td className="p-2">
-                  <input type="checkbox" name="ids" value={token.id} form="token-selection" aria-label={t("选择 {{name}}", { name: token.name })} />
+                  <input
+                    type="checkbox"
+                    name="ids"
+                    value={token.id}
+                    form="token-selection"
+                    aria-label={t("选择 {{name}}", { name: token.name })}
+                  />
                 </td>
                 <td data-label={t("名称")} className="p-2">
                   <div className="font-medium">{token.name}</div>
-                  <code id={tokenKeyId(token.id)} className="whitespace-nowrap text-xs text-gray-500" data-testid="token-key">{shownKey}</code>
+                  <code
+                    id={tokenKeyId(token.id)}
+                    className="whitespace-nowrap text-xs text-gray-500"
+                    data-testid="token-key"
+                  >
+                    {shownKey}
+                  </code>
                 </td>
-                <td data-label={t("状态")} className="p-2"><StatusTag tone={status.tone}>{t(status.label)}</StatusTag></td>
-                <td data-label={t("已用额度")} className="p-2">{renderQuota(token.used_quota, displayInCurrency, quotaPerUnit)}</td>
+                <td data-label={t("状态")} className="p-2">
+                  <StatusTag tone={status.tone}>{t(status.label)}</StatusTag>
+                </td>
+                <td data-label={t("已用额度")} className="p-2">
+                  {renderQuota(token.used_quota, displayInCurrency, quotaPerUnit)}
+                </td>
                 <td data-label={t("剩余额度")} className="p-2">
-                  {token.unlimited_quota ? t("无限制") : renderQuota(token.remain_quota, displayInCurrency, quotaPerUnit)}
-                  {limits ? <div className="whitespace-nowrap text-xs text-gray-500" data-testid="token-limits">{limits}</div> : null}
+                  {token.unlimited_quota
+                    ? t("无限制")
+                    : renderQuota(token.remain_quota, displayInCurrency, quotaPerUnit)}
+                  {limits ? (
+                    <div className="whitespace-nowrap text-xs text-gray-500" data-testid="token-limits">
+                      {limits}
+                    </div>
+                  ) : null}
                 </td>
-                <td data-label={t("创建时间")} className="p-2 whitespace-nowrap">{formatTimestamp(token.created_time, timeZone)}</td>
-                <td data-label={t("过期时间")} className="p-2 whitespace-nowrap">{token.expired_time === -1 ? t("永不过期") : formatTimestamp(token.expired_time, timeZone)}</td>
+                <td data-label={t("创建时间")} className="p-2 whitespace-nowrap">
+                  {formatTimestamp(token.created_time, timeZone)}
+                </td>
+                <td data-label={t("过期时间")} className="p-2 whitespace-nowrap">
+                  {token.expired_time === -1 ? t("永不过期") : formatTimestamp(token.expired_time, timeZone)}
+                </td>
                 <td className="actions-col p-2">
                   <div className="flex max-w-[9rem] flex-wrap items-center gap-x-2 gap-y-1 sm:max-w-none">
                     <RowActionForm id={token.id} intent="reveal" label={t("查看")} />
@@ -89,15 +119,33 @@ export function TokenTable({ tokens, revealed, chats, displayInCurrency, quotaPe
                           {/* The default presets' names are the product's words; names an operator gave pass as they are. */}
                           {chats.map((name, index) => (
                             <li key={name}>
-                              <a href={`/token/chat?id=${token.id}&chat=${index}`} target="_blank" rel="noreferrer" className="block rounded px-2 py-1 hover:bg-gray-100 dark:hover:bg-gray-700">{t(name)}</a>
+                              <a
+                                href={`/token/chat?id=${token.id}&chat=${index}`}
+                                target="_blank"
+                                rel="noreferrer"
+                                className="block rounded px-2 py-1 hover:bg-gray-100 dark:hover:bg-gray-700"
+                              >
+                                {t(name)}
+                              </a>
                             </li>
                           ))}
                         </ul>
                       </RowPopover>
                     ) : null}
-                    <ConfirmButton label={t("删除")} question={t("确定是否要删除此令牌？此修改将不可逆")} intent="delete" fields={{ id: token.id }} testId={`delete-${token.name}`} />
+                    <ConfirmButton
+                      label={t("删除")}
+                      question={t("确定是否要删除此令牌？此修改将不可逆")}
+                      intent="delete"
+                      fields={{ id: token.id }}
+                      testId={`delete-${token.name}`}
+                    />
                     <StatusToggle id={token.id} enabled={token.status === TOKEN_STATUS.enabled} />
-                    <Link to={`/token/edit/${token.id}`} className="text-sm text-blue-600 hover:underline dark:text-blue-400">{t("编辑")}</Link>
+                    <Link
+                      to={`/token/edit/${token.id}`}
+                      className="text-sm text-blue-600 hover:underline dark:text-blue-400"
+                    >
+                      {t("编辑")}
+                    </Link>
                   </div>
                 </td>
               </tr>

@@ -27,7 +27,13 @@ export type UserRow = {
 
 type Props = { users: UserRow[]; displayInCurrency: boolean; quotaPerUnit: number };
 
-const actionLabels: Record<ManageAction, string> = { promote: "提升", demote: "降级", disable: "禁用", enable: "启用", delete: "注销" };
+const actionLabels: Record<ManageAction, string> = {
+  promote: "提升",
+  demote: "降级",
+  disable: "禁用",
+  enable: "启用",
+  delete: "注销",
+};
 
 function question(t: PageText, action: ManageAction, name: string): string {
   switch (action) {
@@ -51,14 +57,30 @@ function question(t: PageText, action: ManageAction, name: string): string {
 function AddQuotaDialog({ user }: { user: UserRow }) {
   const t = useT();
   return (
-    <RowPopover summary={t("添加额度")} summaryClassName="text-blue-600 dark:text-blue-400" testId={`add-quota-${user.username}`}>
+    <RowPopover
+      summary={t("添加额度")}
+      summaryClassName="text-blue-600 dark:text-blue-400"
+      testId={`add-quota-${user.username}`}
+    >
       <Form method="post" className="flex flex-col gap-2">
         <input type="hidden" name="intent" value="add-quota" />
         <input type="hidden" name="id" value={user.id} />
-        <label className="label" htmlFor={`quota-delta-${user.id}`}>{t("增加的额度（负数为扣减）")}</label>
-        <input id={`quota-delta-${user.id}`} name="quota_delta" type="number" step={1} required className="input" placeholder={t("例如 500000 或 -500000")} />
+        <label className="label" htmlFor={`quota-delta-${user.id}`}>
+          {t("增加的额度（负数为扣减）")}
+        </label>
+        <input
+          id={`quota-delta-${user.id}`}
+          name="quota_delta"
+          type="number"
+          step={1}
+          required
+          className="input"
+          placeholder={t("例如 500000 或 -500000")}
+        />
         <p className="text-xs text-gray-500">{t("额度不会被扣减到 0 以下。")}</p>
-        <button type="submit" className="btn-primary">{t("确定添加")}</button>
+        <button type="submit" className="btn-primary">
+          {t("确定添加")}
+        </button>
       </Form>
     </RowPopover>
   );
@@ -96,21 +118,49 @@ export function UserTable({ users, displayInCurrency, quotaPerUnit }: Props) {
                 className={`border-b border-gray-100 align-top dark:border-gray-800 ${user.status !== USER_STATUS_ENABLED || user.deregistered ? "opacity-60" : ""}`}
                 data-testid={`user-row-${user.username}`}
               >
-                <td data-label="ID" className="p-2">{user.id}</td>
-                <td data-label={t("用户名")} className="p-2 font-medium">{user.username}</td>
-                <td data-label={t("显示名称")} className="p-2">{user.display_name}</td>
-                <td data-label={t("分组")} className="p-2" data-testid="user-group">{user.group}</td>
+                <td data-label="ID" className="p-2">
+                  {user.id}
+                </td>
+                <td data-label={t("用户名")} className="p-2 font-medium">
+                  {user.username}
+                </td>
+                <td data-label={t("显示名称")} className="p-2">
+                  {user.display_name}
+                </td>
+                <td data-label={t("分组")} className="p-2" data-testid="user-group">
+                  {user.group}
+                </td>
                 <td data-label={t("已用/剩余额度")} className="p-2 whitespace-nowrap" data-testid="user-quota">
-                  <div>{t("已用 {{quota}}", { quota: renderQuota(user.used_quota, displayInCurrency, quotaPerUnit) })}</div>
+                  <div>
+                    {t("已用 {{quota}}", { quota: renderQuota(user.used_quota, displayInCurrency, quotaPerUnit) })}
+                  </div>
                   <div>{t("剩余 {{quota}}", { quota: renderQuota(user.quota, displayInCurrency, quotaPerUnit) })}</div>
                 </td>
-                <td data-label={t("请求次数")} className="p-2">{user.request_count}</td>
-                <td data-label={t("角色")} className="p-2" data-testid="user-role"><StatusTag tone={role.tone}>{t(role.label)}</StatusTag></td>
-                <td data-label={t("状态")} className="p-2" data-testid="user-status"><StatusTag tone={status.tone}>{t(status.label)}</StatusTag></td>
-                <td data-label={t("邀请人")} className="p-2">{user.inviter_id > 0 ? user.inviter_id : t("无")}</td>
+                <td data-label={t("请求次数")} className="p-2">
+                  {user.request_count}
+                </td>
+                <td data-label={t("角色")} className="p-2" data-testid="user-role">
+                  <StatusTag tone={role.tone}>{t(role.label)}</StatusTag>
+                </td>
+                <td data-label={t("状态")} className="p-2" data-testid="user-status">
+                  <StatusTag tone={status.tone}>{t(status.label)}</StatusTag>
+                </td>
+                <td data-label={t("邀请人")} className="p-2">
+                  {user.inviter_id > 0 ? user.inviter_id : t("无")}
+                </td>
                 <td className="actions-col p-2">
-                  <div className="flex max-w-[9rem] flex-wrap items-center gap-x-2 gap-y-1 sm:max-w-none" data-testid="user-operations">
-                    {user.edit ? <Link to={`/user/edit/${user.id}`} className="text-sm text-blue-600 hover:underline dark:text-blue-400">{t("编辑")}</Link> : null}
+                  <div
+                    className="flex max-w-[9rem] flex-wrap items-center gap-x-2 gap-y-1 sm:max-w-none"
+                    data-testid="user-operations"
+                  >
+                    {user.edit ? (
+                      <Link
+                        to={`/user/edit/${user.id}`}
+                        className="text-sm text-blue-600 hover:underline dark:text-blue-400"
+                      >
+                        {t("编辑")}
+                      </Link>
+                    ) : null}
                     {user.edit ? <AddQuotaDialog user={user} /> : null}
                     {user.actions.map((action) => (
                       <ConfirmButton

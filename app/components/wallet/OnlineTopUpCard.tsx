@@ -21,7 +21,9 @@ export function OnlineTopUpCard({ config, result }: { config: OnlineTopUpConfig;
   const message = useMessage();
   return (
     <section className="card flex flex-col gap-3" aria-labelledby="online-topup-title">
-      <h2 id="online-topup-title" className="text-lg font-semibold">{t("在线充值")}</h2>
+      <h2 id="online-topup-title" className="text-lg font-semibold">
+        {t("在线充值")}
+      </h2>
       {!config.enabled ? (
         <p className="text-sm text-gray-600 dark:text-gray-300">{t("管理员未开启在线充值！")}</p>
       ) : result?.step === "confirm" ? (
@@ -47,23 +49,54 @@ function AmountForm({ config, amount }: { config: OnlineTopUpConfig; amount?: st
     <Form method="post" className="flex flex-wrap items-end gap-2">
       <input type="hidden" name="intent" value="topup-quote" />
       <div className="w-56">
-        <label className="label" htmlFor="topup-amount">{label}</label>
+        <label className="label" htmlFor="topup-amount">
+          {label}
+        </label>
         {/* The product raises an amount under 1 to 1; the minimum top-up is the server's check, worded as docs/product.md says. */}
-        <input id="topup-amount" name="amount" type="number" min={1} step={1} required {...validityMessagesProp({ valueMissing: belowMin, rangeUnderflow: belowMin })} defaultValue={amount ?? String(config.minAmount)} placeholder={t("充值数量，最低 {{min}}", { min: config.minAmount })} className="input" />
+        <input
+          id="topup-amount"
+          name="amount"
+          type="number"
+          min={1}
+          step={1}
+          required
+          {...validityMessagesProp({ valueMissing: belowMin, rangeUnderflow: belowMin })}
+          defaultValue={amount ?? String(config.minAmount)}
+          placeholder={t("充值数量，最低 {{min}}", { min: config.minAmount })}
+          className="input"
+        />
       </div>
-      <button type="submit" name="payment_method" value="zfb" className="btn-primary">{t(METHOD_LABEL.zfb)}</button>
-      <button type="submit" name="payment_method" value="wx" className="btn-primary">{t(METHOD_LABEL.wx)}</button>
+      <button type="submit" name="payment_method" value="zfb" className="btn-primary">
+        {t(METHOD_LABEL.zfb)}
+      </button>
+      <button type="submit" name="payment_method" value="wx" className="btn-primary">
+        {t(METHOD_LABEL.wx)}
+      </button>
     </Form>
   );
 }
 
-function ConfirmStep({ result, config }: { result: Extract<OnlineTopUpResult, { step: "confirm" }>; config: OnlineTopUpConfig }) {
+function ConfirmStep({
+  result,
+  config,
+}: {
+  result: Extract<OnlineTopUpResult, { step: "confirm" }>;
+  config: OnlineTopUpConfig;
+}) {
   const t = useT();
   return (
-    <div role="dialog" aria-labelledby="topup-confirm-title" className="flex flex-col gap-2 rounded border border-blue-300 p-3 dark:border-blue-700">
-      <h3 id="topup-confirm-title" className="font-semibold">{t("确定要充值吗")}</h3>
+    <div
+      role="dialog"
+      aria-labelledby="topup-confirm-title"
+      className="flex flex-col gap-2 rounded border border-blue-300 p-3 dark:border-blue-700"
+    >
+      <h3 id="topup-confirm-title" className="font-semibold">
+        {t("确定要充值吗")}
+      </h3>
       <p data-testid="topup-confirm-amount">{t("充值数量：{{amount}}", { amount: result.amount })}</p>
-      <p className="text-sm text-gray-600 dark:text-gray-300">{t("到账额度：{{quota}}", { quota: renderQuota(result.quota, config.displayInCurrency, config.quotaPerUnit) })}</p>
+      <p className="text-sm text-gray-600 dark:text-gray-300">
+        {t("到账额度：{{quota}}", { quota: renderQuota(result.quota, config.displayInCurrency, config.quotaPerUnit) })}
+      </p>
       <p data-testid="topup-confirm-money">{t("实付金额：{{money}}元", { money: result.money })}</p>
       <p>{t("支付方式：{{method}}", { method: t(METHOD_LABEL[result.method]) })}</p>
       <p>{t("是否确认充值？")}</p>
@@ -71,8 +104,12 @@ function ConfirmStep({ result, config }: { result: Extract<OnlineTopUpResult, { 
         <input type="hidden" name="intent" value="topup-pay" />
         <input type="hidden" name="amount" value={result.amount} />
         <input type="hidden" name="payment_method" value={result.method} />
-        <button type="submit" className="btn-primary">{t("确定")}</button>
-        <Link to="/topup" className="btn-secondary">{t("取消")}</Link>
+        <button type="submit" className="btn-primary">
+          {t("确定")}
+        </button>
+        <Link to="/topup" className="btn-secondary">
+          {t("取消")}
+        </Link>
       </Form>
     </div>
   );
@@ -81,15 +118,32 @@ function ConfirmStep({ result, config }: { result: Extract<OnlineTopUpResult, { 
 function GatewayStep({ result }: { result: Extract<OnlineTopUpResult, { step: "gateway" }> }) {
   const t = useT();
   return (
-    <div role="dialog" aria-labelledby="topup-gateway-title" className="flex flex-col gap-2 rounded border border-blue-300 p-3 dark:border-blue-700">
-      <h3 id="topup-gateway-title" className="font-semibold">{t("订单已创建")}</h3>
-      <p>{t("订单号：")}<span className="font-mono" data-testid="topup-trade-no">{result.tradeNo}</span></p>
+    <div
+      role="dialog"
+      aria-labelledby="topup-gateway-title"
+      className="flex flex-col gap-2 rounded border border-blue-300 p-3 dark:border-blue-700"
+    >
+      <h3 id="topup-gateway-title" className="font-semibold">
+        {t("订单已创建")}
+      </h3>
+      <p>
+        {t("订单号：")}
+        <span className="font-mono" data-testid="topup-trade-no">
+          {result.tradeNo}
+        </span>
+      </p>
       <p>{t("实付金额：{{money}}元", { money: result.money })}</p>
       {/* A plain form to the gateway with the fields this server signed; nothing here needs a script. */}
       <form method="post" action={result.url} className="flex gap-2">
-        {result.fields.map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
-        <button type="submit" className="btn-primary">{t("前往支付")}</button>
-        <Link to="/topup" className="btn-secondary">{t("取消")}</Link>
+        {result.fields.map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <button type="submit" className="btn-primary">
+          {t("前往支付")}
+        </button>
+        <Link to="/topup" className="btn-secondary">
+          {t("取消")}
+        </Link>
       </form>
     </div>
   );

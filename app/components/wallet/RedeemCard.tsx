@@ -9,7 +9,15 @@ import { validityMessagesProp } from "~/web/form-constraint";
  * JavaScript; with the enhancement script the button reads 兑换中... while the request runs. The get-codes button
  * opens the operator's TopUpLink, or says none is set.
  */
-export function RedeemCard({ error, topUpLink, linkMissing }: { error?: string; topUpLink?: string; linkMissing: boolean }) {
+export function RedeemCard({
+  error,
+  topUpLink,
+  linkMissing,
+}: {
+  error?: string;
+  topUpLink?: string;
+  linkMissing: boolean;
+}) {
   const t = useT();
   return (
     <div className="card flex flex-col gap-3">
@@ -19,14 +27,31 @@ export function RedeemCard({ error, topUpLink, linkMissing }: { error?: string; 
       <Form method="post" className="flex flex-wrap items-end gap-2">
         <input type="hidden" name="intent" value="redeem" />
         <div className="flex-1">
-          <label className="label" htmlFor="redeem-key">{t("兑换码", { context: "single" })}</label>
-          <input id="redeem-key" name="key" className="input font-mono" placeholder={t("请输入兑换码")} required {...validityMessagesProp({ valueMissing: t(messages.redeemKeyRequired) })} maxLength={64} autoComplete="off" />
+          <label className="label" htmlFor="redeem-key">
+            {t("兑换码", { context: "single" })}
+          </label>
+          <input
+            id="redeem-key"
+            name="key"
+            className="input font-mono"
+            placeholder={t("请输入兑换码")}
+            required
+            {...validityMessagesProp({ valueMissing: t(messages.redeemKeyRequired) })}
+            maxLength={64}
+            autoComplete="off"
+          />
         </div>
-        <button type="submit" className="btn-primary" data-busy-label={t("兑换中...")}>{t("兑换")}</button>
+        <button type="submit" className="btn-primary" data-busy-label={t("兑换中...")}>
+          {t("兑换")}
+        </button>
         {topUpLink ? (
-          <a href={topUpLink} target="_blank" rel="noopener noreferrer" className="btn-secondary">{t("获取兑换码")}</a>
+          <a href={topUpLink} target="_blank" rel="noopener noreferrer" className="btn-secondary">
+            {t("获取兑换码")}
+          </a>
         ) : (
-          <Link to="?get_codes=1" className="btn-secondary">{t("获取兑换码")}</Link>
+          <Link to="?get_codes=1" className="btn-secondary">
+            {t("获取兑换码")}
+          </Link>
         )}
       </Form>
     </div>

@@ -14,7 +14,9 @@ export function TopUpHistory({ history }: { history: TopUpHistoryPage }) {
   const t = useT();
   return (
     <section className="card flex flex-col gap-2" aria-labelledby="topup-history-title">
-      <h2 id="topup-history-title" className="text-lg font-semibold">{t("充值记录")}</h2>
+      <h2 id="topup-history-title" className="text-lg font-semibold">
+        {t("充值记录")}
+      </h2>
       {history.items.length === 0 ? (
         <p className="text-sm text-gray-600 dark:text-gray-300">{t("暂无充值记录")}</p>
       ) : (
@@ -37,9 +39,15 @@ export function TopUpHistory({ history }: { history: TopUpHistoryPage }) {
                   <td className="p-2 font-mono">{row.trade_no}</td>
                   <td className="p-2">{renderQuota(row.quota, history.displayInCurrency, history.quotaPerUnit)}</td>
                   <td className="p-2">{`¥${row.money.toFixed(2)}`}</td>
-                  <td className="p-2">{METHOD_LABEL[row.payment_method] ? t(METHOD_LABEL[row.payment_method]!) : row.payment_method}</td>
                   <td className="p-2">
-                    {row.status === "success" ? <StatusTag tone="green">{t("成功")}</StatusTag> : <StatusTag tone="yellow">{t("待支付")}</StatusTag>}
+                    {METHOD_LABEL[row.payment_method] ? t(METHOD_LABEL[row.payment_method]!) : row.payment_method}
+                  </td>
+                  <td className="p-2">
+                    {row.status === "success" ? (
+                      <StatusTag tone="green">{t("成功")}</StatusTag>
+                    ) : (
+                      <StatusTag tone="yellow">{t("待支付")}</StatusTag>
+                    )}
                   </td>
                   <td className="whitespace-nowrap p-2">{formatTimestamp(row.create_time, timeZone)}</td>
                   <td className="whitespace-nowrap p-2">{formatTimestamp(row.paid_time, timeZone)}</td>

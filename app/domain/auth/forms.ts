@@ -14,8 +14,15 @@ export const loginSchema = z.object({
 export type LoginInput = z.input<typeof loginSchema>;
 
 const baseRegister = z.object({
-  username: z.string({ error: messages.usernameRequired }).trim().min(1, messages.usernameRequired).max(12, messages.usernameTooLong),
-  password: z.string({ error: messages.passwordRequired }).min(8, messages.passwordTooShort).max(20, "密码长度不得超过 20 位"),
+  username: z
+    .string({ error: messages.usernameRequired })
+    .trim()
+    .min(1, messages.usernameRequired)
+    .max(12, messages.usernameTooLong),
+  password: z
+    .string({ error: messages.passwordRequired })
+    .min(8, messages.passwordTooShort)
+    .max(20, "密码长度不得超过 20 位"),
   password2: z.string({ error: messages.passwordMismatch }),
   email: z.string().trim().optional(),
   verification_code: z.string().trim().optional(),
@@ -24,11 +31,14 @@ const baseRegister = z.object({
 
 export function registerSchema(emailVerification: boolean) {
   return baseRegister.superRefine((value, ctx) => {
-    if (value.password !== value.password2) ctx.addIssue({ code: "custom", path: ["password2"], message: messages.passwordMismatch });
+    if (value.password !== value.password2)
+      ctx.addIssue({ code: "custom", path: ["password2"], message: messages.passwordMismatch });
     if (emailVerification) {
       if (!value.email) ctx.addIssue({ code: "custom", path: ["email"], message: messages.emailRequired });
-      else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.email)) ctx.addIssue({ code: "custom", path: ["email"], message: messages.emailInvalid });
-      if (!value.verification_code) ctx.addIssue({ code: "custom", path: ["verification_code"], message: messages.verificationCodeRequired });
+      else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.email))
+        ctx.addIssue({ code: "custom", path: ["email"], message: messages.emailInvalid });
+      if (!value.verification_code)
+        ctx.addIssue({ code: "custom", path: ["verification_code"], message: messages.verificationCodeRequired });
     }
   });
 }

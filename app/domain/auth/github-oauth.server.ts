@@ -44,17 +44,28 @@ export async function fetchGitHubIdentity(code: string): Promise<GitHubIdentity>
   const exchange = await call(`${env.GITHUB_OAUTH_BASE_URL}/login/oauth/access_token`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json", "User-Agent": "switchyard" },
-    body: JSON.stringify({ client_id: options.string("GitHubClientId"), client_secret: options.string("GitHubClientSecret"), code }),
+    body: JSON.stringify({
+      client_id: options.string("GitHubClientId"),
+      client_secret: options.string("GitHubClientSecret"),
+      code,
+    }),
     timeoutMs,
   });
   const grant = parseJson(exchange.body);
   // GitHub reports a bad code or bad credentials with 200 and an `error` field.
   if (!grant || typeof grant.error === "string" || typeof grant.access_token !== "string" || !grant.access_token) {
-    const reason = grant && typeof grant.error === "string" ? `${grant.error}${typeof grant.error_description === "string" ? `: ${grant.error_description}` : ""}` : `HTTP ${exchange.status}`;
+    const reason =
+      grant && typeof grant.error === "string"
+        ? `${grant.error}${typeof grant.error_description === "string" ? `: ${grant.error_description}` : ""}`
+        : `HTTP ${exchange.status}`;
     throw new ProviderError(`GitHub 授权失败（${reason}），请重新登录`);
   }
   const profile = await call(`${env.GITHUB_API_BASE_URL}/user`, {
-    headers: { Authorization: `Bearer ${grant.access_token}`, Accept: "application/vnd.github+json", "User-Agent": "switchyard" },
+    headers: {
+      Authorization: `Bearer ${grant.access_token}`,
+      Accept: "application/vnd.github+json",
+      "User-Agent": "switchyard",
+    },
     timeoutMs,
   });
   const user = profile.status === 200 ? parseJson(profile.body) : undefined;

@@ -31,7 +31,11 @@ export function telegramHash(fields: Record<string, string>, botToken: string): 
 }
 
 /** Checks a widget login (query parameters as received) against the bot token, at `nowSeconds`. */
-export function checkTelegramLogin(params: URLSearchParams, botToken: string, nowSeconds = Math.floor(Date.now() / 1000)): TelegramCheck {
+export function checkTelegramLogin(
+  params: URLSearchParams,
+  botToken: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): TelegramCheck {
   const invalid = { ok: false as const, message: "无效的请求" };
   if (!botToken) return { ok: false, message: "管理员未配置 Telegram 机器人" };
   const fields: Record<string, string> = {};
@@ -47,7 +51,15 @@ export function checkTelegramLogin(params: URLSearchParams, botToken: string, no
   const expected = Buffer.from(telegramHash(fields, botToken), "hex");
   if (!timingSafeEqual(expected, Buffer.from(hash.toLowerCase(), "hex"))) return invalid;
   const age = nowSeconds - Number(authDate);
-  if (age > TELEGRAM_MAX_AGE_SECONDS || age < -CLOCK_SKEW_SECONDS) return { ok: false, message: "Telegram 登录信息已过期，请重新登录" };
+  if (age > TELEGRAM_MAX_AGE_SECONDS || age < -CLOCK_SKEW_SECONDS)
+    return { ok: false, message: "Telegram 登录信息已过期，请重新登录" };
   const name = [fields.first_name, fields.last_name].filter(Boolean).join(" ").trim();
-  return { ok: true, value: { id, displayName: (name || fields.username || "Telegram User").slice(0, 20), username: fields.username ?? "" } };
+  return {
+    ok: true,
+    value: {
+      id,
+      displayName: (name || fields.username || "Telegram User").slice(0, 20),
+      username: fields.username ?? "",
+    },
+  };
 }

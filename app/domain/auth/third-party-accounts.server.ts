@@ -21,7 +21,11 @@ const COLUMN = { github: "github_id", wechat: "wechat_id", telegram: "telegram_i
 // The reference's `github_<n>` / `wechat_<n>` names; Telegram (which the reference cannot sign
 // up with) gets the short `tg_` so the name stays within the usual 12 characters longer.
 const USERNAME_PREFIX: Record<Provider, string> = { github: "github_", wechat: "wechat_", telegram: "tg_" };
-const DEFAULT_DISPLAY_NAME: Record<Provider, string> = { github: "GitHub User", wechat: "WeChat User", telegram: "Telegram User" };
+const DEFAULT_DISPLAY_NAME: Record<Provider, string> = {
+  github: "GitHub User",
+  wechat: "WeChat User",
+  telegram: "Telegram User",
+};
 
 export type IdentityProfile = { displayName?: string; email?: string };
 /** The account signed in to, and whether this sign-in created it. */
@@ -48,21 +52,35 @@ function refusalFor(user: User): string | undefined {
 
 async function nextUsername(provider: Provider, attempt: number): Promise<string> {
   const db = await getDb();
-  const row = await db.selectFrom("users").select((eb) => eb.fn.max("id").as("max")).executeTakeFirst();
+  const row = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.max("id").as("max"))
+    .executeTakeFirst();
   const next = Number(row?.max ?? 0) + 1 + attempt;
   // After a few clashes (someone registered `github_42` by hand), a random suffix ends the search.
-  return attempt < 3 ? `${USERNAME_PREFIX[provider]}${next}` : `${USERNAME_PREFIX[provider]}${randomBytes(3).toString("hex")}`;
+  return attempt < 3
+    ? `${USERNAME_PREFIX[provider]}${next}`
+    : `${USERNAME_PREFIX[provider]}${randomBytes(3).toString("hex")}`;
 }
 
 /** An email from the provider is copied only when no other account uses it (sign-in by email must stay unambiguous). */
 async function freeEmail(email: string | undefined): Promise<string | undefined> {
   if (!email || !email.includes("@")) return undefined;
   const db = await getDb();
-  const taken = await db.selectFrom("users").select("id").where(sql`lower(email)`, "=", email.toLowerCase()).executeTakeFirst();
+  const taken = await db
+    .selectFrom("users")
+    .select("id")
+    .where(sql`lower(email)`, "=", email.toLowerCase())
+    .executeTakeFirst();
   return taken ? undefined : email;
 }
 
-async function createForIdentity(provider: Provider, externalId: string, profile: IdentityProfile, affCode: string): Promise<SignInResult> {
+async function createForIdentity(
+  provider: Provider,
+  externalId: string,
+  profile: IdentityProfile,
+  affCode: string,
+): Promise<SignInResult> {
   const email = await freeEmail(profile.email);
   for (let attempt = 0; attempt < 6; attempt++) {
     const username = await nextUsername(provider, attempt);
@@ -71,7 +89,12 @@ async function createForIdentity(provider: Provider, externalId: string, profile
     try {
       // Registration's own path (new-user quota, invite rewards); the password is random and
       // unknown to anyone: this account signs in through its provider (or a reset email).
-      user = await registerUser({ username, password: randomBytes(24).toString("base64url"), email, affCode: affCode || undefined });
+      user = await registerUser({
+        username,
+        password: randomBytes(24).toString("base64url"),
+        email,
+        affCode: affCode || undefined,
+      });
     } catch (error) {
       if (isUniqueViolation(error)) continue;
       throw error;
@@ -100,7 +123,12 @@ async function createForIdentity(provider: Provider, externalId: string, profile
 }
 
 /** Signs in the account holding this identity, creating it when registration is on. */
-export async function signInWithIdentity(provider: Provider, externalId: string, profile: IdentityProfile = {}, affCode = ""): Promise<SignInResult> {
+export async function signInWithIdentity(
+  provider: Provider,
+  externalId: string,
+  profile: IdentityProfile = {},
+  affCode = "",
+): Promise<SignInResult> {
   const owner = await findIdentityOwner(provider, externalId);
   if (owner) {
     const refusal = refusalFor(owner);
@@ -140,5 +168,12 @@ export async function bindIdentity(user: User, provider: Provider, externalId: s
 
 /** The reference's login reply: a User with only these six fields filled. */
 export function loginReplyUser(user: User) {
-  return { id: user.id, username: user.username, display_name: user.display_name, role: user.role, status: user.status, group: user.group };
+  return {
+    id: user.id,
+    username: user.username,
+    display_name: user.display_name,
+    role: user.role,
+    status: user.status,
+    group: user.group,
+  };
 }

@@ -27,7 +27,12 @@ async function verifyAtCloudflare(token: string, remoteIp: string): Promise<bool
   const body = new URLSearchParams({ secret: options.string("TurnstileSecretKey"), response: token });
   if (remoteIp) body.set("remoteip", remoteIp);
   try {
-    const res = await fetch(env.TURNSTILE_VERIFY_URL, { method: "POST", body, signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS), redirect: "error" });
+    const res = await fetch(env.TURNSTILE_VERIFY_URL, {
+      method: "POST",
+      body,
+      signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS),
+      redirect: "error",
+    });
     if (!res.ok) {
       console.error(`[turnstile] siteverify answered HTTP ${res.status}`);
       return false;
@@ -44,7 +49,10 @@ async function verifyAtCloudflare(token: string, remoteIp: string): Promise<bool
 }
 
 /** undefined when the action may go on; else the product's refusal message. */
-export async function turnstileRefusal(token: string | null | undefined, remoteIp: string): Promise<string | undefined> {
+export async function turnstileRefusal(
+  token: string | null | undefined,
+  remoteIp: string,
+): Promise<string | undefined> {
   if (!isTurnstileEnabled()) return undefined;
   const value = (token ?? "").trim();
   if (!value || value.length > 2048) return messages.turnstileWaiting;

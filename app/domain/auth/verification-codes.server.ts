@@ -40,11 +40,18 @@ export type IssueResult = { ok: true } | { ok: false; waitSeconds: number };
  * ago (then: how long to wait). The check and the write are one statement, so two nodes asked at
  * once send one mail.
  */
-export async function issueVerificationCode(purpose: CodePurpose, rawEmail: string, code: string): Promise<IssueResult> {
+export async function issueVerificationCode(
+  purpose: CodePurpose,
+  rawEmail: string,
+  code: string,
+): Promise<IssueResult> {
   const email = normalizeEmail(rawEmail);
   const db = await getDb();
   // Expired rows are dead weight; clearing them here keeps the table at the live codes.
-  await db.deleteFrom("verification_codes").where("expires_at", "<=", sql<Date>`now()`).execute();
+  await db
+    .deleteFrom("verification_codes")
+    .where("expires_at", "<=", sql<Date>`now()`)
+    .execute();
   const stored = await db
     .insertInto("verification_codes")
     .values({
@@ -71,7 +78,9 @@ export async function issueVerificationCode(purpose: CodePurpose, rawEmail: stri
   if (stored) return { ok: true };
   const row = await db
     .selectFrom("verification_codes")
-    .select(sql<string>`extract(epoch from (sent_at + make_interval(secs => ${RESEND_COOLDOWN_SECONDS}) - now()))`.as("wait"))
+    .select(
+      sql<string>`extract(epoch from (sent_at + make_interval(secs => ${RESEND_COOLDOWN_SECONDS}) - now()))`.as("wait"),
+    )
     .where("purpose", "=", purpose)
     .where("email", "=", email)
     .executeTakeFirst();
@@ -97,7 +106,11 @@ export type ConsumeResult = "ok" | "wrong" | "exhausted" | "expired";
  * Uses the code up if it matches: the delete is the check, so of two requests racing with the
  * same code exactly one succeeds. A wrong guess is counted; the code dies after MAX_WRONG_ATTEMPTS.
  */
-export async function consumeVerificationCode(purpose: CodePurpose, rawEmail: string, code: string): Promise<ConsumeResult> {
+export async function consumeVerificationCode(
+  purpose: CodePurpose,
+  rawEmail: string,
+  code: string,
+): Promise<ConsumeResult> {
   const email = normalizeEmail(rawEmail);
   if (!email || !code.trim()) return "wrong";
   const db = await getDb();

@@ -31,7 +31,11 @@ export async function fetchWeChatOpenId(code: string): Promise<string> {
   if (refusal) throw new ProviderError(refusal);
   let reply;
   try {
-    reply = await guardedHttp(url, { headers: { Authorization: options.string("WeChatServerToken") }, timeoutMs: env.OAUTH_TIMEOUT * 1000, maxBytes: 64 * 1024 });
+    reply = await guardedHttp(url, {
+      headers: { Authorization: options.string("WeChatServerToken") },
+      timeoutMs: env.OAUTH_TIMEOUT * 1000,
+      maxBytes: 64 * 1024,
+    });
   } catch (error) {
     console.error("[oauth] WeChat server call failed:", (error as Error).message);
     throw new ProviderError("无法连接至微信登录服务器，请稍后重试！");
@@ -43,7 +47,10 @@ export async function fetchWeChatOpenId(code: string): Promise<string> {
     body = undefined;
   }
   if (!body || typeof body !== "object") throw new ProviderError("微信登录服务器返回值非法，请稍后重试！");
-  if (body.success !== true) throw new ProviderError(typeof body.message === "string" && body.message ? body.message.slice(0, 200) : "微信登录失败");
+  if (body.success !== true)
+    throw new ProviderError(
+      typeof body.message === "string" && body.message ? body.message.slice(0, 200) : "微信登录失败",
+    );
   if (typeof body.data !== "string" || body.data === "") throw new ProviderError("验证码错误或已过期");
   if (body.data.length > 128) throw new ProviderError("微信登录服务器返回值非法，请稍后重试！");
   return body.data;

@@ -26,7 +26,9 @@ export function defaultCreateCacheRatio(model: string): number {
 
 /** The option defaults: every built-in model whose cache is priced apart, so the operator sees and edits them. */
 function listed(ratioOf: (model: string) => number): Record<string, number> {
-  return Object.fromEntries(Object.keys(DEFAULT_MODEL_RATIO).flatMap((model) => (ratioOf(model) === 1 ? [] : [[model, ratioOf(model)]])));
+  return Object.fromEntries(
+    Object.keys(DEFAULT_MODEL_RATIO).flatMap((model) => (ratioOf(model) === 1 ? [] : [[model, ratioOf(model)]])),
+  );
 }
 
 export const DEFAULT_CACHE_RATIO: Record<string, number> = listed(defaultCacheRatio);

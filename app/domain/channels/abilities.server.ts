@@ -5,7 +5,14 @@ import { CHANNEL_STATUS } from "./channel-status";
 type Executor = Kysely<DB> | Transaction<DB>;
 
 export function splitList(text: string): string[] {
-  return [...new Set(text.split(",").map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** One ability per group × model of the channel, carrying its routing attributes. */
@@ -13,7 +20,14 @@ export function abilitiesOf(channel: Pick<Channel, "id" | "group" | "models" | "
   const rows = [];
   for (const group of splitList(channel.group)) {
     for (const model of splitList(channel.models)) {
-      rows.push({ group, model, channel_id: channel.id, enabled: channel.status === CHANNEL_STATUS.enabled, priority: channel.priority, weight: channel.weight });
+      rows.push({
+        group,
+        model,
+        channel_id: channel.id,
+        enabled: channel.status === CHANNEL_STATUS.enabled,
+        priority: channel.priority,
+        weight: channel.weight,
+      });
     }
   }
   return rows;
@@ -23,8 +37,15 @@ export function abilitiesOf(channel: Pick<Channel, "id" | "group" | "models" | "
  * Rewrites a channel's abilities. Always called inside the transaction that wrote the channel,
  * so the routing index never disagrees with the channels table.
  */
-export async function rebuildAbilities(trx: Executor, channel: Pick<Channel, "id" | "group" | "models" | "status" | "priority" | "weight">): Promise<void> {
+export async function rebuildAbilities(
+  trx: Executor,
+  channel: Pick<Channel, "id" | "group" | "models" | "status" | "priority" | "weight">,
+): Promise<void> {
   await trx.deleteFrom("abilities").where("channel_id", "=", channel.id).execute();
   const rows = abilitiesOf(channel);
-  for (let i = 0; i < rows.length; i += 500) await trx.insertInto("abilities").values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await trx
+      .insertInto("abilities")
+      .values(rows.slice(i, i + 500))
+      .execute();
 }

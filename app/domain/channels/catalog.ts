@@ -41,7 +41,8 @@ export function validateChannelKey(type: number, key: string): string | undefine
   if (type === CHANNEL_TYPE.vertexAi) {
     try {
       const parsed = JSON.parse(key) as Record<string, unknown>;
-      if (typeof parsed.client_email !== "string" || typeof parsed.private_key !== "string") return "Vertex AI 密钥必须是包含 client_email 与 private_key 的服务账号 JSON";
+      if (typeof parsed.client_email !== "string" || typeof parsed.private_key !== "string")
+        return "Vertex AI 密钥必须是包含 client_email 与 private_key 的服务账号 JSON";
       return undefined;
     } catch {
       return "Vertex AI 密钥必须是合法的服务账号 JSON";
@@ -49,7 +50,8 @@ export function validateChannelKey(type: number, key: string): string | undefine
   }
   if (info.keyParts) {
     const parts = key.split(info.keyParts.separator);
-    if (parts.length !== info.keyParts.count || parts.some((p) => !p.trim())) return `密钥格式错误，应为 ${info.keyHint}`;
+    if (parts.length !== info.keyParts.count || parts.some((p) => !p.trim()))
+      return `密钥格式错误，应为 ${info.keyHint}`;
   }
   return undefined;
 }
@@ -65,7 +67,12 @@ export function splitChannelKeys(type: number, keyText: string): string[] {
 
 /** GET /api/models: channel type → its default models. */
 export function modelsByType(): Record<string, string[]> {
-  return Object.fromEntries(CHANNEL_TYPE_TABLE.filter((t) => t.type !== CHANNEL_TYPE.unknown).map((t) => [String(t.type), [...t.defaultModels]]));
+  return Object.fromEntries(
+    CHANNEL_TYPE_TABLE.filter((t) => t.type !== CHANNEL_TYPE.unknown).map((t) => [
+      String(t.type),
+      [...t.defaultModels],
+    ]),
+  );
 }
 
 export function allCatalogModels(): string[] {

@@ -1,6 +1,13 @@
 import { upstreamUrlRefusal } from "~/utils/upstream-address";
 import { getChannelType } from "./catalog";
-import { checkJsonObject, KEY_CAP_LABELS, keyCapRangeMessage, MAX_KEY_CAP, normaliseBaseUrl, type ChannelFields } from "./channel-input";
+import {
+  checkJsonObject,
+  KEY_CAP_LABELS,
+  keyCapRangeMessage,
+  MAX_KEY_CAP,
+  normaliseBaseUrl,
+  type ChannelFields,
+} from "./channel-input";
 import type { Result } from "~/utils/result";
 
 export type Columns = {
@@ -22,7 +29,6 @@ export type Columns = {
   key_rpm_limit: number;
 };
 
-
 /** Validates the fields present and maps them to columns (absent fields stay absent). */
 export function toColumns(fields: ChannelFields, type: number): Result<Partial<Columns>> {
   const out: Partial<Columns> = {};
@@ -30,7 +36,8 @@ export function toColumns(fields: ChannelFields, type: number): Result<Partial<C
   if (fields.name !== undefined) out.name = fields.name;
   if (fields.base_url !== undefined) {
     const url = normaliseBaseUrl(fields.base_url);
-    if (url && !/^https?:\/\/[^\s/]+/i.test(url)) return { ok: false, message: "代理地址必须以 http:// 或 https:// 开头" };
+    if (url && !/^https?:\/\/[^\s/]+/i.test(url))
+      return { ok: false, message: "代理地址必须以 http:// 或 https:// 开头" };
     const refusal = url ? upstreamUrlRefusal(url) : undefined;
     if (refusal) return { ok: false, message: refusal };
     out.base_url = url;

@@ -2,7 +2,11 @@ import { z } from "zod";
 import { int4Schema } from "~/utils/edge-input";
 import { KEY_CAP_LABELS, keyCapRangeMessage, MAX_KEY_CAP } from "./channel-input";
 
-const keyCap = (label: string) => int4Schema(`${label}必须是整数`).min(0, keyCapRangeMessage(label)).max(MAX_KEY_CAP, keyCapRangeMessage(label)).default(0);
+const keyCap = (label: string) =>
+  int4Schema(`${label}必须是整数`)
+    .min(0, keyCapRangeMessage(label))
+    .max(MAX_KEY_CAP, keyCapRangeMessage(label))
+    .default(0);
 
 /**
  * The console's channel form. Multi-selects arrive as repeated fields; `intent` carries the
@@ -23,7 +27,10 @@ export const channelConsoleSchema = z.object({
   groups: z.array(z.string()).default([]),
   model_mapping: z.string().default(""),
   status_code_mapping: z.string().default(""),
-  auto_ban: z.string().optional().transform((v) => v === "on"),
+  auto_ban: z
+    .string()
+    .optional()
+    .transform((v) => v === "on"),
   test_model: z.string().trim().default(""),
   priority: int4Schema("优先级必须是整数").min(-999, "优先级不能小于 -999").default(0),
   weight: int4Schema("权重必须是整数").default(0),

@@ -39,7 +39,10 @@ export const channelFieldsSchema = z.object({
 
 /** The largest per-key cap: far past any upstream's real limit, well inside an int4. */
 export const MAX_KEY_CAP = 1_000_000;
-export const KEY_CAP_LABELS = { key_max_concurrency: "每个密钥最大并发数", key_rpm_limit: "每个密钥每分钟请求数" } as const;
+export const KEY_CAP_LABELS = {
+  key_max_concurrency: "每个密钥最大并发数",
+  key_rpm_limit: "每个密钥每分钟请求数",
+} as const;
 export const keyCapRangeMessage = (label: string) => `${label}必须在 0 到 ${MAX_KEY_CAP} 之间（0 表示不限制）`;
 
 /** How the key lines of a new channel become channels (the reference's add modes). */
@@ -64,4 +67,9 @@ export function normaliseBaseUrl(url: string): string {
 }
 
 /** The upstream's model list for the form's current values (the page supplies it: the relay lives above the domain). */
-export type ModelLister = (form: { type: number; base_url: string; other: string; key: string }) => Promise<Result<string[]>>;
+export type ModelLister = (form: {
+  type: number;
+  base_url: string;
+  other: string;
+  key: string;
+}) => Promise<Result<string[]>>;

@@ -19,13 +19,11 @@ export function maskKey(key: string): string {
 export function keyRows(keyText: string | null, info: ChannelInfo): KeyRow[] {
   if (!info.is_multi_key) return [];
   const keys = keyText === null ? Array.from({ length: info.multi_key_size }, () => null) : splitKeys(keyText, info);
-  return keys
-    .slice(0, info.multi_key_size)
-    .map((key, index) => ({
-      index,
-      hint: key === null ? "（无法解密）" : maskKey(key),
-      status: keyStatus(info, index),
-      reason: info.multi_key_disabled_reason[String(index)] ?? "",
-      time: info.multi_key_disabled_time[String(index)] ?? 0,
-    }));
+  return keys.slice(0, info.multi_key_size).map((key, index) => ({
+    index,
+    hint: key === null ? "（无法解密）" : maskKey(key),
+    status: keyStatus(info, index),
+    reason: info.multi_key_disabled_reason[String(index)] ?? "",
+    time: info.multi_key_disabled_time[String(index)] ?? 0,
+  }));
 }

@@ -10,7 +10,6 @@ import type { Result } from "~/utils/result";
 export const KEY_ACTIONS = ["enable_key", "disable_key", "enable_all_keys"] as const;
 export type KeyAction = (typeof KEY_ACTIONS)[number];
 
-
 function statusReasonOf(channel: Channel): string {
   try {
     const info = JSON.parse(channel.other_info || "{}") as { status_reason?: unknown };
@@ -33,7 +32,9 @@ export async function manageChannelKey(channelId: number, action: KeyAction, ind
   if (!info.is_multi_key) return { ok: false, message: "该渠道不是多密钥渠道" };
   let message: string;
   if (action === "enable_all_keys") {
-    const off = Object.keys(info.multi_key_status_list).map(Number).filter((i) => i < info.multi_key_size);
+    const off = Object.keys(info.multi_key_status_list)
+      .map(Number)
+      .filter((i) => i < info.multi_key_size);
     for (const i of off) {
       const changed = await setChannelKeyStatus(channelId, i, KEY_STATUS.enabled, "");
       if (!changed.ok) return changed;
@@ -41,7 +42,12 @@ export async function manageChannelKey(channelId: number, action: KeyAction, ind
     message = `已启用 ${off.length} 个密钥`;
   } else {
     const enable = action === "enable_key";
-    const changed = await setChannelKeyStatus(channelId, index, enable ? KEY_STATUS.enabled : KEY_STATUS.manuallyDisabled, enable ? "" : "手动禁用");
+    const changed = await setChannelKeyStatus(
+      channelId,
+      index,
+      enable ? KEY_STATUS.enabled : KEY_STATUS.manuallyDisabled,
+      enable ? "" : "手动禁用",
+    );
     if (!changed.ok) return changed;
     message = enable ? `密钥 #${index} 已启用` : `密钥 #${index} 已禁用`;
   }
@@ -52,7 +58,11 @@ export async function manageChannelKey(channelId: number, action: KeyAction, ind
     await setChannelStatus(channelId, CHANNEL_STATUS.autoDisabled, `${ALL_KEYS_OFF}：手动禁用`);
     return { ok: true, value: `${message}；所有密钥均已禁用，渠道已自动禁用` };
   }
-  if (enabledKeys > 0 && after.status === CHANNEL_STATUS.autoDisabled && statusReasonOf(after).startsWith(ALL_KEYS_OFF)) {
+  if (
+    enabledKeys > 0 &&
+    after.status === CHANNEL_STATUS.autoDisabled &&
+    statusReasonOf(after).startsWith(ALL_KEYS_OFF)
+  ) {
     await setChannelStatus(channelId, CHANNEL_STATUS.enabled);
     return { ok: true, value: `${message}；渠道已重新启用` };
   }

@@ -7,7 +7,13 @@ import { CHANNEL_TYPE } from "./channel-types";
 import { publish } from "~/utils/redis.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import { rebuildAbilities } from "./abilities.server";
-import { BASE_URL_REQUIRED_MESSAGE, getChannelType, requiresBaseUrl, splitChannelKeys, validateChannelKey } from "./catalog";
+import {
+  BASE_URL_REQUIRED_MESSAGE,
+  getChannelType,
+  requiresBaseUrl,
+  splitChannelKeys,
+  validateChannelKey,
+} from "./catalog";
 import { toColumns, type Columns } from "./channel-columns";
 import type { ChannelFields, CreateMode } from "./channel-input";
 import { multiKeyInfo, parseChannelInfo, type KeyMode } from "./multi-key";
@@ -16,7 +22,6 @@ import type { Result } from "~/utils/result";
 
 /** Every node's routing cache listens here; the message is the channel id ("*" for many). */
 export const CHANNEL_CHANGED_CHANNEL = "channel-changed";
-
 
 /** The reference's channel JSON: every column but the key, which never leaves the server. */
 export function toChannelJson(channel: Channel) {
@@ -55,7 +60,11 @@ export async function createChannels(fields: ChannelFields, options: CreateOptio
   if (!getChannelType(type) || type === CHANNEL_TYPE.unknown) return { ok: false, message: "未知的渠道类型" };
   const keys = splitChannelKeys(type, fields.key ?? "");
   if (!fields.name?.trim() || keys.length === 0) return { ok: false, message: "请填写渠道名称和渠道密钥！" };
-  if (mode === "single" && keys.length > 1) return { ok: false, message: "单个渠道只能填写一个密钥；每行一个渠道请用批量创建，一个渠道多个密钥请用单渠道多密钥" };
+  if (mode === "single" && keys.length > 1)
+    return {
+      ok: false,
+      message: "单个渠道只能填写一个密钥；每行一个渠道请用批量创建，一个渠道多个密钥请用单渠道多密钥",
+    };
   if (mode === "multi_to_single" && type === CHANNEL_TYPE.vertexAi) return { ok: false, message: NO_MULTI_KEY_VERTEX };
   const models = fields.models ?? [...(getChannelType(type)?.defaultModels ?? [])];
   const problem = checkKeys(type, keys);
@@ -64,16 +73,32 @@ export async function createChannels(fields: ChannelFields, options: CreateOptio
   if (!mapped.ok) return mapped;
   if (requiresBaseUrl(type) && !mapped.value.base_url) return { ok: false, message: BASE_URL_REQUIRED_MESSAGE };
   // A multi-key channel keeps its keys as lines of one secret, numbered from 0 in this order.
-  const rows = mode === "multi_to_single"
-    ? [{ key: keys.join("\n"), channel_info: JSON.stringify(multiKeyInfo(keys.length, options.multiKeyMode ?? fields.multi_key_mode ?? "random")) }]
-    : keys.map((key) => ({ key, channel_info: "" }));
+  const rows =
+    mode === "multi_to_single"
+      ? [
+          {
+            key: keys.join("\n"),
+            channel_info: JSON.stringify(
+              multiKeyInfo(keys.length, options.multiKeyMode ?? fields.multi_key_mode ?? "random"),
+            ),
+          },
+        ]
+      : keys.map((key) => ({ key, channel_info: "" }));
   const db = await getDb();
   const ids = await db.transaction().execute(async (trx) => {
     const created: number[] = [];
     for (const { key, channel_info } of rows) {
       const channel = await trx
         .insertInto("channels")
-        .values({ ...mapped.value, type, name: fields.name!.trim(), key_encrypted: encryptSecret(key), channel_info, created_time: Math.floor(Date.now() / 1000), status: CHANNEL_STATUS.enabled })
+        .values({
+          ...mapped.value,
+          type,
+          name: fields.name!.trim(),
+          key_encrypted: encryptSecret(key),
+          channel_info,
+          created_time: Math.floor(Date.now() / 1000),
+          status: CHANNEL_STATUS.enabled,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       await rebuildAbilities(trx, channel);
@@ -99,7 +124,8 @@ export async function updateChannel(id: number, fields: ChannelFields): Promise<
   // Checked when the change is about where the channel goes; a legacy row without a host can
   // still be renamed or disabled (the relay refuses to call it either way).
   const addressed = fields.base_url !== undefined || fields.type !== undefined;
-  if (addressed && requiresBaseUrl(type) && !(mapped.value.base_url ?? current.base_url)) return { ok: false, message: BASE_URL_REQUIRED_MESSAGE };
+  if (addressed && requiresBaseUrl(type) && !(mapped.value.base_url ?? current.base_url))
+    return { ok: false, message: BASE_URL_REQUIRED_MESSAGE };
   const set: Partial<Columns> & { key_encrypted?: string; channel_info?: string } = { ...mapped.value };
   if (fields.name !== undefined && !fields.name.trim()) return { ok: false, message: "请填写渠道名称和渠道密钥！" };
   const multiKey = parseChannelInfo(current.channel_info).is_multi_key;
@@ -112,10 +138,17 @@ export async function updateChannel(id: number, fields: ChannelFields): Promise<
   const updated = await db.transaction().execute(async (trx) => {
     if (multiKey && (keys.length || fields.multi_key_mode)) {
       // Read under the row lock a key's status change also takes, so neither loses the other.
-      const locked = await trx.selectFrom("channels").select("channel_info").where("id", "=", id).forUpdate().executeTakeFirstOrThrow();
+      const locked = await trx
+        .selectFrom("channels")
+        .select("channel_info")
+        .where("id", "=", id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
       const info = parseChannelInfo(locked.channel_info);
       const keyMode = fields.multi_key_mode ?? info.multi_key_mode;
-      set.channel_info = JSON.stringify(keys.length ? multiKeyInfo(keys.length, keyMode) : { ...info, multi_key_mode: keyMode });
+      set.channel_info = JSON.stringify(
+        keys.length ? multiKeyInfo(keys.length, keyMode) : { ...info, multi_key_mode: keyMode },
+      );
     }
     const row = Object.keys(set).length
       ? await trx.updateTable("channels").set(set).where("id", "=", id).returningAll().executeTakeFirstOrThrow()
@@ -133,7 +166,12 @@ export async function updateChannel(id: number, fields: ChannelFields): Promise<
  * change (a disable, or `automatic` for a re-enable after a passing test) that really changes the
  * status writes a system log (type 4), once however many requests hit the same failure.
  */
-export async function setChannelStatus(id: number, status: number, reason = "", change: { automatic?: boolean } = {}): Promise<Result<Channel>> {
+export async function setChannelStatus(
+  id: number,
+  status: number,
+  reason = "",
+  change: { automatic?: boolean } = {},
+): Promise<Result<Channel>> {
   if (!(Object.values(CHANNEL_STATUS) as number[]).includes(status)) return { ok: false, message: "无效的渠道状态" };
   const db = await getDb();
   const current = await db.selectFrom("channels").select(["id", "other_info"]).where("id", "=", id).executeTakeFirst();
@@ -151,14 +189,34 @@ export async function setChannelStatus(id: number, status: number, reason = "", 
   }
   const automatic = status === CHANNEL_STATUS.autoDisabled || change.automatic === true;
   const updated = await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom("channels").select("status").where("id", "=", id).forUpdate().executeTakeFirst();
-    const row = await trx.updateTable("channels").set({ status, other_info: JSON.stringify(info) }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
-    await trx.updateTable("abilities").set({ enabled: status === CHANNEL_STATUS.enabled }).where("channel_id", "=", id).execute();
+    const before = await trx
+      .selectFrom("channels")
+      .select("status")
+      .where("id", "=", id)
+      .forUpdate()
+      .executeTakeFirst();
+    const row = await trx
+      .updateTable("channels")
+      .set({ status, other_info: JSON.stringify(info) })
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable("abilities")
+      .set({ enabled: status === CHANNEL_STATUS.enabled })
+      .where("channel_id", "=", id)
+      .execute();
     if (automatic && before && before.status !== status) {
-      const what = status === CHANNEL_STATUS.enabled ? "已被自动启用" : `已被自动禁用，原因：${info.status_reason as string}`;
+      const what =
+        status === CHANNEL_STATUS.enabled ? "已被自动启用" : `已被自动禁用，原因：${info.status_reason as string}`;
       await trx
         .insertInto("logs")
-        .values({ created_at: Math.floor(Date.now() / 1000), type: LOG_TYPE.system, content: `渠道「${row.name}」（#${id}）${what}`.slice(0, 1000), channel_id: id })
+        .values({
+          created_at: Math.floor(Date.now() / 1000),
+          type: LOG_TYPE.system,
+          content: `渠道「${row.name}」（#${id}）${what}`.slice(0, 1000),
+          channel_id: id,
+        })
         .execute();
     }
     return row;
@@ -172,35 +230,58 @@ export async function getChannel(id: number): Promise<Channel | undefined> {
   return db.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-export async function listChannels(page: number, size: number, idSort: boolean): Promise<{ items: Channel[]; total: number }> {
+export async function listChannels(
+  page: number,
+  size: number,
+  idSort: boolean,
+): Promise<{ items: Channel[]; total: number }> {
   const db = await getDb();
   let query = db.selectFrom("channels").selectAll();
   query = idSort ? query.orderBy("id", "desc") : query.orderBy("priority", "desc").orderBy("id", "desc");
   const [items, total] = await Promise.all([
-    query.limit(size).offset(page * size).execute(),
-    db.selectFrom("channels").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    query
+      .limit(size)
+      .offset(page * size)
+      .execute(),
+    db
+      .selectFrom("channels")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(total.n) };
 }
 
 /** Keyword (id, name or base URL), group and model filters; lists are matched as whole items. */
-export async function searchChannels(filters: { keyword?: string; group?: string; model?: string }, idSort = false): Promise<Channel[]> {
+export async function searchChannels(
+  filters: { keyword?: string; group?: string; model?: string },
+  idSort = false,
+): Promise<Channel[]> {
   const db = await getDb();
   let query = db.selectFrom("channels").selectAll();
   const keyword = filters.keyword?.trim();
   if (keyword) {
     // A keyword that is no int4 id cannot match the id column (and must not reach it as one).
     const id = readId(keyword) ?? -1;
-    query = query.where((eb) => eb.or([eb("id", "=", id), eb(sql`position(${keyword.toLowerCase()} in lower(name))`, ">", 0), eb(sql`position(${keyword.toLowerCase()} in lower(base_url))`, ">", 0)]));
+    query = query.where((eb) =>
+      eb.or([
+        eb("id", "=", id),
+        eb(sql`position(${keyword.toLowerCase()} in lower(name))`, ">", 0),
+        eb(sql`position(${keyword.toLowerCase()} in lower(base_url))`, ">", 0),
+      ]),
+    );
   }
-  if (filters.group?.trim()) query = query.where(sql<boolean>`${filters.group.trim()} = any(string_to_array("group", ','))`);
-  if (filters.model?.trim()) query = query.where(sql<boolean>`${filters.model.trim()} = any(string_to_array(models, ','))`);
+  if (filters.group?.trim())
+    query = query.where(sql<boolean>`${filters.group.trim()} = any(string_to_array("group", ','))`);
+  if (filters.model?.trim())
+    query = query.where(sql<boolean>`${filters.model.trim()} = any(string_to_array(models, ','))`);
   query = idSort ? query.orderBy("id", "desc") : query.orderBy("priority", "desc").orderBy("id", "desc");
   return query.limit(500).execute();
 }
 
 export async function deleteChannel(id: number): Promise<Result> {
-  return deleteChannels([id]).then((n) => (n ? { ok: true, value: undefined } : { ok: false, message: "渠道未找到，请刷新页面后重试。" }));
+  return deleteChannels([id]).then((n) =>
+    n ? { ok: true, value: undefined } : { ok: false, message: "渠道未找到，请刷新页面后重试。" },
+  );
 }
 
 /** Abilities go with their channel (foreign key cascade), unlike the reference's orphans. */
@@ -214,7 +295,10 @@ export async function deleteChannels(ids: number[]): Promise<number> {
 
 export async function deleteDisabledChannels(): Promise<number> {
   const db = await getDb();
-  const result = await db.deleteFrom("channels").where("status", "in", [CHANNEL_STATUS.manuallyDisabled, CHANNEL_STATUS.autoDisabled]).executeTakeFirst();
+  const result = await db
+    .deleteFrom("channels")
+    .where("status", "in", [CHANNEL_STATUS.manuallyDisabled, CHANNEL_STATUS.autoDisabled])
+    .executeTakeFirst();
   await announce("*");
   return Number(result.numDeletedRows);
 }
@@ -228,7 +312,16 @@ export async function copyChannel(id: number, suffix = "_复制"): Promise<Resul
   const copyId = await db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto("channels")
-      .values({ ...fields, name: `${source.name}${suffix}`, created_time: Math.floor(Date.now() / 1000), used_quota: 0, balance: 0, balance_updated_time: 0, test_time: 0, response_time: 0 })
+      .values({
+        ...fields,
+        name: `${source.name}${suffix}`,
+        created_time: Math.floor(Date.now() / 1000),
+        used_quota: 0,
+        balance: 0,
+        balance_updated_time: 0,
+        test_time: 0,
+        response_time: 0,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     await rebuildAbilities(trx, row);

@@ -24,7 +24,13 @@ const channelInfoSchema = z.object({
 export type ChannelInfo = z.infer<typeof channelInfoSchema>;
 
 export const ONE_KEY_INFO: ChannelInfo = {
-  is_multi_key: false, multi_key_size: 0, multi_key_mode: "random", multi_key_status_list: {}, multi_key_disabled_reason: {}, multi_key_disabled_time: {}, multi_key_polling_index: 0,
+  is_multi_key: false,
+  multi_key_size: 0,
+  multi_key_mode: "random",
+  multi_key_status_list: {},
+  multi_key_disabled_reason: {},
+  multi_key_disabled_time: {},
+  multi_key_polling_index: 0,
 };
 
 /** The stored text as the schema's value: '' or anything unreadable is a one-key channel. */
@@ -48,7 +54,10 @@ export function multiKeyInfo(size: number, mode: KeyMode): ChannelInfo {
 /** A multi-key channel's keys, in line order (the opened key text); a one-key channel's one key. */
 export function splitKeys(keyText: string, info: ChannelInfo): string[] {
   if (!info.is_multi_key) return [keyText];
-  return keyText.split(/\r?\n/).map((k) => k.trim()).filter(Boolean);
+  return keyText
+    .split(/\r?\n/)
+    .map((k) => k.trim())
+    .filter(Boolean);
 }
 
 export function keyStatus(info: ChannelInfo, index: number): number {
@@ -56,7 +65,13 @@ export function keyStatus(info: ChannelInfo, index: number): number {
 }
 
 /** The info with one key's status changed (its reason and time recorded while it is off). */
-export function withKeyStatus(info: ChannelInfo, index: number, status: number, reason: string, now: number): ChannelInfo {
+export function withKeyStatus(
+  info: ChannelInfo,
+  index: number,
+  status: number,
+  reason: string,
+  now: number,
+): ChannelInfo {
   const at = String(index);
   const statuses = { ...info.multi_key_status_list };
   const reasons = { ...info.multi_key_disabled_reason };
@@ -70,14 +85,20 @@ export function withKeyStatus(info: ChannelInfo, index: number, status: number, 
     reasons[at] = reason.slice(0, 500);
     times[at] = now;
   }
-  return { ...info, multi_key_status_list: statuses, multi_key_disabled_reason: reasons, multi_key_disabled_time: times };
+  return {
+    ...info,
+    multi_key_status_list: statuses,
+    multi_key_disabled_reason: reasons,
+    multi_key_disabled_time: times,
+  };
 }
 
 /** How many of the channel's keys are enabled. */
 export function enabledKeyCount(info: ChannelInfo): number {
   if (!info.is_multi_key) return 1;
   let off = 0;
-  for (const [index, status] of Object.entries(info.multi_key_status_list)) if (Number(index) < info.multi_key_size && status !== KEY_STATUS.enabled) off += 1;
+  for (const [index, status] of Object.entries(info.multi_key_status_list))
+    if (Number(index) < info.multi_key_size && status !== KEY_STATUS.enabled) off += 1;
   return info.multi_key_size - off;
 }
 

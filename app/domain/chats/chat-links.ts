@@ -15,7 +15,11 @@ export type ChatPreset = { name: string; template: string };
 export function readChatPresets(value: unknown): ChatPreset[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((entry) =>
-    entry && typeof entry === "object" ? Object.entries(entry as Record<string, unknown>).filter(([, t]) => typeof t === "string").map(([name, t]) => ({ name, template: t as string })) : [],
+    entry && typeof entry === "object"
+      ? Object.entries(entry as Record<string, unknown>)
+          .filter(([, t]) => typeof t === "string")
+          .map(([name, t]) => ({ name, template: t as string }))
+      : [],
   );
 }
 
@@ -25,7 +29,8 @@ export function readChatPresets(value: unknown): ChatPreset[] {
  * NextChat deployment — a link without a `{key}` marker gets NextChat's settings fragment; one
  * with markers is filled as it is. `/chat` falls back to the first preset when ChatLink is unset.
  */
-export type ChatTemplateLookup = { ok: true; preset: ChatPreset } | { ok: false; reason: "invalid" | "missing" | "not-found" };
+export type ChatTemplateLookup =
+  { ok: true; preset: ChatPreset } | { ok: false; reason: "invalid" | "missing" | "not-found" };
 
 export function chatLinkTemplate(link: string): string {
   if (link.includes("{key}")) return link;
@@ -34,11 +39,21 @@ export function chatLinkTemplate(link: string): string {
 
 /** Chats must be an array of `{name: template}` objects; anything else is the operator's mistake. */
 export function chatPresetsValid(value: unknown): boolean {
-  return Array.isArray(value) && value.every((entry) => entry && typeof entry === "object" && !Array.isArray(entry) && Object.values(entry as object).every((t) => typeof t === "string"));
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (entry) =>
+        entry &&
+        typeof entry === "object" &&
+        !Array.isArray(entry) &&
+        Object.values(entry as object).every((t) => typeof t === "string"),
+    )
+  );
 }
 
 export function lookupChatTemplate(chats: unknown, chatLink: string, id: number | undefined): ChatTemplateLookup {
-  if (id === undefined && chatLink.trim()) return { ok: true, preset: { name: "聊天", template: chatLinkTemplate(chatLink.trim()) } };
+  if (id === undefined && chatLink.trim())
+    return { ok: true, preset: { name: "聊天", template: chatLinkTemplate(chatLink.trim()) } };
   if (!chatPresetsValid(chats)) return { ok: false, reason: "invalid" };
   const presets = readChatPresets(chats);
   if (presets.length === 0) return { ok: false, reason: "missing" };

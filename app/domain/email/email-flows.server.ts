@@ -70,12 +70,20 @@ export async function sendVerificationCode(rawEmail: string, locale: Locale = DE
   return issueAndSend("email", email, code, {
     to: email,
     subject: t(locale, "{{site}} 邮箱验证", { site }),
-    text: t(locale, "您好，您正在进行 {{site}} 邮箱验证。\n您的验证码为：{{code}}\n验证码 {{minutes}} 分钟内有效，如果不是本人操作，请忽略本邮件。", { site, code, minutes: MINUTES }),
-    html: t(locale, "<p>您好，您正在进行 {{site}} 邮箱验证。</p><p>您的验证码为：<strong>{{code}}</strong></p><p>验证码 {{minutes}} 分钟内有效，如果不是本人操作，请忽略本邮件。</p>", {
-      site: escapeHtml(site),
-      code,
-      minutes: MINUTES,
-    }),
+    text: t(
+      locale,
+      "您好，您正在进行 {{site}} 邮箱验证。\n您的验证码为：{{code}}\n验证码 {{minutes}} 分钟内有效，如果不是本人操作，请忽略本邮件。",
+      { site, code, minutes: MINUTES },
+    ),
+    html: t(
+      locale,
+      "<p>您好，您正在进行 {{site}} 邮箱验证。</p><p>您的验证码为：<strong>{{code}}</strong></p><p>验证码 {{minutes}} 分钟内有效，如果不是本人操作，请忽略本邮件。</p>",
+      {
+        site: escapeHtml(site),
+        code,
+        minutes: MINUTES,
+      },
+    ),
   });
 }
 
@@ -91,10 +99,14 @@ export async function sendPasswordResetMail(rawEmail: string, locale: Locale = D
   return issueAndSend("reset", email, token, {
     to: email,
     subject: t(locale, "{{site}} 密码重置", { site }),
-    text: t(locale, "您好，您正在进行 {{site}} 密码重置。\n请在浏览器中打开下面的链接完成重置：\n{{link}}\n重置链接 {{minutes}} 分钟内有效，只能使用一次；如果不是本人操作，请忽略本邮件。", { site, link, minutes: MINUTES }),
+    text: t(
+      locale,
+      "您好，您正在进行 {{site}} 密码重置。\n请在浏览器中打开下面的链接完成重置：\n{{link}}\n重置链接 {{minutes}} 分钟内有效，只能使用一次；如果不是本人操作，请忽略本邮件。",
+      { site, link, minutes: MINUTES },
+    ),
     html: t(
       locale,
-      "<p>您好，您正在进行 {{site}} 密码重置。</p><p>点击 <a href=\"{{link}}\">此处</a> 进行密码重置，或将下面的链接复制到浏览器中打开：<br>{{link}}</p><p>重置链接 {{minutes}} 分钟内有效，只能使用一次；如果不是本人操作，请忽略本邮件。</p>",
+      '<p>您好，您正在进行 {{site}} 密码重置。</p><p>点击 <a href="{{link}}">此处</a> 进行密码重置，或将下面的链接复制到浏览器中打开：<br>{{link}}</p><p>重置链接 {{minutes}} 分钟内有效，只能使用一次；如果不是本人操作，请忽略本邮件。</p>',
       { site: escapeHtml(site), link: escapeHtml(link), minutes: MINUTES },
     ),
   });
@@ -108,7 +120,8 @@ export async function sendPasswordResetMail(rawEmail: string, locale: Locale = D
 export async function resetPasswordWithToken(rawEmail: string, token: string): Promise<Result<string>> {
   const email = normalizeEmail(rawEmail);
   if (!email || !token.trim()) return { ok: false, message: messages.resetLinkInvalid };
-  if ((await consumeVerificationCode("reset", email, token)) !== "ok") return { ok: false, message: messages.resetLinkInvalid };
+  if ((await consumeVerificationCode("reset", email, token)) !== "ok")
+    return { ok: false, message: messages.resetLinkInvalid };
   const password = randomAlphanumeric(NEW_PASSWORD_LENGTH);
   const db = await getDb();
   const changed = await db

@@ -29,7 +29,9 @@ export function isSmtpConfigured(): boolean {
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms)),
+  );
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -77,7 +79,13 @@ export async function sendMail(mail: Mail): Promise<Result> {
       dnsTimeout: DNS_TIMEOUT_MS,
     });
     await withTimeout(
-      transport.sendMail({ from: systemName ? { name: systemName, address: from } : from, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text }),
+      transport.sendMail({
+        from: systemName ? { name: systemName, address: from } : from,
+        to: mail.to,
+        subject: mail.subject,
+        html: mail.html,
+        text: mail.text,
+      }),
       WHOLE_SEND_TIMEOUT_MS,
       "SMTP send",
     );

@@ -34,6 +34,7 @@ export function canUseGroup(user: Pick<User, "group">, group: string): boolean {
 /** The public group list (`GET /api/user/groups`): UserUsableGroups as name → label. */
 export function usableGroupLabels(): Record<string, string> {
   const groups: Record<string, string> = {};
-  for (const [name, label] of Object.entries(objectOption("UserUsableGroups"))) groups[name] = typeof label === "string" ? label : name;
+  for (const [name, label] of Object.entries(objectOption("UserUsableGroups")))
+    groups[name] = typeof label === "string" ? label : name;
   return groups;
 }

@@ -31,12 +31,15 @@ export async function claimJobRun(name: string, periodMs: number, now = Date.now
     .insertInto("job_runs")
     .values({ name, last_started_at: now, running: true, progress_total: 0, progress_done: 0, progress_detail: "" })
     .onConflict((oc) =>
-      oc.column("name").doUpdateSet({ last_started_at: now, running: true, progress_total: 0, progress_done: 0, progress_detail: "" }).where((eb) =>
-        eb.and([
-          eb.or([eb("job_runs.last_started_at", "is", null), eb("job_runs.last_started_at", "<=", now - periodMs)]),
-          eb.or([eb("job_runs.running", "=", false), eb("job_runs.last_started_at", "<", now - STALE_RUN_MS)]),
-        ]),
-      ),
+      oc
+        .column("name")
+        .doUpdateSet({ last_started_at: now, running: true, progress_total: 0, progress_done: 0, progress_detail: "" })
+        .where((eb) =>
+          eb.and([
+            eb.or([eb("job_runs.last_started_at", "is", null), eb("job_runs.last_started_at", "<=", now - periodMs)]),
+            eb.or([eb("job_runs.running", "=", false), eb("job_runs.last_started_at", "<", now - STALE_RUN_MS)]),
+          ]),
+        ),
     )
     .returning("name")
     .executeTakeFirst();
@@ -53,7 +56,12 @@ export async function markJobStarted(name: string, now = Date.now()): Promise<vo
     .execute();
 }
 
-export async function markJobFinished(name: string, outcome: "ok" | "failed", message: string, now = Date.now()): Promise<void> {
+export async function markJobFinished(
+  name: string,
+  outcome: "ok" | "failed",
+  message: string,
+  now = Date.now(),
+): Promise<void> {
   const db = await getDb();
   await db
     .updateTable("job_runs")
@@ -63,7 +71,12 @@ export async function markJobFinished(name: string, outcome: "ok" | "failed", me
 }
 
 /** Progress of a long run (what the console shows while it goes); detail is a short JSON of counters. */
-export async function writeJobProgress(name: string, done: number, total: number, detail: Record<string, number> = {}): Promise<void> {
+export async function writeJobProgress(
+  name: string,
+  done: number,
+  total: number,
+  detail: Record<string, number> = {},
+): Promise<void> {
   const db = await getDb();
   await db
     .updateTable("job_runs")

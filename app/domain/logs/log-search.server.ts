@@ -11,7 +11,11 @@ import { toLogJson, where, withUsernames, type LogCursor, type LogFilter } from 
  */
 export async function logsOfTokenKey(key: string) {
   const db = await getDb();
-  const token = await db.selectFrom("tokens").select(["id", "user_id"]).where("key_hash", "=", tokenKeyHash(key)).executeTakeFirst();
+  const token = await db
+    .selectFrom("tokens")
+    .select(["id", "user_id"])
+    .where("key_hash", "=", tokenKeyHash(key))
+    .executeTakeFirst();
   if (!token) return undefined;
   const rows = await db
     .selectFrom("logs")
@@ -43,7 +47,8 @@ export async function searchLogs(keyword: string, scope: { userId: number } | "a
     const q = db.selectFrom("logs").selectAll();
     return forAdmin ? q : q.where("user_id", "=", scope.userId);
   };
-  const newest = <O>(q: SelectQueryBuilder<DB, "logs", O>) => q.orderBy("created_at", "desc").orderBy("id", "desc").limit(SEARCH_LIMIT).execute();
+  const newest = <O>(q: SelectQueryBuilder<DB, "logs", O>) =>
+    q.orderBy("created_at", "desc").orderBy("id", "desc").limit(SEARCH_LIMIT).execute();
   let arms: Promise<Selectable<DB["logs"]>[]>[];
   if (!kw) arms = [newest(scoped())];
   else {
@@ -55,9 +60,22 @@ export async function searchLogs(keyword: string, scope: { userId: number } | "a
       arms.push(newest(scoped().where("id", "=", n)));
       if (forAdmin) arms.push(newest(scoped().where("channel_id", "=", n)));
     }
-    const recent = scoped().orderBy("created_at", "desc").orderBy("id", "desc").limit(CONTENT_SEARCH_WINDOW).as("recent");
+    const recent = scoped()
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(CONTENT_SEARCH_WINDOW)
+      .as("recent");
     const pattern = `${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    arms.push(db.selectFrom(recent).selectAll().where("content", "like", pattern).orderBy("created_at", "desc").orderBy("id", "desc").limit(SEARCH_LIMIT).execute());
+    arms.push(
+      db
+        .selectFrom(recent)
+        .selectAll()
+        .where("content", "like", pattern)
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(SEARCH_LIMIT)
+        .execute(),
+    );
   }
   const seen = new Set<number>();
   const merged = (await Promise.all(arms))
@@ -68,7 +86,9 @@ export async function searchLogs(keyword: string, scope: { userId: number } | "a
   let channelNames: Map<number, string> | undefined;
   if (forAdmin) {
     const ids = [...new Set(merged.map((row) => row.channel_id).filter((id) => id > 0))];
-    const channels = ids.length ? await db.selectFrom("channels").select(["id", "name"]).where("id", "in", ids).execute() : [];
+    const channels = ids.length
+      ? await db.selectFrom("channels").select(["id", "name"]).where("id", "in", ids).execute()
+      : [];
     channelNames = new Map(channels.map((c) => [c.id, c.name]));
   }
   return (await withUsernames(merged)).map((row) => toLogJson(row, forAdmin, channelNames));
@@ -78,7 +98,22 @@ export async function searchLogs(keyword: string, scope: { userId: number } | "a
  * The filtered log in batches, newest first, each read by keyset after the last (a fresh
  * short query each: no transaction or cursor held open while a slow client downloads).
  */
-const EXPORTED_COLUMNS = ["id", "created_at", "type", "content", "user_id", "username", "token_name", "model_name", "quota", "prompt_tokens", "completion_tokens", "use_time", "is_stream", "channel_id"] as const;
+const EXPORTED_COLUMNS = [
+  "id",
+  "created_at",
+  "type",
+  "content",
+  "user_id",
+  "username",
+  "token_name",
+  "model_name",
+  "quota",
+  "prompt_tokens",
+  "completion_tokens",
+  "use_time",
+  "is_stream",
+  "channel_id",
+] as const;
 
 export async function* logBatches(filter: LogFilter, batchSize = 1000) {
   const db = await getDb();

@@ -10,11 +10,13 @@ type Sums = { quota: number; requests: number; tokens: number };
 async function sumLogs(filter: LogFilter): Promise<Sums> {
   const db = await getDb();
   const row = await where(
-    db.selectFrom("logs").select((eb: ExpressionBuilder<DB, "logs">) => [
-      eb.fn.coalesce(eb.fn.sum<number>("quota"), sql<number>`0`).as("quota"),
-      eb.fn.countAll<number>().as("requests"),
-      eb.fn.coalesce(eb.fn.sum<number>(sql`prompt_tokens + completion_tokens`), sql<number>`0`).as("tokens"),
-    ]),
+    db
+      .selectFrom("logs")
+      .select((eb: ExpressionBuilder<DB, "logs">) => [
+        eb.fn.coalesce(eb.fn.sum<number>("quota"), sql<number>`0`).as("quota"),
+        eb.fn.countAll<number>().as("requests"),
+        eb.fn.coalesce(eb.fn.sum<number>(sql`prompt_tokens + completion_tokens`), sql<number>`0`).as("tokens"),
+      ]),
     filter,
   ).executeTakeFirstOrThrow();
   return { quota: Number(row.quota), requests: Number(row.requests), tokens: Number(row.tokens) };
@@ -70,7 +72,9 @@ async function spentQuota(filter: LogFilter): Promise<number> {
   if (lastHour <= firstHour) return (await sumLogs(filter)).quota;
   const parts = await Promise.all([
     sumRollups(table, filter, firstHour, lastHour),
-    filter.start !== undefined && filter.start < firstHour ? sumLogs({ ...filter, end: firstHour - 1 }).then((s) => s.quota) : 0,
+    filter.start !== undefined && filter.start < firstHour
+      ? sumLogs({ ...filter, end: firstHour - 1 }).then((s) => s.quota)
+      : 0,
     sumLogs({ ...filter, start: lastHour }).then((s) => s.quota),
   ]);
   return parts.reduce((sum, part) => sum + part, 0);
@@ -82,13 +86,19 @@ async function spentQuota(filter: LogFilter): Promise<number> {
  */
 export async function logStat(filter: LogFilter, now = Math.floor(Date.now() / 1000)) {
   const consume = { ...filter, type: LOG_TYPE.consume };
-  const [quota, recent] = await Promise.all([spentQuota(consume), sumLogs({ ...consume, start: Math.max(consume.start ?? 0, now - 60) })]);
+  const [quota, recent] = await Promise.all([
+    spentQuota(consume),
+    sumLogs({ ...consume, start: Math.max(consume.start ?? 0, now - 60) }),
+  ]);
   return { quota, rpm: recent.requests, tpm: recent.tokens };
 }
 
 /** The same figures straight from the logs (what the rollup path must agree with; used by tests and checks). */
 export async function logStatFromLogs(filter: LogFilter, now = Math.floor(Date.now() / 1000)) {
   const consume = { ...filter, type: LOG_TYPE.consume };
-  const [total, recent] = await Promise.all([sumLogs(consume), sumLogs({ ...consume, start: Math.max(consume.start ?? 0, now - 60) })]);
+  const [total, recent] = await Promise.all([
+    sumLogs(consume),
+    sumLogs({ ...consume, start: Math.max(consume.start ?? 0, now - 60) }),
+  ]);
   return { quota: total.quota, rpm: recent.requests, tpm: recent.tokens };
 }

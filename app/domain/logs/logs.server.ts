@@ -3,7 +3,6 @@ import type { DB } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { pruneLogsBefore } from "./retention.server";
 
-
 export type LogFilter = {
   userId?: number;
   username?: string;
@@ -49,7 +48,10 @@ export function readLogFilter(params: URLSearchParams, scope: { userId: number }
   return filter;
 }
 
-export function where<O>(query: SelectQueryBuilder<DB, "logs", O>, filter: LogFilter): SelectQueryBuilder<DB, "logs", O> {
+export function where<O>(
+  query: SelectQueryBuilder<DB, "logs", O>,
+  filter: LogFilter,
+): SelectQueryBuilder<DB, "logs", O> {
   let q = query;
   if (filter.userId !== undefined) q = q.where("user_id", "=", filter.userId);
   if (filter.username) q = q.where("username", "=", filter.username);
@@ -79,7 +81,12 @@ export function toLogJson(row: Selectable<DB["logs"]>, forAdmin: boolean, channe
       shownOther = "";
     }
   }
-  return { ...rest, channel: channel_id, ...(forAdmin ? { channel_name: channelNames?.get(channel_id) ?? "" } : {}), other: shownOther };
+  return {
+    ...rest,
+    channel: channel_id,
+    ...(forAdmin ? { channel_name: channelNames?.get(channel_id) ?? "" } : {}),
+    other: shownOther,
+  };
 }
 
 /**
@@ -140,18 +147,27 @@ export type LogPage<T> = {
 async function countLogs(filter: LogFilter): Promise<{ total: number; exact: boolean }> {
   const db = await getDb();
   const limited = where(db.selectFrom("logs").select(sql<number>`1`.as("one")), filter).limit(EXACT_COUNT_LIMIT + 1);
-  const counted = await db.selectFrom(limited.as("matching")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const counted = await db
+    .selectFrom(limited.as("matching"))
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   const n = Number(counted.n);
   if (n <= EXACT_COUNT_LIMIT) return { total: n, exact: true };
   const compiled = where(db.selectFrom("logs").select(sql<number>`1`.as("one")), filter).compile();
-  const plan = await db.executeQuery<{ "QUERY PLAN": unknown }>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
+  const plan = await db.executeQuery<{ "QUERY PLAN": unknown }>(
+    CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]),
+  );
   const raw = plan.rows[0]?.["QUERY PLAN"];
   const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as [{ Plan: { "Plan Rows": number } }];
   return { total: Math.max(n, Math.round(parsed[0]?.Plan["Plan Rows"] ?? 0)), exact: false };
 }
 
 /** One slice of logs, newest first, with a total (exact or estimated) and the neighbouring slices' cursors. */
-export async function listLogs(filter: LogFilter, slice: LogSlice, forAdmin: boolean): Promise<LogPage<ReturnType<typeof toLogJson>>> {
+export async function listLogs(
+  filter: LogFilter,
+  slice: LogSlice,
+  forAdmin: boolean,
+): Promise<LogPage<ReturnType<typeof toLogJson>>> {
   const db = await getDb();
   const base = where(db.selectFrom("logs").selectAll(), filter);
   const size = slice.size;
@@ -188,7 +204,12 @@ export async function listLogs(filter: LogFilter, slice: LogSlice, forAdmin: boo
       rows = [];
       tooDeep = true;
     } else {
-      const fetched = await base.orderBy("created_at", "desc").orderBy("id", "desc").limit(size + 1).offset(offset).execute();
+      const fetched = await base
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(size + 1)
+        .offset(offset)
+        .execute();
       hasOlder = fetched.length > size;
       rows = fetched.slice(0, size);
       hasNewer = offset > 0;
@@ -197,7 +218,9 @@ export async function listLogs(filter: LogFilter, slice: LogSlice, forAdmin: boo
   let channelNames: Map<number, string> | undefined;
   if (forAdmin) {
     const ids = [...new Set(rows.map((row) => row.channel_id).filter((id) => id > 0))];
-    const channels = ids.length ? await db.selectFrom("channels").select(["id", "name"]).where("id", "in", ids).execute() : [];
+    const channels = ids.length
+      ? await db.selectFrom("channels").select(["id", "name"]).where("id", "in", ids).execute()
+      : [];
     channelNames = new Map(channels.map((c) => [c.id, c.name]));
   }
   const [named, count] = await Promise.all([withUsernames(rows), countPromise]);
@@ -214,11 +237,17 @@ export async function listLogs(filter: LogFilter, slice: LogSlice, forAdmin: boo
 }
 
 /** Balance cards of the users behind a page of logs (the admin's user popup). */
-export async function userCardsOf(userIds: number[]): Promise<Record<number, { username: string; quota: number; used_quota: number; request_count: number }>> {
+export async function userCardsOf(
+  userIds: number[],
+): Promise<Record<number, { username: string; quota: number; used_quota: number; request_count: number }>> {
   const ids = [...new Set(userIds)];
   if (ids.length === 0) return {};
   const db = await getDb();
-  const rows = await db.selectFrom("users").select(["id", "username", "quota", "used_quota", "request_count"]).where("id", "in", ids).execute();
+  const rows = await db
+    .selectFrom("users")
+    .select(["id", "username", "quota", "used_quota", "request_count"])
+    .where("id", "in", ids)
+    .execute();
   return Object.fromEntries(rows.map(({ id, ...card }) => [id, card]));
 }
 
@@ -245,5 +274,13 @@ export function readLogSlice(params: URLSearchParams, page: number, size: number
 
 /** The list API's data: the reference's `{items,total,page,page_size}` plus whether the total is exact and the next slice's cursor. */
 export function logPageJson<T>(page: LogPage<T>, pageNumber: number, size: number) {
-  return { items: page.items, total: page.total, page: pageNumber, page_size: size, total_exact: page.totalExact, next_before: page.older ?? "", prev_after: page.newer ?? "" };
+  return {
+    items: page.items,
+    total: page.total,
+    page: pageNumber,
+    page_size: size,
+    total_exact: page.totalExact,
+    next_before: page.older ?? "",
+    prev_after: page.newer ?? "",
+  };
 }

@@ -6,6 +6,7 @@ import { options } from "~/domain/options/store.server";
  * the row when it is written, as in the reference.
  */
 export function logQuotaText(quota: number): string {
-  if (options.bool("DisplayInCurrencyEnabled")) return `＄${(quota / (options.float("QuotaPerUnit") || 500000)).toFixed(6)} 额度`;
+  if (options.bool("DisplayInCurrencyEnabled"))
+    return `＄${(quota / (options.float("QuotaPerUnit") || 500000)).toFixed(6)} 额度`;
   return `${quota} 点额度`;
 }

@@ -26,7 +26,14 @@ const TRUNCATE_LOCK_TIMEOUT = "3s";
  * What went, and how long it took (ms; the benchmark reads them from the job's message): each
  * month's whole removal, the part of it that held the lock on `logs`, and the batched deletes.
  */
-export type PruneResult = { dropped: string[]; droppedRows: number; deletedRows: number; dropMs: number[]; emptyMs: number[]; deleteMs: number };
+export type PruneResult = {
+  dropped: string[];
+  droppedRows: number;
+  deletedRows: number;
+  dropMs: number[];
+  emptyMs: number[];
+  deleteMs: number;
+};
 
 async function listLogPartitions(): Promise<LogPartition[]> {
   const db = await getDb();
@@ -75,7 +82,11 @@ async function dropPartition(name: string): Promise<{ emptyMs: number }> {
     throw Object.assign(new Error(`日志分区 ${name} 正被读取，稍后再试`), { code: "55P03" });
   }
   const emptyMs = Math.round(performance.now() - started);
-  const detached = await withBriefLock([`alter table logs detach partition "${name}"`, `alter table "${name}" rename to "${RETIRED_PREFIX}${name}"`], 2, DROP_LOCK_TIMEOUT);
+  const detached = await withBriefLock(
+    [`alter table logs detach partition "${name}"`, `alter table "${name}" rename to "${RETIRED_PREFIX}${name}"`],
+    2,
+    DROP_LOCK_TIMEOUT,
+  );
   if (detached) await sql.raw(`drop table if exists "${RETIRED_PREFIX}${name}"`).execute(await getDb());
   return { emptyMs };
 }
@@ -83,8 +94,14 @@ async function dropPartition(name: string): Promise<{ emptyMs: number }> {
 /** Months detached by a run that died before dropping them. */
 async function dropRetiredLeftovers(): Promise<void> {
   const db = await getDb();
-  const { rows } = await sql<{ name: string }>`select relname as name from pg_class where relkind = 'r' and relname like ${`${RETIRED_PREFIX}logs\\_%`}`.execute(db);
-  for (const { name } of rows) if (PARTITION_NAME.test(name.slice(RETIRED_PREFIX.length))) await sql.raw(`drop table if exists "${name}"`).execute(db);
+  const { rows } = await sql<{
+    name: string;
+  }>`select relname as name from pg_class where relkind = 'r' and relname like ${`${RETIRED_PREFIX}logs\\_%`}`.execute(
+    db,
+  );
+  for (const { name } of rows)
+    if (PARTITION_NAME.test(name.slice(RETIRED_PREFIX.length)))
+      await sql.raw(`drop table if exists "${name}"`).execute(db);
 }
 
 /**
@@ -124,7 +141,9 @@ export async function pruneLogsBefore(cutoff: number, { exactCount = false } = {
   for (const name of plan.drop) {
     const counted = exactCount
       ? await sql<{ n: number }>`select count(*)::int8 as n from ${sql.table(name)}`.execute(db)
-      : await sql<{ n: number }>`select greatest(reltuples, 0)::int8 as n from pg_class where relname = ${name}`.execute(db);
+      : await sql<{
+          n: number;
+        }>`select greatest(reltuples, 0)::int8 as n from pg_class where relname = ${name}`.execute(db);
     droppedRows += Number(counted.rows[0]?.n ?? 0);
     const started = performance.now();
     const { emptyMs } = await dropPartition(name);
@@ -134,5 +153,12 @@ export async function pruneLogsBefore(cutoff: number, { exactCount = false } = {
   const started = performance.now();
   let deletedRows = 0;
   for (const name of plan.trim) deletedRows += await deleteOlderRows(name, cutoff);
-  return { dropped: plan.drop, droppedRows, deletedRows, dropMs, emptyMs: emptiedMs, deleteMs: Math.round(performance.now() - started) };
+  return {
+    dropped: plan.drop,
+    droppedRows,
+    deletedRows,
+    dropMs,
+    emptyMs: emptiedMs,
+    deleteMs: Math.round(performance.now() - started),
+  };
 }

@@ -2,7 +2,11 @@
  * Which log partitions a retention cutoff drops whole and which keep rows to delete (decision
  * 029). Pure: the partitions come from the catalogue, the cutoff from the clock.
  */
-export type LogPartition = { name: string; /** Range [from, to) in unix seconds; absent for the default partition. */ from?: number; to?: number };
+export type LogPartition = {
+  name: string;
+  /** Range [from, to) in unix seconds; absent for the default partition. */ from?: number;
+  to?: number;
+};
 
 export type RetentionPlan = {
   /** Every row is older than the cutoff: dropped (a catalogue change, not a scan). */
@@ -16,7 +20,11 @@ export type RetentionPlan = {
  * the future (清除历史日志 with a later time): its rows are deleted instead and the partition
  * stays, so new logs do not fall into the default partition.
  */
-export function planRetention(partitions: readonly LogPartition[], cutoff: number, now = Number.POSITIVE_INFINITY): RetentionPlan {
+export function planRetention(
+  partitions: readonly LogPartition[],
+  cutoff: number,
+  now = Number.POSITIVE_INFINITY,
+): RetentionPlan {
   const drop: string[] = [];
   const trim: string[] = [];
   for (const partition of partitions) {

@@ -27,19 +27,38 @@ export interface OptionDef<K extends string = OptionKey> {
   maxLength?: number;
 }
 
-export type OptionBounds = Pick<OptionDef, "min" | "max" | "above" | "values" | "url" | "sitePath" | "fetched" | "maxLength">;
+export type OptionBounds = Pick<
+  OptionDef,
+  "min" | "max" | "above" | "values" | "url" | "sitePath" | "fetched" | "maxLength"
+>;
 
 // Each helper keeps its key's literal type, so the list below defines OptionKey.
-const bool = <K extends string>(key: K, value: boolean): OptionDef<K> => ({ key, type: "bool", default: String(value) });
+const bool = <K extends string>(key: K, value: boolean): OptionDef<K> => ({
+  key,
+  type: "bool",
+  default: String(value),
+});
 const int = <K extends string>(key: K, value: number): OptionDef<K> => ({ key, type: "int", default: String(value) });
-const float = <K extends string>(key: K, value: number): OptionDef<K> => ({ key, type: "float", default: String(value) });
+const float = <K extends string>(key: K, value: number): OptionDef<K> => ({
+  key,
+  type: "float",
+  default: String(value),
+});
 const str = <K extends string>(key: K, value = ""): OptionDef<K> => ({ key, type: "string", default: value });
-const json = <K extends string>(key: K, value: unknown, jsonShape: OptionDef<string>["jsonShape"]): OptionDef<K> => ({ key, type: "json", default: JSON.stringify(value), jsonShape });
+const json = <K extends string>(key: K, value: unknown, jsonShape: OptionDef<string>["jsonShape"]): OptionDef<K> => ({
+  key,
+  type: "json",
+  default: JSON.stringify(value),
+  jsonShape,
+});
 
 // The reference's four chat-client presets; {key} and {address} are filled per token.
 const DEFAULT_CHATS = [
-  { "ChatGPT Next Web": "https://app.nextchat.dev/#/?settings={\"key\":\"{key}\",\"url\":\"{address}\"}" },
-  { "Lobe Chat 官方示例": "https://chat-preview.lobehub.com/?settings={\"keyVaults\":{\"openai\":{\"apiKey\":\"{key}\",\"baseURL\":\"{address}/v1\"}}}" },
+  { "ChatGPT Next Web": 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{address}"}' },
+  {
+    "Lobe Chat 官方示例":
+      'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}',
+  },
   { "AMA 问天": "ama://set-api-key?server={address}&key={key}" },
   { OpenCat: "opencat://team/join?domain={address}&token={key}" },
 ];
@@ -130,7 +149,10 @@ const OPTION_LIST = [
   // Email domains
   bool("EmailDomainRestrictionEnabled", false),
   bool("EmailAliasRestrictionEnabled", false),
-  str("EmailDomainWhitelist", "gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com"),
+  str(
+    "EmailDomainWhitelist",
+    "gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com",
+  ),
   // SMTP
   str("SMTPServer"),
   int("SMTPPort", 587),
@@ -232,6 +254,6 @@ const OPTION_LIST = [
 /** Every option's name: a read of a name not in the list above does not compile. */
 export type OptionKey = (typeof OPTION_LIST)[number]["key"];
 
-export const OPTION_DEFS: readonly OptionDef[] = OPTION_LIST
-  .map((def) => (/(Token|Secret|Key)$/.test(def.key) ? { ...def, secret: true } : def))
-  .map((def) => ({ ...def, ...defaultBounds(def), ...OPTION_BOUNDS[def.key] }));
+export const OPTION_DEFS: readonly OptionDef[] = OPTION_LIST.map((def) =>
+  /(Token|Secret|Key)$/.test(def.key) ? { ...def, secret: true } : def,
+).map((def) => ({ ...def, ...defaultBounds(def), ...OPTION_BOUNDS[def.key] }));

@@ -28,7 +28,8 @@ function checkJsonShape(def: OptionDef, parsed: unknown): string | undefined {
     case "number-map":
       if (!isObject) return `${def.key} 必须是 JSON 对象`;
       for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
-        if (typeof value !== "number" || !Number.isFinite(value) || value < 0) return `${def.key} 中 ${name} 的值必须是非负数`;
+        if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+          return `${def.key} 中 ${name} 的值必须是非负数`;
       }
       return undefined;
     case "string-map":
@@ -47,7 +48,8 @@ function chatPresetLinkProblem(presets: unknown[]): string | undefined {
   for (const entry of presets) {
     if (!entry || typeof entry !== "object") continue;
     for (const [name, template] of Object.entries(entry as Record<string, unknown>)) {
-      if (typeof template === "string" && !chatTemplateAllowed(template)) return `聊天配置中「${name}」的链接必须是 http(s) 地址或聊天应用的链接（如 ama://）`;
+      if (typeof template === "string" && !chatTemplateAllowed(template))
+        return `聊天配置中「${name}」的链接必须是 http(s) 地址或聊天应用的链接（如 ama://）`;
     }
   }
   return undefined;
@@ -62,10 +64,15 @@ function checkNumberBounds(def: OptionDef, n: number): string | undefined {
 }
 
 function checkStringBounds(def: OptionDef, value: string): string | undefined {
-  if (def.maxLength !== undefined && value.length > def.maxLength) return `配置项 ${def.key} 的值过长（最多 ${def.maxLength} 个字符）`;
-  if (def.values && !def.values.includes(value)) return `配置项 ${def.key} 的值必须是以下之一：${def.values.join("、")}`;
+  if (def.maxLength !== undefined && value.length > def.maxLength)
+    return `配置项 ${def.key} 的值过长（最多 ${def.maxLength} 个字符）`;
+  if (def.values && !def.values.includes(value))
+    return `配置项 ${def.key} 的值必须是以下之一：${def.values.join("、")}`;
   if (def.url && value !== "") {
-    if (!isAllowedLink(value, def.sitePath)) return def.sitePath ? `配置项 ${def.key} 必须是 http(s) 地址或以 / 开头的站内路径` : `配置项 ${def.key} 必须是 http(s) 地址`;
+    if (!isAllowedLink(value, def.sitePath))
+      return def.sitePath
+        ? `配置项 ${def.key} 必须是 http(s) 地址或以 / 开头的站内路径`
+        : `配置项 ${def.key} 必须是 http(s) 地址`;
     if (def.fetched) {
       const refusal = upstreamUrlRefusal(value);
       if (refusal) return refusal;
@@ -80,7 +87,10 @@ export function validateOptionValue(key: string, raw: string): ValidatedOption {
   if (!def) return { ok: false, message: `未知的配置项：${key}` };
   const typed = validateType(def, raw);
   if (!typed.ok) return typed;
-  const problem = def.type === "int" || def.type === "float" ? checkNumberBounds(def, Number(typed.value)) : checkStringBounds(def, typed.value);
+  const problem =
+    def.type === "int" || def.type === "float"
+      ? checkNumberBounds(def, Number(typed.value))
+      : checkStringBounds(def, typed.value);
   return problem ? { ok: false, message: problem } : typed;
 }
 
@@ -89,14 +99,17 @@ function validateType(def: OptionDef, raw: string): ValidatedOption {
   const value = raw.trim();
   switch (def.type) {
     case "bool":
-      if (value !== "true" && value !== "false") return { ok: false, message: `配置项 ${key} 的值必须是 true 或 false` };
+      if (value !== "true" && value !== "false")
+        return { ok: false, message: `配置项 ${key} 的值必须是 true 或 false` };
       return { ok: true, value };
     case "int":
-      if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) return { ok: false, message: `配置项 ${key} 的值必须是整数` };
+      if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+        return { ok: false, message: `配置项 ${key} 的值必须是整数` };
       if (Number(value) < 0) return { ok: false, message: `配置项 ${key} 的值不能为负数` };
       return { ok: true, value: String(Number(value)) };
     case "float":
-      if (value === "" || !Number.isFinite(Number(value))) return { ok: false, message: `配置项 ${key} 的值必须是数字` };
+      if (value === "" || !Number.isFinite(Number(value)))
+        return { ok: false, message: `配置项 ${key} 的值必须是数字` };
       if (Number(value) < 0) return { ok: false, message: `配置项 ${key} 的值不能为负数` };
       return { ok: true, value: String(Number(value)) };
     case "json": {
@@ -115,11 +128,17 @@ function validateType(def: OptionDef, raw: string): ValidatedOption {
 }
 
 /** The reference's cross-option rules: a login method cannot be switched on without what it needs. */
-export function checkOptionPreconditions(key: string, value: string, current: (k: string) => string): string | undefined {
+export function checkOptionPreconditions(
+  key: string,
+  value: string,
+  current: (k: string) => string,
+): string | undefined {
   if (value !== "true") return undefined;
   switch (key) {
     case "GitHubOAuthEnabled":
-      return current("GitHubClientId") ? undefined : "无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！";
+      return current("GitHubClientId")
+        ? undefined
+        : "无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！";
     case "EmailDomainRestrictionEnabled":
       return current("EmailDomainWhitelist") ? undefined : "无法启用邮箱域名限制，请先填入限制的邮箱域名！";
     case "WeChatAuthEnabled":

@@ -25,7 +25,10 @@ async function readStoredOptions(): Promise<void> {
     // the gateway broken after the upgrade: the default serves until the operator saves again.
     const checked = validateOptionValue(row.key, row.value);
     if (checked.ok) values.set(row.key, row.value);
-    else console.warn(`[options] stored ${row.key} is refused (${checked.message}); using its default until it is saved again`);
+    else
+      console.warn(
+        `[options] stored ${row.key} is refused (${checked.message}); using its default until it is saved again`,
+      );
   }
 }
 
@@ -38,7 +41,12 @@ export function loadOptions(): Promise<void> {
       values.set(key, value);
     });
     // Saves on other nodes while Redis was away were missed: read them back.
-    onResubscribed(() => void readStoredOptions().catch((error: unknown) => console.error("[options] reloading after a Redis outage failed:", (error as Error).message)));
+    onResubscribed(
+      () =>
+        void readStoredOptions().catch((error: unknown) =>
+          console.error("[options] reloading after a Redis outage failed:", (error as Error).message),
+        ),
+    );
   })();
   return loaded;
 }
@@ -80,7 +88,6 @@ export function listPublicOptions(): { key: string; value: string }[] {
     value: d.key === "ServerAddress" ? effectiveServerAddress() : (values.get(d.key) ?? d.default),
   }));
 }
-
 
 export async function saveOption(key: string, raw: string): Promise<Result> {
   await loadOptions();

@@ -16,7 +16,17 @@ import { formatYuan, parseYuan } from "./money";
  */
 export type NotifyResult = {
   reply: "success" | "fail";
-  outcome: "credited" | "already-credited" | "not-paid" | "not-configured" | "bad-signature" | "ambiguous" | "wrong-merchant" | "unknown-order" | "wrong-money" | "owner-gone";
+  outcome:
+    | "credited"
+    | "already-credited"
+    | "not-paid"
+    | "not-configured"
+    | "bad-signature"
+    | "ambiguous"
+    | "wrong-merchant"
+    | "unknown-order"
+    | "wrong-money"
+    | "owner-gone";
 };
 
 const TRADE_SUCCESS = "TRADE_SUCCESS";
@@ -52,52 +62,70 @@ export async function acceptEpayNotify(query: URLSearchParams): Promise<NotifyRe
 
   const tradeNo = params.out_trade_no ?? "";
   const db = await getDb();
-  const order = await db.selectFrom("top_ups").select(["id", "status", "money_cents"]).where("trade_no", "=", tradeNo).executeTakeFirst();
+  const order = await db
+    .selectFrom("top_ups")
+    .select(["id", "status", "money_cents"])
+    .where("trade_no", "=", tradeNo)
+    .executeTakeFirst();
   if (!order) return fail("unknown-order");
   const paid = parseYuan(params.money ?? "");
   if (paid !== order.money_cents) {
-    console.warn(`[epay] notify for ${tradeNo} reports ${params.money ?? "(none)"} paid, the order is ${formatYuan(order.money_cents)}: not credited`);
+    console.warn(
+      `[epay] notify for ${tradeNo} reports ${params.money ?? "(none)"} paid, the order is ${formatYuan(order.money_cents)}: not credited`,
+    );
     return fail("wrong-money");
   }
   if (order.status !== "pending") return ok("already-credited");
 
   const now = Math.floor(Date.now() / 1000);
-  const credited = await db.transaction().execute(async (trx) => {
-    const settled = await trx
-      .updateTable("top_ups")
-      .set({ status: "success", paid_time: now, provider_trade_no: (params.trade_no ?? "").slice(0, 128) })
-      .where("id", "=", order.id)
-      .where("status", "=", "pending")
-      .where("money_cents", "=", paid)
-      .returning(["user_id", "quota", "money_cents"])
-      .executeTakeFirst();
-    if (!settled) return "already-credited" as const;
-    const user = await trx
-      .updateTable("users")
-      .set({ quota: sql`quota + ${settled.quota}::bigint` })
-      .where("id", "=", settled.user_id)
-      .returning(["id", "username"])
-      .executeTakeFirst();
-    // Rolled back: the order stays pending, so the money is credited when its owner can be.
-    if (!user) throw new OwnerGone();
-    const shownQuota = renderQuota(settled.quota, options.bool("DisplayInCurrencyEnabled"), options.float("QuotaPerUnit"), 6);
-    await trx
-      .insertInto("logs")
-      .values({
-        created_at: now,
-        type: LOG_TYPE.topup,
-        content: `使用在线充值成功，充值金额: ${shownQuota}，支付金额：${formatYuan(settled.money_cents)}`,
-        user_id: user.id,
-        username: user.username,
-        quota: settled.quota,
-        other: JSON.stringify({ trade_no: tradeNo, provider_trade_no: params.trade_no ?? "", payment_method: params.type ?? "" }),
-      })
-      .execute();
-    return { userId: user.id };
-  }).catch((error: unknown) => {
-    if (error instanceof OwnerGone) return "owner-gone" as const;
-    throw error;
-  });
+  const credited = await db
+    .transaction()
+    .execute(async (trx) => {
+      const settled = await trx
+        .updateTable("top_ups")
+        .set({ status: "success", paid_time: now, provider_trade_no: (params.trade_no ?? "").slice(0, 128) })
+        .where("id", "=", order.id)
+        .where("status", "=", "pending")
+        .where("money_cents", "=", paid)
+        .returning(["user_id", "quota", "money_cents"])
+        .executeTakeFirst();
+      if (!settled) return "already-credited" as const;
+      const user = await trx
+        .updateTable("users")
+        .set({ quota: sql`quota + ${settled.quota}::bigint` })
+        .where("id", "=", settled.user_id)
+        .returning(["id", "username"])
+        .executeTakeFirst();
+      // Rolled back: the order stays pending, so the money is credited when its owner can be.
+      if (!user) throw new OwnerGone();
+      const shownQuota = renderQuota(
+        settled.quota,
+        options.bool("DisplayInCurrencyEnabled"),
+        options.float("QuotaPerUnit"),
+        6,
+      );
+      await trx
+        .insertInto("logs")
+        .values({
+          created_at: now,
+          type: LOG_TYPE.topup,
+          content: `使用在线充值成功，充值金额: ${shownQuota}，支付金额：${formatYuan(settled.money_cents)}`,
+          user_id: user.id,
+          username: user.username,
+          quota: settled.quota,
+          other: JSON.stringify({
+            trade_no: tradeNo,
+            provider_trade_no: params.trade_no ?? "",
+            payment_method: params.type ?? "",
+          }),
+        })
+        .execute();
+      return { userId: user.id };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof OwnerGone) return "owner-gone" as const;
+      throw error;
+    });
   if (credited === "owner-gone") return fail("owner-gone");
   if (credited === "already-credited") return ok("already-credited");
   // Relay nodes drop their cached balance and quota slices for this user (decision 006).

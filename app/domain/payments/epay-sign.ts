@@ -11,16 +11,20 @@ export type EpayParams = Record<string, string>;
 export const EPAY_SIGN_TYPE = "MD5";
 
 export function epaySigningString(params: EpayParams): string {
-  return Object.keys(params)
-    .filter((key) => key !== "sign" && key !== "sign_type" && params[key] !== "")
-    // Code-unit order is ASCII order for the keys gateways use; localeCompare would not be.
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((key) => `${key}=${params[key]}`)
-    .join("&");
+  return (
+    Object.keys(params)
+      .filter((key) => key !== "sign" && key !== "sign_type" && params[key] !== "")
+      // Code-unit order is ASCII order for the keys gateways use; localeCompare would not be.
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .map((key) => `${key}=${params[key]}`)
+      .join("&")
+  );
 }
 
 export function epaySignature(params: EpayParams, merchantKey: string): string {
-  return createHash("md5").update(epaySigningString(params) + merchantKey, "utf8").digest("hex");
+  return createHash("md5")
+    .update(epaySigningString(params) + merchantKey, "utf8")
+    .digest("hex");
 }
 
 /** The params with `sign` and `sign_type` added, as the gateway expects them. */

@@ -28,13 +28,22 @@ function topUpGroupRatio(group: string): number {
  * What `amount` costs this user and what it credits. MinTopUp is enforced here, for the quote
  * and the order alike; a payable sum under one fen cannot be paid and is refused.
  */
-export function quoteTopUp(user: Pick<User, "group">, amount: number): { ok: true; quote: TopUpQuote } | { ok: false; refusal: TopUpRefusal } {
+export function quoteTopUp(
+  user: Pick<User, "group">,
+  amount: number,
+): { ok: true; quote: TopUpQuote } | { ok: false; refusal: TopUpRefusal } {
   const displayInCurrency = options.bool("DisplayInCurrencyEnabled");
   const quotaPerUnit = options.float("QuotaPerUnit");
   const min = minimumAmount(options.int("MinTopUp"), displayInCurrency, quotaPerUnit);
   if (amount < min) return { ok: false, refusal: { reason: "below-min", min } };
   const quota = quotaForAmount(amount, displayInCurrency, quotaPerUnit);
-  const cents = payableCents({ amount, price: options.float("Price"), groupRatio: topUpGroupRatio(user.group), displayInCurrency, quotaPerUnit });
+  const cents = payableCents({
+    amount,
+    price: options.float("Price"),
+    groupRatio: topUpGroupRatio(user.group),
+    displayInCurrency,
+    quotaPerUnit,
+  });
   if (quota === undefined || cents === undefined) return { ok: false, refusal: { reason: "too-large" } };
   if (cents < 1) return { ok: false, refusal: { reason: "money-too-low" } };
   return { ok: true, quote: { amount, cents, quota } };
@@ -53,7 +62,11 @@ function newTradeNo(userId: number): string {
  * Creates a pending order and signs the gateway form for it. The order fixes the money (fen)
  * and the quota it will credit, so the notify only has to compare and apply them.
  */
-export async function createTopUpOrder(user: Pick<User, "id" | "group">, amount: number, method: PaymentMethod): Promise<{ ok: true; form: EpayForm } | { ok: false; refusal: TopUpRefusal }> {
+export async function createTopUpOrder(
+  user: Pick<User, "id" | "group">,
+  amount: number,
+  method: PaymentMethod,
+): Promise<{ ok: true; form: EpayForm } | { ok: false; refusal: TopUpRefusal }> {
   const merchant = epayMerchant();
   if (!merchant) return { ok: false, refusal: { reason: "not-configured" } };
   const quoted = quoteTopUp(user, amount);
@@ -116,11 +129,26 @@ export function toTopUpJson(row: Selectable<TopUpsTable>) {
 export type TopUpJson = ReturnType<typeof toTopUpJson>;
 
 /** One page (0-based) of a user's orders, newest first. */
-export async function listTopUps(userId: number, page: number, size: number): Promise<{ items: TopUpJson[]; total: number }> {
+export async function listTopUps(
+  userId: number,
+  page: number,
+  size: number,
+): Promise<{ items: TopUpJson[]; total: number }> {
   const db = await getDb();
   const [rows, count] = await Promise.all([
-    db.selectFrom("top_ups").selectAll().where("user_id", "=", userId).orderBy("id", "desc").limit(size).offset(page * size).execute(),
-    db.selectFrom("top_ups").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("top_ups")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .orderBy("id", "desc")
+      .limit(size)
+      .offset(page * size)
+      .execute(),
+    db
+      .selectFrom("top_ups")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", userId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { items: rows.map(toTopUpJson), total: Number(count.n) };
 }

@@ -91,7 +91,12 @@ async function spend(user: User, keyHash: string): Promise<{ quota: number; bala
 /** Why a key could not be spent: it names no live code, or its code is disabled or used. */
 async function refusalFor(keyHash: string): Promise<RedeemResult & { ok: false }> {
   const db = await getDb();
-  const row = await db.selectFrom("redemptions").select("status").where("key_hash", "=", keyHash).where("deleted_at", "is", null).executeTakeFirst();
+  const row = await db
+    .selectFrom("redemptions")
+    .select("status")
+    .where("key_hash", "=", keyHash)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
   if (row?.status === REDEMPTION_STATUS.used) return { ok: false, message: m.keyUsed, reason: "used" };
   if (row?.status === REDEMPTION_STATUS.disabled) return { ok: false, message: m.keyDisabled, reason: "disabled" };
   return { ok: false, message: m.keyInvalid, reason: "invalid" };
@@ -115,7 +120,11 @@ export async function redeemCode(user: User, presentedKey: string, address: stri
     await releaseRequest(...userBucket);
     return { ok: false, message: m.tooManyFailures, reason: "limited" };
   }
-  const addressSpent = !(await allowRequest(...addressBucket, REDEEM_FAILURES_PER_ADDRESS, REDEEM_FAILURE_WINDOW_SECONDS));
+  const addressSpent = !(await allowRequest(
+    ...addressBucket,
+    REDEEM_FAILURES_PER_ADDRESS,
+    REDEEM_FAILURE_WINDOW_SECONDS,
+  ));
   if (addressSpent && (await requestCount(...ownFailures)) >= REDEEM_OWN_FAILURES_BEFORE_ADDRESS_LIMIT) {
     await releaseSlots();
     return { ok: false, message: m.tooManyFailures, reason: "limited" };

@@ -8,7 +8,10 @@ import { DEFAULT_REDEMPTION_QUOTA } from "./redemption-constants";
  */
 export const redemptionConsoleSchema = z.object({
   name: z.string({ error: messages.redemptionNameLength }).trim(),
-  quota: z.coerce.number({ error: messages.redemptionQuotaRange }).int(messages.redemptionQuotaRange).default(DEFAULT_REDEMPTION_QUOTA),
+  quota: z.coerce
+    .number({ error: messages.redemptionQuotaRange })
+    .int(messages.redemptionQuotaRange)
+    .default(DEFAULT_REDEMPTION_QUOTA),
   count: z.coerce.number({ error: messages.redemptionCountTooSmall }).int(messages.redemptionCountTooSmall).default(1),
 });
 

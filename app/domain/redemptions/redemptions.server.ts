@@ -2,9 +2,14 @@ import { sql } from "kysely";
 import type { Redemption, User } from "../../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { generateRedemptionKey, redemptionKeyHash, redemptionKeyHint } from "./redemption-keys.server";
-import { MAX_REDEMPTION_COUNT, REDEMPTION_STATUS, redemptionMessages as m, redemptionNameFits, redemptionQuotaFits } from "./redemption-constants";
+import {
+  MAX_REDEMPTION_COUNT,
+  REDEMPTION_STATUS,
+  redemptionMessages as m,
+  redemptionNameFits,
+  redemptionQuotaFits,
+} from "./redemption-constants";
 import type { Result } from "~/utils/result";
-
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -40,7 +45,12 @@ export async function listRedemptions(page: number, size: number): Promise<{ ite
   const db = await getDb();
   const base = db.selectFrom("redemptions").where("deleted_at", "is", null);
   const [items, total] = await Promise.all([
-    base.selectAll().orderBy("id", "desc").limit(size).offset(page * size).execute(),
+    base
+      .selectAll()
+      .orderBy("id", "desc")
+      .limit(size)
+      .offset(page * size)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(total.n) };
@@ -66,7 +76,10 @@ export async function getRedemption(id: number): Promise<Redemption | undefined>
  * Makes `count` codes of one name and quota in one statement and returns their keys: the only
  * moment they exist outside the database's hashes (decision 020).
  */
-export async function createRedemptions(admin: User, input: { name: string; quota: number; count: number }): Promise<Result<string[]>> {
+export async function createRedemptions(
+  admin: User,
+  input: { name: string; quota: number; count: number },
+): Promise<Result<string[]>> {
   const name = input.name.trim();
   const problem = checkNameAndQuota(name, input.quota);
   if (problem) return { ok: false, message: problem };
@@ -92,7 +105,10 @@ export async function createRedemptions(admin: User, input: { name: string; quot
 }
 
 /** Name and quota change only while the code is unused (docs/product.md, Redemption codes), checked in the UPDATE itself. */
-export async function updateRedemption(id: number, input: { name: string; quota: number }): Promise<Result<Redemption>> {
+export async function updateRedemption(
+  id: number,
+  input: { name: string; quota: number },
+): Promise<Result<Redemption>> {
   const name = input.name.trim();
   const problem = checkNameAndQuota(name, input.quota);
   if (problem) return { ok: false, message: problem };
@@ -116,7 +132,8 @@ export async function updateRedemption(id: number, input: { name: string; quota:
  * a redeem cannot turn a spent code back into a spendable one.
  */
 export async function setRedemptionStatus(id: number, status: number): Promise<Result<Redemption>> {
-  if (status !== REDEMPTION_STATUS.unused && status !== REDEMPTION_STATUS.disabled) return { ok: false, message: m.statusInvalid };
+  if (status !== REDEMPTION_STATUS.unused && status !== REDEMPTION_STATUS.disabled)
+    return { ok: false, message: m.statusInvalid };
   const db = await getDb();
   const row = await db
     .updateTable("redemptions")
@@ -133,7 +150,12 @@ export async function setRedemptionStatus(id: number, status: number): Promise<R
 /** Soft delete, as the reference: a used code's row stays as the record of who redeemed it. */
 export async function deleteRedemption(id: number): Promise<Result> {
   const db = await getDb();
-  const result = await db.updateTable("redemptions").set({ deleted_at: new Date() }).where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
+  const result = await db
+    .updateTable("redemptions")
+    .set({ deleted_at: new Date() })
+    .where("id", "=", id)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0 ? { ok: true, value: undefined } : { ok: false, message: m.notFound };
 }
 
@@ -150,6 +172,9 @@ export async function redeemerNames(rows: Pick<Redemption, "used_user_id">[]): P
  * What "copy" puts on the clipboard for a code. The key itself cannot be copied after creation
  * (only its hash is kept), so a line that identifies the code: id, name, masked key, status.
  */
-export function describeRedemption(row: Pick<Redemption, "id" | "name" | "key_hint" | "status">, statusLabel: string): string {
+export function describeRedemption(
+  row: Pick<Redemption, "id" | "name" | "key_hint" | "status">,
+  statusLabel: string,
+): string {
   return `#${row.id} ${row.name} ${row.key_hint} ${statusLabel}`;
 }

@@ -15,7 +15,13 @@ function chatPresets(): ChatPreset[] {
   if (!Array.isArray(value)) return [];
   return value
     .filter((v): v is Record<string, unknown> => Boolean(v) && typeof v === "object")
-    .map((entry) => Object.fromEntries(Object.entries(entry).filter((pair): pair is [string, string] => typeof pair[1] === "string" && chatTemplateAllowed(pair[1]))))
+    .map((entry) =>
+      Object.fromEntries(
+        Object.entries(entry).filter(
+          (pair): pair is [string, string] => typeof pair[1] === "string" && chatTemplateAllowed(pair[1]),
+        ),
+      ),
+    )
     .filter((entry) => Object.keys(entry).length > 0);
 }
 

@@ -30,18 +30,45 @@ export type MjTaskState = {
 export const MJ_DONE = "100%";
 
 export async function insertMjTask(values: {
-  userId: number; tokenId: number; channelId: number; code: number; action: string; mjId: string; prompt: string; description: string;
-  state: string; status: string; progress: string; failReason: string; quota: number; imageUrl?: string; finishTime?: number; properties?: string;
+  userId: number;
+  tokenId: number;
+  channelId: number;
+  code: number;
+  action: string;
+  mjId: string;
+  prompt: string;
+  description: string;
+  state: string;
+  status: string;
+  progress: string;
+  failReason: string;
+  quota: number;
+  imageUrl?: string;
+  finishTime?: number;
+  properties?: string;
 }): Promise<MjRow> {
   const db = await getDb();
   const clean = (text: string, max: number) => withoutNul(text).slice(0, max);
   return db
     .insertInto("midjourneys")
     .values({
-      user_id: values.userId, token_id: values.tokenId, channel_id: values.channelId, code: values.code, action: values.action, mj_id: clean(values.mjId, 100),
-      prompt: clean(values.prompt, 8000), description: clean(values.description, 8000), state: clean(values.state, 1000), status: values.status,
-      progress: values.progress, fail_reason: clean(values.failReason, 2000), quota: values.quota, submit_time: Date.now(),
-      image_url: clean(values.imageUrl ?? "", 2000), finish_time: values.finishTime ?? 0, properties: clean(values.properties ?? "", 20_000),
+      user_id: values.userId,
+      token_id: values.tokenId,
+      channel_id: values.channelId,
+      code: values.code,
+      action: values.action,
+      mj_id: clean(values.mjId, 100),
+      prompt: clean(values.prompt, 8000),
+      description: clean(values.description, 8000),
+      state: clean(values.state, 1000),
+      status: values.status,
+      progress: values.progress,
+      fail_reason: clean(values.failReason, 2000),
+      quota: values.quota,
+      submit_time: Date.now(),
+      image_url: clean(values.imageUrl ?? "", 2000),
+      finish_time: values.finishTime ?? 0,
+      properties: clean(values.properties ?? "", 20_000),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -60,7 +87,13 @@ export async function findMjTasks(ids: string[], userId: number): Promise<MjRow[
   const mjIds = ids.filter((id) => !id.includes("\u0000"));
   if (mjIds.length === 0) return [];
   const db = await getDb();
-  return db.selectFrom("midjourneys").selectAll().where("mj_id", "in", mjIds).where("user_id", "=", userId).orderBy("id", "desc").execute();
+  return db
+    .selectFrom("midjourneys")
+    .selectAll()
+    .where("mj_id", "in", mjIds)
+    .where("user_id", "=", userId)
+    .orderBy("id", "desc")
+    .execute();
 }
 
 /** Unfinished tasks, oldest first (the poller's batch). */
@@ -90,13 +123,20 @@ export async function applyMjState(row: MjRow, update: MjTaskState): Promise<"un
     const changed = await trx
       .updateTable("midjourneys")
       .set({
-        code: 1, status: fail ? "FAILURE" : update.status.slice(0, 20), progress, image_url: update.imageUrl.slice(0, 2000),
-        fail_reason: (fail && !update.failReason ? "任务失败" : update.failReason).slice(0, 2000), prompt_en: update.promptEn.slice(0, 8000),
+        code: 1,
+        status: fail ? "FAILURE" : update.status.slice(0, 20),
+        progress,
+        image_url: update.imageUrl.slice(0, 2000),
+        fail_reason: (fail && !update.failReason ? "任务失败" : update.failReason).slice(0, 2000),
+        prompt_en: update.promptEn.slice(0, 8000),
         ...(update.prompt ? { prompt: update.prompt.slice(0, 8000) } : undefined),
         ...(update.description ? { description: update.description.slice(0, 8000) } : undefined),
-        state: update.state.slice(0, 1000), start_time: update.startTime, finish_time: done && !update.finishTime ? Date.now() : update.finishTime,
+        state: update.state.slice(0, 1000),
+        start_time: update.startTime,
+        finish_time: done && !update.finishTime ? Date.now() : update.finishTime,
         ...(update.submitTime ? { submit_time: update.submitTime } : undefined),
-        buttons: update.buttons, properties: update.properties,
+        buttons: update.buttons,
+        properties: update.properties,
         ...(fail && row.quota > 0 ? { refunded_at: Date.now() } : undefined),
       })
       .where("id", "=", row.id)
@@ -107,7 +147,13 @@ export async function applyMjState(row: MjRow, update: MjTaskState): Promise<"un
     if (!fail || changed.quota <= 0) return "updated" as const;
     tokenHash = await refundTaskCharge(
       trx,
-      { userId: changed.user_id, tokenId: changed.token_id, channelId: changed.channel_id, quota: changed.quota, modelName: mjModelName(changed.action) },
+      {
+        userId: changed.user_id,
+        tokenId: changed.token_id,
+        channelId: changed.channel_id,
+        quota: changed.quota,
+        modelName: mjModelName(changed.action),
+      },
       `构图失败 ${changed.mj_id}，补偿 ${logQuotaText(changed.quota)}`,
     );
     return "refunded" as const;
@@ -130,7 +176,11 @@ export async function listMjTasks(filter: TaskListFilter, page: number): Promise
   if (filter.taskId) query = query.where("mj_id", "=", filter.taskId);
   if (filter.start !== undefined) query = query.where("submit_time", ">=", filter.start);
   if (filter.end !== undefined) query = query.where("submit_time", "<=", filter.end);
-  const rows = await query.orderBy("id", "desc").limit(TASK_PAGE_SIZE + 1).offset(page * TASK_PAGE_SIZE).execute();
+  const rows = await query
+    .orderBy("id", "desc")
+    .limit(TASK_PAGE_SIZE + 1)
+    .offset(page * TASK_PAGE_SIZE)
+    .execute();
   return { items: rows.slice(0, TASK_PAGE_SIZE), hasMore: rows.length > TASK_PAGE_SIZE };
 }
 
@@ -145,4 +195,3 @@ export function toMjJson(row: MjRow) {
   const { token_id: _token, refunded_at: _refunded, ...rest } = row;
   return { ...rest, image_url: mjImageUrl(row) };
 }
-

@@ -32,7 +32,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function jsonWithoutNul(value: unknown): unknown {
   if (typeof value === "string") return withoutNul(value).replace(LONE_SURROGATE, "\uFFFD");
   if (Array.isArray(value)) return value.map(jsonWithoutNul);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [jsonWithoutNul(k) as string, jsonWithoutNul(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [jsonWithoutNul(k) as string, jsonWithoutNul(v)]));
   return value;
 }
 
@@ -44,7 +45,11 @@ export function readTaskPage(params: URLSearchParams): number {
 }
 
 /** The list filter from a query string; `idParam` is mj_id or task_id. Times are in the table's unit (ms for drawings, s for tasks). */
-export function readTaskFilter(params: URLSearchParams, idParam: "mj_id" | "task_id", scope: { userId: number } | "all"): TaskListFilter {
+export function readTaskFilter(
+  params: URLSearchParams,
+  idParam: "mj_id" | "task_id",
+  scope: { userId: number } | "all",
+): TaskListFilter {
   const taskId = withoutNul((params.get(idParam) ?? "").trim().slice(0, 100));
   return {
     userId: scope === "all" ? undefined : scope.userId,

@@ -13,11 +13,18 @@ export type TaskCharge = { userId: number; tokenId: number; channelId: number; q
  * Locks the user's row before the token's, the order every billing statement keeps.
  * Returns the token's key hash (for the caller to drop cached copies after the commit).
  */
-export async function refundTaskCharge(trx: Transaction<DB>, charge: TaskCharge, content: string): Promise<string | undefined> {
+export async function refundTaskCharge(
+  trx: Transaction<DB>,
+  charge: TaskCharge,
+  content: string,
+): Promise<string | undefined> {
   if (charge.quota <= 0) return undefined;
   const user = await trx
     .updateTable("users")
-    .set({ quota: sql`quota + ${charge.quota}::bigint`, used_quota: sql`greatest(used_quota - ${charge.quota}::bigint, 0)` })
+    .set({
+      quota: sql`quota + ${charge.quota}::bigint`,
+      used_quota: sql`greatest(used_quota - ${charge.quota}::bigint, 0)`,
+    })
     .where("id", "=", charge.userId)
     .returning(["id", "username"])
     .executeTakeFirst();
@@ -25,13 +32,20 @@ export async function refundTaskCharge(trx: Transaction<DB>, charge: TaskCharge,
   const token = charge.tokenId
     ? await trx
         .updateTable("tokens")
-        .set({ remain_quota: sql`remain_quota + ${charge.quota}::bigint`, used_quota: sql`greatest(used_quota - ${charge.quota}::bigint, 0)` })
+        .set({
+          remain_quota: sql`remain_quota + ${charge.quota}::bigint`,
+          used_quota: sql`greatest(used_quota - ${charge.quota}::bigint, 0)`,
+        })
         .where("id", "=", charge.tokenId)
         .returning(["name", "key_hash"])
         .executeTakeFirst()
     : undefined;
   if (charge.channelId) {
-    await trx.updateTable("channels").set({ used_quota: sql`greatest(used_quota - ${charge.quota}::bigint, 0)` }).where("id", "=", charge.channelId).execute();
+    await trx
+      .updateTable("channels")
+      .set({ used_quota: sql`greatest(used_quota - ${charge.quota}::bigint, 0)` })
+      .where("id", "=", charge.channelId)
+      .execute();
   }
   await trx
     .insertInto("logs")

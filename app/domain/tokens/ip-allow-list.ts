@@ -43,7 +43,12 @@ export function isIpAllowed(ranges: AllowRange[], ip: string): boolean {
     return false;
   }
   return ranges.some(([range, bits]) => {
-    const candidate = addr.kind() === range.kind() ? addr : addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
+    const candidate =
+      addr.kind() === range.kind()
+        ? addr
+        : addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()
+          ? (addr as ipaddr.IPv6).toIPv4Address()
+          : addr;
     return candidate.kind() === range.kind() && candidate.match([range, bits] as never);
   });
 }

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { isTimeZone } from "~/utils/time-zone";
-import { DEFAULT_TOKEN_QUOTA, MAX_BATCH_TOKENS, parseExpiryInput, rateLimitSchema, tokenNameSchema, type TokenFields } from "./token-form";
+import {
+  DEFAULT_TOKEN_QUOTA,
+  MAX_BATCH_TOKENS,
+  parseExpiryInput,
+  rateLimitSchema,
+  tokenNameSchema,
+  type TokenFields,
+} from "./token-form";
 
 /**
  * The console's token form (create and edit share it). Expiry is typed as "YYYY-MM-DD HH:mm:ss"
@@ -16,12 +23,27 @@ export const tokenConsoleSchema = z.object({
     .refine((v) => !v || parseExpiryInput(v, "UTC") !== "invalid", "过期时间格式错误！"),
   // The zone the form showed its times in (a hidden field): the expiry is read in the same one.
   tz: z.string().optional(),
-  remain_quota: z.coerce.number({ error: "额度必须是整数" }).int("额度必须是整数").min(0, "额度不能为负数").default(DEFAULT_TOKEN_QUOTA),
+  remain_quota: z.coerce
+    .number({ error: "额度必须是整数" })
+    .int("额度必须是整数")
+    .min(0, "额度不能为负数")
+    .default(DEFAULT_TOKEN_QUOTA),
   // A checkbox sends "on" when ticked and nothing otherwise.
-  unlimited_quota: z.string().optional().transform((v) => v === "on" || v === "true"),
-  count: z.coerce.number({ error: "数量必须是整数" }).int("数量必须是整数").min(1, "数量至少为 1").max(MAX_BATCH_TOKENS, `数量不能超过 ${MAX_BATCH_TOKENS}`).default(1),
+  unlimited_quota: z
+    .string()
+    .optional()
+    .transform((v) => v === "on" || v === "true"),
+  count: z.coerce
+    .number({ error: "数量必须是整数" })
+    .int("数量必须是整数")
+    .min(1, "数量至少为 1")
+    .max(MAX_BATCH_TOKENS, `数量不能超过 ${MAX_BATCH_TOKENS}`)
+    .default(1),
   allow_ips: z.string().optional().default(""),
-  model_limits_enabled: z.string().optional().transform((v) => v === "on" || v === "true"),
+  model_limits_enabled: z
+    .string()
+    .optional()
+    .transform((v) => v === "on" || v === "true"),
   model_limits: z.array(z.string()).optional().default([]),
   group: z.string().trim().optional().default(""),
   // The form always posts both limits; an emptied field means no limit.

@@ -12,7 +12,10 @@ export const COUNT_PRESETS = [10, 20, 30, 100];
  * zeros) from being stored as if it meant something, and stays inside a PostgreSQL `integer`.
  */
 export const MAX_RATE_LIMIT = 1_000_000_000;
-export const RATE_LIMIT_LABELS = { rpm_limit: "每分钟请求数限制（RPM）", tpm_limit: "每分钟 Token 数限制（TPM）" } as const;
+export const RATE_LIMIT_LABELS = {
+  rpm_limit: "每分钟请求数限制（RPM）",
+  tpm_limit: "每分钟 Token 数限制（TPM）",
+} as const;
 
 /** The token list's short note of a token's limits ("RPM 5 · TPM 1000"); none when both are off. */
 export function rateLimitNote(rpm: number, tpm: number): string | undefined {

@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { DEFAULT_TOKEN_QUOTA, EXPIRY_INVALID, MAX_RATE_LIMIT, MAX_TOKEN_NAME_BYTES, RATE_LIMIT_LABELS, TOKEN_NAME_TOO_LONG, tokenNameFits } from "./token-constants";
+import {
+  DEFAULT_TOKEN_QUOTA,
+  EXPIRY_INVALID,
+  MAX_RATE_LIMIT,
+  MAX_TOKEN_NAME_BYTES,
+  RATE_LIMIT_LABELS,
+  TOKEN_NAME_TOO_LONG,
+  tokenNameFits,
+} from "./token-constants";
 
 /**
  * The token fields of /api (and, mapped, of the console form). Quota arrives as an integer;
@@ -39,7 +47,10 @@ export const tokenFieldsSchema = z.object({
   // reference's bare messages ("令牌名称过长", "过期时间格式错误！") rather than a schema path.
   name: z.string({ error: "请输入名称" }).trim().min(1, "请输入名称").max(10_000),
   expired_time: int(EXPIRY_INVALID).default(-1),
-  remain_quota: int("额度必须是整数").min(0, "额度不能为负数").max(Number.MAX_SAFE_INTEGER).default(DEFAULT_TOKEN_QUOTA),
+  remain_quota: int("额度必须是整数")
+    .min(0, "额度不能为负数")
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(DEFAULT_TOKEN_QUOTA),
   unlimited_quota: bool("unlimited_quota").default(false),
   model_limits_enabled: bool("model_limits_enabled").default(false),
   model_limits: z.string().max(10_000).default(""),
@@ -55,7 +66,8 @@ export type TokenFields = z.infer<typeof tokenFieldsSchema>;
  * An edit's fields. A limit left out is kept as stored: a client written before the limits
  * existed (the reference's console among them) must not lift them by saving a token.
  */
-export type TokenUpdateFields = Omit<TokenFields, "rpm_limit" | "tpm_limit"> & Partial<Pick<TokenFields, "rpm_limit" | "tpm_limit">>;
+export type TokenUpdateFields = Omit<TokenFields, "rpm_limit" | "tpm_limit"> &
+  Partial<Pick<TokenFields, "rpm_limit" | "tpm_limit">>;
 
 export const tokenUpdateFieldsSchema = tokenFieldsSchema.extend({
   rpm_limit: rateLimitSchema("rpm_limit").optional(),

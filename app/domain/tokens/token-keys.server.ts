@@ -13,7 +13,10 @@ export function generateTokenKey(): string {
 
 /** Accepts `sk-<key>`, `Bearer sk-<key>` or the bare key, as clients send all three. */
 export function normaliseTokenKey(presented: string): string {
-  return presented.trim().replace(/^Bearer\s+/i, "").replace(/^sk-/, "");
+  return presented
+    .trim()
+    .replace(/^Bearer\s+/i, "")
+    .replace(/^sk-/, "");
 }
 
 export function tokenKeyHash(key: string): string {
@@ -56,7 +59,8 @@ export function parseKeySearch(typed: string): KeySearch {
   const text = trimmed.replace(/^sk-/, "");
   const hash = tokenKeyHash(text);
   const parts = text.split(MASK);
-  if (parts.length === 1) return text.length > 0 && text.length <= KEY_HINT_VISIBLE ? { hash, fragment: { text, atStart } } : { hash };
+  if (parts.length === 1)
+    return text.length > 0 && text.length <= KEY_HINT_VISIBLE ? { hash, fragment: { text, atStart } } : { hash };
   const head = parts[0]!;
   const tail = parts[parts.length - 1]!;
   // Only what a hint can show: at most the visible characters on each side, something typed.

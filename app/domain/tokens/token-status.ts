@@ -17,7 +17,10 @@ export function effectiveTokenStatus(token: StatusFacts, nowSeconds: number): nu
 }
 
 /** The product's status tags; an enabled token with model limits says so. */
-export function tokenStatusLabel(status: number, modelLimitsEnabled: boolean): { label: string; tone: "green" | "gray" | "yellow" | "red" } {
+export function tokenStatusLabel(
+  status: number,
+  modelLimitsEnabled: boolean,
+): { label: string; tone: "green" | "gray" | "yellow" | "red" } {
   switch (status) {
     case TOKEN_STATUS.enabled:
       return { label: modelLimitsEnabled ? "已启用：限制模型" : "已启用", tone: "green" };

@@ -14,7 +14,6 @@ import type { Result } from "~/utils/result";
 /** The relay's token cache listens here; the message is the token's key hash. */
 export const TOKEN_CHANGED_CHANNEL = "token-changed";
 
-
 const now = () => Math.floor(Date.now() / 1000);
 const BATCH_SUFFIX_LENGTH = 6;
 
@@ -60,7 +59,14 @@ function checkFields(user: User, fields: TokenUpdateFields): string | undefined 
 }
 
 function normaliseModelLimits(text: string): string {
-  return [...new Set(text.split(",").map((m) => m.trim()).filter(Boolean))].join(",");
+  return [
+    ...new Set(
+      text
+        .split(",")
+        .map((m) => m.trim())
+        .filter(Boolean),
+    ),
+  ].join(",");
 }
 
 function columnsOf(fields: TokenUpdateFields) {
@@ -82,12 +88,18 @@ function columnsOf(fields: TokenUpdateFields) {
  * Creates `count` tokens in one transaction. With a count above 1 each name gets a 6-character
  * random suffix, as the product's batch create does. Returns the new keys (shown once to the caller).
  */
-export async function createTokens(user: User, fields: TokenFields, count = 1): Promise<Result<{ id: number; key: string }[]>> {
-  if (!Number.isInteger(count) || count < 1 || count > MAX_BATCH_TOKENS) return { ok: false, message: `创建数量必须在 1 到 ${MAX_BATCH_TOKENS} 之间` };
+export async function createTokens(
+  user: User,
+  fields: TokenFields,
+  count = 1,
+): Promise<Result<{ id: number; key: string }[]>> {
+  if (!Number.isInteger(count) || count < 1 || count > MAX_BATCH_TOKENS)
+    return { ok: false, message: `创建数量必须在 1 到 ${MAX_BATCH_TOKENS} 之间` };
   const problem = checkFields(user, fields);
   if (problem) return { ok: false, message: problem };
   // The batch suffix counts too: a stored name over the limit could never be saved by an edit.
-  if (count > 1 && !tokenNameFits(`${fields.name}-${"x".repeat(BATCH_SUFFIX_LENGTH)}`)) return { ok: false, message: `${TOKEN_NAME_TOO_LONG}（批量创建会在名称后追加 ${BATCH_SUFFIX_LENGTH + 1} 个字符）` };
+  if (count > 1 && !tokenNameFits(`${fields.name}-${"x".repeat(BATCH_SUFFIX_LENGTH)}`))
+    return { ok: false, message: `${TOKEN_NAME_TOO_LONG}（批量创建会在名称后追加 ${BATCH_SUFFIX_LENGTH + 1} 个字符）` };
   const db = await getDb();
   const rows = Array.from({ length: count }, () => {
     const key = generateTokenKey();
@@ -106,19 +118,34 @@ export async function createTokens(user: User, fields: TokenFields, count = 1): 
       },
     };
   });
-  const inserted = await db.insertInto("tokens").values(rows.map((r) => r.row)).returning("id").execute();
+  const inserted = await db
+    .insertInto("tokens")
+    .values(rows.map((r) => r.row))
+    .returning("id")
+    .execute();
   return { ok: true, value: inserted.map((r, i) => ({ id: r.id, key: rows[i]!.key })) };
 }
 
 function ownTokens(userId: number) {
-  return getDb().then((db) => db.selectFrom("tokens").selectAll().where("user_id", "=", userId).where("deleted_at", "is", null));
+  return getDb().then((db) =>
+    db.selectFrom("tokens").selectAll().where("user_id", "=", userId).where("deleted_at", "is", null),
+  );
 }
 
-export async function listTokens(userId: number, page: number, size: number): Promise<{ items: Token[]; total: number }> {
+export async function listTokens(
+  userId: number,
+  page: number,
+  size: number,
+): Promise<{ items: Token[]; total: number }> {
   const db = await getDb();
   const base = db.selectFrom("tokens").where("user_id", "=", userId).where("deleted_at", "is", null);
   const [items, total] = await Promise.all([
-    base.selectAll().orderBy("id", "desc").limit(size).offset(page * size).execute(),
+    base
+      .selectAll()
+      .orderBy("id", "desc")
+      .limit(size)
+      .offset(page * size)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(total.n) };
@@ -149,7 +176,11 @@ function keyMatches(typed: string) {
   // Typed up to the mask: the head's end (its whole when `sk-` pins it); after it, the tail's start.
   const ends = [sql`starts_with(${tail}, ${fragment.tail})`];
   if (fragment.head) {
-    ends.push(fragment.atStart ? sql`${head} = ${fragment.head}` : sql`right(${head}, ${sql.lit(fragment.head.length)}) = ${fragment.head}`);
+    ends.push(
+      fragment.atStart
+        ? sql`${head} = ${fragment.head}`
+        : sql`right(${head}, ${sql.lit(fragment.head.length)}) = ${fragment.head}`,
+    );
   }
   return sql<boolean>`(${byHash} or (${sql.join(ends, sql` and `)}))`;
 }
@@ -169,13 +200,16 @@ async function announce(token: Pick<Token, "key_hash">) {
 
 /** Enabling is refused for an expired or exhausted token, with the reference's messages. */
 function enableRefusal(token: Pick<Token, "expired_time" | "remain_quota" | "unlimited_quota">): string | undefined {
-  if (token.expired_time !== -1 && token.expired_time <= now()) return "令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期";
-  if (!token.unlimited_quota && token.remain_quota <= 0) return "令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度";
+  if (token.expired_time !== -1 && token.expired_time <= now())
+    return "令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期";
+  if (!token.unlimited_quota && token.remain_quota <= 0)
+    return "令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度";
   return undefined;
 }
 
 export async function setTokenStatus(userId: number, id: number, status: number): Promise<Result<Token>> {
-  if (status !== TOKEN_STATUS.enabled && status !== TOKEN_STATUS.disabled) return { ok: false, message: "无效的令牌状态" };
+  if (status !== TOKEN_STATUS.enabled && status !== TOKEN_STATUS.disabled)
+    return { ok: false, message: "无效的令牌状态" };
   const token = await getToken(userId, id);
   if (!token) return { ok: false, message: "令牌不存在" };
   if (status === TOKEN_STATUS.enabled) {
@@ -183,7 +217,13 @@ export async function setTokenStatus(userId: number, id: number, status: number)
     if (refusal) return { ok: false, message: refusal };
   }
   const db = await getDb();
-  const updated = await db.updateTable("tokens").set({ status }).where("id", "=", id).where("user_id", "=", userId).returningAll().executeTakeFirstOrThrow();
+  const updated = await db
+    .updateTable("tokens")
+    .set({ status })
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   await announce(updated);
   return { ok: true, value: updated };
 }

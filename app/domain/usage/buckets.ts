@@ -42,7 +42,10 @@ export const OTHER_MODELS = "其他";
 /** Hourly rows → per-bucket sums per model, buckets in time order with empty ones left out. */
 export function toSeries(rows: HourlyUsage[], granularity: Granularity, timeZone: string, maxModels = 8): UsageSeries {
   const bucketSet = new Map<string, number>(); // label → earliest hour (for ordering)
-  const perModel = new Map<string, { quota: number; count: number; token_used: number; buckets: Map<string, Record<Metric, number>> }>();
+  const perModel = new Map<
+    string,
+    { quota: number; count: number; token_used: number; buckets: Map<string, Record<Metric, number>> }
+  >();
   for (const row of rows) {
     const bucket = bucketOf(row.created_at, granularity, timeZone);
     bucketSet.set(bucket, Math.min(bucketSet.get(bucket) ?? Infinity, row.created_at));
@@ -58,7 +61,9 @@ export function toSeries(rows: HourlyUsage[], granularity: Granularity, timeZone
     perModel.set(row.model_name, model);
   }
   const buckets = [...bucketSet.entries()].sort((a, b) => a[1] - b[1]).map(([label]) => label);
-  const ranked = [...perModel.entries()].sort((a, b) => b[1].quota - a[1].quota || b[1].count - a[1].count || a[0].localeCompare(b[0]));
+  const ranked = [...perModel.entries()].sort(
+    (a, b) => b[1].quota - a[1].quota || b[1].count - a[1].count || a[0].localeCompare(b[0]),
+  );
   const shown = ranked.length > maxModels ? ranked.slice(0, maxModels - 1) : ranked;
   const folded = ranked.length > maxModels ? ranked.slice(maxModels - 1) : [];
   const seriesOf = (entries: typeof ranked, name: string) => {

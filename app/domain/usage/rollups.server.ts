@@ -26,7 +26,11 @@ export type RollupProgress = { rolledUntil: number; lastRunAt: number };
 
 export async function readRollupProgress(trx?: Kysely<DB>): Promise<RollupProgress | undefined> {
   const db = trx ?? (await getDb());
-  const row = await db.selectFrom("usage_rollup_progress").select(["rolled_until", "last_run_at"]).where("id", "=", 1).executeTakeFirst();
+  const row = await db
+    .selectFrom("usage_rollup_progress")
+    .select(["rolled_until", "last_run_at"])
+    .where("id", "=", 1)
+    .executeTakeFirst();
   return row ? { rolledUntil: Number(row.rolled_until), lastRunAt: Number(row.last_run_at) } : undefined;
 }
 
@@ -110,14 +114,18 @@ export async function rollUpRange(from: number, to: number): Promise<number> {
  * that finds another still going (the first run over a large log takes minutes; the job ticks
  * every minute) does nothing: racing it would only make both slower.
  */
-export async function rollUpUsage(now = Math.floor(Date.now() / 1000)): Promise<{ from: number; to: number; rows: number; busy?: boolean }> {
+export async function rollUpUsage(
+  now = Math.floor(Date.now() / 1000),
+): Promise<{ from: number; to: number; rows: number; busy?: boolean }> {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
     const locked = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${ROLLUP_LOCK}) as ok`.execute(trx);
     const currentHour = hourOf(now);
     if (!locked.rows[0]?.ok) return { from: currentHour, to: currentHour, rows: 0, busy: true };
     const progress = await readRollupProgress(trx);
-    const from = progress ? progress.rolledUntil - LOOKBACK_HOURS * HOUR : ((await firstLoggedHour(trx)) ?? currentHour);
+    const from = progress
+      ? progress.rolledUntil - LOOKBACK_HOURS * HOUR
+      : ((await firstLoggedHour(trx)) ?? currentHour);
     // A long backlog is worked through a month at a time; the progress marker moves with it.
     const to = Math.min(currentHour + HOUR, from + MAX_HOURS_PER_RUN * HOUR);
     const rows = await rollUpRangeIn(trx, from, to);

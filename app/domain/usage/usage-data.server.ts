@@ -25,7 +25,12 @@ export type UsageRange = { start: number; end: number };
 export type RangeResult = Result<UsageRange>;
 
 /** start/end (unix seconds) from a query: defaults to the last 7 days; bounded by `maxRange`. */
-export function readUsageRange(startText: string | null, endText: string | null, maxRange: number, now = Math.floor(Date.now() / 1000)): RangeResult {
+export function readUsageRange(
+  startText: string | null,
+  endText: string | null,
+  maxRange: number,
+  now = Math.floor(Date.now() / 1000),
+): RangeResult {
   const parse = (text: string | null) => {
     if (text === null || text.trim() === "") return undefined;
     const n = Number(text);
@@ -35,7 +40,8 @@ export function readUsageRange(startText: string | null, endText: string | null,
   const start = parse(startText) ?? end - DEFAULT_RANGE;
   if (Number.isNaN(start) || Number.isNaN(end)) return { ok: false, message: "时间参数必须是 Unix 时间戳（秒）" };
   if (end < start) return { ok: false, message: "结束时间不能早于开始时间" };
-  if (end - start > maxRange) return { ok: false, message: maxRange <= SELF_MAX_RANGE ? "时间跨度不能超过一个月" : "时间跨度不能超过一年" };
+  if (end - start > maxRange)
+    return { ok: false, message: maxRange <= SELF_MAX_RANGE ? "时间跨度不能超过一个月" : "时间跨度不能超过一年" };
   return { ok: true, value: { start, end } };
 }
 
@@ -51,7 +57,13 @@ async function fromRollups(scope: UsageScope, from: number, to: number): Promise
       .where("created_at", ">=", from)
       .where("created_at", "<", to)
       .execute();
-    return rows.map((r) => ({ model_name: r.model_name, created_at: num(r.created_at), count: num(r.count), token_used: num(r.token_used), quota: num(r.quota) }));
+    return rows.map((r) => ({
+      model_name: r.model_name,
+      created_at: num(r.created_at),
+      count: num(r.count),
+      token_used: num(r.token_used),
+      quota: num(r.quota),
+    }));
   }
   const rows = await db
     .selectFrom("quota_data")
@@ -60,7 +72,13 @@ async function fromRollups(scope: UsageScope, from: number, to: number): Promise
     .where("created_at", ">=", from)
     .where("created_at", "<", to)
     .execute();
-  return rows.map((r) => ({ model_name: r.model_name, created_at: num(r.created_at), count: num(r.count), token_used: num(r.token_used), quota: num(r.quota) }));
+  return rows.map((r) => ({
+    model_name: r.model_name,
+    created_at: num(r.created_at),
+    count: num(r.count),
+    token_used: num(r.token_used),
+    quota: num(r.quota),
+  }));
 }
 
 async function fromLogs(scope: UsageScope, from: number, to: number): Promise<HourlyUsage[]> {
@@ -81,7 +99,13 @@ async function fromLogs(scope: UsageScope, from: number, to: number): Promise<Ho
     .groupBy(["model_name", sql`(created_at / ${sql.lit(HOUR)}) * ${sql.lit(HOUR)}`]);
   if (scope.kind === "user") query = query.where("user_id", "=", scope.userId);
   const rows = await query.execute();
-  return rows.map((r) => ({ model_name: r.model_name, created_at: num(r.hour), count: num(r.count), token_used: num(r.token_used), quota: num(r.quota) }));
+  return rows.map((r) => ({
+    model_name: r.model_name,
+    created_at: num(r.hour),
+    count: num(r.count),
+    token_used: num(r.token_used),
+    quota: num(r.quota),
+  }));
 }
 
 /** Hourly usage per model of `scope` in the range, oldest first. */

@@ -40,7 +40,12 @@ export const addQuotaConsoleSchema = z.object({
  * empty (the domain puts the username back as display name).
  */
 export function toUserEdit(id: number, input: z.infer<typeof editUserConsoleSchema>, self: boolean): UserEdit {
-  const edit: UserEdit = { id, username: input.username, display_name: input.display_name ?? "", email: input.email ?? "" };
+  const edit: UserEdit = {
+    id,
+    username: input.username,
+    display_name: input.display_name ?? "",
+    email: input.email ?? "",
+  };
   if (input.password) edit.password = input.password;
   if (!self) {
     if (input.group !== undefined) edit.group = input.group;

@@ -58,7 +58,10 @@ export function manageRefusal(actor: Actor, target: Target, action: ManageAction
 }
 
 /** The role and status an allowed action leaves behind. */
-export function afterAction(target: Pick<User, "role" | "status">, action: ManageAction): { role: number; status: number } {
+export function afterAction(
+  target: Pick<User, "role" | "status">,
+  action: ManageAction,
+): { role: number; status: number } {
   switch (action) {
     case "disable":
       return { role: target.role, status: USER_STATUS_BANNED };
@@ -100,6 +103,8 @@ export function rowOperations(actor: Actor, target: Target): RowOperations {
   };
   return {
     edit: editRefusal(actor, target) === undefined,
-    actions: MANAGE_ACTIONS.filter((action) => meaningful(action) && manageRefusal(actor, target, action) === undefined),
+    actions: MANAGE_ACTIONS.filter(
+      (action) => meaningful(action) && manageRefusal(actor, target, action) === undefined,
+    ),
   };
 }

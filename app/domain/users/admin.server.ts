@@ -22,7 +22,6 @@ import type { Result } from "~/utils/result";
  * a deregistered account takes no operation.
  */
 
-
 export const adminMessages = {
   ...ruleMessages,
   createRoleTooHigh: "无法创建权限大于等于自己的用户",
@@ -34,8 +33,17 @@ export const adminMessages = {
 export async function listUsers(page: number, size: number): Promise<{ items: User[]; total: number }> {
   const db = await getDb();
   const [items, total] = await Promise.all([
-    db.selectFrom("users").selectAll().orderBy("id", "desc").limit(size).offset(page * size).execute(),
-    db.selectFrom("users").select(sql<string>`count(*)`.as("n")).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("users")
+      .selectAll()
+      .orderBy("id", "desc")
+      .limit(size)
+      .offset(page * size)
+      .execute(),
+    db
+      .selectFrom("users")
+      .select(sql<string>`count(*)`.as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(total.n) };
 }
@@ -67,11 +75,22 @@ async function matchingUsers(keyword: string, group: string) {
  */
 export async function searchUsers(keyword: string, group: string, page = 0, size = 100): Promise<User[]> {
   const { query, id } = await matchingUsers(keyword, group);
-  return query.selectAll().orderBy(sql`id = ${id}`, "desc").orderBy("id", "desc").limit(size).offset(page * size).execute();
+  return query
+    .selectAll()
+    .orderBy(sql`id = ${id}`, "desc")
+    .orderBy("id", "desc")
+    .limit(size)
+    .offset(page * size)
+    .execute();
 }
 
 /** One page of the search and how many match in all (the /user page's pager). */
-export async function searchUsersPage(keyword: string, group: string, page: number, size: number): Promise<{ items: User[]; total: number }> {
+export async function searchUsersPage(
+  keyword: string,
+  group: string,
+  page: number,
+  size: number,
+): Promise<{ items: User[]; total: number }> {
   const { query } = await matchingUsers(keyword, group);
   const [items, total] = await Promise.all([
     searchUsers(keyword, group, page, size),
@@ -142,7 +161,8 @@ async function editableTarget(actor: User, id: number): Promise<Result<User>> {
  * balance writes a management log (type 3) in the same transaction, as the reference does.
  */
 export async function editUser(actor: User, edit: UserEdit): Promise<Result<User>> {
-  if (edit.quota !== undefined && edit.quota_delta !== undefined) return { ok: false, message: adminMessages.quotaBoth };
+  if (edit.quota !== undefined && edit.quota_delta !== undefined)
+    return { ok: false, message: adminMessages.quotaBoth };
   const allowed = await editableTarget(actor, edit.id);
   if (!allowed.ok) return allowed;
   const target = allowed.value;
@@ -170,7 +190,14 @@ export async function editUser(actor: User, edit: UserEdit): Promise<Result<User
   try {
     updated = await db.transaction().execute(async (trx) => {
       const row = await trx
-        .with("old", (q) => q.selectFrom("users").select(["id", "quota"]).where("id", "=", target.id).where("deleted_at", "is", null).forUpdate())
+        .with("old", (q) =>
+          q
+            .selectFrom("users")
+            .select(["id", "quota"])
+            .where("id", "=", target.id)
+            .where("deleted_at", "is", null)
+            .forUpdate(),
+        )
         .updateTable("users")
         .from("old")
         .set(set)

@@ -5,7 +5,10 @@ import { messages } from "~/messages";
 export const changePasswordSchema = z
   .object({
     original_password: z.string({ error: messages.oldPasswordRequired }).min(1, messages.oldPasswordRequired),
-    password: z.string({ error: messages.passwordTooShort }).min(8, messages.passwordTooShort).max(20, "密码长度不得超过 20 位"),
+    password: z
+      .string({ error: messages.passwordTooShort })
+      .min(8, messages.passwordTooShort)
+      .max(20, "密码长度不得超过 20 位"),
     password2: z.string({ error: messages.passwordMismatchSelf }),
   })
   .refine((v) => v.password === v.password2, { path: ["password2"], message: messages.passwordMismatchSelf });
@@ -16,9 +19,16 @@ export const changePasswordSchema = z
  */
 export const editSelfSchema = z
   .object({
-    username: z.string({ error: messages.usernameRequired }).trim().min(1, messages.usernameRequired).max(12, messages.usernameTooLong),
+    username: z
+      .string({ error: messages.usernameRequired })
+      .trim()
+      .min(1, messages.usernameRequired)
+      .max(12, messages.usernameTooLong),
     display_name: z.string().max(20, "显示名称长度不得超过 20 位").optional(),
     password: z.string().min(8, messages.passwordTooShort).max(20, "密码长度不得超过 20 位").optional(),
     original_password: z.string().optional(),
   })
-  .refine((v) => !v.password || Boolean(v.original_password), { path: ["original_password"], message: messages.oldPasswordRequired });
+  .refine((v) => !v.password || Boolean(v.original_password), {
+    path: ["original_password"],
+    message: messages.oldPasswordRequired,
+  });

@@ -9,7 +9,12 @@ import { getDb } from "~/utils/db.server";
 export async function rememberLanguage(userId: number, locale: Locale): Promise<void> {
   const db = await getDb();
   // Most sign-ins change nothing: skip the write (and its row lock) then.
-  await db.updateTable("users").set({ language: locale }).where("id", "=", userId).where("language", "<>", locale).execute();
+  await db
+    .updateTable("users")
+    .set({ language: locale })
+    .where("id", "=", userId)
+    .where("language", "<>", locale)
+    .execute();
 }
 
 /** The locale a stored language names; Chinese while it is not known. */

@@ -48,7 +48,9 @@ export async function sweepQuotaReminders(): Promise<ReminderSweep> {
   for (const user of due) {
     if (!user.email || user.status !== USER_STATUS_ENABLED) continue;
     // One failed mail (SMTP down) neither stops the others nor re-arms: the next crossing mails again.
-    const result = await sendMail(reminderMail(user.email, user.quota, mailLocale(user.language))).catch(() => ({ ok: false }));
+    const result = await sendMail(reminderMail(user.email, user.quota, mailLocale(user.language))).catch(() => ({
+      ok: false,
+    }));
     if (result.ok) mailed += 1;
   }
   return { armed: Number(armed.numUpdatedRows), reminded: due.length, mailed };
@@ -61,10 +63,17 @@ function reminderMail(to: string, quota: number, locale: Locale) {
   return {
     to,
     subject: t(locale, "{{site}} 额度提醒：您的额度即将用尽", { site }),
-    text: t(locale, "您的额度即将用尽，当前剩余额度为 {{left}}，为了不影响您的使用，请及时充值。\n充值链接：{{link}}", { left, link }),
-    html: t(locale, '<p>您的额度即将用尽，当前剩余额度为 {{left}}，为了不影响您的使用，请及时充值。</p><p>充值链接：<a href="{{link}}">{{link}}</a></p>', {
-      left: escapeHtml(left),
-      link: escapeHtml(link),
+    text: t(locale, "您的额度即将用尽，当前剩余额度为 {{left}}，为了不影响您的使用，请及时充值。\n充值链接：{{link}}", {
+      left,
+      link,
     }),
+    html: t(
+      locale,
+      '<p>您的额度即将用尽，当前剩余额度为 {{left}}，为了不影响您的使用，请及时充值。</p><p>充值链接：<a href="{{link}}">{{link}}</a></p>',
+      {
+        left: escapeHtml(left),
+        link: escapeHtml(link),
+      },
+    ),
   };
 }

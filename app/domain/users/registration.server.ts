@@ -15,8 +15,7 @@ export type RegistrationInput = {
 };
 
 export type RegistrationResult =
-  | { ok: true; user: User }
-  | { ok: false; message: string; field?: "username" | "email" | "verification_code" };
+  { ok: true; user: User } | { ok: false; message: string; field?: "username" | "email" | "verification_code" };
 
 export { isEmailDomainAllowed } from "~/domain/email/email-policy.server";
 
@@ -36,7 +35,8 @@ export async function registerWithPassword(input: RegistrationInput): Promise<Re
     email = normalizeEmail(input.email ?? "");
     const refusal = emailPolicyRefusal(email);
     if (refusal) return { ok: false, message: refusal, field: "email" };
-    if (!input.verification_code) return { ok: false, message: messages.verificationCodeRequired, field: "verification_code" };
+    if (!input.verification_code)
+      return { ok: false, message: messages.verificationCodeRequired, field: "verification_code" };
     if (await isUsernameTaken(input.username)) return { ok: false, message: messages.usernameTaken, field: "username" };
     if (await isEmailTaken(email)) return { ok: false, message: messages.emailTaken, field: "email" };
     const used = await consumeVerificationCode("email", email, input.verification_code);
@@ -44,11 +44,17 @@ export async function registerWithPassword(input: RegistrationInput): Promise<Re
   }
   if (await isUsernameTaken(input.username)) return { ok: false, message: messages.usernameTaken, field: "username" };
   try {
-    const user = await registerUser({ username: input.username, password: input.password, email, affCode: input.aff_code || undefined });
+    const user = await registerUser({
+      username: input.username,
+      password: input.password,
+      email,
+      affCode: input.aff_code || undefined,
+    });
     return { ok: true, user };
   } catch (error) {
     // Two registrations racing for one name: the unique index decides, the loser gets the message.
-    if ((error as { code?: string }).code === "23505") return { ok: false, message: messages.usernameTaken, field: "username" };
+    if ((error as { code?: string }).code === "23505")
+      return { ok: false, message: messages.usernameTaken, field: "username" };
     throw error;
   }
 }

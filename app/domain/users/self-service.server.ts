@@ -39,8 +39,10 @@ export async function updateSelf(user: User, change: SelfUpdate, keepSessionId?:
   if (change.display_name !== undefined) set.display_name = change.display_name.trim() || user.username;
   if (change.password) {
     if (!change.original_password) return { ok: false, message: messages.oldPasswordRequired };
-    if (!(await verifyPassword(change.original_password, user.password_hash))) return { ok: false, message: messages.oldPasswordWrong };
-    if (change.password.length < 8 || change.password.length > 20) return { ok: false, message: messages.passwordTooShort };
+    if (!(await verifyPassword(change.original_password, user.password_hash)))
+      return { ok: false, message: messages.oldPasswordWrong };
+    if (change.password.length < 8 || change.password.length > 20)
+      return { ok: false, message: messages.passwordTooShort };
     set.password_hash = await hashPassword(change.password);
   }
   if (Object.keys(set).length === 0) return { ok: true };

@@ -60,7 +60,12 @@ export async function verifyCredentials(login: string, password: string): Promis
     .selectFrom("users")
     .selectAll()
     .where("deleted_at", "is", null)
-    .where((eb) => eb.or([eb("username", "=", login), eb.and([eb("email", "<>", ""), eb(sql`lower(email)`, "=", login.toLowerCase())])]))
+    .where((eb) =>
+      eb.or([
+        eb("username", "=", login),
+        eb.and([eb("email", "<>", ""), eb(sql`lower(email)`, "=", login.toLowerCase())]),
+      ]),
+    )
     .orderBy(sql`username = ${login}`, "desc")
     .executeTakeFirst();
   if (!user) return verifyAgainstDummy(password).then(() => undefined);
@@ -100,7 +105,11 @@ export type NewAccount = {
  * caller first: inside a transaction on PGlite's single connection, a query outside it would wait
  * for the transaction forever.
  */
-async function insertUser(executor: Kysely<DB>, input: NewAccount, prepared: { passwordHash: string; affCode: string }): Promise<User> {
+async function insertUser(
+  executor: Kysely<DB>,
+  input: NewAccount,
+  prepared: { passwordHash: string; affCode: string },
+): Promise<User> {
   return executor
     .insertInto("users")
     .values({
@@ -119,7 +128,10 @@ async function insertUser(executor: Kysely<DB>, input: NewAccount, prepared: { p
     .executeTakeFirstOrThrow();
 }
 
-const prepareAccount = async (password: string) => ({ passwordHash: await hashPassword(password), affCode: await uniqueAffCode() });
+const prepareAccount = async (password: string) => ({
+  passwordHash: await hashPassword(password),
+  affCode: await uniqueAffCode(),
+});
 
 export async function createUser(input: NewAccount): Promise<User> {
   return insertUser(await getDb(), input, await prepareAccount(input.password));
@@ -134,7 +146,12 @@ export async function createUser(input: NewAccount): Promise<User> {
  * deleted meanwhile matches nothing: the registration succeeds without the invite. Unlike the
  * reference, the invite is counted (邀请人数) even while QuotaForInviter is 0.
  */
-export async function registerUser(input: { username: string; password: string; email?: string; affCode?: string }): Promise<User> {
+export async function registerUser(input: {
+  username: string;
+  password: string;
+  email?: string;
+  affCode?: string;
+}): Promise<User> {
   const db = await getDb();
   const forNewUser = options.int("QuotaForNewUser");
   const forInvitee = options.int("QuotaForInvitee");
@@ -155,13 +172,17 @@ export async function registerUser(input: { username: string; password: string; 
           .returning(["id", "username"])
           .executeTakeFirst()
       : undefined;
-    const user = await insertUser(trx, {
-      username: input.username,
-      password: input.password,
-      email: input.email,
-      quota: forNewUser + (inviter ? forInvitee : 0),
-      inviterId: inviter?.id ?? 0,
-    }, prepared);
+    const user = await insertUser(
+      trx,
+      {
+        username: input.username,
+        password: input.password,
+        email: input.email,
+        quota: forNewUser + (inviter ? forInvitee : 0),
+        inviterId: inviter?.id ?? 0,
+      },
+      prepared,
+    );
     const rewards: { to: { id: number; username: string }; content: string }[] = [];
     if (forNewUser > 0) rewards.push({ to: user, content: `新用户注册赠送 ${logQuotaText(forNewUser)}` });
     if (inviter && forInvitee > 0) rewards.push({ to: user, content: `使用邀请码赠送 ${logQuotaText(forInvitee)}` });
@@ -169,7 +190,16 @@ export async function registerUser(input: { username: string; password: string; 
     if (rewards.length > 0) {
       await trx
         .insertInto("logs")
-        .values(rewards.map(({ to, content }) => ({ created_at: now, type: LOG_TYPE.system, content, user_id: to.id, username: to.username, quota: 0 })))
+        .values(
+          rewards.map(({ to, content }) => ({
+            created_at: now,
+            type: LOG_TYPE.system,
+            content,
+            user_id: to.id,
+            username: to.username,
+            quota: 0,
+          })),
+        )
         .execute();
     }
     return user;
@@ -177,7 +207,9 @@ export async function registerUser(input: { username: string; password: string; 
 }
 
 /** First start: a root account, password from ROOT_PASSWORD or the reference's default. */
-export async function ensureRootUser(rootPassword: string | undefined): Promise<{ created: boolean; password?: string }> {
+export async function ensureRootUser(
+  rootPassword: string | undefined,
+): Promise<{ created: boolean; password?: string }> {
   const db = await getDb();
   const existing = await db.selectFrom("users").select("id").where("role", "=", ROLE_ROOT).executeTakeFirst();
   if (existing) return { created: false };
@@ -213,10 +245,18 @@ export async function findUserByAccessToken(token: string): Promise<User | undef
 export async function regenerateAccessToken(userId: number): Promise<string> {
   const db = await getDb();
   const token = randomAlphanumeric(32);
-  await db.updateTable("users").set({ access_token_hash: hashLookupKey(token) }).where("id", "=", userId).execute();
+  await db
+    .updateTable("users")
+    .set({ access_token_hash: hashLookupKey(token) })
+    .where("id", "=", userId)
+    .execute();
   return token;
 }
 
 export async function isDefaultRootPassword(user: User): Promise<boolean> {
-  return user.role === ROLE_ROOT && user.username === "root" && (await verifyPassword(DEFAULT_ROOT_PASSWORD, user.password_hash));
+  return (
+    user.role === ROLE_ROOT &&
+    user.username === "root" &&
+    (await verifyPassword(DEFAULT_ROOT_PASSWORD, user.password_hash))
+  );
 }

@@ -39,11 +39,15 @@ export async function copyWriter(databaseUrl: string): Promise<BatchWriter> {
       await client.query("begin");
       try {
         if (!staged.has(table)) {
-          await client.query(`create temporary table if not exists ${stage} (like ${table} including defaults) on commit delete rows`);
+          await client.query(
+            `create temporary table if not exists ${stage} (like ${table} including defaults) on commit delete rows`,
+          );
           staged.add(table);
         }
         await pipeline(Readable.from(copyLines(rows)), client.query(copyFrom(`copy ${stage} (${list}) from stdin`)));
-        const moved = await client.query(`insert into ${table} (${list}) select ${list} from ${stage} on conflict do nothing`);
+        const moved = await client.query(
+          `insert into ${table} (${list}) select ${list} from ${stage} on conflict do nothing`,
+        );
         await client.query("commit");
         return moved.rowCount ?? 0;
       } catch (error) {
@@ -73,7 +77,10 @@ export function insertWriter(db: Kysely<DB>): BatchWriter {
         for (let i = 0; i < rows.length; i += INSERT_ROWS) {
           const chunk = rows.slice(i, i + INSERT_ROWS);
           const values = sql.join(chunk.map((row) => sql`(${sql.join(row.map((cell) => sql`${cell}`))})`));
-          const result = await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${values} on conflict do nothing`.execute(trx);
+          const result =
+            await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${values} on conflict do nothing`.execute(
+              trx,
+            );
           written += Number(result.numAffectedRows ?? 0);
         }
         return written;
@@ -110,5 +117,7 @@ function copyCell(cell: Cell): string {
   if (typeof cell === "boolean") return cell ? "t" : "f";
   if (typeof cell === "number") return String(cell);
   // NUL cannot be stored in PostgreSQL text at all; the mappers drop it, this is the last guard.
-  return cell.replace(/[\\\t\n\r\0]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : ""));
+  return cell.replace(/[\\\t\n\r\0]/g, (c) =>
+    c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : "",
+  );
 }

@@ -13,20 +13,25 @@ const INT32_MAX = 2_147_483_647;
 const MILLISECOND_TIMES_FROM = 10_000_000_000;
 
 export class CellReader {
-  constructor(private readonly report: ImportReport, private readonly table: string) {}
+  constructor(
+    private readonly report: ImportReport,
+    private readonly table: string,
+  ) {}
 
   /** A 32-bit integer column (tokens, ids, seconds): out-of-range values clamped and noted. */
   int32(id: number, column: string, value: SourceValue | undefined, min = -INT32_MAX - 1): number {
     const n = asInt(value);
     const clamped = Math.min(Math.max(n, min), INT32_MAX);
-    if (clamped !== n) this.report.note(this.table, id, "clamped", `${column} ${n} is outside ${min}..${INT32_MAX}: kept as ${clamped}`);
+    if (clamped !== n)
+      this.report.note(this.table, id, "clamped", `${column} ${n} is outside ${min}..${INT32_MAX}: kept as ${clamped}`);
     return clamped;
   }
 
   /** A bigint column: the readers hand over values past 2^53 as bigint, held at the safe range. */
   int64(id: number, column: string, value: SourceValue | undefined): number {
     const n = asInt(value);
-    if (typeof value === "bigint" && BigInt(n) !== value) this.report.note(this.table, id, "clamped", `${column} ${value} is past what is kept exactly: kept as ${n}`);
+    if (typeof value === "bigint" && BigInt(n) !== value)
+      this.report.note(this.table, id, "clamped", `${column} ${value} is past what is kept exactly: kept as ${n}`);
     return n;
   }
 

@@ -32,7 +32,11 @@ export type HistoryMove = {
  * new; the rows it skips that way are reported as present. A dry run maps every row it would
  * write (so clamped and changed rows are listed) and writes nothing.
  */
-export async function moveHistory(ctx: ImportContext, move: HistoryMove, writer: BatchWriter | undefined): Promise<void> {
+export async function moveHistory(
+  ctx: ImportContext,
+  move: HistoryMove,
+  writer: BatchWriter | undefined,
+): Promise<void> {
   const db = move.from(ctx);
   const report = ctx.report;
   report.table(move.source);
@@ -50,8 +54,15 @@ export async function moveHistory(ctx: ImportContext, move: HistoryMove, writer:
   const total = await db.count(move.source, where);
   report.found(move.source, total);
   if (resumeAfter !== undefined) {
-    const present = await db.count(move.source, { sql: `id <= ?${where ? ` and (${where.sql})` : ""}`, params: [resumeAfter, ...(where?.params ?? [])] });
-    if (present > 0) report.remark(move.source, `present ${present}: rows up to id ${resumeAfter} are already in the target (an earlier --apply); continuing after it`);
+    const present = await db.count(move.source, {
+      sql: `id <= ?${where ? ` and (${where.sql})` : ""}`,
+      params: [resumeAfter, ...(where?.params ?? [])],
+    });
+    if (present > 0)
+      report.remark(
+        move.source,
+        `present ${present}: rows up to id ${resumeAfter} are already in the target (an earlier --apply); continuing after it`,
+      );
   }
 
   const map = await move.mapper(ctx, have);
@@ -73,7 +84,11 @@ export async function moveHistory(ctx: ImportContext, move: HistoryMove, writer:
       await move.beforeWrite?.(ctx, rows);
       const written = await writer.write(move.target, move.targetColumns, rows);
       report.written(move.source, written);
-      if (written < rows.length) report.remark(move.source, `${rows.length - written} rows of the batch ending at id ${after} were already in the target`);
+      if (written < rows.length)
+        report.remark(
+          move.source,
+          `${rows.length - written} rows of the batch ending at id ${after} were already in the target`,
+        );
     } else {
       report.written(move.source, rows.length);
     }
@@ -86,7 +101,9 @@ export async function moveHistory(ctx: ImportContext, move: HistoryMove, writer:
 
 /** The resume point: the highest id the target holds in the table, if any. */
 async function highestTargetId(ctx: ImportContext, table: HistoryTable): Promise<number | undefined> {
-  const result = await sql<{ max: number | string | null }>`select max(id) as max from ${sql.table(table)}`.execute(ctx.target);
+  const result = await sql<{ max: number | string | null }>`select max(id) as max from ${sql.table(table)}`.execute(
+    ctx.target,
+  );
   const max = result.rows[0]?.max;
   return max === null || max === undefined ? undefined : Number(max);
 }

@@ -7,8 +7,23 @@ import { CellReader } from "./cells";
 import type { HistoryMove } from "./history-mover";
 
 const COLUMNS = [
-  "id", "created_at", "type", "content", "user_id", "username", "token_name", "model_name", "quota",
-  "prompt_tokens", "completion_tokens", "use_time", "is_stream", "channel_id", "token_id", "group", "other",
+  "id",
+  "created_at",
+  "type",
+  "content",
+  "user_id",
+  "username",
+  "token_name",
+  "model_name",
+  "quota",
+  "prompt_tokens",
+  "completion_tokens",
+  "use_time",
+  "is_stream",
+  "channel_id",
+  "token_id",
+  "group",
+  "other",
 ] as const;
 
 /** The log types Switchyard shows (top-up, consume, manage, system, and 0 for unknown). */
@@ -26,7 +41,10 @@ export const logsMove: HistoryMove = {
   targetColumns: COLUMNS,
   known: [...COLUMNS, "elapsed_time"],
   from: (ctx) => ctx.logSource,
-  where: (ctx) => (ctx.options.logsSince ? { sql: "created_at >= ?", params: [Math.floor(ctx.options.logsSince.getTime() / 1000)] } : undefined),
+  where: (ctx) =>
+    ctx.options.logsSince
+      ? { sql: "created_at >= ?", params: [Math.floor(ctx.options.logsSince.getTime() / 1000)] }
+      : undefined,
   mapper(ctx, have) {
     const cells = new CellReader(ctx.report, "logs");
     const elapsedMs = !have.has("use_time") && have.has("elapsed_time");

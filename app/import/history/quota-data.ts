@@ -25,8 +25,14 @@ export const quotaDataMove: HistoryMove = {
       const id = asInt(row.id);
       const at = cells.seconds(id, "created_at", row.created_at);
       return [
-        id, cells.int32(id, "user_id", row.user_id), cells.text(id, "username", row.username), cells.text(id, "model_name", row.model_name),
-        at - (at % 3600), cells.int64(id, "token_used", row.token_used), cells.int64(id, "count", row.count), cells.int64(id, "quota", row.quota),
+        id,
+        cells.int32(id, "user_id", row.user_id),
+        cells.text(id, "username", row.username),
+        cells.text(id, "model_name", row.model_name),
+        at - (at % 3600),
+        cells.int64(id, "token_used", row.token_used),
+        cells.int64(id, "count", row.count),
+        cells.int64(id, "quota", row.quota),
       ];
     };
   },

@@ -69,7 +69,10 @@ const finishStep: ImportStep = {
       on conflict (id) do update set rolled_until = greatest(usage_rollup_progress.rolled_until, excluded.rolled_until), last_run_at = excluded.last_run_at
     `.execute(ctx.target);
     const span = `${new Date(from * 1000).toISOString().slice(0, 13)}h – ${new Date(to * 1000).toISOString().slice(0, 13)}h`;
-    ctx.report.remark("rollups", `dashboard rollups recomputed for ${span} UTC in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    ctx.report.remark(
+      "rollups",
+      `dashboard rollups recomputed for ${span} UTC in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   },
 };
 

@@ -4,7 +4,19 @@ import type { Cell } from "./batch-writer";
 import { CellReader } from "./cells";
 import type { HistoryMove } from "./history-mover";
 
-const COLUMNS = ["id", "user_id", "amount", "money_cents", "quota", "trade_no", "payment_method", "provider_trade_no", "create_time", "paid_time", "status"] as const;
+const COLUMNS = [
+  "id",
+  "user_id",
+  "amount",
+  "money_cents",
+  "quota",
+  "trade_no",
+  "payment_method",
+  "provider_trade_no",
+  "create_time",
+  "paid_time",
+  "status",
+] as const;
 
 /** The sources' default quota per unit (dollar) when their options do not set one. */
 const DEFAULT_QUOTA_PER_UNIT = 500_000;
@@ -38,20 +50,38 @@ export const topUpsMove: HistoryMove = {
       if (tradeNo === "" || tradeNos.has(tradeNo)) {
         const given = tradeNo;
         tradeNo = `${given || "import"}-${id}`;
-        ctx.report.note("top_ups", id, "changed", given ? `trade_no ${given} repeats an earlier order's: kept as ${tradeNo}` : `no trade_no: kept as ${tradeNo}`);
+        ctx.report.note(
+          "top_ups",
+          id,
+          "changed",
+          given
+            ? `trade_no ${given} repeats an earlier order's: kept as ${tradeNo}`
+            : `no trade_no: kept as ${tradeNo}`,
+        );
       }
       tradeNos.add(tradeNo);
       const status = asString(row.status);
-      if (status !== "success" && status !== "pending") ctx.report.note("top_ups", id, "changed", `status ${JSON.stringify(status)} kept as pending (never paid)`);
+      if (status !== "success" && status !== "pending")
+        ctx.report.note("top_ups", id, "changed", `status ${JSON.stringify(status)} kept as pending (never paid)`);
       const amount = Math.max(asInt(row.amount), 0);
       const moneyCents = Math.max(Math.round(asFloat(row.money) * 100), 0);
-      if (amount !== asInt(row.amount) || moneyCents !== Math.round(asFloat(row.money) * 100)) ctx.report.note("top_ups", id, "clamped", "a negative amount or money kept as 0");
+      if (amount !== asInt(row.amount) || moneyCents !== Math.round(asFloat(row.money) * 100))
+        ctx.report.note("top_ups", id, "clamped", "a negative amount or money kept as 0");
       const createTime = cells.seconds(id, "create_time", row.create_time);
       const paid = status === "success";
       const completed = cells.seconds(id, "complete_time", row.complete_time);
       return [
-        id, userId, amount, moneyCents, Math.round(amount * quotaPerUnit), tradeNo, asString(row.payment_method), "",
-        createTime, paid ? completed || createTime : 0, paid ? "success" : "pending",
+        id,
+        userId,
+        amount,
+        moneyCents,
+        Math.round(amount * quotaPerUnit),
+        tradeNo,
+        asString(row.payment_method),
+        "",
+        createTime,
+        paid ? completed || createTime : 0,
+        paid ? "success" : "pending",
       ];
     };
   },

@@ -24,7 +24,10 @@ export function mysqlUrlFromGoDsn(dsn: string): string | undefined {
   const match = /^([^:@]*)(?::([^@]*))?@tcp\(([^)]*)\)\/([^?]*)/.exec(dsn);
   if (!match) return undefined;
   const [, user, password, hostPort, database] = match;
-  const auth = password !== undefined ? `${encodeURIComponent(user ?? "")}:${encodeURIComponent(password)}` : encodeURIComponent(user ?? "");
+  const auth =
+    password !== undefined
+      ? `${encodeURIComponent(user ?? "")}:${encodeURIComponent(password)}`
+      : encodeURIComponent(user ?? "");
   return `mysql://${auth}@${hostPort || "127.0.0.1:3306"}/${database}`;
 }
 

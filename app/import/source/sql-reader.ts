@@ -31,19 +31,31 @@ export function sqlServerReader(server: SqlServer): SourceDb {
     dialect: server.dialect,
     label: server.label,
     async tables() {
-      return (await rows(`select table_name as name from information_schema.tables where table_schema = ${server.schema}`)).map((r) => String(r.name).toLowerCase());
+      return (
+        await rows(`select table_name as name from information_schema.tables where table_schema = ${server.schema}`)
+      ).map((r) => String(r.name).toLowerCase());
     },
     async columns(table) {
-      const found = await rows(`select column_name as name from information_schema.columns where table_schema = ${server.schema} and table_name = ? order by ordinal_position`, [table]);
+      const found = await rows(
+        `select column_name as name from information_schema.columns where table_schema = ${server.schema} and table_name = ? order by ordinal_position`,
+        [table],
+      );
       return found.map((r) => String(r.name).toLowerCase());
     },
     async count(table, where) {
-      const [row] = await rows(`select count(*) as n from ${quote(table)}${where ? ` where ${where.sql}` : ""}`, where?.params);
+      const [row] = await rows(
+        `select count(*) as n from ${quote(table)}${where ? ` where ${where.sql}` : ""}`,
+        where?.params,
+      );
       return Number(row?.n ?? 0);
     },
     async page(table, columns, afterId, limit, where) {
       const extra = where ? ` and (${where.sql})` : "";
-      return rows(`select ${select(columns)} from ${quote(table)} where id > ?${extra} order by id limit ?`, [afterId, ...(where?.params ?? []), limit]);
+      return rows(`select ${select(columns)} from ${quote(table)} where id > ?${extra} order by id limit ?`, [
+        afterId,
+        ...(where?.params ?? []),
+        limit,
+      ]);
     },
     async all(table, columns) {
       const hasId = (await reader.columns(table)).includes("id");

@@ -12,7 +12,8 @@ export function openSqliteSource(path: string): SourceDb {
   if (!existsSync(path)) throw new Error(`no such SQLite file: ${path}`);
   const db = new sqlite.Database(path, { readOnly: true, fileMustExist: true });
   const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-  const bind = (params: SourceValue[]) => params.map((p) => (p instanceof Date ? Math.floor(p.getTime() / 1000) : p)) as never;
+  const bind = (params: SourceValue[]) =>
+    params.map((p) => (p instanceof Date ? Math.floor(p.getTime() / 1000) : p)) as never;
   const rows = (sql: string, params: SourceValue[] = []) => db.all(sql, bind(params)) as SourceRow[];
   const lowerKeys = (row: SourceRow): SourceRow => {
     const out: SourceRow = {};
@@ -25,18 +26,27 @@ export function openSqliteSource(path: string): SourceDb {
     dialect: "sqlite",
     label: path,
     async tables() {
-      return rows("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").map((r) => String(r.name).toLowerCase());
+      return rows("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").map((r) =>
+        String(r.name).toLowerCase(),
+      );
     },
     async columns(table) {
       return rows(`pragma table_info(${quote(table)})`).map((r) => String(r.name).toLowerCase());
     },
     async count(table, where) {
-      const row = rows(`select count(*) as n from ${quote(table)}${where ? ` where ${where.sql}` : ""}`, where?.params)[0];
+      const row = rows(
+        `select count(*) as n from ${quote(table)}${where ? ` where ${where.sql}` : ""}`,
+        where?.params,
+      )[0];
       return Number(row?.n ?? 0);
     },
     async page(table, columns, afterId, limit, where) {
       const extra = where ? ` and (${where.sql})` : "";
-      return rows(`select ${select(columns)} from ${quote(table)} where id > ?${extra} order by id limit ?`, [afterId, ...(where?.params ?? []), limit]).map(lowerKeys);
+      return rows(`select ${select(columns)} from ${quote(table)} where id > ?${extra} order by id limit ?`, [
+        afterId,
+        ...(where?.params ?? []),
+        limit,
+      ]).map(lowerKeys);
     },
     async all(table, columns) {
       const hasId = (await reader.columns(table)).includes("id");

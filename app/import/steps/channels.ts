@@ -11,23 +11,53 @@ import { otherFromOneApiConfig } from "./one-api-channel-config";
 
 const COLUMNS = [
   // GORM names the Go field OpenAIOrganization `open_ai_organization`
-  "id", "type", "key", "open_ai_organization", "openai_organization", "test_model", "status", "name", "weight", "created_time", "test_time",
-  "response_time", "base_url", "other", "balance", "balance_updated_time", "models", "group", "used_quota",
-  "model_mapping", "status_code_mapping", "priority", "auto_ban", "other_info", "channel_info",
+  "id",
+  "type",
+  "key",
+  "open_ai_organization",
+  "openai_organization",
+  "test_model",
+  "status",
+  "name",
+  "weight",
+  "created_time",
+  "test_time",
+  "response_time",
+  "base_url",
+  "other",
+  "balance",
+  "balance_updated_time",
+  "models",
+  "group",
+  "used_quota",
+  "model_mapping",
+  "status_code_mapping",
+  "priority",
+  "auto_ban",
+  "other_info",
+  "channel_info",
   // one-api
   "config",
 ];
 const NOT_CARRIED = ["tag", "setting", "param_override", "system_prompt", "header_override", "remark"];
 const DISABLED_MANUALLY = 2;
 
-type ChannelRow = { id: number; group: string; models: string; status: number; priority: number; weight: number } & Record<string, unknown>;
+type ChannelRow = {
+  id: number;
+  group: string;
+  models: string;
+  status: number;
+  priority: number;
+  weight: number;
+} & Record<string, unknown>;
 
 export const channelsStep: ImportStep = {
   name: "channels",
   async run(ctx) {
     const have = new Set(await ctx.source.columns("channels"));
     const dropped = NOT_CARRIED.filter((c) => have.has(c));
-    if (dropped.length) ctx.report.remark("channels", `columns not carried (Switchyard has no such field): ${dropped.join(", ")}`);
+    if (dropped.length)
+      ctx.report.remark("channels", `columns not carried (Switchyard has no such field): ${dropped.join(", ")}`);
     const oneApi = ctx.fork.fork === "one-api";
     await moveTable<ChannelRow>(ctx, {
       source: "channels",
@@ -35,7 +65,8 @@ export const channelsStep: ImportStep = {
       columns: COLUMNS,
       map(row) {
         const id = asInt(row.id);
-        const note = (outcome: "changed" | "clamped", reason: string) => ctx.report.note("channels", id, outcome, reason);
+        const note = (outcome: "changed" | "clamped", reason: string) =>
+          ctx.report.note("channels", id, outcome, reason);
         const sourceType = asInt(row.type);
         let type = sourceType;
         let status = asInt(row.status, 1);
@@ -53,11 +84,16 @@ export const channelsStep: ImportStep = {
           if (!mapping) {
             type = 0;
             status = DISABLED_MANUALLY;
-            importNotes.push(`one-api channel type ${sourceType} (${name}) has no counterpart in Switchyard: imported disabled as 未知类型`);
+            importNotes.push(
+              `one-api channel type ${sourceType} (${name}) has no counterpart in Switchyard: imported disabled as 未知类型`,
+            );
           } else if (mapping.type !== sourceType) {
             type = mapping.type;
             if (!baseUrl && mapping.baseUrl) baseUrl = mapping.baseUrl;
-            note("changed", `one-api type ${sourceType} (${name}) is Switchyard type ${type} (${mapping.name})${mapping.baseUrl ? `, base URL ${baseUrl}` : ""}`);
+            note(
+              "changed",
+              `one-api type ${sourceType} (${name}) is Switchyard type ${type} (${mapping.name})${mapping.baseUrl ? `, base URL ${baseUrl}` : ""}`,
+            );
           }
           const fromConfig = otherFromOneApiConfig(type, asString(row.config), key);
           if (fromConfig.other !== undefined && !other) other = fromConfig.other;
@@ -66,7 +102,9 @@ export const channelsStep: ImportStep = {
         } else if (sourceType > HIGHEST_NEW_API_TYPE || sourceType < 0) {
           type = 0;
           status = DISABLED_MANUALLY;
-          importNotes.push(`new-api channel type ${sourceType} has no counterpart in Switchyard yet: imported disabled as 未知类型`);
+          importNotes.push(
+            `new-api channel type ${sourceType} has no counterpart in Switchyard yet: imported disabled as 未知类型`,
+          );
         }
         for (const line of importNotes) note("changed", line);
         let weight = asInt(row.weight);

@@ -13,7 +13,8 @@ export function otherFromOneApiConfig(
   let config: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(configText);
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return { notes: ["config is not a JSON object: ignored"] };
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+      return { notes: ["config is not a JSON object: ignored"] };
     config = parsed as Record<string, unknown>;
   } catch {
     return { notes: ["config is not JSON: ignored"] };
@@ -38,7 +39,11 @@ export function otherFromOneApiConfig(
       // Vertex AI: the service-account JSON is the key, the regions a JSON map with a default.
       const adc = text("vertex_ai_adc");
       if (adc) notes.push("Vertex AI service-account JSON moved from config into the key");
-      return { key: adc || undefined, other: text("region") ? JSON.stringify({ default: text("region") }) : undefined, notes };
+      return {
+        key: adc || undefined,
+        other: text("region") ? JSON.stringify({ default: text("region") }) : undefined,
+        notes,
+      };
     }
     default:
       return { notes };

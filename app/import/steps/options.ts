@@ -26,10 +26,16 @@ export const optionsStep: ImportStep = {
       }
       const checked = validateOptionValue(key, value);
       if (!checked.ok) {
-        report.note("options", key, "refused", `${checked.message} (value ${JSON.stringify(value.slice(0, 80))}); the default stays`);
+        report.note(
+          "options",
+          key,
+          "refused",
+          `${checked.message} (value ${JSON.stringify(value.slice(0, 80))}); the default stays`,
+        );
         continue;
       }
-      if (checked.value !== value) report.note("options", key, "changed", `stored as ${JSON.stringify(checked.value.slice(0, 80))}`);
+      if (checked.value !== value)
+        report.note("options", key, "changed", `stored as ${JSON.stringify(checked.value.slice(0, 80))}`);
       accepted.set(key, checked.value);
     }
     // A login method switched on without what it needs is refused as the settings page refuses it.
@@ -40,11 +46,22 @@ export const optionsStep: ImportStep = {
         accepted.set(key, "false");
       }
     }
-    if (unknown.length) report.remark("options", `keys Switchyard does not know, not imported: ${unknown.sort().join(", ")}`);
+    if (unknown.length)
+      report.remark("options", `keys Switchyard does not know, not imported: ${unknown.sort().join(", ")}`);
 
     const entries = [...accepted].map(([key, value]) => ({ key, value }));
     if (!ctx.apply) {
-      const present = entries.length ? await ctx.target.selectFrom("options").select("key").where("key", "in", entries.map((e) => e.key)).execute() : [];
+      const present = entries.length
+        ? await ctx.target
+            .selectFrom("options")
+            .select("key")
+            .where(
+              "key",
+              "in",
+              entries.map((e) => e.key),
+            )
+            .execute()
+        : [];
       const presentKeys = new Set(present.map((p) => p.key));
       for (const key of presentKeys) report.note("options", key, "present", "already in the target");
       report.written("options", entries.length - presentKeys.size);
@@ -52,7 +69,12 @@ export const optionsStep: ImportStep = {
     }
     await ctx.target.transaction().execute(async (trx) => {
       for (const entry of entries) {
-        const inserted = await trx.insertInto("options").values(entry).onConflict((oc) => oc.column("key").doNothing()).returning("key").executeTakeFirst();
+        const inserted = await trx
+          .insertInto("options")
+          .values(entry)
+          .onConflict((oc) => oc.column("key").doNothing())
+          .returning("key")
+          .executeTakeFirst();
         if (inserted) report.written("options");
         else report.note("options", entry.key, "present", "already in the target (an earlier --apply wrote it)");
       }

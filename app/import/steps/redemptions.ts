@@ -4,7 +4,18 @@ import { moveTable } from "../table-mover";
 import type { ImportStep } from "../types";
 import { asDeletedAt, asInt, asString } from "../values";
 
-const COLUMNS = ["id", "user_id", "key", "status", "name", "quota", "created_time", "redeemed_time", "used_user_id", "deleted_at"];
+const COLUMNS = [
+  "id",
+  "user_id",
+  "key",
+  "status",
+  "name",
+  "quota",
+  "created_time",
+  "redeemed_time",
+  "used_user_id",
+  "deleted_at",
+];
 
 /**
  * Redemption codes keep working: an unused one redeems once, a used one stays used. Switchyard

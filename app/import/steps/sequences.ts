@@ -10,10 +10,14 @@ export const sequencesStep: ImportStep = {
   async run(ctx) {
     if (!ctx.apply) return;
     for (const table of TABLES) {
-      const found = await sql<{ seq: string | null }>`select pg_get_serial_sequence(${table}, 'id') as seq`.execute(ctx.target);
+      const found = await sql<{ seq: string | null }>`select pg_get_serial_sequence(${table}, 'id') as seq`.execute(
+        ctx.target,
+      );
       const seq = found.rows[0]?.seq;
       if (!seq) continue;
-      await sql`select setval(${seq}::regclass, greatest((select coalesce(max(id), 0) from ${sql.table(table)}), 1))`.execute(ctx.target);
+      await sql`select setval(${seq}::regclass, greatest((select coalesce(max(id), 0) from ${sql.table(table)}), 1))`.execute(
+        ctx.target,
+      );
     }
   },
 };

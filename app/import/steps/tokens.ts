@@ -7,10 +7,25 @@ import { asBool, asDeletedAt, asInt, asString } from "../values";
 import { sourceIds } from "./source-ids";
 
 const COLUMNS = [
-  "id", "user_id", "key", "status", "name", "created_time", "accessed_time", "expired_time", "remain_quota",
-  "unlimited_quota", "model_limits_enabled", "model_limits", "allow_ips", "used_quota", "group", "deleted_at",
+  "id",
+  "user_id",
+  "key",
+  "status",
+  "name",
+  "created_time",
+  "accessed_time",
+  "expired_time",
+  "remain_quota",
+  "unlimited_quota",
+  "model_limits_enabled",
+  "model_limits",
+  "allow_ips",
+  "used_quota",
+  "group",
+  "deleted_at",
   // one-api's names for the model limits and the allow-list
-  "models", "subnet",
+  "models",
+  "subnet",
 ];
 const KNOWN_STATUSES = new Set<number>(Object.values(TOKEN_STATUS));
 
@@ -24,7 +39,8 @@ export const tokensStep: ImportStep = {
       columns: COLUMNS,
       map(row, _ctx, have) {
         const id = asInt(row.id);
-        const note = (outcome: "changed" | "clamped" | "dropped" | "refused", reason: string) => ctx.report.note("tokens", id, outcome, reason);
+        const note = (outcome: "changed" | "clamped" | "dropped" | "refused", reason: string) =>
+          ctx.report.note("tokens", id, outcome, reason);
         const userId = asInt(row.user_id);
         if (!users.has(userId)) {
           note("dropped", `belongs to user ${userId}, who is not in the source`);
@@ -61,7 +77,10 @@ export const tokensStep: ImportStep = {
         const { invalid } = parseAllowList(allowText);
         if (invalid.length && status === TOKEN_STATUS.enabled) {
           // Dropping the entries would widen who may use the key: it waits disabled instead.
-          note("changed", `IP allow-list entries not understood (${invalid.join(", ")}): imported disabled, fix the list and enable it`);
+          note(
+            "changed",
+            `IP allow-list entries not understood (${invalid.join(", ")}): imported disabled, fix the list and enable it`,
+          );
           status = TOKEN_STATUS.disabled;
         }
         return {

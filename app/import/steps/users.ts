@@ -7,9 +7,27 @@ import type { ImportStep } from "../types";
 import { asDeletedAt, asInt, asOptionalString, asString } from "../values";
 
 const COLUMNS = [
-  "id", "username", "password", "display_name", "role", "status", "email", "github_id", "wechat_id", "telegram_id",
-  "access_token", "quota", "used_quota", "request_count", "group", "aff_code", "aff_count", "aff_quota", "aff_history",
-  "inviter_id", "deleted_at",
+  "id",
+  "username",
+  "password",
+  "display_name",
+  "role",
+  "status",
+  "email",
+  "github_id",
+  "wechat_id",
+  "telegram_id",
+  "access_token",
+  "quota",
+  "used_quota",
+  "request_count",
+  "group",
+  "aff_code",
+  "aff_count",
+  "aff_quota",
+  "aff_history",
+  "inviter_id",
+  "deleted_at",
 ];
 /** Source columns Switchyard has no place for: named in the report, not silently lost. */
 const NOT_CARRIED = ["lark_id", "oidc_id", "linux_do_id", "setting"];
@@ -24,7 +42,8 @@ export const usersStep: ImportStep = {
   async run(ctx) {
     const have = new Set(await ctx.source.columns("users"));
     const dropped = NOT_CARRIED.filter((c) => have.has(c));
-    if (dropped.length) ctx.report.remark("users", `columns not carried (Switchyard has no such field): ${dropped.join(", ")}`);
+    if (dropped.length)
+      ctx.report.remark("users", `columns not carried (Switchyard has no such field): ${dropped.join(", ")}`);
     const importedAt = Math.floor(Date.now() / 1000);
     await moveTable(ctx, {
       source: "users",
@@ -53,8 +72,15 @@ export const usersStep: ImportStep = {
         const sourceStatus = asInt(row.status, USER_STATUS_ENABLED);
         let deletedAt = asDeletedAt(row.deleted_at);
         if (sourceStatus === ONE_API_DELETED_STATUS && !deletedAt) deletedAt = new Date(importedAt * 1000);
-        let status = sourceStatus === USER_STATUS_BANNED || sourceStatus === ONE_API_DELETED_STATUS ? USER_STATUS_BANNED : USER_STATUS_ENABLED;
-        if (sourceStatus !== USER_STATUS_ENABLED && sourceStatus !== USER_STATUS_BANNED && sourceStatus !== ONE_API_DELETED_STATUS) {
+        let status =
+          sourceStatus === USER_STATUS_BANNED || sourceStatus === ONE_API_DELETED_STATUS
+            ? USER_STATUS_BANNED
+            : USER_STATUS_ENABLED;
+        if (
+          sourceStatus !== USER_STATUS_ENABLED &&
+          sourceStatus !== USER_STATUS_BANNED &&
+          sourceStatus !== ONE_API_DELETED_STATUS
+        ) {
           note("changed", `status ${sourceStatus} unknown: imported disabled`);
           status = USER_STATUS_BANNED;
         }

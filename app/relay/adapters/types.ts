@@ -8,7 +8,17 @@ import type { UsageNote } from "../billing/usage-parse";
  * One provider's translation between the OpenAI wire (what clients speak) and its own. The
  * pipeline never branches on provider: it asks the registry for the adapter of a channel type.
  */
-export type RelayMode = "chat" | "completions" | "edits" | "embeddings" | "moderations" | "images" | "rerank" | "speech" | "transcriptions" | "translations";
+export type RelayMode =
+  | "chat"
+  | "completions"
+  | "edits"
+  | "embeddings"
+  | "moderations"
+  | "images"
+  | "rerank"
+  | "speech"
+  | "transcriptions"
+  | "translations";
 
 /** Where a channel sends: enough to build a URL (a channel being edited in the form is not saved yet). */
 export type ChannelAddress = Pick<Channel, "id" | "type" | "base_url" | "other">;
@@ -29,7 +39,12 @@ export type AdapterContext = {
   rawJson?: Buffer;
 };
 
-export type UpstreamRequest = { url: string; method?: "POST" | "GET"; headers: Record<string, string>; body: string | Buffer };
+export type UpstreamRequest = {
+  url: string;
+  method?: "POST" | "GET";
+  headers: Record<string, string>;
+  body: string | Buffer;
+};
 
 /** An upstream's reply as the attempt reads it: an HTTP response, or anything that reads like one. */
 export type UpstreamReply = Readable & { statusCode?: number; headers: IncomingHttpHeaders };
@@ -117,7 +132,10 @@ export interface Adapter {
    * Non-stream reply → the OpenAI-shaped body for the client and the usage to bill (read with
    * usage-parse: `usageNote` says why a reported usage was not believed).
    */
-  convertResponse(ctx: AdapterContext, raw: Buffer): { body: string | Buffer; usage?: Usage; usageNote?: UsageNote; failure?: ReplyFailure };
+  convertResponse(
+    ctx: AdapterContext,
+    raw: Buffer,
+  ): { body: string | Buffer; usage?: Usage; usageNote?: UsageNote; failure?: ReplyFailure };
   /**
    * The upstream's model list (GET, through the SSRF-guarded client) for the channel form's
    * "获取模型列表": the request to send and how to read its reply. Absent: the provider lists none.

@@ -35,7 +35,9 @@ export type AdmitOptions = {
 };
 
 function onlyChannel(channel: Channel): Tier[] {
-  return [{ priority: channel.priority, channels: [{ id: channel.id, weight: channel.weight, priority: channel.priority }] }];
+  return [
+    { priority: channel.priority, channels: [{ id: channel.id, weight: channel.weight, priority: channel.priority }] },
+  ];
 }
 
 /**
@@ -43,17 +45,29 @@ function onlyChannel(channel: Channel): Tier[] {
  * bills under → the channels that serve the model there (or the pinned one) → the price.
  * A plain value in the steady state (routing table loaded): only a cold start awaits.
  */
-export function admit(token: TokenContext, model: string, options: AdmitOptions = {}): Admission | RelayFailure | Promise<Admission | RelayFailure> {
+export function admit(
+  token: TokenContext,
+  model: string,
+  options: AdmitOptions = {},
+): Admission | RelayFailure | Promise<Admission | RelayFailure> {
   if (!model) return refusals.modelRequired();
   const refusal = checkModelAllowed(token, model);
   if (refusal) return refusal;
   const group = resolveGroup(token);
   if (typeof group !== "string") return group;
   const table = routingTable();
-  return table instanceof Promise ? table.then((routing) => admitIn(routing, token, model, group, options)) : admitIn(table, token, model, group, options);
+  return table instanceof Promise
+    ? table.then((routing) => admitIn(routing, token, model, group, options))
+    : admitIn(table, token, model, group, options);
 }
 
-function admitIn(routing: RoutingTable, token: TokenContext, model: string, group: string, options: AdmitOptions): Admission | RelayFailure {
+function admitIn(
+  routing: RoutingTable,
+  token: TokenContext,
+  model: string,
+  group: string,
+  options: AdmitOptions,
+): Admission | RelayFailure {
   let tiers: Tier[];
   let pinned = false;
   if (options.channel) {

@@ -44,7 +44,12 @@ export type TryChannel<T> = (channel: Channel, chain: readonly number[]) => Prom
  * never the same channel twice; a channel whose upstream says its key will not work again is
  * disabled on the way (AutomaticDisableChannelEnabled and the channel's auto_ban).
  */
-export async function runAttempts<T>(admission: Admission, tryChannel: TryChannel<T>, clientGone: () => boolean, requestId: string): Promise<AttemptsOutcome<T>> {
+export async function runAttempts<T>(
+  admission: Admission,
+  tryChannel: TryChannel<T>,
+  clientGone: () => boolean,
+  requestId: string,
+): Promise<AttemptsOutcome<T>> {
   const excluded = new Set<number>();
   const chain: number[] = [];
   let last: FailedAttempt | undefined;
@@ -54,7 +59,8 @@ export async function runAttempts<T>(admission: Admission, tryChannel: TryChanne
     const routed = pickChannel(admission.tiers, attempt, excluded);
     if (!routed) break;
     // Read afresh per attempt: an auto-disable on another node may have reloaded the table.
-    const routedChannel = attempt === 0 ? admission.routing.channels.get(routed.id) : (await routingTable()).channels.get(routed.id);
+    const routedChannel =
+      attempt === 0 ? admission.routing.channels.get(routed.id) : (await routingTable()).channels.get(routed.id);
     if (!routedChannel) break;
     let lease: KeyLease | undefined;
     if (needsKeyLease(routedChannel)) {
@@ -71,7 +77,11 @@ export async function runAttempts<T>(admission: Admission, tryChannel: TryChanne
     }
     const channel = lease?.channel ?? routedChannel;
     chain.push(channel.id);
-    const step = callStep(requestId, "upstream attempt", { "switchyard.channel_id": channel.id, "switchyard.channel_type": channel.type, "switchyard.attempt": attempt });
+    const step = callStep(requestId, "upstream attempt", {
+      "switchyard.channel_id": channel.id,
+      "switchyard.channel_type": channel.type,
+      "switchyard.attempt": attempt,
+    });
     let result;
     try {
       result = await tryChannel(channel, chain);
@@ -95,9 +105,17 @@ export async function runAttempts<T>(admission: Admission, tryChannel: TryChanne
 
 const nothingHeld = () => undefined;
 
-async function disableIfDead(channel: Channel, failed: FailedAttempt, requestId: string, lease: KeyLease | undefined): Promise<void> {
+async function disableIfDead(
+  channel: Channel,
+  failed: FailedAttempt,
+  requestId: string,
+  lease: KeyLease | undefined,
+): Promise<void> {
   // The client is not told the upstream's words about the channel's key (lastFailure): the operator is.
-  if (failed.upstreamStatus === 401 || failed.upstreamStatus === 403) console.warn(`[relay] ${requestId} channel #${channel.id} key refused by its upstream: ${failed.upstreamStatus} ${failed.error.message.slice(0, 300)}`);
+  if (failed.upstreamStatus === 401 || failed.upstreamStatus === 403)
+    console.warn(
+      `[relay] ${requestId} channel #${channel.id} key refused by its upstream: ${failed.upstreamStatus} ${failed.error.message.slice(0, 300)}`,
+    );
   if (!options.bool("AutomaticDisableChannelEnabled") || !channel.auto_ban || failed.upstreamStatus === 0) return;
   if (!shouldDisableChannel(failed.upstreamStatus, failed.error, channel.type)) return;
   const reason = `${failed.upstreamStatus} ${failed.error.message}`.slice(0, 500);
@@ -115,7 +133,8 @@ function lastFailure(admission: Admission, last: FailedAttempt | undefined): Rel
   // An upstream refusing the channel's own key is the gateway's failure, not the caller's: their
   // key was accepted. Told as a 401 it would send them to check their own key; the upstream's
   // words are not passed either (they may quote part of the channel's key).
-  if (last.upstreamStatus === 401 || last.upstreamStatus === 403) return refusals.channelCredentialsRefused(last.upstreamStatus);
+  if (last.upstreamStatus === 401 || last.upstreamStatus === 403)
+    return refusals.channelCredentialsRefused(last.upstreamStatus);
   // Otherwise the upstream's own words: its message, type, code and param, and its reply headers
   // (retry-after on a 429 is the client's backoff hint).
   const { message, type, code, param } = last.error;

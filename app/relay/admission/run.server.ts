@@ -88,7 +88,14 @@ async function admitted<T>(call: AdmittedCall<T>): Promise<RelayFailure | undefi
     throw error;
   }
   noteServingChannel(call.requestId, outcome.ok ? outcome.channel.id : outcome.chain.at(-1));
-  const settlement = new CallSettlement(admission, reservation, outcome.ok ? outcome.channel.id : 0, outcome.chain, call.requestId, call.startedAt);
+  const settlement = new CallSettlement(
+    admission,
+    reservation,
+    outcome.ok ? outcome.channel.id : 0,
+    outcome.chain,
+    call.requestId,
+    call.startedAt,
+  );
   if (!outcome.ok) {
     settlement.refund();
     return outcome.failure;
@@ -106,8 +113,17 @@ async function admitted<T>(call: AdmittedCall<T>): Promise<RelayFailure | undefi
 }
 
 /** The hold, taken from this node's lease of the payer's balance; a ledger that cannot answer is "busy", never a 500. */
-function reserve(token: TokenContext, hold: Hold): ReserveResult | { ok: false; failure: RelayFailure } | Promise<ReserveResult | { ok: false; failure: RelayFailure }> {
-  const payer: Payer = { userId: token.user.id, tokenId: token.token.id, tokenUnlimited: token.token.unlimited_quota, tokenKeyHash: token.keyHash };
+function reserve(
+  token: TokenContext,
+  hold: Hold,
+):
+  ReserveResult | { ok: false; failure: RelayFailure } | Promise<ReserveResult | { ok: false; failure: RelayFailure }> {
+  const payer: Payer = {
+    userId: token.user.id,
+    tokenId: token.token.id,
+    tokenUnlimited: token.token.unlimited_quota,
+    tokenKeyHash: token.keyHash,
+  };
   const unavailable = (error: unknown) => {
     if (!isDatabaseUnavailable(error)) throw error;
     return { ok: false as const, failure: refusals.billingBusy() };

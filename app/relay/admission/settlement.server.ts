@@ -1,6 +1,13 @@
 import { options } from "~/domain/options/store.server";
 import { adjustCachedTokenQuota } from "../auth/token-cache.server";
-import { billingWritten, chargesJournaled, refundQuota, settleQuota, type ConsumeLog, type Reservation } from "../billing/quota.server";
+import {
+  billingWritten,
+  chargesJournaled,
+  refundQuota,
+  settleQuota,
+  type ConsumeLog,
+  type Reservation,
+} from "../billing/quota.server";
 import type { ModelPricing, Usage } from "../billing/pricing";
 import type { Admission } from "./admit.server";
 import { callStep, noteCharge } from "../observe-call.server";
@@ -122,7 +129,14 @@ export class CallSettlement {
       channelId: this.channelId,
       group,
       content: withCacheRatios(bill.content ?? priced.logContent, priced.pricing, bill.usageParts),
-      other: { ...priced.logRatios, ...usagePartsForLog(bill.usageParts), ...bill.other, admin_info: { use_channel: this.chain.map(String) }, request_id: this.requestId, ...bill.note },
+      other: {
+        ...priced.logRatios,
+        ...usagePartsForLog(bill.usageParts),
+        ...bill.other,
+        admin_info: { use_channel: this.chain.map(String) },
+        request_id: this.requestId,
+        ...bill.note,
+      },
     };
   }
 }

@@ -29,7 +29,11 @@ function presentedKey(authorization: string): PresentedKey | null {
  * `Authorization: Bearer sk-<key>` (or `sk-<key>-<channelId>` to pin a channel, admins only).
  * Every refusal is a value with the reference's message and status.
  */
-export function authenticateToken(authorization: string | undefined, ip: string, nowSeconds = Math.floor(Date.now() / 1000)): TokenContext | RelayFailure | Promise<TokenContext | RelayFailure> {
+export function authenticateToken(
+  authorization: string | undefined,
+  ip: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): TokenContext | RelayFailure | Promise<TokenContext | RelayFailure> {
   const presented = authorization ? presentedKey(authorization) : null;
   if (!presented) {
     if (!authorization || !normaliseTokenKey(authorization)) return localFailure(401, "未提供令牌", "missing_token");
@@ -38,23 +42,34 @@ export function authenticateToken(authorization: string | undefined, ip: string,
   // Served from memory in the steady state; the database only on a miss or an expired entry.
   const cached = cachedToken(presented.keyHash);
   if (cached) return admitToken(cached, presented, ip, nowSeconds);
-  return lookupToken(presented.keyHash).then((entry) => (entry ? admitToken(entry, presented, ip, nowSeconds) : localFailure(401, "无效的令牌", "invalid_token")));
+  return lookupToken(presented.keyHash).then((entry) =>
+    entry ? admitToken(entry, presented, ip, nowSeconds) : localFailure(401, "无效的令牌", "invalid_token"),
+  );
 }
 
 /** The reference's refusals, in its order, for a token that exists. */
-function admitToken(cached: CachedToken, { keyHash, pin }: PresentedKey, ip: string, nowSeconds: number): TokenContext | RelayFailure {
+function admitToken(
+  cached: CachedToken,
+  { keyHash, pin }: PresentedKey,
+  ip: string,
+  nowSeconds: number,
+): TokenContext | RelayFailure {
   const { token, user } = cached;
   if (user.deleted || user.status === USER_STATUS_BANNED) return localFailure(403, "用户已被封禁", "user_banned");
   if (token.status === TOKEN_STATUS.exhausted) return localFailure(401, "该令牌额度已用尽", "token_exhausted");
-  if (token.status === TOKEN_STATUS.expired || (token.expired_time !== -1 && token.expired_time < nowSeconds)) return localFailure(401, "该令牌已过期", "token_expired");
+  if (token.status === TOKEN_STATUS.expired || (token.expired_time !== -1 && token.expired_time < nowSeconds))
+    return localFailure(401, "该令牌已过期", "token_expired");
   if (token.status !== TOKEN_STATUS.enabled) return localFailure(401, "该令牌状态不可用", "token_disabled");
-  if (!token.unlimited_quota && token.remain_quota <= 0) return localFailure(401, "该令牌额度已用尽", "token_exhausted");
-  if (!isIpAllowed(cached.allowRanges, ip)) return localFailure(403, "您的 IP 不在令牌允许访问的列表中", "ip_not_allowed");
+  if (!token.unlimited_quota && token.remain_quota <= 0)
+    return localFailure(401, "该令牌额度已用尽", "token_exhausted");
+  if (!isIpAllowed(cached.allowRanges, ip))
+    return localFailure(403, "您的 IP 不在令牌允许访问的列表中", "ip_not_allowed");
   let pinnedChannelId: number | undefined;
   if (pin) {
     if (user.role < ROLE_ADMIN) return localFailure(403, "普通用户不支持指定渠道", "channel_pin_forbidden");
     pinnedChannelId = Number(pin);
-    if (!Number.isSafeInteger(pinnedChannelId) || pinnedChannelId <= 0) return localFailure(400, "无效的渠道 ID", "invalid_channel_id");
+    if (!Number.isSafeInteger(pinnedChannelId) || pinnedChannelId <= 0)
+      return localFailure(400, "无效的渠道 ID", "invalid_channel_id");
   }
   return { ...cached, keyHash, pinnedChannelId };
 }
@@ -65,7 +80,8 @@ export function isFailure(value: unknown): value is RelayFailure {
 
 /** The token's model limits, when enabled. */
 export function checkModelAllowed(ctx: TokenContext, model: string): RelayFailure | undefined {
-  if (ctx.token.model_limits_enabled && !ctx.modelLimits.has(model)) return localFailure(403, `该令牌无权访问模型 ${model}`, "model_not_allowed");
+  if (ctx.token.model_limits_enabled && !ctx.modelLimits.has(model))
+    return localFailure(403, `该令牌无权访问模型 ${model}`, "model_not_allowed");
   return undefined;
 }
 

@@ -53,7 +53,13 @@ export async function lookupToken(keyHash: string): Promise<CachedToken | undefi
     .selectFrom("tokens")
     .innerJoin("users", "users.id", "tokens.user_id")
     .selectAll("tokens")
-    .select(["users.username as u_username", "users.role as u_role", "users.status as u_status", "users.group as u_group", "users.deleted_at as u_deleted_at"])
+    .select([
+      "users.username as u_username",
+      "users.role as u_role",
+      "users.status as u_status",
+      "users.group as u_group",
+      "users.deleted_at as u_deleted_at",
+    ])
     .where("tokens.key_hash", "=", keyHash)
     .where("tokens.deleted_at", "is", null)
     .executeTakeFirst();
@@ -65,8 +71,20 @@ export async function lookupToken(keyHash: string): Promise<CachedToken | undefi
   const entry: CachedToken = {
     token,
     allowRanges: parseAllowList(token.allow_ips).ranges,
-    modelLimits: new Set(token.model_limits.split(",").map((m) => m.trim()).filter(Boolean)),
-    user: { id: token.user_id, username: u_username, role: u_role, status: u_status, group: u_group, deleted: u_deleted_at !== null },
+    modelLimits: new Set(
+      token.model_limits
+        .split(",")
+        .map((m) => m.trim())
+        .filter(Boolean),
+    ),
+    user: {
+      id: token.user_id,
+      username: u_username,
+      role: u_role,
+      status: u_status,
+      group: u_group,
+      deleted: u_deleted_at !== null,
+    },
     loadedAt: Date.now(),
   };
   byHash.set(keyHash, entry);
@@ -76,5 +94,6 @@ export async function lookupToken(keyHash: string): Promise<CachedToken | undefi
 /** Keeps the cached balance close to the database after a settle on this node. */
 export function adjustCachedTokenQuota(keyHash: string, charged: number): void {
   const entry = byHash.get(keyHash);
-  if (entry && !entry.token.unlimited_quota) entry.token = { ...entry.token, remain_quota: Math.max(0, entry.token.remain_quota - charged) };
+  if (entry && !entry.token.unlimited_quota)
+    entry.token = { ...entry.token, remain_quota: Math.max(0, entry.token.remain_quota - charged) };
 }

@@ -29,7 +29,8 @@ export function anthropicCounts(usage: Usage | undefined) {
 function billedCounts(current: unknown, billed: Usage): Json {
   const usage: Json = isObject(current) ? { ...current } : {};
   const total = billed.prompt_tokens + billed.completion_tokens;
-  if ("cache_read_input_tokens" in usage || "cache_creation_input_tokens" in usage) return { ...usage, ...anthropicCounts(billed) };
+  if ("cache_read_input_tokens" in usage || "cache_creation_input_tokens" in usage)
+    return { ...usage, ...anthropicCounts(billed) };
   if ("input_tokens" in usage || "output_tokens" in usage) {
     usage.input_tokens = billed.prompt_tokens;
     usage.output_tokens = billed.completion_tokens;
@@ -50,7 +51,11 @@ function billedCounts(current: unknown, billed: Usage): Json {
  * already uses (OpenAI `usage`, Anthropic and Responses `usage` with input/output, Gemini
  * `usageMetadata`) — and every other field is kept.
  */
-export function replyWithBilledUsage(body: string | Buffer, reported: Usage | undefined, billed: Usage): string | Buffer {
+export function replyWithBilledUsage(
+  body: string | Buffer,
+  reported: Usage | undefined,
+  billed: Usage,
+): string | Buffer {
   if (sameUsage(reported, billed)) return body;
   let reply: unknown;
   try {

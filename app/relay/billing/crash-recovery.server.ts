@@ -39,8 +39,10 @@ async function journalNodesStopped(nodeId: string): Promise<boolean> {
 async function candidateNodes(): Promise<string[]> {
   const db = await getDb();
   const ids = new Set(journalsLeftBy((nodeId) => nodeId !== NODE_ID).map((j) => j.nodeId));
-  for (const { node_id } of await db.selectFrom("quota_leases").select("node_id").distinct().execute()) ids.add(node_id);
-  for (const { node_id } of await db.selectFrom("quota_reservations").select("node_id").distinct().execute()) ids.add(node_id);
+  for (const { node_id } of await db.selectFrom("quota_leases").select("node_id").distinct().execute())
+    ids.add(node_id);
+  for (const { node_id } of await db.selectFrom("quota_reservations").select("node_id").distinct().execute())
+    ids.add(node_id);
   ids.delete(NODE_ID);
   return [...ids];
 }
@@ -64,7 +66,9 @@ async function lockIsFree(nodeId: string): Promise<boolean> {
   const db = await getDb();
   // Held for this transaction only: a stopped node stays stopped (ids are never reused).
   return db.transaction().execute(async (trx) => {
-    const probe = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock(${key.toString()}::bigint) as free`.execute(trx);
+    const probe = await sql<{
+      free: boolean;
+    }>`select pg_try_advisory_xact_lock(${key.toString()}::bigint) as free`.execute(trx);
     return Boolean(probe.rows[0]?.free);
   });
 }
@@ -80,12 +84,16 @@ export async function replayJournals(isStopped: IsStopped = journalNodesStopped)
     const applied = await appliedSeqOf(journal.nodeId);
     // No row: the journal belongs to another database sharing this data directory.
     if (applied === undefined || !(await isStopped(journal.nodeId))) continue;
-    for (const bad of journal.rejected) quarantine({ nodeId: journal.nodeId, source: bad.file, reason: bad.reason, line: bad.line });
+    for (const bad of journal.rejected)
+      quarantine({ nodeId: journal.nodeId, source: bad.file, reason: bad.reason, line: bad.line });
     const missing = journal.settlements.filter((s) => s.seq > applied);
     for (let i = 0; i < missing.length; i += 512) replayed += await replayBatch(journal, missing.slice(i, i + 512));
     for (const file of journal.files) rmSync(file, { force: true });
     await forgetJournal(journal.nodeId);
-    if (missing.length) console.log(`[billing] wrote ${replayed} of ${missing.length} settlements journaled by stopped process ${journal.nodeId}`);
+    if (missing.length)
+      console.log(
+        `[billing] wrote ${replayed} of ${missing.length} settlements journaled by stopped process ${journal.nodeId}`,
+      );
   }
   return replayed;
 }
@@ -103,7 +111,12 @@ async function replayBatch(journal: LeftJournal, batch: Settlement[]): Promise<n
       if ((await writeSettlements(journal.nodeId, [settlement])).applied) written += 1;
     } catch (error) {
       if (!isDataRefusal(error)) throw error;
-      quarantine({ nodeId: journal.nodeId, source: journal.files.join(", "), reason: `refused by the database: ${(error as Error).message}`, line: JSON.stringify(settlement) });
+      quarantine({
+        nodeId: journal.nodeId,
+        source: journal.files.join(", "),
+        reason: `refused by the database: ${(error as Error).message}`,
+        line: JSON.stringify(settlement),
+      });
     }
   }
   return written;
@@ -111,7 +124,12 @@ async function replayBatch(journal: LeftJournal, batch: Settlement[]): Promise<n
 
 async function returnLeasesOfStoppedNodes(isStopped: IsStopped): Promise<number> {
   const db = await getDb();
-  const nodes = await db.selectFrom("quota_leases").select("node_id").distinct().where("node_id", "<>", NODE_ID).execute();
+  const nodes = await db
+    .selectFrom("quota_leases")
+    .select("node_id")
+    .distinct()
+    .where("node_id", "<>", NODE_ID)
+    .execute();
   let returned = 0;
   for (const { node_id } of nodes) {
     if (!(await isStopped(node_id))) continue;
@@ -128,7 +146,10 @@ async function returnLeasesOfStoppedNodes(isStopped: IsStopped): Promise<number>
   return returned;
 }
 
-async function releaseLeased(trx: Transaction<DB>, rows: { user_id: number; token_id: number; token_limited: boolean; amount: number }[]): Promise<void> {
+async function releaseLeased(
+  trx: Transaction<DB>,
+  rows: { user_id: number; token_id: number; token_limited: boolean; amount: number }[],
+): Promise<void> {
   const perUser = new Map<number, number>();
   const perToken = new Map<number, number>();
   for (const row of rows) {
@@ -137,8 +158,18 @@ async function releaseLeased(trx: Transaction<DB>, rows: { user_id: number; toke
     if (row.token_limited && row.token_id) perToken.set(row.token_id, (perToken.get(row.token_id) ?? 0) + amount);
   }
   // Sorted ids, users before tokens: the lock order of every billing statement.
-  for (const [id, amount] of [...perUser].sort((a, b) => a[0] - b[0])) await trx.updateTable("users").set({ leased: sql`greatest(leased - ${amount}, 0)` }).where("id", "=", id).execute();
-  for (const [id, amount] of [...perToken].sort((a, b) => a[0] - b[0])) await trx.updateTable("tokens").set({ leased: sql`greatest(leased - ${amount}, 0)` }).where("id", "=", id).execute();
+  for (const [id, amount] of [...perUser].sort((a, b) => a[0] - b[0]))
+    await trx
+      .updateTable("users")
+      .set({ leased: sql`greatest(leased - ${amount}, 0)` })
+      .where("id", "=", id)
+      .execute();
+  for (const [id, amount] of [...perToken].sort((a, b) => a[0] - b[0]))
+    await trx
+      .updateTable("tokens")
+      .set({ leased: sql`greatest(leased - ${amount}, 0)` })
+      .where("id", "=", id)
+      .execute();
 }
 
 /** Reservations of the per-request scheme this version replaced: their quota goes back. */
@@ -154,10 +185,21 @@ async function refundOrphanedReservations(isStopped: IsStopped): Promise<number>
       const perToken = new Map<number, number>();
       for (const row of rows) {
         perUser.set(row.user_id, (perUser.get(row.user_id) ?? 0) + Number(row.amount));
-        if (row.token_id && !row.token_unlimited) perToken.set(row.token_id, (perToken.get(row.token_id) ?? 0) + Number(row.amount));
+        if (row.token_id && !row.token_unlimited)
+          perToken.set(row.token_id, (perToken.get(row.token_id) ?? 0) + Number(row.amount));
       }
-      for (const [id, amount] of [...perUser].sort((a, b) => a[0] - b[0])) await trx.updateTable("users").set({ quota: sql`quota + ${amount}` }).where("id", "=", id).execute();
-      for (const [id, amount] of [...perToken].sort((a, b) => a[0] - b[0])) await trx.updateTable("tokens").set({ remain_quota: sql`remain_quota + ${amount}` }).where("id", "=", id).execute();
+      for (const [id, amount] of [...perUser].sort((a, b) => a[0] - b[0]))
+        await trx
+          .updateTable("users")
+          .set({ quota: sql`quota + ${amount}` })
+          .where("id", "=", id)
+          .execute();
+      for (const [id, amount] of [...perToken].sort((a, b) => a[0] - b[0]))
+        await trx
+          .updateTable("tokens")
+          .set({ remain_quota: sql`remain_quota + ${amount}` })
+          .where("id", "=", id)
+          .execute();
       return rows.length;
     });
   }

@@ -23,12 +23,19 @@ export function quarantine(entry: QuarantinedLine): void {
   const file = join(dir, `${entry.nodeId.replace(/[^A-Za-z0-9._-]/g, "_")}.jsonl`);
   try {
     mkdirSync(dir, { recursive: true });
-    appendFileSync(file, `${JSON.stringify({ quarantined_at: new Date().toISOString(), node: entry.nodeId, source: entry.source, reason: entry.reason, line: entry.line })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ quarantined_at: new Date().toISOString(), node: entry.nodeId, source: entry.source, reason: entry.reason, line: entry.line })}\n`,
+    );
   } catch (error) {
     // The disk refuses: the line is at least in the server log, whole.
-    console.error(`[billing] could not write the quarantine file ${file} (${(error as Error).message}); the settlement was: ${entry.line}`);
+    console.error(
+      `[billing] could not write the quarantine file ${file} (${(error as Error).message}); the settlement was: ${entry.line}`,
+    );
   }
-  console.error(`[billing] a settlement of ${entry.nodeId} was quarantined in ${file} (${entry.reason}); it was not charged — correct it and write it by hand`);
+  console.error(
+    `[billing] a settlement of ${entry.nodeId} was quarantined in ${file} (${entry.reason}); it was not charged — correct it and write it by hand`,
+  );
   cached = undefined;
 }
 
@@ -44,7 +51,9 @@ export function quarantineStatus(): QuarantineStatus {
   const status: QuarantineStatus = { lines: 0, dir, files: [] };
   try {
     if (existsSync(dir)) {
-      for (const name of readdirSync(dir).filter((n) => n.endsWith(".jsonl")).sort()) {
+      for (const name of readdirSync(dir)
+        .filter((n) => n.endsWith(".jsonl"))
+        .sort()) {
         const path = join(dir, name);
         const lines = readFileSync(path, "utf8").split("\n").filter(Boolean).length;
         if (lines === 0) continue;

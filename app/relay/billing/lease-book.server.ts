@@ -50,9 +50,11 @@ export function payerKey(userId: number, tokenId: number): string {
 export function exclusive<T>(key: string, run: () => Promise<T>): Promise<T | typeof TIMED_OUT> {
   const before = busy.get(key);
   const step = () => bounded(run(), WAIT_MS);
-  const pending: Promise<T | typeof TIMED_OUT> = (before ? before.catch(() => undefined).then(step) : step()).finally(() => {
-    if (busy.get(key) === pending) busy.delete(key);
-  });
+  const pending: Promise<T | typeof TIMED_OUT> = (before ? before.catch(() => undefined).then(step) : step()).finally(
+    () => {
+      if (busy.get(key) === pending) busy.delete(key);
+    },
+  );
   busy.set(key, pending);
   return pending;
 }
@@ -63,7 +65,11 @@ export function exclusive<T>(key: string, run: () => Promise<T>): Promise<T | ty
  * dropped when the row is known returned (the grant went back with it), else tracked as the
  * payer's lease from now on — an untracked row would hold the payer's money until a restart.
  */
-export function credit(keyHash: string, payer: { userId: number; tokenId: number; limited: boolean }, taken: Extract<TakeResult, { ok: true }>): void {
+export function credit(
+  keyHash: string,
+  payer: { userId: number; tokenId: number; limited: boolean },
+  taken: Extract<TakeResult, { ok: true }>,
+): void {
   if (goneIds.has(taken.leaseId)) return;
   const key = payerKey(payer.userId, payer.tokenId);
   const current = leases.get(key);
@@ -71,14 +77,24 @@ export function credit(keyHash: string, payer: { userId: number; tokenId: number
     current.funded += taken.granted;
     return;
   }
-  leases.set(key, { id: taken.leaseId, ...payer, keyHash, funded: taken.granted, held: 0, lastUsed: Date.now(), gone: false, onReturned: [] });
+  leases.set(key, {
+    id: taken.leaseId,
+    ...payer,
+    keyHash,
+    funded: taken.granted,
+    held: 0,
+    lastUsed: Date.now(),
+    gone: false,
+    onReturned: [],
+  });
   // A lease it replaces (its row was returned under it) goes back once its holds are settled.
   if (current && !current.gone) releaseIfOrphaned(current);
 }
 
 /** A lease no longer the payer's current one (replaced) is returned when its last hold ends, not left holding money. */
 export function releaseIfOrphaned(lease: Lease): void {
-  if (!lease.gone && !lease.returning && leases.get(payerKey(lease.userId, lease.tokenId)) !== lease) scheduleReturn(lease);
+  if (!lease.gone && !lease.returning && leases.get(payerKey(lease.userId, lease.tokenId)) !== lease)
+    scheduleReturn(lease);
 }
 
 export function forgetGone(lease: Lease): void {
@@ -137,7 +153,9 @@ export function giveBack(lease: Lease): Promise<void> {
 }
 
 export async function returnIdleLeasesOf(userId: number, exceptKey: string, deadline: number): Promise<boolean> {
-  const idle = [...leases.entries()].filter(([key, lease]) => key !== exceptKey && lease.userId === userId && lease.held === 0 && !lease.gone);
+  const idle = [...leases.entries()].filter(
+    ([key, lease]) => key !== exceptKey && lease.userId === userId && lease.held === 0 && !lease.gone,
+  );
   if (idle.length === 0) return false;
   await bounded(Promise.all(idle.map(([key, lease]) => exclusive(key, () => giveBack(lease)))), deadline - Date.now());
   return true;
@@ -159,7 +177,9 @@ export function drainWhere(match: (lease: Lease) => boolean): void {
     if (excess <= 0) continue;
     lease.funded -= excess;
     queueLeaseWork(() =>
-      trimLease(lease.id, excess).catch((error: unknown) => console.error("[billing] trimming a lease failed (it goes back whole when idle):", (error as Error).message)),
+      trimLease(lease.id, excess).catch((error: unknown) =>
+        console.error("[billing] trimming a lease failed (it goes back whole when idle):", (error as Error).message),
+      ),
     );
   }
 }

@@ -75,10 +75,13 @@ export async function takeLease(nodeId: string, payer: LeasePayer, want: number,
         on conflict (node_id, user_id, token_id) do update set amount = quota_leases.amount + excluded.amount
         returning id
       )
-      select (select id from q) as id, (select amount from ok) as granted, (select free from cu) as user_free`.execute(db),
+      select (select id from q) as id, (select amount from ok) as granted, (select free from cu) as user_free`.execute(
+      db,
+    ),
   );
   const row = result.rows[0];
-  if (row?.id == null || row.granted == null) return { ok: false, short: Number(row?.user_free ?? -1) < Math.max(min, 1) ? "user" : "token" };
+  if (row?.id == null || row.granted == null)
+    return { ok: false, short: Number(row?.user_free ?? -1) < Math.max(min, 1) ? "user" : "token" };
   return { ok: true, leaseId: Number(row.id), granted: Number(row.granted) };
 }
 
@@ -204,12 +207,20 @@ export async function writeSettlements(nodeId: string, items: Settlement[], line
 /** The node's journal row: created before its first settlement is journaled. */
 export async function registerJournal(nodeId: string): Promise<void> {
   const db = await getDb();
-  await db.insertInto("billing_journals").values({ node_id: nodeId, applied_seq: 0 }).onConflict((oc) => oc.column("node_id").doNothing()).execute();
+  await db
+    .insertInto("billing_journals")
+    .values({ node_id: nodeId, applied_seq: 0 })
+    .onConflict((oc) => oc.column("node_id").doNothing())
+    .execute();
 }
 
 export async function appliedSeqOf(nodeId: string): Promise<number | undefined> {
   const db = await getDb();
-  const row = await db.selectFrom("billing_journals").select("applied_seq").where("node_id", "=", nodeId).executeTakeFirst();
+  const row = await db
+    .selectFrom("billing_journals")
+    .select("applied_seq")
+    .where("node_id", "=", nodeId)
+    .executeTakeFirst();
   return row ? Number(row.applied_seq) : undefined;
 }
 

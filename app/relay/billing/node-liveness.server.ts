@@ -50,7 +50,11 @@ export async function holdNodeLock(): Promise<void> {
 }
 
 async function takeNodeLock(lock: NodeLock): Promise<void> {
-  const client = new pg.Client({ connectionString: env.DATABASE_URL, application_name: `switchyard-node ${NODE_ID}`, connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({
+    connectionString: env.DATABASE_URL,
+    application_name: `switchyard-node ${NODE_ID}`,
+    connectionTimeoutMillis: 5_000,
+  });
   // A dropped connection emits 'error' (and a second one as the socket closes): one re-take.
   client.on("error", (error) => {
     if (lock.client !== client) return;
@@ -82,10 +86,12 @@ function retakeNodeLock(lock: NodeLock, attempt = 0): void {
     takeNodeLock(lock).then(
       () => {
         lock.retaking = false;
-        if (!lock.stopped) console.log(`[node] liveness lock re-taken${attempt ? ` after ${attempt + 1} attempts` : ""}`);
+        if (!lock.stopped)
+          console.log(`[node] liveness lock re-taken${attempt ? ` after ${attempt + 1} attempts` : ""}`);
       },
       (error: unknown) => {
-        if (attempt % 10 === 0) console.error(`[node] re-taking the liveness lock failed (${(error as Error).message}); retrying`);
+        if (attempt % 10 === 0)
+          console.error(`[node] re-taking the liveness lock failed (${(error as Error).message}); retrying`);
         retakeNodeLock(lock, attempt + 1);
       },
     );

@@ -24,7 +24,12 @@ export type PricingAudience = {
 };
 
 export function pricingAudience(user: Pick<User, "group" | "role"> | undefined): PricingAudience {
-  if (!user) return { signedIn: false, ownGroup: DEFAULT_GROUP, usable: { [DEFAULT_GROUP]: "默认分组", ...usableGroupLabels() } };
+  if (!user)
+    return {
+      signedIn: false,
+      ownGroup: DEFAULT_GROUP,
+      usable: { [DEFAULT_GROUP]: "默认分组", ...usableGroupLabels() },
+    };
   return { signedIn: true, ownGroup: user.group, usable: user.role >= ROLE_ADMIN ? undefined : userUsableGroups(user) };
 }
 
@@ -85,7 +90,8 @@ export async function buildPriceList(audience: PricingAudience): Promise<PriceLi
     if (priced) entries.push(toPricingEntry(model, priced.pricing, shown));
     else unpriced.push({ model_name: model, enable_groups: shown });
   }
-  if (!visible) for (const g of Object.keys(options.json<Record<string, number>>("GroupRatio") ?? {})) seenGroups.add(g);
+  if (!visible)
+    for (const g of Object.keys(options.json<Record<string, number>>("GroupRatio") ?? {})) seenGroups.add(g);
   const groupRatio = Object.fromEntries([...seenGroups].sort().map((g) => [g, groupRatioOf(g)]));
   const labels = usableGroupLabels();
   const usableGroups = audience.usable ?? Object.fromEntries(Object.keys(groupRatio).map((g) => [g, labels[g] ?? g]));

@@ -21,10 +21,24 @@ export type PricingEntry = {
 /** The reference leaves the unused side zero: a per-call model has no ratios, a ratio model no price. */
 export function toPricingEntry(model: string, pricing: ModelPricing, groups: string[]): PricingEntry {
   const base = { model_name: model, owner_by: "", enable_groups: groups };
-  if (pricing.kind === "price") return { ...base, quota_type: QUOTA_TYPE_PRICE, model_ratio: 0, model_price: pricing.modelPrice, completion_ratio: 0, cache_ratio: 1, create_cache_ratio: 1 };
+  if (pricing.kind === "price")
+    return {
+      ...base,
+      quota_type: QUOTA_TYPE_PRICE,
+      model_ratio: 0,
+      model_price: pricing.modelPrice,
+      completion_ratio: 0,
+      cache_ratio: 1,
+      create_cache_ratio: 1,
+    };
   return {
-    ...base, quota_type: QUOTA_TYPE_RATIO, model_ratio: pricing.modelRatio, model_price: 0, completion_ratio: pricing.completionRatio,
-    cache_ratio: pricing.cacheRatio, create_cache_ratio: pricing.createCacheRatio,
+    ...base,
+    quota_type: QUOTA_TYPE_RATIO,
+    model_ratio: pricing.modelRatio,
+    model_price: 0,
+    completion_ratio: pricing.completionRatio,
+    cache_ratio: pricing.cacheRatio,
+    create_cache_ratio: pricing.createCacheRatio,
   };
 }
 
@@ -33,10 +47,13 @@ export function toPricingEntry(model: string, pricing: ModelPricing, groups: str
  * per call. The same products `quotaFor` charges (before its rounding to whole quota), so the
  * price list cannot drift from the bill.
  */
-export type UnitPrices = { kind: "ratio"; promptPer1K: number; completionPer1K: number; cachedPer1K: number; cacheWritePer1K: number } | { kind: "price"; perCall: number };
+export type UnitPrices =
+  | { kind: "ratio"; promptPer1K: number; completionPer1K: number; cachedPer1K: number; cacheWritePer1K: number }
+  | { kind: "price"; perCall: number };
 
 export function unitPrices(pricing: ModelPricing, quotaPerUnit: number): UnitPrices {
-  if (pricing.kind === "price") return { kind: "price", perCall: pricing.modelPrice * quotaPerUnit * pricing.groupRatio };
+  if (pricing.kind === "price")
+    return { kind: "price", perCall: pricing.modelPrice * quotaPerUnit * pricing.groupRatio };
   return {
     kind: "ratio",
     promptPer1K: 1000 * pricing.modelRatio * pricing.groupRatio,

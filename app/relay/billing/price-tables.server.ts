@@ -29,7 +29,15 @@ let pricedFrom: PriceTables | undefined;
 const priced = new Map<string, PricedModel | null>();
 
 function sameTables(a: PriceTables, b: PriceTables): boolean {
-  return a.modelPrice === b.modelPrice && a.modelRatio === b.modelRatio && a.completionRatio === b.completionRatio && a.cacheRatio === b.cacheRatio && a.createCacheRatio === b.createCacheRatio && a.groupRatio === b.groupRatio && a.quotaPerUnit === b.quotaPerUnit;
+  return (
+    a.modelPrice === b.modelPrice &&
+    a.modelRatio === b.modelRatio &&
+    a.completionRatio === b.completionRatio &&
+    a.cacheRatio === b.cacheRatio &&
+    a.createCacheRatio === b.createCacheRatio &&
+    a.groupRatio === b.groupRatio &&
+    a.quotaPerUnit === b.quotaPerUnit
+  );
 }
 
 /**
@@ -56,13 +64,25 @@ export function pricedModel(model: string, group: string): PricedModel | undefin
 
 function describePricing(pricing: ModelPricing): { logContent: string; logRatios: Record<string, number> } {
   if (pricing.kind === "price") {
-    return { logContent: `模型价格 ${pricing.modelPrice}，分组倍率 ${pricing.groupRatio}`, logRatios: { model_price: pricing.modelPrice, group_ratio: pricing.groupRatio, model_ratio: 0, completion_ratio: 0 } };
+    return {
+      logContent: `模型价格 ${pricing.modelPrice}，分组倍率 ${pricing.groupRatio}`,
+      logRatios: {
+        model_price: pricing.modelPrice,
+        group_ratio: pricing.groupRatio,
+        model_ratio: 0,
+        completion_ratio: 0,
+      },
+    };
   }
   return {
     logContent: `模型倍率 ${pricing.modelRatio}，补全倍率 ${pricing.completionRatio}，分组倍率 ${pricing.groupRatio}`,
     logRatios: {
-      model_ratio: pricing.modelRatio, completion_ratio: pricing.completionRatio, cache_ratio: pricing.cacheRatio, cache_creation_ratio: pricing.createCacheRatio,
-      group_ratio: pricing.groupRatio, model_price: -1,
+      model_ratio: pricing.modelRatio,
+      completion_ratio: pricing.completionRatio,
+      cache_ratio: pricing.cacheRatio,
+      cache_creation_ratio: pricing.createCacheRatio,
+      group_ratio: pricing.groupRatio,
+      model_price: -1,
     },
   };
 }

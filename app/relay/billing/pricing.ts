@@ -18,7 +18,14 @@ export type PriceTables = {
 
 export type ModelPricing =
   | { kind: "price"; modelPrice: number; groupRatio: number }
-  | { kind: "ratio"; modelRatio: number; completionRatio: number; cacheRatio: number; createCacheRatio: number; groupRatio: number };
+  | {
+      kind: "ratio";
+      modelRatio: number;
+      completionRatio: number;
+      cacheRatio: number;
+      createCacheRatio: number;
+      groupRatio: number;
+    };
 
 /**
  * Tokens of one call. `prompt_tokens` counts every input token, cached reads and cache writes
@@ -69,7 +76,13 @@ export function quotaFor(pricing: ModelPricing, usage: Usage, quotaPerUnit: numb
  * What to reserve before the call: the full price, or the estimated prompt plus the allowed
  * completion (max_tokens, else the operator's PreConsumedQuota tokens) at the completion ratio.
  */
-export function reservationFor(pricing: ModelPricing, promptEstimate: number, maxTokens: number | undefined, preConsumedTokens: number, quotaPerUnit: number): number {
+export function reservationFor(
+  pricing: ModelPricing,
+  promptEstimate: number,
+  maxTokens: number | undefined,
+  preConsumedTokens: number,
+  quotaPerUnit: number,
+): number {
   if (pricing.kind === "price") return quotaFor(pricing, { prompt_tokens: 0, completion_tokens: 0 }, quotaPerUnit);
   const completion = maxTokens && maxTokens > 0 ? maxTokens : preConsumedTokens;
   return quotaFor(pricing, { prompt_tokens: promptEstimate, completion_tokens: completion }, quotaPerUnit);
@@ -83,9 +96,21 @@ export function reservationFor(pricing: ModelPricing, promptEstimate: number, ma
  * operator's loss. Its price: near the end of a balance fewer calls run at once (a lone call
  * still gets the plain estimate, see reserveQuota's fallback).
  */
-export function holdFor(pricing: ModelPricing, promptEstimate: number, maxTokens: number | undefined, preConsumedTokens: number, quotaPerUnit: number): number {
+export function holdFor(
+  pricing: ModelPricing,
+  promptEstimate: number,
+  maxTokens: number | undefined,
+  preConsumedTokens: number,
+  quotaPerUnit: number,
+): number {
   const completion = Math.max(maxTokens && maxTokens > 0 ? maxTokens : 0, preConsumedTokens);
-  return reservationFor(pricing, promptEstimate, completion > 0 ? completion : undefined, preConsumedTokens, quotaPerUnit);
+  return reservationFor(
+    pricing,
+    promptEstimate,
+    completion > 0 ? completion : undefined,
+    preConsumedTokens,
+    quotaPerUnit,
+  );
 }
 
 /**

@@ -5,7 +5,20 @@ import { NODE_ID } from "./node-liveness.server";
 import { bounded, TIMED_OUT } from "./bounded-wait";
 import { takeLease, type ConsumeLog, type Settlement } from "./lease-store.server";
 import { billingWritten, closeJournal, journalCharge, journalRegistered } from "./settlement-writer.server";
-import { credit, drainWhere, exclusive, giveBack, leases, payerKey, pendingLeaseWork, releaseIfOrphaned, returnIdleLeasesOf, scheduleReturn, WAIT_MS, type Lease } from "./lease-book.server";
+import {
+  credit,
+  drainWhere,
+  exclusive,
+  giveBack,
+  leases,
+  payerKey,
+  pendingLeaseWork,
+  releaseIfOrphaned,
+  returnIdleLeasesOf,
+  scheduleReturn,
+  WAIT_MS,
+  type Lease,
+} from "./lease-book.server";
 
 export type { ConsumeLog } from "./lease-store.server";
 export { billingWritten, chargesJournaled } from "./settlement-writer.server";
@@ -62,7 +75,8 @@ export function reserveQuota(payer: Payer, amount: number, least = amount): Rese
   const reserving = reserveAfterLeasing(payer, amount, deadline);
   if (least >= amount) return reserving;
   return reserving.then((result) => {
-    if (result.ok || result.reason === "busy" || (leases.get(payerKey(payer.userId, payer.tokenId))?.held ?? 0) > 0) return result;
+    if (result.ok || result.reason === "busy" || (leases.get(payerKey(payer.userId, payer.tokenId))?.held ?? 0) > 0)
+      return result;
     return reserveAfterLeasing(payer, least, deadline);
   });
 }
@@ -78,14 +92,23 @@ async function reserveAfterLeasing(payer: Payer, amount: number, deadline: numbe
     if (left <= 0) return BUSY;
     const pending = pendingLeaseWork(key);
     if (pending) {
-      await bounded(pending.catch(() => undefined), left);
+      await bounded(
+        pending.catch(() => undefined),
+        left,
+      );
       continue;
     }
     if (lease && (lease.returning || lease.gone)) {
-      await bounded(exclusive(key, () => giveBack(lease)), left);
+      await bounded(
+        exclusive(key, () => giveBack(lease)),
+        left,
+      );
       continue;
     }
-    const short = await bounded(exclusive(key, () => extend(payer, lease, amount)), left);
+    const short = await bounded(
+      exclusive(key, () => extend(payer, lease, amount)),
+      left,
+    );
     if (short === TIMED_OUT) return BUSY;
     if (!short) continue;
     // Other tokens' idle slices on this node are the same user's money: return them and retry once.
@@ -103,7 +126,12 @@ async function extend(payer: Payer, lease: Lease | undefined, amount: number): P
   const want = Math.max(min, amount * SLICE_REQUESTS, lease?.held ?? 0);
   // The journal's row exists before anything is journaled, so a crash's journal can be claimed.
   await journalRegistered();
-  const taken = await takeLease(NODE_ID, { userId: payer.userId, tokenId: payer.tokenId, limited: !payer.tokenUnlimited }, want, min);
+  const taken = await takeLease(
+    NODE_ID,
+    { userId: payer.userId, tokenId: payer.tokenId, limited: !payer.tokenUnlimited },
+    want,
+    min,
+  );
   if (!taken.ok) return taken.short;
   credit(payer.tokenKeyHash, { userId: payer.userId, tokenId: payer.tokenId, limited: !payer.tokenUnlimited }, taken);
   return undefined;
@@ -115,7 +143,12 @@ async function extend(payer: Payer, lease: Lease | undefined, amount: number): P
  * database write follows in the next batch. A charge above the hold takes what the lease (and,
  * through a new slice, the balance) still has, never more; the shortfall is noted in the log.
  */
-export function settleQuota(reservation: Reservation, quota: number, channelId: number, log: ConsumeLog | undefined): number | Promise<number> {
+export function settleQuota(
+  reservation: Reservation,
+  quota: number,
+  channelId: number,
+  log: ConsumeLog | undefined,
+): number | Promise<number> {
   const lease = reservation.lease;
   if (quota <= spendable(reservation) || lease.gone) return bookCharge(reservation, quota, channelId, log);
   return extendForCharge(reservation, quota).then(() => bookCharge(reservation, quota, channelId, log));
@@ -151,8 +184,15 @@ function bookCharge(reservation: Reservation, quota: number, channelId: number, 
   const shortfall = Math.max(0, quota - charge);
   const entry = log && shortfall > 0 ? { ...log, other: { ...log.other, shortfall } } : log;
   const settlement: Omit<Settlement, "seq"> = {
-    leaseId: lease.id, userId: lease.userId, tokenId: lease.tokenId, limited: lease.limited, charge, ...(shortfall > 0 ? { shortfall } : undefined),
-    channelId, at: Math.floor(Date.now() / 1000), log: entry,
+    leaseId: lease.id,
+    userId: lease.userId,
+    tokenId: lease.tokenId,
+    limited: lease.limited,
+    charge,
+    ...(shortfall > 0 ? { shortfall } : undefined),
+    channelId,
+    at: Math.floor(Date.now() / 1000),
+    log: entry,
   };
   // Journaled first: a settlement the journal refuses (settlement-schema) leaves the hold as it
   // was, for the caller's refund.
@@ -179,7 +219,9 @@ function ensureStarted(): void {
   started = true;
   // A user or token edited anywhere (balance set, disabled, deleted): this node's slices of it
   // go back, so the new balance is what the next slice is cut from.
-  void subscribe(USER_CHANGED_CHANNEL, (userId) => drainWhere((lease) => String(lease.userId) === userId)).catch(() => undefined);
+  void subscribe(USER_CHANGED_CHANNEL, (userId) => drainWhere((lease) => String(lease.userId) === userId)).catch(
+    () => undefined,
+  );
   void subscribe(TOKEN_CHANGED_CHANNEL, (hash) => drainWhere((lease) => lease.keyHash === hash)).catch(() => undefined);
   sweeper = setInterval(() => returnIdleLeases(), 1_000);
   sweeper.unref();

@@ -6,7 +6,10 @@ import { parseCounts, type ParsedUsage, type UsageNote } from "./usage-parse";
 export type ReplyBilling = { usage?: Usage; usageNote?: UsageNote; countedCompletion: number };
 
 type AudioReply = { text?: unknown; usage?: { type?: unknown; input_tokens?: unknown; output_tokens?: unknown } };
-type RerankReply = { usage?: { total_tokens?: unknown; prompt_tokens?: unknown }; meta?: { billed_units?: { input_tokens?: unknown } } };
+type RerankReply = {
+  usage?: { total_tokens?: unknown; prompt_tokens?: unknown };
+  meta?: { billed_units?: { input_tokens?: unknown } };
+};
 
 /**
  * What a non-stream reply bills, endpoint by endpoint: the upstream's own usage in the shape that
@@ -33,7 +36,10 @@ function audioTextUsage(text: string): ReplyBilling {
   const usage = reply && typeof reply === "object" ? reply.usage : undefined;
   const counted = () => (typeof reply?.text === "string" ? countText(reply.text) : 0);
   if (usage && typeof usage === "object" && usage.type !== "duration") {
-    const parsed = parseCounts({ prompt_tokens: { key: "input_tokens", value: usage.input_tokens }, completion_tokens: { key: "output_tokens", value: usage.output_tokens } });
+    const parsed = parseCounts({
+      prompt_tokens: { key: "input_tokens", value: usage.input_tokens },
+      completion_tokens: { key: "output_tokens", value: usage.output_tokens },
+    });
     if (parsed.usage) return { usage: parsed.usage, countedCompletion: 0 };
     return { usageNote: parsed.usageNote, countedCompletion: counted() };
   }
@@ -44,10 +50,16 @@ function audioTextUsage(text: string): ReplyBilling {
 function rerankUsage(text: string): ReplyBilling {
   try {
     const reply = JSON.parse(text) as RerankReply | null;
-    const [key, input] = reply?.usage?.total_tokens != null ? ["total_tokens", reply.usage.total_tokens]
-      : reply?.usage?.prompt_tokens != null ? ["prompt_tokens", reply.usage.prompt_tokens]
-      : ["billed_units.input_tokens", reply?.meta?.billed_units?.input_tokens];
-    const parsed = parseCounts({ prompt_tokens: { key, value: input }, completion_tokens: { key: "", value: undefined } });
+    const [key, input] =
+      reply?.usage?.total_tokens != null
+        ? ["total_tokens", reply.usage.total_tokens]
+        : reply?.usage?.prompt_tokens != null
+          ? ["prompt_tokens", reply.usage.prompt_tokens]
+          : ["billed_units.input_tokens", reply?.meta?.billed_units?.input_tokens];
+    const parsed = parseCounts({
+      prompt_tokens: { key, value: input },
+      completion_tokens: { key: "", value: undefined },
+    });
     if (parsed.usage && parsed.usage.prompt_tokens > 0) return { usage: parsed.usage, countedCompletion: 0 };
     if (parsed.usageNote) return { usageNote: parsed.usageNote, countedCompletion: 0 };
   } catch {}

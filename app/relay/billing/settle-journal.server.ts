@@ -69,7 +69,9 @@ export class SettleJournal {
     } catch (error) {
       if (Date.now() - this.lastComplaint > 10_000) {
         this.lastComplaint = Date.now();
-        console.error(`[billing] the settlement journal in ${journalDir()} cannot be written (${(error as Error).message}); charges go to the database unprotected against a crash`);
+        console.error(
+          `[billing] the settlement journal in ${journalDir()} cannot be written (${(error as Error).message}); charges go to the database unprotected against a crash`,
+        );
       }
     }
   }
@@ -153,7 +155,8 @@ export function journalsLeftBy(isOther: (nodeId: string) => boolean): LeftJourna
       } catch (error) {
         // The file's unterminated last line is a write the crash cut short: its reply was never
         // delivered, so there is nothing to keep. Anything else unreadable is kept apart.
-        if (index !== last) journal.rejected.push({ file: path, line, reason: `not JSON (${(error as Error).message})` });
+        if (index !== last)
+          journal.rejected.push({ file: path, line, reason: `not JSON (${(error as Error).message})` });
         continue;
       }
       const checked = settlementSchema.safeParse(value);

@@ -18,7 +18,12 @@ const int32 = z.number().int().min(0).max(INT32_MAX);
 const safeCount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 // A lone UTF-16 surrogate fails PostgreSQL's JSON text extraction just as NUL does.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const text = z.string().refine((value) => !value.includes("\u0000") && !LONE_SURROGATE.test(value), "text must not contain NUL or a lone surrogate");
+const text = z
+  .string()
+  .refine(
+    (value) => !value.includes("\u0000") && !LONE_SURROGATE.test(value),
+    "text must not contain NUL or a lone surrogate",
+  );
 
 export const consumeLogSchema = z.object({
   username: text,

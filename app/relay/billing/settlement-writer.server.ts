@@ -25,7 +25,9 @@ import { quarantine } from "./journal-quarantine.server";
  * charge is on disk, and fifty replies ready in one turn cost one write system call, not fifty.
  */
 
-type QueueItem = { kind: "settle"; settlement: Settlement; line: string; keyHash: string; queuedAt: number } | { kind: "lease"; run: () => Promise<void> };
+type QueueItem =
+  | { kind: "settle"; settlement: Settlement; line: string; keyHash: string; queuedAt: number }
+  | { kind: "lease"; run: () => Promise<void> };
 
 const MAX_BATCH = 512;
 
@@ -134,7 +136,8 @@ function startWriting(): void {
   flushSoon = undefined;
   writing ??= drain().finally(() => {
     writing = undefined;
-    if (queue.length > 0) scheduleWrite(); // what arrived while the last batch was written waits for the next window
+    if (queue.length > 0)
+      scheduleWrite(); // what arrived while the last batch was written waits for the next window
     else {
       urgent = false;
       for (const wake of idleWaiters.splice(0)) wake();
@@ -152,7 +155,14 @@ async function drain(): Promise<void> {
     if (first.kind === "lease") {
       queue.shift();
       budget -= 1;
-      await first.run().catch((error: unknown) => console.error("[billing] lease work failed (crash recovery or the idle sweep puts it right):", (error as Error).message));
+      await first
+        .run()
+        .catch((error: unknown) =>
+          console.error(
+            "[billing] lease work failed (crash recovery or the idle sweep puts it right):",
+            (error as Error).message,
+          ),
+        );
       continue;
     }
     let end = 0;
@@ -161,7 +171,11 @@ async function drain(): Promise<void> {
     const batch = queue.slice(0, end) as Extract<QueueItem, { kind: "settle" }>[];
     try {
       await journalRegistered();
-      const result = await writeSettlements(NODE_ID, batch.map((item) => item.settlement), batch.map((item) => item.line));
+      const result = await writeSettlements(
+        NODE_ID,
+        batch.map((item) => item.settlement),
+        batch.map((item) => item.line),
+      );
       queue = queue.slice(end);
       budget -= end;
       journal().applied(batch[batch.length - 1]!.settlement.seq);
@@ -173,13 +187,19 @@ async function drain(): Promise<void> {
       for (const item of batch) {
         if (result.missingLeases.has(item.settlement.leaseId)) onLeaseMissing(item.settlement.leaseId);
       }
-      const exhausted = new Set(batch.filter((item) => result.exhaustedTokens.has(item.settlement.tokenId)).map((item) => item.keyHash));
+      const exhausted = new Set(
+        batch.filter((item) => result.exhaustedTokens.has(item.settlement.tokenId)).map((item) => item.keyHash),
+      );
       for (const hash of exhausted) if (hash) void publish(TOKEN_CHANGED_CHANNEL, hash).catch(() => undefined);
     } catch (error) {
       failures += 1;
       refusals = isDataRefusal(error) ? refusals + 1 : 0;
       if (refusals === 0) waitForDatabase(error as Error);
-      else console.error(`[billing] the database refused ${batch.length} settlements (attempt ${failures}):`, (error as Error).message);
+      else
+        console.error(
+          `[billing] the database refused ${batch.length} settlements (attempt ${failures}):`,
+          (error as Error).message,
+        );
       if (refusals > 0) {
         // The database refused the data itself: write this batch one settlement at a time, and a
         // settlement it keeps refusing is set aside whole — charge and usage log together — in
@@ -217,7 +237,9 @@ function waitForDatabase(error: Error): void {
 }
 
 function databaseBack(): void {
-  console.log(`[billing] the database answers again after ${Math.round((Date.now() - waitingSince!) / 1000)} s; the waiting charges are being written`);
+  console.log(
+    `[billing] the database answers again after ${Math.round((Date.now() - waitingSince!) / 1000)} s; the waiting charges are being written`,
+  );
   waitingSince = undefined;
   lastWaitError = undefined;
   lastWaitComplaint = 0;
@@ -259,7 +281,12 @@ export function settlementBacklog(): SettlementBacklog {
 }
 
 function setAside(item: Extract<QueueItem, { kind: "settle" }>, error: Error): void {
-  quarantine({ nodeId: NODE_ID, source: "settlement writer", reason: `refused by the database ${refusals} times: ${error.message}`, line: item.line });
+  quarantine({
+    nodeId: NODE_ID,
+    source: "settlement writer",
+    reason: `refused by the database ${refusals} times: ${error.message}`,
+    line: item.line,
+  });
   queue = queue.slice(1);
   journal().applied(item.settlement.seq);
   failures = 0;

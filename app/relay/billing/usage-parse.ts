@@ -19,7 +19,11 @@ export type UsageNote = {
   /** Why the upstream's usage was not believed (the tokens were counted instead). */
   usage_warning?: string;
   /** What the upstream reported for a side that was cut to its bound, and the bounds (the model's context window, the request's max_tokens). */
-  usage_clamped?: { prompt_tokens?: number; completion_tokens?: number; bound?: { prompt_tokens: number; completion_tokens: number } };
+  usage_clamped?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    bound?: { prompt_tokens: number; completion_tokens: number };
+  };
   /** Why a stream stopped short of its end (the client was told, and billed for what it got). */
   stream_cut?: string;
 };
@@ -77,12 +81,25 @@ function asObject(raw: unknown): Record<string, unknown> | undefined | typeof IN
  * not a believable count is dropped with a warning and those tokens are billed as ordinary ones;
  * a part larger than its whole is cut to the whole.
  */
-function withDetails(usage: Usage, raw: Record<string, unknown>, details: Partial<Record<"cached_tokens" | "cache_write_tokens" | "reasoning_tokens", string[]>>): ParsedUsage {
+function withDetails(
+  usage: Usage,
+  raw: Record<string, unknown>,
+  details: Partial<Record<"cached_tokens" | "cache_write_tokens" | "reasoning_tokens", string[]>>,
+): ParsedUsage {
   const out: Usage = { ...usage };
   const warnings: string[] = [];
-  for (const [field, paths] of Object.entries(details) as ["cached_tokens" | "cache_write_tokens" | "reasoning_tokens", string[]][]) {
+  for (const [field, paths] of Object.entries(details) as [
+    "cached_tokens" | "cache_write_tokens" | "reasoning_tokens",
+    string[],
+  ][]) {
     for (const path of paths) {
-      const value = path.split(".").reduce<unknown>((at, key) => (at && typeof at === "object" && !Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined), raw);
+      const value = path
+        .split(".")
+        .reduce<unknown>(
+          (at, key) =>
+            at && typeof at === "object" && !Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined,
+          raw,
+        );
       const count = readCount(value);
       if (count === undefined) continue;
       if (count === INVALID) warnings.push(`${path} ${describe(value)}`);
@@ -91,10 +108,14 @@ function withDetails(usage: Usage, raw: Record<string, unknown>, details: Partia
     }
   }
   if (out.cached_tokens !== undefined) out.cached_tokens = Math.min(out.cached_tokens, out.prompt_tokens);
-  if (out.cache_write_tokens !== undefined) out.cache_write_tokens = Math.min(out.cache_write_tokens, out.prompt_tokens - (out.cached_tokens ?? 0));
+  if (out.cache_write_tokens !== undefined)
+    out.cache_write_tokens = Math.min(out.cache_write_tokens, out.prompt_tokens - (out.cached_tokens ?? 0));
   if (out.reasoning_tokens !== undefined) out.reasoning_tokens = Math.min(out.reasoning_tokens, out.completion_tokens);
   if (!warnings.length) return { usage: out };
-  return { usage: out, usageNote: { usage_warning: `upstream ${warnings.join(", ")} ignored; those tokens billed at the ordinary price` } };
+  return {
+    usage: out,
+    usageNote: { usage_warning: `upstream ${warnings.join(", ")} ignored; those tokens billed at the ordinary price` },
+  };
 }
 
 /**
@@ -122,7 +143,12 @@ export function parseOpenAiUsage(raw: unknown): ParsedUsage {
   else if (total === INVALID) return rejected(`total_tokens ${describe(usage.total_tokens)}`);
   else counts = { prompt_tokens: promptTokens, completion_tokens: Math.max(0, (total ?? promptTokens) - promptTokens) };
   return withDetails(counts, usage, {
-    cached_tokens: ["prompt_tokens_details.cached_tokens", "input_tokens_details.cached_tokens", "input_token_details.cached_tokens", "prompt_cache_hit_tokens"],
+    cached_tokens: [
+      "prompt_tokens_details.cached_tokens",
+      "input_tokens_details.cached_tokens",
+      "input_token_details.cached_tokens",
+      "prompt_cache_hit_tokens",
+    ],
     reasoning_tokens: ["completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens"],
   });
 }
@@ -172,19 +198,28 @@ export function parseGeminiUsage(metadata: unknown): ParsedUsage {
   if (!main.usage) return main;
   const thoughts = readCount(meta.thoughtsTokenCount);
   if (thoughts === INVALID) return rejected(`thoughtsTokenCount ${describe(meta.thoughtsTokenCount)}`);
-  const counts = { prompt_tokens: main.usage.prompt_tokens, completion_tokens: main.usage.completion_tokens + (thoughts ?? 0) };
-  return withDetails(counts, meta, { cached_tokens: ["cachedContentTokenCount"], reasoning_tokens: ["thoughtsTokenCount"] });
+  const counts = {
+    prompt_tokens: main.usage.prompt_tokens,
+    completion_tokens: main.usage.completion_tokens + (thoughts ?? 0),
+  };
+  return withDetails(counts, meta, {
+    cached_tokens: ["cachedContentTokenCount"],
+    reasoning_tokens: ["thoughtsTokenCount"],
+  });
 }
 
 /**
  * Endpoint shapes with a single count of input tokens (rerank's `total_tokens`, Cohere's
  * `billed_units.input_tokens`, a transcription's `input_tokens`/`output_tokens`).
  */
-export function parseCounts(fields: Record<"prompt_tokens" | "completion_tokens", { key: string; value: unknown }>): ParsedUsage {
+export function parseCounts(
+  fields: Record<"prompt_tokens" | "completion_tokens", { key: string; value: unknown }>,
+): ParsedUsage {
   const prompt = readCount(fields.prompt_tokens.value);
   if (prompt === INVALID) return rejected(`${fields.prompt_tokens.key} ${describe(fields.prompt_tokens.value)}`);
   const completion = readCount(fields.completion_tokens.value);
-  if (completion === INVALID) return rejected(`${fields.completion_tokens.key} ${describe(fields.completion_tokens.value)}`);
+  if (completion === INVALID)
+    return rejected(`${fields.completion_tokens.key} ${describe(fields.completion_tokens.value)}`);
   if (prompt === undefined && completion === undefined) return {};
   return { usage: { prompt_tokens: prompt ?? 0, completion_tokens: completion ?? 0 } };
 }
@@ -214,10 +249,15 @@ export function clampUsage(usage: Usage, bounds: number | UsageBounds): { usage:
   if (usage.prompt_tokens > prompt) clamped.prompt_tokens = usage.prompt_tokens;
   if (usage.completion_tokens > completion) clamped.completion_tokens = usage.completion_tokens;
   if (typeof bounds !== "number") clamped.bound = { prompt_tokens: prompt, completion_tokens: completion };
-  const cut: Usage = { ...usage, prompt_tokens: Math.min(usage.prompt_tokens, prompt), completion_tokens: Math.min(usage.completion_tokens, completion) };
+  const cut: Usage = {
+    ...usage,
+    prompt_tokens: Math.min(usage.prompt_tokens, prompt),
+    completion_tokens: Math.min(usage.completion_tokens, completion),
+  };
   // The cached and written parts stay inside the (cut) prompt, reasoning inside the completion.
   if (cut.cached_tokens !== undefined) cut.cached_tokens = Math.min(cut.cached_tokens, cut.prompt_tokens);
-  if (cut.cache_write_tokens !== undefined) cut.cache_write_tokens = Math.min(cut.cache_write_tokens, cut.prompt_tokens - (cut.cached_tokens ?? 0));
+  if (cut.cache_write_tokens !== undefined)
+    cut.cache_write_tokens = Math.min(cut.cache_write_tokens, cut.prompt_tokens - (cut.cached_tokens ?? 0));
   if (cut.reasoning_tokens !== undefined) cut.reasoning_tokens = Math.min(cut.reasoning_tokens, cut.completion_tokens);
   return { usage: cut, usageNote: { usage_clamped: clamped } };
 }

@@ -3,7 +3,14 @@ import { asArray, asString, isObject, type Json } from "./json-shape";
 
 /** What a converted reply needs from an OpenAI chat completion or chunk. */
 export type ToolCall = { id: string; name: string; arguments: string };
-export type ReplyParts = { index: number; id: string; text: string; reasoning: string; toolCalls: ToolCall[]; finishReason: string | null };
+export type ReplyParts = {
+  index: number;
+  id: string;
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCall[];
+  finishReason: string | null;
+};
 
 /** A message's or delta's reasoning text: `reasoning_content` (DeepSeek and most compatible servers) or `reasoning`. */
 function reasoningOf(message: Json): string {
@@ -13,7 +20,12 @@ function reasoningOf(message: Json): string {
 function partsOf(reply: Json, choice: Json, position: number): ReplyParts {
   const message = isObject(choice.message) ? choice.message : {};
   const content = message.content;
-  const text = typeof content === "string" ? content : asArray(content).map((p) => (isObject(p) && typeof p.text === "string" ? p.text : "")).join("");
+  const text =
+    typeof content === "string"
+      ? content
+      : asArray(content)
+          .map((p) => (isObject(p) && typeof p.text === "string" ? p.text : ""))
+          .join("");
   const toolCalls = asArray(message.tool_calls)
     .filter(isObject)
     .map((call) => {
@@ -21,7 +33,14 @@ function partsOf(reply: Json, choice: Json, position: number): ReplyParts {
       return { id: asString(call.id) ?? "", name: asString(fn.name) ?? "", arguments: asString(fn.arguments) ?? "" };
     });
   const index = typeof choice.index === "number" ? choice.index : position;
-  return { index, id: asString(reply.id) ?? "", text, reasoning: reasoningOf(message), toolCalls, finishReason: asString(choice.finish_reason) ?? null };
+  return {
+    index,
+    id: asString(reply.id) ?? "",
+    text,
+    reasoning: reasoningOf(message),
+    toolCalls,
+    finishReason: asString(choice.finish_reason) ?? null,
+  };
 }
 
 /** The first choice of a completion (the only one a protocol without candidates can carry). */
@@ -52,10 +71,22 @@ function deltaOf(chunk: Json, choice: Json | undefined): ChunkDelta {
     .filter(isObject)
     .map((call) => {
       const fn = isObject(call.function) ? call.function : {};
-      return { index: typeof call.index === "number" ? call.index : 0, id: asString(call.id), name: asString(fn.name), arguments: asString(fn.arguments) };
+      return {
+        index: typeof call.index === "number" ? call.index : 0,
+        id: asString(call.id),
+        name: asString(fn.name),
+        arguments: asString(fn.arguments),
+      };
     });
   const index = choice && typeof choice.index === "number" ? choice.index : 0;
-  return { id: asString(chunk.id), index, text: asString(delta.content) ?? "", reasoning: reasoningOf(delta), toolCalls, finishReason: choice ? asString(choice.finish_reason) : undefined };
+  return {
+    id: asString(chunk.id),
+    index,
+    text: asString(delta.content) ?? "",
+    reasoning: reasoningOf(delta),
+    toolCalls,
+    finishReason: choice ? asString(choice.finish_reason) : undefined,
+  };
 }
 
 /** The first choice's delta of a chunk. */

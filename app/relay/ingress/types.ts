@@ -34,6 +34,10 @@ export type IngressMatch = { model?: string; stream?: boolean };
 export interface IngressSurface {
   /** The key the client presented, as an `Authorization` value for the token check (undefined: none). */
   credential(req: IncomingMessage, url: URL): string | undefined;
-  parse(raw: Buffer, match: IngressMatch, req: IncomingMessage): { body: Record<string, unknown>; ingress: Ingress } | { failure: RelayFailure };
+  parse(
+    raw: Buffer,
+    match: IngressMatch,
+    req: IncomingMessage,
+  ): { body: Record<string, unknown>; ingress: Ingress } | { failure: RelayFailure };
   sendError(res: ServerResponse, failure: RelayFailure, requestId: string): void;
 }

@@ -17,14 +17,22 @@ export type LimitTicket = { served(tokens: number): void };
  * are checked against what earlier calls used and added by the ticket when the call is served.
  * A plain undefined, without a turn of the event loop, when no limit applies.
  */
-export function admitCallerLimits(token: TokenContext): LimitTicket | RelayFailure | undefined | Promise<LimitTicket | RelayFailure | undefined> {
+export function admitCallerLimits(
+  token: TokenContext,
+): LimitTicket | RelayFailure | undefined | Promise<LimitTicket | RelayFailure | undefined> {
   const { rpm_limit: rpm, tpm_limit: tpm, id: tokenId } = token.token;
   const userLimited = options.bool("ModelRequestRateLimitEnabled");
   if (rpm <= 0 && tpm <= 0 && !userLimited) return undefined;
   return checkLimits(token, tokenId, rpm, tpm, userLimited);
 }
 
-async function checkLimits(token: TokenContext, tokenId: number, rpm: number, tpm: number, userLimited: boolean): Promise<LimitTicket | RelayFailure | undefined> {
+async function checkLimits(
+  token: TokenContext,
+  tokenId: number,
+  rpm: number,
+  tpm: number,
+  userLimited: boolean,
+): Promise<LimitTicket | RelayFailure | undefined> {
   const userId = token.user.id;
   const period = Math.max(1, options.int("ModelRequestRateLimitDurationMinutes")) * MINUTE;
   const userCount = userLimited ? options.int("ModelRequestRateLimitCount") : 0;
@@ -39,7 +47,9 @@ async function checkLimits(token: TokenContext, tokenId: number, rpm: number, tp
   }
   if (userSuccesses > 0) {
     specs.push({ kind: "peek", key: `limit:user-success:${userId}`, limit: userSuccesses, windowMs: period });
-    refusals.push((answer) => refuse("user_success", rateLimited.userSuccesses(period / MINUTE, userSuccesses, answer)));
+    refusals.push((answer) =>
+      refuse("user_success", rateLimited.userSuccesses(period / MINUTE, userSuccesses, answer)),
+    );
   }
   if (rpm > 0) {
     specs.push({ kind: "take", key: `limit:token-rpm:${tokenId}`, limit: rpm, windowMs: MINUTE });
@@ -66,4 +76,3 @@ function refuse(limit: string, failure: RelayFailure): RelayFailure {
   noteLimitRefusal(limit);
   return failure;
 }
-

@@ -70,8 +70,20 @@ export async function leaseChannelKey(channel: Channel): Promise<KeyLease | unde
   for (let i = 0; i < count; i += 1) {
     const index = set.enabled[(start + i) % count]!;
     const specs: LimitSpec[] = [];
-    if (channel.key_max_concurrency > 0) specs.push({ kind: "slot", key: `limit:key-slots:${channel.id}:${index}`, limit: channel.key_max_concurrency, ttlMs: KEY_SLOT_TTL_MS });
-    if (channel.key_rpm_limit > 0) specs.push({ kind: "take", key: `limit:key-rpm:${channel.id}:${index}`, limit: channel.key_rpm_limit, windowMs: MINUTE });
+    if (channel.key_max_concurrency > 0)
+      specs.push({
+        kind: "slot",
+        key: `limit:key-slots:${channel.id}:${index}`,
+        limit: channel.key_max_concurrency,
+        ttlMs: KEY_SLOT_TTL_MS,
+      });
+    if (channel.key_rpm_limit > 0)
+      specs.push({
+        kind: "take",
+        key: `limit:key-rpm:${channel.id}:${index}`,
+        limit: channel.key_rpm_limit,
+        windowMs: MINUTE,
+      });
     const step = specs.length > 0 ? await checkAndCount(specs) : undefined;
     if (step && !step.allowed) continue;
     const slot = step?.slot;

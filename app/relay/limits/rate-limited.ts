@@ -30,9 +30,17 @@ function limited(message: string, kind: "requests" | "tokens", limit: number, an
 }
 
 export const rateLimited = {
-  tokenRpm: (rpm: number, answer: WindowAnswer) => limited(`该令牌已达到每分钟请求数限制（RPM ${rpm}）`, "requests", rpm, answer),
-  tokenTpm: (tpm: number, answer: WindowAnswer) => limited(`该令牌已达到每分钟 Token 数限制（TPM ${tpm}）`, "tokens", tpm, answer),
+  tokenRpm: (rpm: number, answer: WindowAnswer) =>
+    limited(`该令牌已达到每分钟请求数限制（RPM ${rpm}）`, "requests", rpm, answer),
+  tokenTpm: (tpm: number, answer: WindowAnswer) =>
+    limited(`该令牌已达到每分钟 Token 数限制（TPM ${tpm}）`, "tokens", tpm, answer),
   userRequests: (minutes: number, count: number, answer: WindowAnswer) =>
-    limited(`您已达到总请求数限制：${minutes}分钟内最多请求${count}次，包括失败次数，请检查您的请求是否正确`, "requests", count, answer),
-  userSuccesses: (minutes: number, count: number, answer: WindowAnswer) => limited(`您已达到请求数限制：${minutes}分钟内最多请求${count}次`, "requests", count, answer),
+    limited(
+      `您已达到总请求数限制：${minutes}分钟内最多请求${count}次，包括失败次数，请检查您的请求是否正确`,
+      "requests",
+      count,
+      answer,
+    ),
+  userSuccesses: (minutes: number, count: number, answer: WindowAnswer) =>
+    limited(`您已达到请求数限制：${minutes}分钟内最多请求${count}次`, "requests", count, answer),
 };

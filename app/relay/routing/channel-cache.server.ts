@@ -32,7 +32,8 @@ async function loadTable(): Promise<RoutingTable> {
     models.set(a.model, list);
   }
   const routes = new Map<string, Map<string, Tier[]>>();
-  for (const [group, models] of grouped) routes.set(group, new Map([...models].map(([model, list]) => [model, buildTiers(list)])));
+  for (const [group, models] of grouped)
+    routes.set(group, new Map([...models].map(([model, list]) => [model, buildTiers(list)])));
   return { routes, channels: new Map(channels.map((c) => [c.id, c])) };
 }
 
@@ -43,7 +44,9 @@ export function invalidateRoutingTable(): void {
 }
 
 async function current(): Promise<RoutingTable> {
-  subscribed ??= subscribe(CHANNEL_CHANGED_CHANNEL, () => invalidateRoutingTable()).then(() => onResubscribed(invalidateRoutingTable));
+  subscribed ??= subscribe(CHANNEL_CHANGED_CHANNEL, () => invalidateRoutingTable()).then(() =>
+    onResubscribed(invalidateRoutingTable),
+  );
   await subscribed;
   if (!table) {
     const started = generation;

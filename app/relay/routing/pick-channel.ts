@@ -9,7 +9,12 @@ export type Tier = { priority: number; channels: RoutedChannel[] };
 
 const SMOOTHING = 10;
 
-export function pickChannel(tiers: Tier[], attempt: number, excluded: ReadonlySet<number>, random: () => number = Math.random): RoutedChannel | undefined {
+export function pickChannel(
+  tiers: Tier[],
+  attempt: number,
+  excluded: ReadonlySet<number>,
+  random: () => number = Math.random,
+): RoutedChannel | undefined {
   if (tiers.length === 0) return undefined;
   // The usual first try: the top tier, nothing excluded yet.
   if (attempt === 0 && excluded.size === 0) return drawFrom(tiers[0]!.channels, random);
@@ -43,5 +48,7 @@ export function buildTiers(channels: RoutedChannel[]): Tier[] {
     list.push(c);
     byPriority.set(c.priority, list);
   }
-  return [...byPriority.entries()].sort((a, b) => b[0] - a[0]).map(([priority, list]) => ({ priority, channels: list }));
+  return [...byPriority.entries()]
+    .sort((a, b) => b[0] - a[0])
+    .map(([priority, list]) => ({ priority, channels: list }));
 }

@@ -38,14 +38,20 @@ export type ClosingUsage = { usage: Usage; model: string; object: string };
  */
 export function endStream(sink: ReplySink, outcome: StreamOutcome, closing?: ClosingUsage): void {
   if (!sink.open) return;
-  if (closing && outcome.usageFrame) sink.write(`data: ${replyWithBilledUsage(outcome.usageFrame, outcome.usage, closing.usage)}\n\n`);
+  if (closing && outcome.usageFrame)
+    sink.write(`data: ${replyWithBilledUsage(outcome.usageFrame, outcome.usage, closing.usage)}\n\n`);
   else if (closing && !outcome.usageSent) sink.write(`data: ${usageChunk(outcome, closing)}\n\n`);
   if (outcome.error) sink.end(`data: ${JSON.stringify({ error: { ...outcome.error, param: null } })}\n\n`);
   else sink.end("data: [DONE]\n\n");
 }
 
 /** Ends a native stream (decision 026): the translator frames its own end, given the usage billed and any error. */
-export function endNativeStream(sink: ReplySink, outcome: StreamOutcome, billed: Usage, close: NonNullable<StreamTranslator["close"]>): void {
+export function endNativeStream(
+  sink: ReplySink,
+  outcome: StreamOutcome,
+  billed: Usage,
+  close: NonNullable<StreamTranslator["close"]>,
+): void {
   if (!sink.open) return;
   sink.end(close(billed, outcome.error));
 }
@@ -55,7 +61,14 @@ function usageChunk(outcome: StreamOutcome, { usage, model, object }: ClosingUsa
   const id = typeof outcome.first?.id === "string" ? outcome.first.id : `chatcmpl-${Date.now().toString(36)}`;
   const created = typeof outcome.first?.created === "number" ? outcome.first.created : Math.floor(Date.now() / 1000);
   const { prompt_tokens, completion_tokens } = usage;
-  return JSON.stringify({ id, object, created, model, choices: [], usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens } });
+  return JSON.stringify({
+    id,
+    object,
+    created,
+    model,
+    choices: [],
+    usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
+  });
 }
 
 /** A chunk with no choices and a usage: the stream's closing usage report. Parsed only when a step reported usage. */
@@ -89,7 +102,14 @@ function firstChunkIdentity(chunk: string): StreamOutcome["first"] {
  * protocol's last event (translator.finished), the upstream went quiet or reported an error —
  * comes back with the error to end the client's stream on and `stream_cut` in its usage note.
  */
-export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator: StreamTranslator, idleTimeoutMs: number, abort: () => void, decoder?: StreamDecoder): Promise<StreamOutcome> {
+export function pipeStream(
+  upstream: UpstreamReply,
+  sink: ReplySink,
+  translator: StreamTranslator,
+  idleTimeoutMs: number,
+  abort: () => void,
+  decoder?: StreamDecoder,
+): Promise<StreamOutcome> {
   return new Promise((resolve) => {
     const counter = createTokenCounter();
     let usage: Usage | undefined;
@@ -111,7 +131,16 @@ export function pipeStream(upstream: UpstreamReply, sink: ReplySink, translator:
       // timer keeps watching it, so an upstream that never closes is let go, not kept forever.
       if (upstreamEnded || ended !== "done") clearTimeout(idleTimer);
       const note = cut ? { ...usageNote, stream_cut: cut } : usageNote;
-      resolve({ usage, usageNote: note, countedCompletion: usage ? 0 : counter.total, error, ended, usageSent, usageFrame, first });
+      resolve({
+        usage,
+        usageNote: note,
+        countedCompletion: usage ? 0 : counter.total,
+        error,
+        ended,
+        usageSent,
+        usageFrame,
+        first,
+      });
     };
     // The client is told why its stream stops short; it pays for what it got.
     const cutShort = (why: StreamCut, reason: UpstreamError) => {

@@ -21,5 +21,9 @@ export function interruptedError(cut: keyof typeof INTERRUPTED_MESSAGES): Upstre
 
 /** What the client is told when the upstream went quiet mid-reply. */
 export function idleTimeoutError(idleTimeoutMs: number): UpstreamError {
-  return { message: `上游流式响应超时（${Math.round(idleTimeoutMs / 1000)} 秒无数据）`, type: "upstream_error", code: STREAM_IDLE_TIMEOUT };
+  return {
+    message: `上游流式响应超时（${Math.round(idleTimeoutMs / 1000)} 秒无数据）`,
+    type: "upstream_error",
+    code: STREAM_IDLE_TIMEOUT,
+  };
 }

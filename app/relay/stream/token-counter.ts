@@ -13,7 +13,8 @@ let tokenizer: ((text: string) => number) | undefined;
 const LONG_RUN = /(\S{256})/;
 
 function countTokens(text: string): number {
-  tokenizer ??= (createRequire(import.meta.url)("gpt-tokenizer") as { countTokens: (text: string) => number }).countTokens;
+  tokenizer ??= (createRequire(import.meta.url)("gpt-tokenizer") as { countTokens: (text: string) => number })
+    .countTokens;
   if (text.length < 256 || !LONG_RUN.test(text)) return tokenizer(text);
   let tokens = 0;
   for (const piece of text.split(LONG_RUN)) if (piece) tokens += tokenizer(piece);

@@ -30,7 +30,10 @@ export async function serveMjImage(res: ServerResponse, mjId: string): Promise<v
     return notFound(res, "图片地址无效");
   }
   const hostname = target.hostname.replace(/^\[|\]$/g, "");
-  if ((target.protocol !== "http:" && target.protocol !== "https:") || isForbiddenUpstreamIp(hostname)) return sendJson(res, 502, { error: { message: "图片地址不被允许", type: "new_api_error", code: "forbidden_upstream" } });
+  if ((target.protocol !== "http:" && target.protocol !== "https:") || isForbiddenUpstreamIp(hostname))
+    return sendJson(res, 502, {
+      error: { message: "图片地址不被允许", type: "new_api_error", code: "forbidden_upstream" },
+    });
   await new Promise<void>((resolve) => {
     let done = false;
     const finish = () => {
@@ -41,13 +44,21 @@ export async function serveMjImage(res: ServerResponse, mjId: string): Promise<v
     };
     const failWith = (message: string) => {
       upstream.destroy();
-      if (!res.headersSent) sendJson(res, 502, { error: { message, type: "new_api_error", code: "image_fetch_failed" } });
+      if (!res.headersSent)
+        sendJson(res, 502, { error: { message, type: "new_api_error", code: "image_fetch_failed" } });
       else res.destroy();
       finish();
     };
     const send = target.protocol === "https:" ? httpsRequest : httpRequest;
     const upstream = send(
-      { hostname, port: Number(target.port) || (target.protocol === "https:" ? 443 : 80), path: `${target.pathname}${target.search}`, method: "GET", lookup: guardedLookup, agent: false },
+      {
+        hostname,
+        port: Number(target.port) || (target.protocol === "https:" ? 443 : 80),
+        path: `${target.pathname}${target.search}`,
+        method: "GET",
+        lookup: guardedLookup,
+        agent: false,
+      },
       (reply: IncomingMessage) => {
         if (reply.statusCode !== 200) {
           reply.resume();

@@ -15,7 +15,20 @@ const BATCH = 100;
 const MAX_TASKS_PER_PASS = 2_000;
 
 function failure(reason: string): MjTaskState {
-  return { status: "FAILURE", progress: "100%", imageUrl: "", failReason: reason, promptEn: "", description: "", state: "", submitTime: 0, startTime: 0, finishTime: 0, buttons: "", properties: "" };
+  return {
+    status: "FAILURE",
+    progress: "100%",
+    imageUrl: "",
+    failReason: reason,
+    promptEn: "",
+    description: "",
+    state: "",
+    submitTime: 0,
+    startTime: 0,
+    finishTime: 0,
+    buttons: "",
+    properties: "",
+  };
 }
 
 /** The reference's wording for its one-hour rule, for whatever limit is configured. */
@@ -29,8 +42,12 @@ export function timeoutReason(seconds: number): string {
 function merged(row: MjRow, reported: MjTaskState): MjTaskState {
   return {
     ...reported,
-    promptEn: reported.promptEn || row.prompt_en, state: reported.state || row.state, imageUrl: reported.imageUrl || row.image_url,
-    startTime: reported.startTime || row.start_time, buttons: reported.buttons || row.buttons, properties: reported.properties || row.properties,
+    promptEn: reported.promptEn || row.prompt_en,
+    state: reported.state || row.state,
+    imageUrl: reported.imageUrl || row.image_url,
+    startTime: reported.startTime || row.start_time,
+    buttons: reported.buttons || row.buttons,
+    properties: reported.properties || row.properties,
   };
 }
 
@@ -60,12 +77,15 @@ async function pollOnce(now: number): Promise<string> {
   const byChannel = new Map<number, MjRow[]>();
   for (const row of rows) {
     if (!row.mj_id) count(await applyMjState(row, failure("任务 ID 为空")));
-    else if (row.submit_time > 0 && row.submit_time < cutoff) count(await applyMjState(row, failure(timeoutReason(env.MJ_TASK_TIMEOUT_SECONDS))));
+    else if (row.submit_time > 0 && row.submit_time < cutoff)
+      count(await applyMjState(row, failure(timeoutReason(env.MJ_TASK_TIMEOUT_SECONDS))));
     else byChannel.set(row.channel_id, [...(byChannel.get(row.channel_id) ?? []), row]);
   }
   const db = await getDb();
   const channelIds = [...byChannel.keys()];
-  const channels = channelIds.length ? await db.selectFrom("channels").selectAll().where("id", "in", channelIds).execute() : [];
+  const channels = channelIds.length
+    ? await db.selectFrom("channels").selectAll().where("id", "in", channelIds).execute()
+    : [];
   const known = new Map<number, Channel>(channels.map((c) => [c.id, c]));
   const errors: string[] = [];
   for (const [channelId, tasks] of byChannel) {
@@ -77,13 +97,24 @@ async function pollOnce(now: number): Promise<string> {
     for (let i = 0; i < tasks.length; i += BATCH) {
       const batch = tasks.slice(i, i + BATCH);
       try {
-        const reply = await callTaskUpstream(channel, { method: "POST", path: "/mj/task/list-by-condition", body: JSON.stringify({ ids: batch.map((r) => r.mj_id) }), auth: "mj", timeoutMs: 15_000 });
+        const reply = await callTaskUpstream(channel, {
+          method: "POST",
+          path: "/mj/task/list-by-condition",
+          body: JSON.stringify({ ids: batch.map((r) => r.mj_id) }),
+          auth: "mj",
+          timeoutMs: 15_000,
+        });
         const list = reply.status === 200 ? parseJsonBody(reply.body) : undefined;
         if (!Array.isArray(list)) {
           errors.push(`channel #${channelId}: HTTP ${reply.status}`);
           continue;
         }
-        const reported = new Map(list.map(readReportedMjTask).filter((t) => t !== undefined).map((t) => [t.id, t]));
+        const reported = new Map(
+          list
+            .map(readReportedMjTask)
+            .filter((t) => t !== undefined)
+            .map((t) => [t.id, t]),
+        );
         for (const row of batch) {
           const task = reported.get(row.mj_id);
           if (task) count(await applyMjState(row, merged(row, task)));

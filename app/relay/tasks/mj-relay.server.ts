@@ -2,13 +2,28 @@ import { inCallersLanguage } from "../errors.server";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Channel } from "../../../db/schema";
-import { applyMjState, findMjTask, findMjTasks, insertMjTask, mjImageUrl, mjModelName, MJ_DONE } from "~/domain/tasks/midjourney.server";
+import {
+  applyMjState,
+  findMjTask,
+  findMjTasks,
+  insertMjTask,
+  mjImageUrl,
+  mjModelName,
+  MJ_DONE,
+} from "~/domain/tasks/midjourney.server";
 import { effectiveServerAddress, options } from "~/domain/options/store.server";
 import { getDb } from "~/utils/db.server";
 import type { TokenContext } from "../auth/token-auth.server";
 import { BodyTooLargeError, readBody, sendJson } from "../http.server";
 import type { RelayFailure } from "../relay-error";
-import { clearModeFlags, decodeTaskId, MJ_SUBMIT_ROUTES, mjSubmitKind, mjTaskObject, readReportedMjTask } from "./mj-wire";
+import {
+  clearModeFlags,
+  decodeTaskId,
+  MJ_SUBMIT_ROUTES,
+  mjSubmitKind,
+  mjTaskObject,
+  readReportedMjTask,
+} from "./mj-wire";
 import { failedTaskAttempt, taskBill, taskCall, taskChannelKey } from "./task-billing.server";
 import { relayAdmitted } from "../admission/run.server";
 import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
@@ -65,7 +80,13 @@ async function readJsonObject(req: IncomingMessage, res: ServerResponse): Promis
 export type MjRequestMeta = { requestId: string; startedAt: number };
 
 /** Routes a token-authenticated `/mj` request (everything but the image proxy and notify). */
-export async function handleMjAuthenticated(req: IncomingMessage, res: ServerResponse, split: { mode?: string; rest: string }, token: TokenContext, meta: MjRequestMeta): Promise<void> {
+export async function handleMjAuthenticated(
+  req: IncomingMessage,
+  res: ServerResponse,
+  split: { mode?: string; rest: string },
+  token: TokenContext,
+  meta: MjRequestMeta,
+): Promise<void> {
   const { rest } = split;
   const method = req.method ?? "GET";
   const fetch = /^\/task\/([^/]+)\/fetch$/.exec(rest);
@@ -78,7 +99,12 @@ export async function handleMjAuthenticated(req: IncomingMessage, res: ServerRes
   }
   if (rest === "/task/list-by-condition") return listByCondition(req, res, token);
   const submit = /^\/submit\/([a-z-]+)$/.exec(rest);
-  const route = submit && (MJ_SUBMIT_ROUTES as readonly string[]).includes(submit[1]!) ? submit[1]! : rest === "/insight-face/swap" ? "insight-face/swap" : undefined;
+  const route =
+    submit && (MJ_SUBMIT_ROUTES as readonly string[]).includes(submit[1]!)
+      ? submit[1]!
+      : rest === "/insight-face/swap"
+        ? "insight-face/swap"
+        : undefined;
   if (!route) {
     req.resume();
     return mjError(res, 404, 4, `Invalid URL (${method} /mj${rest})`);
@@ -97,10 +123,14 @@ async function fetchTask(res: ServerResponse, mjId: string, token: TokenContext)
 async function listByCondition(req: IncomingMessage, res: ServerResponse, token: TokenContext): Promise<void> {
   const body = await readJsonObject(req, res);
   if (!body) return;
-  const ids = Array.isArray(body.ids) ? body.ids.filter((id): id is string => typeof id === "string" && id.length > 0 && id.length <= 100).slice(0, 500) : [];
+  const ids = Array.isArray(body.ids)
+    ? body.ids.filter((id): id is string => typeof id === "string" && id.length > 0 && id.length <= 100).slice(0, 500)
+    : [];
   const rows = await findMjTasks(ids, token.user.id);
   const seen = new Set<string>();
-  const tasks = rows.filter((row) => !seen.has(row.mj_id) && seen.add(row.mj_id)).map((row) => mjTaskObject(row, mjImageUrl(row)));
+  const tasks = rows
+    .filter((row) => !seen.has(row.mj_id) && seen.add(row.mj_id))
+    .map((row) => mjTaskObject(row, mjImageUrl(row)));
   sendJson(res, 200, tasks);
 }
 
@@ -115,7 +145,12 @@ async function imageSeed(res: ServerResponse, mjId: string, token: TokenContext)
   const channel = await channelById(row.channel_id);
   if (!channel) return mjError(res, 400, 4, "原任务的渠道已不存在");
   try {
-    const reply = await callTaskUpstream(channel, { method: "GET", path: `/mj/task/${encodeURIComponent(row.mj_id)}/image-seed`, auth: "mj", timeoutMs: 15_000 });
+    const reply = await callTaskUpstream(channel, {
+      method: "GET",
+      path: `/mj/task/${encodeURIComponent(row.mj_id)}/image-seed`,
+      auth: "mj",
+      timeoutMs: 15_000,
+    });
     const parsed = parseJsonBody(reply.body);
     if (parsed === undefined) return mjError(res, 502, 5, `上游返回了无法解析的回复（HTTP ${reply.status}）`);
     sendJson(res, reply.status === 200 ? 200 : 502, parsed);
@@ -133,7 +168,10 @@ function readProxyReply(body: string): ProxyReply | undefined {
   const code = typeof o.code === "number" && Number.isInteger(o.code) ? o.code : undefined;
   if (code === undefined) return undefined;
   const result = typeof o.result === "string" || typeof o.result === "number" ? String(o.result) : "";
-  const properties = typeof o.properties === "object" && o.properties !== null && !Array.isArray(o.properties) ? (o.properties as Record<string, unknown>) : {};
+  const properties =
+    typeof o.properties === "object" && o.properties !== null && !Array.isArray(o.properties)
+      ? (o.properties as Record<string, unknown>)
+      : {};
   return { code, description: typeof o.description === "string" ? o.description : "", result, properties };
 }
 
@@ -143,7 +181,14 @@ const MODAL_ACTIONS = new Set(["INPAINT", "CUSTOM_ZOOM"]);
 
 type Submitted = { channel: Channel; proxy: ProxyReply };
 
-async function submitTask(res: ServerResponse, route: string, split: { mode?: string; rest: string }, body: Record<string, unknown>, token: TokenContext, meta: MjRequestMeta): Promise<void> {
+async function submitTask(
+  res: ServerResponse,
+  route: string,
+  split: { mode?: string; rest: string },
+  body: Record<string, unknown>,
+  token: TokenContext,
+  meta: MjRequestMeta,
+): Promise<void> {
   const kind = mjSubmitKind(route, body);
   if ("error" in kind) return mjError(res, 400, 4, kind.error);
   // Actions on an earlier task go to the proxy that has it; new tasks are routed like any model.
@@ -151,9 +196,11 @@ async function submitTask(res: ServerResponse, route: string, split: { mode?: st
   if (kind.originTaskId) {
     const origin = await findMjTask(kind.originTaskId.slice(0, 100), token.user.id);
     if (!origin) return mjError(res, 400, 4, "task_not_found");
-    if (options.bool("MjActionCheckSuccessEnabled") && kind.action !== "MODAL" && origin.status !== "SUCCESS") return mjError(res, 400, 4, "task_status_not_success");
+    if (options.bool("MjActionCheckSuccessEnabled") && kind.action !== "MODAL" && origin.status !== "SUCCESS")
+      return mjError(res, 400, 4, "task_status_not_success");
     originChannel = await channelById(origin.channel_id);
-    if (!originChannel || originChannel.status !== CHANNEL_STATUS.enabled) return mjError(res, 400, 4, "原任务的渠道已被禁用");
+    if (!originChannel || originChannel.status !== CHANNEL_STATUS.enabled)
+      return mjError(res, 400, 4, "原任务的渠道已被禁用");
   }
 
   // The reference's body edits: no account filter unless allowed, the mode flags cleared on request.
@@ -173,7 +220,13 @@ async function submitTask(res: ServerResponse, route: string, split: { mode?: st
       else delete body.notifyHook;
       let reply;
       try {
-        reply = await callTaskUpstream(channel, { method: "POST", path: forwardPath, body: JSON.stringify(body), auth: "mj", timeoutMs: 60_000 });
+        reply = await callTaskUpstream(channel, {
+          method: "POST",
+          path: forwardPath,
+          body: JSON.stringify(body),
+          auth: "mj",
+          timeoutMs: 60_000,
+        });
       } catch (error) {
         return failedTaskAttempt(channel, 0, error instanceof Error ? error.message : "上游请求失败");
       }
@@ -186,11 +239,27 @@ async function submitTask(res: ServerResponse, route: string, split: { mode?: st
         // The proxy answered, and refused the task: nothing is charged, the refusal is kept as a failed task.
         settlement.refund();
         await insertMjTask({
-          userId: token.user.id, tokenId: token.token.id, channelId: channel.id, code: proxy.code, action: kind.action, mjId: proxy.result, prompt,
-          description: proxy.description, state, status: "FAILURE", progress: MJ_DONE,
-          failReason: proxy.description || `提交失败（code ${proxy.code}）`, quota: 0, finishTime: Date.now(),
+          userId: token.user.id,
+          tokenId: token.token.id,
+          channelId: channel.id,
+          code: proxy.code,
+          action: kind.action,
+          mjId: proxy.result,
+          prompt,
+          description: proxy.description,
+          state,
+          status: "FAILURE",
+          progress: MJ_DONE,
+          failReason: proxy.description || `提交失败（code ${proxy.code}）`,
+          quota: 0,
+          finishTime: Date.now(),
         });
-        return sendJson(res, 200, { code: proxy.code, description: proxy.description, result: proxy.result, properties: proxy.properties });
+        return sendJson(res, 200, {
+          code: proxy.code,
+          description: proxy.description,
+          result: proxy.result,
+          properties: proxy.properties,
+        });
       }
       // The task row is written after its charge is in the database, so a refund can never reach the ledger first.
       const bill = taskBill(settlement.priced, kind.action, proxy.result);
@@ -200,13 +269,29 @@ async function submitTask(res: ServerResponse, route: string, split: { mode?: st
       const waitsForModal = proxy.code === 21 && MODAL_ACTIONS.has(kind.action);
       const uploaded = kind.action === "UPLOAD";
       await insertMjTask({
-        userId: token.user.id, tokenId: token.token.id, channelId: channel.id, code: 1, action: kind.action, mjId: proxy.result, prompt,
-        description: proxy.description, state,
-        status: uploaded ? "SUCCESS" : waitsForModal ? "MODAL" : "SUBMITTED", progress: uploaded ? MJ_DONE : "0%", failReason: "", quota: bill.quota,
-        finishTime: uploaded ? Date.now() : 0, properties: JSON.stringify(proxy.properties).slice(0, 20_000),
+        userId: token.user.id,
+        tokenId: token.token.id,
+        channelId: channel.id,
+        code: 1,
+        action: kind.action,
+        mjId: proxy.result,
+        prompt,
+        description: proxy.description,
+        state,
+        status: uploaded ? "SUCCESS" : waitsForModal ? "MODAL" : "SUBMITTED",
+        progress: uploaded ? MJ_DONE : "0%",
+        failReason: "",
+        quota: bill.quota,
+        finishTime: uploaded ? Date.now() : 0,
+        properties: JSON.stringify(proxy.properties).slice(0, 20_000),
       });
       // The reference shows clients 1 for "exists" and "queued", except for tasks waiting in MODAL.
-      return sendJson(res, 200, { code: waitsForModal ? 21 : 1, description: proxy.description, result: proxy.result, properties: proxy.properties });
+      return sendJson(res, 200, {
+        code: waitsForModal ? 21 : 1,
+        description: proxy.description,
+        result: proxy.result,
+        properties: proxy.properties,
+      });
     },
   });
   if (failure) mjFailure(res, failure);
@@ -230,8 +315,12 @@ export async function handleMjNotify(req: IncomingMessage, res: ServerResponse):
   const task = readReportedMjTask(body);
   if (!task) return mjError(res, 400, 4, "invalid_request: 缺少任务 id");
   const db = await getDb();
-  const rows = await db.selectFrom("midjourneys").selectAll().where("mj_id", "=", task.id).where("channel_id", "=", channel.id).execute();
+  const rows = await db
+    .selectFrom("midjourneys")
+    .selectAll()
+    .where("mj_id", "=", task.id)
+    .where("channel_id", "=", channel.id)
+    .execute();
   for (const row of rows) await applyMjState(row, task);
   sendJson(res, 200, { code: 1, description: "success", result: task.id });
 }
-

@@ -5,17 +5,32 @@
  */
 import type { MjTaskState } from "~/domain/tasks/midjourney.server";
 
-export const MJ_SUBMIT_ROUTES = ["imagine", "change", "simple-change", "describe", "blend", "modal", "shorten", "action", "upload-discord-images"] as const;
+export const MJ_SUBMIT_ROUTES = [
+  "imagine",
+  "change",
+  "simple-change",
+  "describe",
+  "blend",
+  "modal",
+  "shorten",
+  "action",
+  "upload-discord-images",
+] as const;
 
 export type MjSubmitKind = { action: string; originTaskId?: string } | { error: string };
 
 // NUL characters cannot be stored (PostgreSQL text): dropped wherever text is read from a body.
 function text(value: unknown): string {
-  return typeof value === "string" ? value.replaceAll("\u0000", "") : typeof value === "number" && Number.isFinite(value) ? String(value) : "";
+  return typeof value === "string"
+    ? value.replaceAll("\u0000", "")
+    : typeof value === "number" && Number.isFinite(value)
+      ? String(value)
+      : "";
 }
 
 function time(value: unknown): number {
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : 0;
+  const n =
+    typeof value === "number" ? value : typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : 0;
   return Number.isSafeInteger(n) && n > 0 ? n : 0;
 }
 
@@ -92,10 +107,21 @@ export function readReportedMjTask(value: unknown): ReportedMjTask | undefined {
   if (!id) return undefined;
   const json = (v: unknown) => (v === undefined || v === null ? "" : JSON.stringify(v).slice(0, 20_000));
   return {
-    id, action: text(o.action).toUpperCase().slice(0, 40), status: text(o.status).toUpperCase().slice(0, 20) || "SUBMITTED", progress: text(o.progress).slice(0, 30),
-    imageUrl: text(o.imageUrl), failReason: text(o.failReason), prompt: text(o.prompt) || undefined, promptEn: text(o.promptEn), description: text(o.description),
-    state: text(o.state), submitTime: time(o.submitTime), startTime: time(o.startTime), finishTime: time(o.finishTime),
-    buttons: Array.isArray(o.buttons) ? json(o.buttons) : "", properties: typeof o.properties === "object" ? json(o.properties) : "",
+    id,
+    action: text(o.action).toUpperCase().slice(0, 40),
+    status: text(o.status).toUpperCase().slice(0, 20) || "SUBMITTED",
+    progress: text(o.progress).slice(0, 30),
+    imageUrl: text(o.imageUrl),
+    failReason: text(o.failReason),
+    prompt: text(o.prompt) || undefined,
+    promptEn: text(o.promptEn),
+    description: text(o.description),
+    state: text(o.state),
+    submitTime: time(o.submitTime),
+    startTime: time(o.startTime),
+    finishTime: time(o.finishTime),
+    buttons: Array.isArray(o.buttons) ? json(o.buttons) : "",
+    properties: typeof o.properties === "object" ? json(o.properties) : "",
   };
 }
 
@@ -109,14 +135,41 @@ function parsedOr<T>(raw: string, fallback: T): unknown {
 }
 
 /** The task object the gateway answers fetch and list-by-condition with (the proxy's shape). */
-export function mjTaskObject(row: {
-  mj_id: string; action: string; status: string; progress: string; prompt: string; prompt_en: string; description: string; state: string;
-  submit_time: number; start_time: number; finish_time: number; fail_reason: string; buttons: string; properties: string;
-}, imageUrl: string) {
+export function mjTaskObject(
+  row: {
+    mj_id: string;
+    action: string;
+    status: string;
+    progress: string;
+    prompt: string;
+    prompt_en: string;
+    description: string;
+    state: string;
+    submit_time: number;
+    start_time: number;
+    finish_time: number;
+    fail_reason: string;
+    buttons: string;
+    properties: string;
+  },
+  imageUrl: string,
+) {
   return {
-    id: row.mj_id, action: row.action, status: row.status, progress: row.progress, prompt: row.prompt, promptEn: row.prompt_en, description: row.description,
-    state: row.state, submitTime: row.submit_time, startTime: row.start_time, finishTime: row.finish_time, imageUrl, failReason: row.fail_reason,
-    properties: parsedOr(row.properties, {}), buttons: parsedOr(row.buttons, []),
+    id: row.mj_id,
+    action: row.action,
+    status: row.status,
+    progress: row.progress,
+    prompt: row.prompt,
+    promptEn: row.prompt_en,
+    description: row.description,
+    state: row.state,
+    submitTime: row.submit_time,
+    startTime: row.start_time,
+    finishTime: row.finish_time,
+    imageUrl,
+    failReason: row.fail_reason,
+    properties: parsedOr(row.properties, {}),
+    buttons: parsedOr(row.buttons, []),
   };
 }
 

@@ -15,12 +15,19 @@ function text(value: unknown): string {
 }
 
 function seconds(value: unknown): number {
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,12}$/.test(value) ? Number(value) : 0;
+  const n =
+    typeof value === "number" ? value : typeof value === "string" && /^\d{1,12}$/.test(value) ? Number(value) : 0;
   return Number.isSafeInteger(n) && n > 0 ? n : 0;
 }
 
 /** Suno-API reports no progress; the states stand for rough steps. */
-const STEP_PROGRESS: Record<string, string> = { NOT_START: "0%", SUBMITTED: "10%", QUEUED: "20%", IN_PROGRESS: "50%", UNKNOWN: "0%" };
+const STEP_PROGRESS: Record<string, string> = {
+  NOT_START: "0%",
+  SUBMITTED: "10%",
+  QUEUED: "20%",
+  IN_PROGRESS: "50%",
+  UNKNOWN: "0%",
+};
 
 export function readReportedSunoTask(value: unknown): (SunoTaskState & { id: string }) | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
@@ -31,7 +38,16 @@ export function readReportedSunoTask(value: unknown): (SunoTaskState & { id: str
   const progress = /^\d{1,3}%$/.test(text(o.progress)) ? text(o.progress) : (STEP_PROGRESS[status] ?? "0%");
   // The clips are kept as reported, unless they are implausibly large.
   const data = o.data === undefined ? undefined : JSON.stringify(o.data).length <= 200_000 ? o.data : null;
-  return { id, status, failReason: text(o.fail_reason), progress, submitTime: seconds(o.submit_time), startTime: seconds(o.start_time), finishTime: seconds(o.finish_time), data };
+  return {
+    id,
+    status,
+    failReason: text(o.fail_reason),
+    progress,
+    submitTime: seconds(o.submit_time),
+    startTime: seconds(o.start_time),
+    finishTime: seconds(o.finish_time),
+    data,
+  };
 }
 
 let running = false;
@@ -52,7 +68,11 @@ async function pollOnce(): Promise<string> {
   const byChannel = new Map<number, TaskRow[]>();
   for (const row of rows) byChannel.set(row.channel_id, [...(byChannel.get(row.channel_id) ?? []), row]);
   const db = await getDb();
-  const channels = await db.selectFrom("channels").selectAll().where("id", "in", [...byChannel.keys()]).execute();
+  const channels = await db
+    .selectFrom("channels")
+    .selectAll()
+    .where("id", "in", [...byChannel.keys()])
+    .execute();
   const known = new Map<number, Channel>(channels.map((c) => [c.id, c]));
   let updated = 0;
   let refunded = 0;
@@ -64,19 +84,44 @@ async function pollOnce(): Promise<string> {
   for (const [channelId, tasks] of byChannel) {
     const channel = known.get(channelId);
     if (!channel) {
-      for (const row of tasks) count(await applySunoState(row, { status: "FAILURE", failReason: "渠道已不存在", progress: "100%", submitTime: 0, startTime: 0, finishTime: 0, data: undefined }));
+      for (const row of tasks)
+        count(
+          await applySunoState(row, {
+            status: "FAILURE",
+            failReason: "渠道已不存在",
+            progress: "100%",
+            submitTime: 0,
+            startTime: 0,
+            finishTime: 0,
+            data: undefined,
+          }),
+        );
       continue;
     }
     for (let i = 0; i < tasks.length; i += BATCH) {
       const batch = tasks.slice(i, i + BATCH);
       try {
-        const reply = await callTaskUpstream(channel, { method: "POST", path: "/suno/fetch", body: JSON.stringify({ ids: batch.map((r) => r.task_id) }), auth: "bearer", timeoutMs: 15_000 });
-        const parsed = reply.status === 200 ? (parseJsonBody(reply.body) as { code?: unknown; data?: unknown } | undefined) : undefined;
+        const reply = await callTaskUpstream(channel, {
+          method: "POST",
+          path: "/suno/fetch",
+          body: JSON.stringify({ ids: batch.map((r) => r.task_id) }),
+          auth: "bearer",
+          timeoutMs: 15_000,
+        });
+        const parsed =
+          reply.status === 200
+            ? (parseJsonBody(reply.body) as { code?: unknown; data?: unknown } | undefined)
+            : undefined;
         if (!parsed || parsed.code !== "success" || !Array.isArray(parsed.data)) {
           errors.push(`channel #${channelId}: HTTP ${reply.status}`);
           continue;
         }
-        const reported = new Map(parsed.data.map(readReportedSunoTask).filter((t) => t !== undefined).map((t) => [t.id, t]));
+        const reported = new Map(
+          parsed.data
+            .map(readReportedSunoTask)
+            .filter((t) => t !== undefined)
+            .map((t) => [t.id, t]),
+        );
         for (const row of batch) {
           const task = reported.get(row.task_id);
           if (task) count(await applySunoState(row, task));

@@ -47,7 +47,13 @@ async function readObject(req: IncomingMessage, res: ServerResponse): Promise<Re
 
 export type SunoRequestMeta = { requestId: string; startedAt: number };
 
-export async function handleSuno(req: IncomingMessage, res: ServerResponse, path: string, token: TokenContext, meta: SunoRequestMeta): Promise<void> {
+export async function handleSuno(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  token: TokenContext,
+  meta: SunoRequestMeta,
+): Promise<void> {
   const method = req.method ?? "GET";
   const one = /^\/suno\/fetch\/([^/]+)$/.exec(path);
   if (method === "GET" && one) {
@@ -62,7 +68,9 @@ export async function handleSuno(req: IncomingMessage, res: ServerResponse, path
   if (path === "/suno/fetch") {
     const body = await readObject(req, res);
     if (!body) return;
-    const ids = Array.isArray(body.ids) ? body.ids.filter((id): id is string => typeof id === "string" && id.length > 0 && id.length <= 100).slice(0, 500) : [];
+    const ids = Array.isArray(body.ids)
+      ? body.ids.filter((id): id is string => typeof id === "string" && id.length > 0 && id.length <= 100).slice(0, 500)
+      : [];
     const rows = await findSunoTasks(ids, token.user.id);
     return sendJson(res, 200, { code: "success", message: "", data: rows.map(sunoTaskObject) });
   }
@@ -84,7 +92,13 @@ async function channelById(id: number): Promise<Channel | undefined> {
 
 type Submitted = { taskId: string; message: string };
 
-async function submitSuno(res: ServerResponse, action: string, body: Record<string, unknown>, token: TokenContext, meta: SunoRequestMeta): Promise<void> {
+async function submitSuno(
+  res: ServerResponse,
+  action: string,
+  body: Record<string, unknown>,
+  token: TokenContext,
+  meta: SunoRequestMeta,
+): Promise<void> {
   const prompt = typeof body.prompt === "string" ? body.prompt : "";
   if (action === "LYRICS" && !prompt.trim()) return sunoError(res, 400, "prompt_empty", "prompt is empty");
   let originChannel: Channel | undefined;
@@ -92,10 +106,14 @@ async function submitSuno(res: ServerResponse, action: string, body: Record<stri
     if (body.mv === undefined || body.mv === "") body.mv = "chirp-v3-0";
     // A continuation runs on the channel that made the original task.
     if (typeof body.continue_clip_id === "string" && body.continue_clip_id) {
-      const original = typeof body.task_id === "string" ? (await findSunoTasks([body.task_id.slice(0, 100)], token.user.id))[0] : undefined;
+      const original =
+        typeof body.task_id === "string"
+          ? (await findSunoTasks([body.task_id.slice(0, 100)], token.user.id))[0]
+          : undefined;
       if (!original) return sunoError(res, 400, "task_id_required", "continue_clip_id 需要有效的 task_id");
       originChannel = await channelById(original.channel_id);
-      if (!originChannel || originChannel.status !== CHANNEL_STATUS.enabled) return sunoError(res, 400, "channel_disabled", "原任务的渠道已被禁用");
+      if (!originChannel || originChannel.status !== CHANNEL_STATUS.enabled)
+        return sunoError(res, 400, "channel_disabled", "原任务的渠道已被禁用");
     }
   }
   const model = `suno_${action.toLowerCase()}`;
@@ -104,14 +122,31 @@ async function submitSuno(res: ServerResponse, action: string, body: Record<stri
     async attempt(channel) {
       let reply;
       try {
-        reply = await callTaskUpstream(channel, { method: "POST", path: `/suno/submit/${action}`, body: JSON.stringify(body), auth: "bearer", timeoutMs: 60_000 });
+        reply = await callTaskUpstream(channel, {
+          method: "POST",
+          path: `/suno/submit/${action}`,
+          body: JSON.stringify(body),
+          auth: "bearer",
+          timeoutMs: 60_000,
+        });
       } catch (error) {
         return failedTaskAttempt(channel, 0, error instanceof Error ? error.message : "上游请求失败");
       }
       const parsed = parseJsonBody(reply.body) as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-      const taskId = reply.status === 200 && parsed?.code === "success" && (typeof parsed.data === "string" || typeof parsed.data === "number") ? String(parsed.data) : "";
+      const taskId =
+        reply.status === 200 &&
+        parsed?.code === "success" &&
+        (typeof parsed.data === "string" || typeof parsed.data === "number")
+          ? String(parsed.data)
+          : "";
       const message = typeof parsed?.message === "string" ? parsed.message : "";
-      if (!taskId) return failedTaskAttempt(channel, reply.status, message || `上游返回 HTTP ${reply.status}`, typeof parsed?.code === "string" ? parsed.code : null);
+      if (!taskId)
+        return failedTaskAttempt(
+          channel,
+          reply.status,
+          message || `上游返回 HTTP ${reply.status}`,
+          typeof parsed?.code === "string" ? parsed.code : null,
+        );
       return { ok: true, taskId, message };
     },
     async served({ taskId, message }, settlement, channel) {
@@ -120,7 +155,15 @@ async function submitSuno(res: ServerResponse, action: string, body: Record<stri
       const settling = settlement.settle(bill);
       if (settling instanceof Promise) await settling;
       await settlement.durable("database");
-      await insertSunoTask({ userId: token.user.id, tokenId: token.token.id, channelId: channel.id, taskId, action, quota: bill.quota, input: prompt || body.gpt_description_prompt || "" });
+      await insertSunoTask({
+        userId: token.user.id,
+        tokenId: token.token.id,
+        channelId: channel.id,
+        taskId,
+        action,
+        quota: bill.quota,
+        input: prompt || body.gpt_description_prompt || "",
+      });
       sendJson(res, 200, { code: "success", message, data: taskId });
     },
   });

@@ -30,16 +30,32 @@ export function taskHold(model: string, priced: PricedModel): Hold | RelayFailur
 }
 
 /** What every task submit tells the admission module: who pays, the action's model, its price as the hold, and the channel an action on an earlier task must go to. */
-export function taskCall(token: TokenContext, model: string, meta: { requestId: string; startedAt: number }, channel: Channel | undefined): Pick<AdmittedCall<unknown>, "token" | "model" | "requestId" | "startedAt" | "channel" | "hold"> {
-  return { token, model, requestId: meta.requestId, startedAt: meta.startedAt, channel, hold: (priced) => taskHold(model, priced) };
+export function taskCall(
+  token: TokenContext,
+  model: string,
+  meta: { requestId: string; startedAt: number },
+  channel: Channel | undefined,
+): Pick<AdmittedCall<unknown>, "token" | "model" | "requestId" | "startedAt" | "channel" | "hold"> {
+  return {
+    token,
+    model,
+    requestId: meta.requestId,
+    startedAt: meta.startedAt,
+    channel,
+    hold: (priced) => taskHold(model, priced),
+  };
 }
 
 /** The bill of an accepted task: its price, with the action and the task id in its log row. */
 export function taskBill(priced: PricedModel, action: string, taskId: string): Bill {
   const quota = taskQuota(priced) ?? 0;
-  const { modelPrice, groupRatio } = priced.pricing.kind === "price" ? priced.pricing : { modelPrice: 0, groupRatio: 0 };
+  const { modelPrice, groupRatio } =
+    priced.pricing.kind === "price" ? priced.pricing : { modelPrice: 0, groupRatio: 0 };
   return {
-    quota, promptTokens: 0, completionTokens: 0, isStream: false,
+    quota,
+    promptTokens: 0,
+    completionTokens: 0,
+    isStream: false,
     content: `模型固定价格 ${modelPrice.toFixed(2)}，分组倍率 ${groupRatio.toFixed(2)}，操作 ${action}`,
     other: { model_price: modelPrice, group_ratio: groupRatio },
     note: { task_id: taskId },
@@ -51,12 +67,21 @@ export function taskBill(priced: PricedModel, action: string, taskId: string): B
  * status (mapped like any channel's), retried on another channel by the policy every surface
  * keeps. `upstreamStatus` 0 when nothing answered.
  */
-export function failedTaskAttempt(channel: Channel, upstreamStatus: number, message: string, code: string | null = null): FailedAttempt {
+export function failedTaskAttempt(
+  channel: Channel,
+  upstreamStatus: number,
+  message: string,
+  code: string | null = null,
+): FailedAttempt {
   const status = upstreamStatus >= 400 ? mapStatusCode(channel.status_code_mapping, upstreamStatus) : 502;
   return {
-    ok: false, status, error: { message, type: "upstream_error", code: code ?? (upstreamStatus ? "upstream_error" : "do_request_failed") },
+    ok: false,
+    status,
+    error: { message, type: "upstream_error", code: code ?? (upstreamStatus ? "upstream_error" : "do_request_failed") },
     // Nothing answered, or an answer that is no task (a 2xx without one): another channel may do better.
-    retryable: upstreamStatus < 400 || isRetryableStatus(upstreamStatus, channel.type), responded: false, upstreamStatus,
+    retryable: upstreamStatus < 400 || isRetryableStatus(upstreamStatus, channel.type),
+    responded: false,
+    upstreamStatus,
   };
 }
 

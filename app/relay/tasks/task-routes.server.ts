@@ -13,7 +13,13 @@ import { handleSuno } from "./suno-relay.server";
  * other path. Clients authenticate with `Authorization: Bearer sk-…` or, as Midjourney clients
  * do, `mj-api-secret: sk-…` (read when the bearer is absent or the proxy's placeholder).
  */
-export async function handleTaskRelay(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, startedAt: number): Promise<boolean> {
+export async function handleTaskRelay(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  requestId: string,
+  startedAt: number,
+): Promise<boolean> {
   const mj = splitMjPath(path);
   const suno = !mj && path.startsWith("/suno/");
   if (!mj && !suno) return false;

@@ -7,7 +7,13 @@ import { channelBase, taskChannelKey } from "./task-billing.server";
  * deadline and a reply-size cap. Midjourney proxies take the key in `mj-api-secret`, Suno APIs
  * as a bearer token.
  */
-export type TaskUpstreamCall = { method: "GET" | "POST"; path: string; body?: string; auth: "mj" | "bearer"; timeoutMs: number };
+export type TaskUpstreamCall = {
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
+  auth: "mj" | "bearer";
+  timeoutMs: number;
+};
 
 export class TaskUpstreamError extends Error {}
 
@@ -20,7 +26,13 @@ export async function callTaskUpstream(channel: Channel, call: TaskUpstreamCall)
   if (call.auth === "mj") headers["mj-api-secret"] = key;
   else headers.Authorization = `Bearer ${key}`;
   try {
-    return await guardedHttp(`${base}${call.path}`, { method: call.method, headers, body: call.body, timeoutMs: call.timeoutMs, maxBytes: 8 * 1024 * 1024 });
+    return await guardedHttp(`${base}${call.path}`, {
+      method: call.method,
+      headers,
+      body: call.body,
+      timeoutMs: call.timeoutMs,
+      maxBytes: 8 * 1024 * 1024,
+    });
   } catch (error) {
     throw new TaskUpstreamError(error instanceof Error ? error.message : String(error));
   }

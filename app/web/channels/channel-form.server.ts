@@ -5,7 +5,11 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { splitList } from "~/domain/channels/abilities.server";
 import { SELECTABLE_CHANNEL_TYPES, allCatalogModels, getChannelType, requiresBaseUrl } from "~/domain/channels/catalog";
 import { channelConsoleSchema, type ChannelConsoleInput } from "~/domain/channels/channel-console-form";
-import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, mergeCustomModels } from "~/domain/channels/channel-form-helpers";
+import {
+  MODEL_MAPPING_TEMPLATE,
+  STATUS_CODE_MAPPING_TEMPLATE,
+  mergeCustomModels,
+} from "~/domain/channels/channel-form-helpers";
 import type { ChannelFields, ModelLister } from "~/domain/channels/channel-input";
 import { manageChannelKey } from "~/domain/channels/channel-key-manage.server";
 import { createChannels, updateChannel } from "~/domain/channels/channels.server";
@@ -36,11 +40,18 @@ function baseUrlPlaceholder(type: number): string {
   return info?.defaultBaseUrl ? `可选，留空使用官方地址 ${info.defaultBaseUrl}` : "可选，留空由该渠道类型自行决定地址";
 }
 
-
 export function newChannelDefaults() {
   return {
-    type: "1", models: [...(getChannelType(1)?.defaultModels ?? [])], groups: ["default"], auto_ban: "on", priority: "0", weight: "0",
-    key_mode: "batch", multi_key_mode: "random", key_max_concurrency: "0", key_rpm_limit: "0",
+    type: "1",
+    models: [...(getChannelType(1)?.defaultModels ?? [])],
+    groups: ["default"],
+    auto_ban: "on",
+    priority: "0",
+    weight: "0",
+    key_mode: "batch",
+    multi_key_mode: "random",
+    key_max_concurrency: "0",
+    key_rpm_limit: "0",
   };
 }
 
@@ -94,9 +105,13 @@ async function keyIntent(intent: string, formData: FormData, id: number | undefi
   const back = `/channel/edit/${id ?? 0}`;
   const action = intent === "enable-key" ? "enable_key" : intent === "disable-key" ? "disable_key" : "enable_all_keys";
   const index = Number(formData.get("key_index") ?? 0);
-  if (!id || !Number.isInteger(index) || index < 0) return redirectWithFlash(back, { type: "error", message: "该渠道没有这个密钥" });
+  if (!id || !Number.isInteger(index) || index < 0)
+    return redirectWithFlash(back, { type: "error", message: "该渠道没有这个密钥" });
   const result = await manageChannelKey(id, action, index);
-  return redirectWithFlash(back, result.ok ? { type: "success", message: result.value } : { type: "error", message: result.message });
+  return redirectWithFlash(
+    back,
+    result.ok ? { type: "success", message: result.value } : { type: "error", message: result.message },
+  );
 }
 
 /** Re-renders the form with changed values and no field errors (a helper button, not a save). */
@@ -127,7 +142,12 @@ function switchTypeDefaults(formData: FormData, setList: (name: string, values: 
   }
 }
 
-export async function handleChannelForm(request: Request, mode: "create" | "edit", id?: number, listModels?: ModelLister) {
+export async function handleChannelForm(
+  request: Request,
+  mode: "create" | "edit",
+  id?: number,
+  listModels?: ModelLister,
+) {
   const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "save");
   const setList = (name: string, values: string[]) => {
@@ -146,7 +166,10 @@ export async function handleChannelForm(request: Request, mode: "create" | "edit
       setList("models", []);
       return rerender(formData);
     case "add-custom": {
-      const merged = mergeCustomModels(formData.getAll("models").map(String), String(formData.get("custom_models") ?? ""));
+      const merged = mergeCustomModels(
+        formData.getAll("models").map(String),
+        String(formData.get("custom_models") ?? ""),
+      );
       setList("models", merged.models);
       formData.set("custom_models", "");
       return rerender(formData, merged.duplicate ? "某些模型已存在！" : undefined);
@@ -160,7 +183,9 @@ export async function handleChannelForm(request: Request, mode: "create" | "edit
         type: Number(formData.get("type")),
         base_url: String(formData.get("base_url") ?? "").trim(),
         other: String(formData.get("other") ?? "").trim(),
-        key: String(formData.get("key") ?? "").split(/\r?\n/)[0]!.trim(),
+        key: String(formData.get("key") ?? "")
+          .split(/\r?\n/)[0]!
+          .trim(),
       });
       if (!listed.ok) return rerender(formData, listed.message);
       if (listed.value.length === 0) return rerender(formData, "获取模型列表失败：上游没有列出模型");
@@ -179,10 +204,13 @@ export async function handleChannelForm(request: Request, mode: "create" | "edit
   const submission = parseWithZod(formData, { schema: channelConsoleSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["key"] });
   const fields = toChannelFields(submission.value, mode);
-  const result = mode === "create"
-    ? await createChannels(fields, { mode: submission.value.key_mode, multiKeyMode: submission.value.multi_key_mode })
-    : await updateChannel(id ?? 0, fields);
+  const result =
+    mode === "create"
+      ? await createChannels(fields, { mode: submission.value.key_mode, multiKeyMode: submission.value.multi_key_mode })
+      : await updateChannel(id ?? 0, fields);
   if (!result.ok) return submission.reply({ formErrors: [result.message] });
-  return redirectWithFlash("/channel", { type: "success", message: mode === "create" ? "渠道创建成功！" : "渠道更新成功！" });
+  return redirectWithFlash("/channel", {
+    type: "success",
+    message: mode === "create" ? "渠道创建成功！" : "渠道更新成功！",
+  });
 }
-

@@ -1,5 +1,12 @@
 import { data } from "@remix-run/node";
-import { checkOptionPreconditions, getOptionDef, isOptionKey, validateOptionValue, type OptionDef, type OptionKey } from "~/domain/options/registry";
+import {
+  checkOptionPreconditions,
+  getOptionDef,
+  isOptionKey,
+  validateOptionValue,
+  type OptionDef,
+  type OptionKey,
+} from "~/domain/options/registry";
 import { getOptionValue, saveOption } from "~/domain/options/store.server";
 import { messages } from "~/messages";
 import { redirectWithFlash } from "~/utils/flash.server";
@@ -42,7 +49,8 @@ const htmlNumber = (n: number | undefined) => (n === undefined || n >= Number.MA
  */
 function fieldBounds(def: OptionDef | undefined): FieldBounds {
   if (!def) return {};
-  if (def.type === "int") return { min: def.min ?? (def.above !== undefined ? def.above + 1 : 0), max: htmlNumber(def.max), step: "1" };
+  if (def.type === "int")
+    return { min: def.min ?? (def.above !== undefined ? def.above + 1 : 0), max: htmlNumber(def.max), step: "1" };
   if (def.type === "float") return { min: def.min ?? def.above ?? 0, max: htmlNumber(def.max), step: "any" };
   // JSON is shown indented but measured compact, so its cap is left to the server.
   if (def.type === "string") return { maxLength: def.maxLength };
@@ -157,7 +165,10 @@ export async function saveCard(card: OptionCard, form: FormData, opts: CardSaveO
   const intent = card.intent;
   for (const key of CONFIRM_OFF_KEYS) {
     if (submitted.get(key) === "false" && currentValue(key) === "true" && form.get("confirm") !== key) {
-      return data<CardResult>({ intent, error: messages.passwordLoginOffConfirm, confirm: key, values }, { status: 400 });
+      return data<CardResult>(
+        { intent, error: messages.passwordLoginOffConfirm, confirm: key, values },
+        { status: 400 },
+      );
     }
   }
   const { changed, fieldErrors } = checkSubmitted(card, submitted);
@@ -172,10 +183,13 @@ export async function saveCard(card: OptionCard, form: FormData, opts: CardSaveO
     return data<CardResult>({ intent, error: message, fieldErrors, values }, { status: 400 });
   }
   if (changed.size === 0) {
-    if (opts.unchangedIsSuccess) return redirectWithFlash(opts.tabUrl, { type: "success", message: opts.successMessage ?? messages.saved });
+    if (opts.unchangedIsSuccess)
+      return redirectWithFlash(opts.tabUrl, { type: "success", message: opts.successMessage ?? messages.saved });
     return data<CardResult>({ intent, info: messages.nothingChanged });
   }
-  const order = [...changed.keys()].sort((a, b) => Number(getOptionDef(a)?.type === "bool") - Number(getOptionDef(b)?.type === "bool"));
+  const order = [...changed.keys()].sort(
+    (a, b) => Number(getOptionDef(a)?.type === "bool") - Number(getOptionDef(b)?.type === "bool"),
+  );
   const failed: Record<string, string[]> = {};
   for (const key of order) {
     try {
@@ -187,7 +201,11 @@ export async function saveCard(card: OptionCard, form: FormData, opts: CardSaveO
     }
   }
   const failures = Object.keys(failed).length;
-  if (failures === 0) return redirectWithFlash(opts.tabUrl, { type: "success", message: opts.successMessage ?? messages.saved });
+  if (failures === 0)
+    return redirectWithFlash(opts.tabUrl, { type: "success", message: opts.successMessage ?? messages.saved });
   const headline = opts.failureMessage ?? (failures < order.length ? messages.savePartlyFailed : messages.saveFailed);
-  return data<CardResult>({ intent, error: `${headline}：${firstError(failed)}`, fieldErrors: failed, values }, { status: 400 });
+  return data<CardResult>(
+    { intent, error: `${headline}：${firstError(failed)}`, fieldErrors: failed, values },
+    { status: 400 },
+  );
 }

@@ -22,14 +22,19 @@ async function clearLogs(form: FormData, request: Request) {
   const text = String(form.get("before") ?? "").trim();
   if (!text) return data<CardResult>({ intent, error: messages.logTimeRequired }, { status: 400 });
   const before = parseWallClock(text, requestTimeZone(request));
-  if (!Number.isFinite(before) || before <= 0) return data<CardResult>({ intent, error: messages.logTimeRequired, values: { before: text } }, { status: 400 });
+  if (!Number.isFinite(before) || before <= 0)
+    return data<CardResult>({ intent, error: messages.logTimeRequired, values: { before: text } }, { status: 400 });
   try {
     const count = await deleteLogsBefore(before);
     return redirectWithFlash(TAB_URL, { type: "success", message: messages.logsCleared.replace("{n}", String(count)) });
   } catch (error) {
     // The page answers (no error page): the card shows 日志清理失败：… and the form stays usable.
     console.error("[settings] clearing logs failed:", (error as Error).message);
-    return data<CardResult>({ intent, error: messages.logClearFailed.replace("{message}", (error as Error).message), values: { before: text } });
+    return data<CardResult>({
+      intent,
+      error: messages.logClearFailed.replace("{message}", (error as Error).message),
+      values: { before: text },
+    });
   }
 }
 
@@ -37,7 +42,8 @@ export async function operationTabAction(_user: User, intent: string, form: Form
   if (intent === "clear-logs") return clearLogs(form, request);
   if (intent === "reset-model-ratio") {
     const result = await resetModelRatio();
-    if (!result.ok) return data<CardResult>({ intent: "ratio", error: `${messages.saveFailed}：${result.message}` }, { status: 400 });
+    if (!result.ok)
+      return data<CardResult>({ intent: "ratio", error: `${messages.saveFailed}：${result.message}` }, { status: 400 });
     return redirectWithFlash(TAB_URL, { type: "success", message: messages.modelRatioReset });
   }
   const card = findCard(OPERATION_CARDS, intent);

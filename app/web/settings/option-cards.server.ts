@@ -31,7 +31,12 @@ const u = (key: OptionKey, label: string, help?: string): CardField => ({ key, l
 // A number's range and step are the option registry's (cardView puts them on the field).
 const n = (key: OptionKey, label: string, help?: string): CardField => ({ key, label, kind: "number", help });
 const s = (key: OptionKey, label: string): CardField => ({ key, label, kind: "secret" });
-const j = (key: OptionKey, label: string, jsonMessage: string = "不是合法的 JSON 字符串"): CardField => ({ key, label, kind: "json", jsonMessage });
+const j = (key: OptionKey, label: string, jsonMessage: string = "不是合法的 JSON 字符串"): CardField => ({
+  key,
+  label,
+  kind: "json",
+  jsonMessage,
+});
 
 export const OPERATION_CARDS: readonly OptionCard[] = [
   {
@@ -74,7 +79,11 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
     title: "日志设置",
     fields: [
       b("LogConsumeEnabled", "启用额度消费日志记录"),
-      n("LogRetentionDays", "日志保留天数", "超过此天数的日志由后台任务每小时清理一次（整月删除分区，其余分批删除）；0 表示永久保留。数据看板的汇总数据不受影响"),
+      n(
+        "LogRetentionDays",
+        "日志保留天数",
+        "超过此天数的日志由后台任务每小时清理一次（整月删除分区，其余分批删除）；0 表示永久保留。数据看板的汇总数据不受影响",
+      ),
     ],
   },
   {
@@ -101,8 +110,16 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
     fields: [
       n("ChannelDisableThreshold", "最长响应时间（秒）", "当运行通道全部测试时，超过此时间将自动禁用通道"),
       n("QuotaRemindThreshold", "额度提醒阈值", "低于此额度时将发送邮件提醒用户"),
-      n("ChannelTestFrequency", "自动测试所有通道间隔（分钟）", "0 表示使用环境变量 CHANNEL_TEST_FREQUENCY，未设置则不自动测试"),
-      n("ChannelUpdateFrequency", "自动更新所有通道余额间隔（分钟）", "0 表示使用环境变量 CHANNEL_UPDATE_FREQUENCY，未设置则不自动更新"),
+      n(
+        "ChannelTestFrequency",
+        "自动测试所有通道间隔（分钟）",
+        "0 表示使用环境变量 CHANNEL_TEST_FREQUENCY，未设置则不自动测试",
+      ),
+      n(
+        "ChannelUpdateFrequency",
+        "自动更新所有通道余额间隔（分钟）",
+        "0 表示使用环境变量 CHANNEL_UPDATE_FREQUENCY，未设置则不自动更新",
+      ),
       b("AutomaticDisableChannelEnabled", "失败时自动禁用通道"),
       b("AutomaticEnableChannelEnabled", "成功时自动启用通道"),
     ],
@@ -135,9 +152,15 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
       j("ModelPrice", "模型固定价格（一次调用消耗多少美元，优先于模型倍率）"),
       j("ModelRatio", "模型倍率"),
       j("CompletionRatio", "补全倍率（仅对自定义模型有效）"),
-      j("CacheRatio", "缓存倍率（命中提示缓存的输入 token 按模型倍率 × 此倍率计费；未列出的模型按服务商公布的默认值，无默认值时为 1）"),
+      j(
+        "CacheRatio",
+        "缓存倍率（命中提示缓存的输入 token 按模型倍率 × 此倍率计费；未列出的模型按服务商公布的默认值，无默认值时为 1）",
+      ),
       j("CreateCacheRatio", "缓存创建倍率（写入提示缓存的输入 token，如 Claude 为 1.25）"),
-      j("ModelContextLength", "模型上下文长度（一次调用最多计费的 token 数；上游报告更多时按此计费并记入日志，未列出的模型按 RELAY_USAGE_CEILING）"),
+      j(
+        "ModelContextLength",
+        "模型上下文长度（一次调用最多计费的 token 数；上游报告更多时按此计费并记入日志，未列出的模型按 RELAY_USAGE_CEILING）",
+      ),
       j("GroupRatio", "分组倍率"),
       j("UserUsableGroups", "用户可选分组"),
     ],
@@ -145,11 +168,18 @@ export const OPERATION_CARDS: readonly OptionCard[] = [
 ];
 
 export const SYSTEM_CARDS: readonly OptionCard[] = [
-  { intent: "general", title: "通用设置", fields: [u("ServerAddress", "服务器地址", "例如 https://yourdomain.com，末尾的 / 会被去掉")] },
+  {
+    intent: "general",
+    title: "通用设置",
+    fields: [u("ServerAddress", "服务器地址", "例如 https://yourdomain.com，末尾的 / 会被去掉")],
+  },
   {
     intent: "worker",
     title: "代理设置",
-    fields: [u("WorkerUrl", "Worker 地址，不填写则不启用代理", "例如 https://workername.yourdomain.workers.dev"), s("WorkerValidKey", "Worker 密钥")],
+    fields: [
+      u("WorkerUrl", "Worker 地址，不填写则不启用代理", "例如 https://workername.yourdomain.workers.dev"),
+      s("WorkerValidKey", "Worker 密钥"),
+    ],
   },
   {
     intent: "payment",
@@ -169,7 +199,10 @@ export const SYSTEM_CARDS: readonly OptionCard[] = [
     intent: "login",
     title: "配置登录注册",
     fields: [
-      { ...b("PasswordLoginEnabled", "允许通过密码进行登录"), help: "关闭后，未绑定其他登录方式的用户将无法登录；关闭时需再次确认" },
+      {
+        ...b("PasswordLoginEnabled", "允许通过密码进行登录"),
+        help: "关闭后，未绑定其他登录方式的用户将无法登录；关闭时需再次确认",
+      },
       b("PasswordRegisterEnabled", "允许通过密码进行注册"),
       b("EmailVerificationEnabled", "通过密码注册时需要进行邮箱验证"),
       b("RegisterEnabled", "允许新用户注册（此项为否时，新用户将无法以任何方式进行注册）"),
@@ -185,7 +218,12 @@ export const SYSTEM_CARDS: readonly OptionCard[] = [
     fields: [
       b("EmailDomainRestrictionEnabled", "启用邮箱域名白名单"),
       b("EmailAliasRestrictionEnabled", "启用邮箱别名限制（例如：ab.cd@gmail.com）"),
-      { key: "EmailDomainWhitelist", label: "允许的邮箱域名", kind: "textarea", help: "以英文逗号分隔，例如 gmail.com,qq.com" },
+      {
+        key: "EmailDomainWhitelist",
+        label: "允许的邮箱域名",
+        kind: "textarea",
+        help: "以英文逗号分隔，例如 gmail.com,qq.com",
+      },
     ],
   },
   {
@@ -228,7 +266,13 @@ export const SYSTEM_CARDS: readonly OptionCard[] = [
 ];
 
 /** Addresses lose a trailing slash before they are stored (docs/product.md, Settings). */
-export const TRAILING_SLASH_KEYS: ReadonlySet<OptionKey> = new Set<OptionKey>(["ServerAddress", "WorkerUrl", "PayAddress", "CustomCallbackAddress", "WeChatServerAddress"]);
+export const TRAILING_SLASH_KEYS: ReadonlySet<OptionKey> = new Set<OptionKey>([
+  "ServerAddress",
+  "WorkerUrl",
+  "PayAddress",
+  "CustomCallbackAddress",
+  "WeChatServerAddress",
+]);
 
 /** Switching these off is asked twice (docs/product.md, Settings: password login off needs a confirmation). */
 export const CONFIRM_OFF_KEYS: ReadonlySet<OptionKey> = new Set<OptionKey>(["PasswordLoginEnabled"]);

@@ -25,8 +25,12 @@ function reply(result: EmailCardResult, status = 200) {
 
 /** `email-code` mails a code to the address typed (30 s cooldown); `email-bind` binds it with the code. */
 export async function personalEmailAction(user: User, intent: string, form: FormData, request: Request) {
-  const email = String(form.get("email") ?? "").trim().slice(0, 254);
-  const code = String(form.get("code") ?? "").trim().slice(0, 32);
+  const email = String(form.get("email") ?? "")
+    .trim()
+    .slice(0, 254);
+  const code = String(form.get("code") ?? "")
+    .trim()
+    .slice(0, 32);
   const ip = clientIp(request);
   if (!email) return reply({ intent, email, fieldErrors: { email: [messages.emailBindEmailRequired] } }, 400);
   if (!(await allowCriticalRequest(ip))) return reply({ intent, email, error: messages.tooManyRequests }, 429);

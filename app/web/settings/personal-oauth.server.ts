@@ -29,10 +29,12 @@ export function loadOAuthBindings(user: User) {
 export const OAUTH_BIND_INTENTS = ["bind-wechat", "bind-telegram"] as const;
 
 export async function oauthBindAction(user: User, intent: string, form: FormData, request: Request) {
-  if (await oauthRateLimited(request)) return data<SettingsActionResult>({ intent, error: messages.tooManyRequests }, { status: 429 });
+  if (await oauthRateLimited(request))
+    return data<SettingsActionResult>({ intent, error: messages.tooManyRequests }, { status: 429 });
   if (intent === "bind-wechat") {
     const outcome = await wechatBind(user, String(form.get("code") ?? ""));
-    if (!outcome.ok) return data<SettingsActionResult>({ intent, fieldErrors: { code: [outcome.message] } }, { status: 400 });
+    if (!outcome.ok)
+      return data<SettingsActionResult>({ intent, fieldErrors: { code: [outcome.message] } }, { status: 400 });
     return redirectWithFlash("/setting", { type: "success", message: messages.wechatBound });
   }
   const params = new URLSearchParams();

@@ -65,7 +65,8 @@ const refused = (intent: string, error: string, fields?: Record<string, string[]
 
 export async function personalTabAction(user: User, intent: string, form: FormData, request: Request) {
   // 账户绑定: the email card's intents go to its own module, GitHub/WeChat/Telegram's below.
-  if ((EMAIL_CARD_INTENTS as readonly string[]).includes(intent)) return personalEmailAction(user, intent, form, request);
+  if ((EMAIL_CARD_INTENTS as readonly string[]).includes(intent))
+    return personalEmailAction(user, intent, form, request);
   switch (intent) {
     case "profile": {
       const displayName = text(form, "display_name").trim();
@@ -75,12 +76,19 @@ export async function personalTabAction(user: User, intent: string, form: FormDa
     }
     case "password": {
       const parsed = changePasswordSchema.safeParse(Object.fromEntries(form));
-      if (!parsed.success) return data<SettingsActionResult>({ intent, fieldErrors: fieldErrors(parsed.error.issues) }, { status: 400 });
+      if (!parsed.success)
+        return data<SettingsActionResult>({ intent, fieldErrors: fieldErrors(parsed.error.issues) }, { status: 400 });
       const result = await updateSelf(user, parsed.data, await currentSessionId(request));
-      if (!result.ok) return data<SettingsActionResult>({ intent, fieldErrors: { original_password: [result.message] } }, { status: 400 });
+      if (!result.ok)
+        return data<SettingsActionResult>(
+          { intent, fieldErrors: { original_password: [result.message] } },
+          { status: 400 },
+        );
       return redirectWithFlash("/setting", { type: "success", message: messages.passwordChanged });
     }
-    case "bind-wechat": case "bind-telegram": return oauthBindAction(user, intent, form, request);
+    case "bind-wechat":
+    case "bind-telegram":
+      return oauthBindAction(user, intent, form, request);
     case "aff-transfer": {
       const raw = text(form, "quota").trim();
       // Only plain digits are an amount; anything else is below the minimum, as the reference's console says.
@@ -92,13 +100,19 @@ export async function personalTabAction(user: User, intent: string, form: FormDa
     case "access-token": {
       // Only its hash is kept: this answer is the one time the token is shown.
       const token = await regenerateAccessToken(user.id);
-      return data<SettingsActionResult>({ intent, shownOnce: token, success: messages.accessTokenGenerated }, { headers: { "Cache-Control": "no-store" } });
+      return data<SettingsActionResult>(
+        { intent, shownOnce: token, success: messages.accessTokenGenerated },
+        { headers: { "Cache-Control": "no-store" } },
+      );
     }
     case "delete-account": {
-      if (text(form, "confirm_username") !== user.username) return refused(intent, "", { confirm_username: [messages.deleteConfirmPrompt] });
+      if (text(form, "confirm_username") !== user.username)
+        return refused(intent, "", { confirm_username: [messages.deleteConfirmPrompt] });
       const result = await deleteSelf(user);
       if (!result.ok) return refused(intent, result.message);
-      return redirectWithFlash("/login", { type: "success", message: messages.accountDeleted }, [await destroySession(request)]);
+      return redirectWithFlash("/login", { type: "success", message: messages.accountDeleted }, [
+        await destroySession(request),
+      ]);
     }
     default:
       return data<SettingsActionResult>({ intent, error: "未知的操作" }, { status: 400 });

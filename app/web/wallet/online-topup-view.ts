@@ -30,4 +30,11 @@ export type TopUpHistoryRow = {
   paid_time: number;
 };
 
-export type TopUpHistoryPage = { items: TopUpHistoryRow[]; total: number; page: number; size: number; displayInCurrency: boolean; quotaPerUnit: number };
+export type TopUpHistoryPage = {
+  items: TopUpHistoryRow[];
+  total: number;
+  page: number;
+  size: number;
+  displayInCurrency: boolean;
+  quotaPerUnit: number;
+};

@@ -58,13 +58,15 @@ export async function onlineTopUpAction(user: User, form: FormData): Promise<Onl
       // The reference's console checks the minimum itself (in the words of docs/product.md, Wallet) and shows any other
       // refusal of the amount query as 错误：{detail}.
       const text = topUpRefusalText(quoted.refusal, "console");
-      const message = quoted.refusal.reason === "below-min" ? text : messages.topUpAmountError.replace("{detail}", text);
+      const message =
+        quoted.refusal.reason === "below-min" ? text : messages.topUpAmountError.replace("{detail}", text);
       return { step: "error", message, amount: String(amount) };
     }
     return { step: "confirm", amount, method, money: formatYuan(quoted.quote.cents), quota: quoted.quote.quota };
   }
   const created = await createTopUpOrder(user, amount, method);
-  if (!created.ok) return { step: "error", message: topUpRefusalText(created.refusal, "console"), amount: String(amount) };
+  if (!created.ok)
+    return { step: "error", message: topUpRefusalText(created.refusal, "console"), amount: String(amount) };
   const { form: gateway } = created;
   return {
     step: "gateway",

@@ -8,5 +8,12 @@ import type { TopUpHistoryPage } from "./online-topup-view";
 export async function loadTopUpHistory(user: User, url: URL): Promise<TopUpHistoryPage> {
   const { page, size } = readPage(url, "size");
   const { items, total } = await listTopUps(user.id, page, size);
-  return { items, total, page, size, displayInCurrency: options.bool("DisplayInCurrencyEnabled"), quotaPerUnit: options.float("QuotaPerUnit") };
+  return {
+    items,
+    total,
+    page,
+    size,
+    displayInCurrency: options.bool("DisplayInCurrencyEnabled"),
+    quotaPerUnit: options.float("QuotaPerUnit"),
+  };
 }

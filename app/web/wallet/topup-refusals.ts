@@ -8,7 +8,10 @@ import { messages } from "~/messages";
 export function topUpRefusalText(refusal: TopUpRefusal, surface: "api" | "console"): string {
   switch (refusal.reason) {
     case "below-min":
-      return (surface === "api" ? messages.topUpBelowMinApi : messages.topUpBelowMin).replace("{min}", String(refusal.min));
+      return (surface === "api" ? messages.topUpBelowMinApi : messages.topUpBelowMin).replace(
+        "{min}",
+        String(refusal.min),
+      );
     case "money-too-low":
       return messages.topUpMoneyTooLow;
     case "too-large":

@@ -12,12 +12,16 @@ const index = readFileSync(`${DIR}README.md`, "utf8");
 
 describe("the decision records", () => {
   it("are all listed in the index, each under its own number", () => {
-    const unlisted = records.filter((name) => !index.includes(`| ${name.slice(0, 3)} | [`) || !index.includes(`](${name})`));
+    const unlisted = records.filter(
+      (name) => !index.includes(`| ${name.slice(0, 3)} | [`) || !index.includes(`](${name})`),
+    );
     expect(unlisted).toEqual([]);
   });
 
   it("each say their status near the top", () => {
-    const silent = records.filter((name) => !/^Status: \S/m.test(readFileSync(`${DIR}${name}`, "utf8").split("\n").slice(0, 6).join("\n")));
+    const silent = records.filter(
+      (name) => !/^Status: \S/m.test(readFileSync(`${DIR}${name}`, "utf8").split("\n").slice(0, 6).join("\n")),
+    );
     expect(silent).toEqual([]);
   });
 

@@ -55,9 +55,15 @@ describe("the domain never sees a Request", () => {
     expect(violations("export function f(request: Request): string { return ''; }")).toEqual(["uses the type Request"]);
     expect(violations('import type { Request } from "undici";')).toEqual(["uses the type Request"]);
     expect(violations('import { createCookie } from "@remix-run/node";')).toEqual(["imports @remix-run/node"]);
-    expect(violations('import { clientIp } from "~/utils/request.server";')).toEqual(["imports the request helpers ~/utils/request.server"]);
-    expect(violations("/** Reads the Request. */\n// a Request here\nconst s = 'Bad Request';\nawait allowRequest(key);")).toEqual([]);
-    expect(violations('const url = "https://example.com"; function f(r: Request) {}')).toEqual(["uses the type Request"]);
+    expect(violations('import { clientIp } from "~/utils/request.server";')).toEqual([
+      "imports the request helpers ~/utils/request.server",
+    ]);
+    expect(
+      violations("/** Reads the Request. */\n// a Request here\nconst s = 'Bad Request';\nawait allowRequest(key);"),
+    ).toEqual([]);
+    expect(violations('const url = "https://example.com"; function f(r: Request) {}')).toEqual([
+      "uses the type Request",
+    ]);
   });
 
   it("holds for every file under app/domain", () => {

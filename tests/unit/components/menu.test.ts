@@ -24,7 +24,10 @@ describe("side menu", () => {
     for (const item of items) {
       const name = item.to.slice(1);
       // /token is token._index.tsx or token.tsx (Remix flat routes).
-      expect(routeFiles.some((file) => file === `${name}.tsx` || file.startsWith(`${name}._index.`)), item.to).toBe(true);
+      expect(
+        routeFiles.some((file) => file === `${name}.tsx` || file.startsWith(`${name}._index.`)),
+        item.to,
+      ).toBe(true);
     }
   });
 
@@ -34,7 +37,21 @@ describe("side menu", () => {
   });
 
   it("keeps the menu order of the application shell", () => {
-    expect(labels({ ...base, role: 100 })).toEqual(["操练场", "模型价格", "渠道", "聊天", "令牌", "兑换码", "钱包", "用户管理", "日志", "数据看板", "绘图", "异步任务", "设置"]);
+    expect(labels({ ...base, role: 100 })).toEqual([
+      "操练场",
+      "模型价格",
+      "渠道",
+      "聊天",
+      "令牌",
+      "兑换码",
+      "钱包",
+      "用户管理",
+      "日志",
+      "数据看板",
+      "绘图",
+      "异步任务",
+      "设置",
+    ]);
   });
 
   it("offers the dashboard only while data export is enabled", () => {

@@ -4,7 +4,12 @@ import { rowOperations } from "~/domain/users/admin-rules";
 /** The /user page's row operations: exactly what the server would accept, less no-op toggles. */
 const root = { id: 1, role: 100 };
 const admin = { id: 2, role: 10 };
-const row = (id: number, role: number, status = 1, deleted_at: Date | null = null) => ({ id, role, status, deleted_at });
+const row = (id: number, role: number, status = 1, deleted_at: Date | null = null) => ({
+  id,
+  role,
+  status,
+  deleted_at,
+});
 
 describe("user rows: who may do what to whom", () => {
   it("root edits, promotes, bans and deregisters an ordinary user; demotes an admin", () => {
@@ -19,7 +24,8 @@ describe("user rows: who may do what to whom", () => {
 
   it("an admin acts only on ordinary users and never promotes or demotes", () => {
     expect(rowOperations(admin, row(5, 1))).toEqual({ edit: true, actions: ["disable", "delete"] });
-    for (const target of [row(1, 100), row(2, 10), row(8, 10)]) expect(rowOperations(admin, target)).toEqual({ edit: false, actions: [] });
+    for (const target of [row(1, 100), row(2, 10), row(8, 10)])
+      expect(rowOperations(admin, target)).toEqual({ edit: false, actions: [] });
   });
 
   it("a deregistered account has no operations for anyone; status 3 is not enabled from the page", () => {

@@ -4,9 +4,15 @@ import { chatLinkKind, chatLinkTemplate, fillChatLink, lookupChatTemplate } from
 describe("chat links", () => {
   it("picks a preset by index, ChatLink for /chat, and the first preset when ChatLink is unset", () => {
     const chats = [{ A: "https://a.example/{key}" }, { B: "https://b.example/{key}" }];
-    expect(lookupChatTemplate(chats, "", 1)).toEqual({ ok: true, preset: { name: "B", template: "https://b.example/{key}" } });
+    expect(lookupChatTemplate(chats, "", 1)).toEqual({
+      ok: true,
+      preset: { name: "B", template: "https://b.example/{key}" },
+    });
     expect(lookupChatTemplate(chats, "", undefined)).toMatchObject({ ok: true, preset: { name: "A" } });
-    expect(lookupChatTemplate(chats, "https://next.example", undefined)).toMatchObject({ ok: true, preset: { template: 'https://next.example/#/?settings={"key":"{key}","url":"{address}"}' } });
+    expect(lookupChatTemplate(chats, "https://next.example", undefined)).toMatchObject({
+      ok: true,
+      preset: { template: 'https://next.example/#/?settings={"key":"{key}","url":"{address}"}' },
+    });
     expect(lookupChatTemplate(chats, "", 2)).toEqual({ ok: false, reason: "not-found" });
   });
 
@@ -19,7 +25,9 @@ describe("chat links", () => {
 
   it("keeps a ChatLink that has its own markers as it is", () => {
     expect(chatLinkTemplate("https://c.example/?k={key}")).toBe("https://c.example/?k={key}");
-    expect(fillChatLink(chatLinkTemplate("https://c.example/"), "sk-1", "https://gw.example")).toBe('https://c.example/#/?settings={"key":"sk-1","url":"https%3A%2F%2Fgw.example"}');
+    expect(fillChatLink(chatLinkTemplate("https://c.example/"), "sk-1", "https://gw.example")).toBe(
+      'https://c.example/#/?settings={"key":"sk-1","url":"https%3A%2F%2Fgw.example"}',
+    );
   });
 
   it("frames web pages, links app schemes and refuses script schemes", () => {

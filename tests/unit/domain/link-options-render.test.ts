@@ -42,7 +42,13 @@ describe("a stored script link never reaches a page", () => {
     broadcast("TopUpLink", "java\tscript:alert(1)");
     broadcast("ChatLink", "javascript:alert('{key}')");
     broadcast("ChatLink2", "data:text/html,<script>alert(1)</script>");
-    broadcast("Chats", JSON.stringify([{ 坏: "javascript:alert('{key}')" }, { 好: "https://chat.example.com/?k={key}", 也坏: "vbscript:x" }]));
+    broadcast(
+      "Chats",
+      JSON.stringify([
+        { 坏: "javascript:alert('{key}')" },
+        { 好: "https://chat.example.com/?k={key}", 也坏: "vbscript:x" },
+      ]),
+    );
     expect(options.string("Logo")).toBe("javascript:alert(1)"); // stored as sent: the rendering side is what refuses it
     const status = buildPublicStatus();
     expect(status).toMatchObject({ logo: "", wechat_qrcode: "", top_up_link: "", chat_link: "", chat_link2: "" });
@@ -55,6 +61,8 @@ describe("a stored script link never reaches a page", () => {
     broadcast("Logo", "/brand/logo.png");
     broadcast("TopUpLink", "https://shop.example.com/buy");
     expect(buildPublicStatus()).toMatchObject({ logo: "/brand/logo.png", top_up_link: "https://shop.example.com/buy" });
-    expect(walletSummary({ quota: 0, used_quota: 0, request_count: 0 } as User).topUpLink).toBe("https://shop.example.com/buy");
+    expect(walletSummary({ quota: 0, used_quota: 0, request_count: 0 } as User).topUpLink).toBe(
+      "https://shop.example.com/buy",
+    );
   });
 });

@@ -19,13 +19,28 @@ const T0 = 1_790_000_000 - (1_790_000_000 % HOUR);
 const NOW = T0 + 6 * HOUR + 1800; // half-way through the seventh hour
 let nextId = 1;
 
-async function log(at: number, userId: number, model: string, quota: number, extra: { type?: number; token?: string; channel?: number } = {}) {
+async function log(
+  at: number,
+  userId: number,
+  model: string,
+  quota: number,
+  extra: { type?: number; token?: string; channel?: number } = {},
+) {
   const db = await getDb();
   await db
     .insertInto("logs")
     .values({
-      id: nextId++, created_at: at, type: extra.type ?? 2, user_id: userId, username: `user${userId}`, model_name: model, quota,
-      prompt_tokens: quota % 7, completion_tokens: quota % 5, token_name: extra.token ?? "default", channel_id: extra.channel ?? 1,
+      id: nextId++,
+      created_at: at,
+      type: extra.type ?? 2,
+      user_id: userId,
+      username: `user${userId}`,
+      model_name: model,
+      quota,
+      prompt_tokens: quota % 7,
+      completion_tokens: quota % 5,
+      token_name: extra.token ?? "default",
+      channel_id: extra.channel ?? 1,
     })
     .execute();
 }
@@ -34,8 +49,11 @@ beforeAll(async () => {
   await loadOptions();
   // Six hours of two users on two models, at uneven minutes, plus a top-up that is not usage.
   for (let i = 0; i < 60; i += 1) {
-    const at = T0 + Math.floor((i * 6 * HOUR) / 60) + (i * 37) % 600;
-    await log(at, 1 + (i % 2), i % 3 === 0 ? "claude" : "gpt-4o", 10 + i, { token: i % 4 === 0 ? "ci" : "default", channel: 1 + (i % 3) });
+    const at = T0 + Math.floor((i * 6 * HOUR) / 60) + ((i * 37) % 600);
+    await log(at, 1 + (i % 2), i % 3 === 0 ? "claude" : "gpt-4o", 10 + i, {
+      token: i % 4 === 0 ? "ci" : "default",
+      channel: 1 + (i % 3),
+    });
   }
   await log(T0 + 100, 1, "gpt-4o", 999_999, { type: 1 });
   await rollUpUsage(NOW);
@@ -57,10 +75,10 @@ describe("log stat from rollups plus live logs", () => {
     "from inside an hour to now": { start: T0 + 2 * HOUR + 5, modelName: "gpt-4o" },
     "a range within one hour": { start: T0 + 3 * HOUR + 10, end: T0 + 3 * HOUR + 3000 },
     "a range ending in the live hour": { start: T0, end: NOW - 20 },
-    "token": { tokenName: "ci" },
+    token: { tokenName: "ci" },
     "token of one user, one model": { tokenName: "ci", userId: 1, modelName: "gpt-4o" },
     "token by user name, in a range": { tokenName: "default", username: "user2", start: T0 + HOUR + 5, end: NOW - 20 },
-    "channel": { channelId: 2 },
+    channel: { channelId: 2 },
     "channel and model, in a range": { channelId: 1, modelName: "claude", start: T0 + 30, end: T0 + 5 * HOUR + 9 },
     "channel and user (answered from the logs)": { channelId: 2, userId: 1 },
   };
@@ -75,23 +93,53 @@ describe("log stat from rollups plus live logs", () => {
   it("really reads the rollups for rolled-up hours (a rollup row changed behind its logs shows)", async () => {
     const db = await getDb();
     const before = await logStat({ modelName: "claude" }, NOW);
-    await db.updateTable("quota_data_models").set((eb) => ({ quota: eb("quota", "+", 1000) })).where("model_name", "=", "claude").where("created_at", "=", T0).execute();
+    await db
+      .updateTable("quota_data_models")
+      .set((eb) => ({ quota: eb("quota", "+", 1000) }))
+      .where("model_name", "=", "claude")
+      .where("created_at", "=", T0)
+      .execute();
     expect((await logStat({ modelName: "claude" }, NOW)).quota).toBe(before.quota + 1000);
-    await db.updateTable("quota_data_models").set((eb) => ({ quota: eb("quota", "-", 1000) })).where("model_name", "=", "claude").where("created_at", "=", T0).execute();
+    await db
+      .updateTable("quota_data_models")
+      .set((eb) => ({ quota: eb("quota", "-", 1000) }))
+      .where("model_name", "=", "claude")
+      .where("created_at", "=", T0)
+      .execute();
   });
 
   it("a channel's and a token's stat read their own rollups", async () => {
     const db = await getDb();
     const channel = await logStat({ channelId: 2 }, NOW);
     const token = await logStat({ tokenName: "ci" }, NOW);
-    await db.updateTable("quota_data_channels").set((eb) => ({ quota: eb("quota", "+", 7) })).where("channel_id", "=", 2).where("created_at", "=", T0).execute();
-    await db.updateTable("quota_data_tokens").set((eb) => ({ quota: eb("quota", "+", 9) })).where("token_name", "=", "ci").where("created_at", "=", T0).execute();
+    await db
+      .updateTable("quota_data_channels")
+      .set((eb) => ({ quota: eb("quota", "+", 7) }))
+      .where("channel_id", "=", 2)
+      .where("created_at", "=", T0)
+      .execute();
+    await db
+      .updateTable("quota_data_tokens")
+      .set((eb) => ({ quota: eb("quota", "+", 9) }))
+      .where("token_name", "=", "ci")
+      .where("created_at", "=", T0)
+      .execute();
     try {
       expect((await logStat({ channelId: 2 }, NOW)).quota - channel.quota).toBeGreaterThanOrEqual(7);
       expect((await logStat({ tokenName: "ci" }, NOW)).quota - token.quota).toBeGreaterThanOrEqual(9);
     } finally {
-      await db.updateTable("quota_data_channels").set((eb) => ({ quota: eb("quota", "-", 7) })).where("channel_id", "=", 2).where("created_at", "=", T0).execute();
-      await db.updateTable("quota_data_tokens").set((eb) => ({ quota: eb("quota", "-", 9) })).where("token_name", "=", "ci").where("created_at", "=", T0).execute();
+      await db
+        .updateTable("quota_data_channels")
+        .set((eb) => ({ quota: eb("quota", "-", 7) }))
+        .where("channel_id", "=", 2)
+        .where("created_at", "=", T0)
+        .execute();
+      await db
+        .updateTable("quota_data_tokens")
+        .set((eb) => ({ quota: eb("quota", "-", 9) }))
+        .where("token_name", "=", "ci")
+        .where("created_at", "=", T0)
+        .execute();
     }
   });
 

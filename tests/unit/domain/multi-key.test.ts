@@ -1,16 +1,40 @@
 import { describe, expect, it } from "vitest";
 import { keyRows, maskKey } from "~/domain/channels/channel-key-hints";
-import { enabledKeyCount, KEY_STATUS, multiKeyInfo, ONE_KEY_INFO, parseChannelInfo, splitKeys, withKeyStatus } from "~/domain/channels/multi-key";
+import {
+  enabledKeyCount,
+  KEY_STATUS,
+  multiKeyInfo,
+  ONE_KEY_INFO,
+  parseChannelInfo,
+  splitKeys,
+  withKeyStatus,
+} from "~/domain/channels/multi-key";
 
 /** The reference's channel_info as read at the edge, and the hints the console shows of keys. */
 describe("channel_info", () => {
   it("reads the reference's JSON; blank or unreadable text is a one-key channel", () => {
     expect(parseChannelInfo("")).toEqual(ONE_KEY_INFO);
     expect(parseChannelInfo("{not json")).toEqual(ONE_KEY_INFO);
-    const info = parseChannelInfo(JSON.stringify({ is_multi_key: true, multi_key_size: 3, multi_key_mode: "polling", multi_key_status_list: { 1: 3 }, multi_key_disabled_reason: { 1: "401" } }));
-    expect(info).toMatchObject({ is_multi_key: true, multi_key_size: 3, multi_key_mode: "polling", multi_key_status_list: { 1: 3 }, multi_key_disabled_time: {} });
+    const info = parseChannelInfo(
+      JSON.stringify({
+        is_multi_key: true,
+        multi_key_size: 3,
+        multi_key_mode: "polling",
+        multi_key_status_list: { 1: 3 },
+        multi_key_disabled_reason: { 1: "401" },
+      }),
+    );
+    expect(info).toMatchObject({
+      is_multi_key: true,
+      multi_key_size: 3,
+      multi_key_mode: "polling",
+      multi_key_status_list: { 1: 3 },
+      multi_key_disabled_time: {},
+    });
     // A field of the wrong shape falls back alone; the rest is kept.
-    expect(parseChannelInfo(JSON.stringify({ is_multi_key: true, multi_key_size: 2, multi_key_mode: "sometimes" }))).toMatchObject({ multi_key_size: 2, multi_key_mode: "random" });
+    expect(
+      parseChannelInfo(JSON.stringify({ is_multi_key: true, multi_key_size: 2, multi_key_mode: "sometimes" })),
+    ).toMatchObject({ multi_key_size: 2, multi_key_mode: "random" });
   });
 
   it("counts enabled keys, ignoring statuses past the key set's size", () => {
@@ -41,7 +65,13 @@ describe("key hints", () => {
 
   it("lists each key by index with its status, reason and time, never the key", () => {
     const keys = ["sk-first-key-000000001", "sk-second-key-00000002"];
-    const info = withKeyStatus(multiKeyInfo(2, "random"), 1, KEY_STATUS.autoDisabled, "401 Unauthorized", 1_700_000_000);
+    const info = withKeyStatus(
+      multiKeyInfo(2, "random"),
+      1,
+      KEY_STATUS.autoDisabled,
+      "401 Unauthorized",
+      1_700_000_000,
+    );
     const rows = keyRows(keys.join("\n"), info);
     expect(rows).toEqual([
       { index: 0, hint: "sk-…0001", status: 1, reason: "", time: 0 },
@@ -50,6 +80,9 @@ describe("key hints", () => {
     expect(JSON.stringify(rows)).not.toContain("first-key");
     expect(keyRows("sk-one", ONE_KEY_INFO)).toEqual([]);
     // A key text that cannot be opened still lists every index, so its keys can be managed.
-    expect(keyRows(null, info).map((r) => [r.index, r.hint, r.status])).toEqual([[0, "（无法解密）", 1], [1, "（无法解密）", 3]]);
+    expect(keyRows(null, info).map((r) => [r.index, r.hint, r.status])).toEqual([
+      [0, "（无法解密）", 1],
+      [1, "（无法解密）", 3],
+    ]);
   });
 });

@@ -10,7 +10,11 @@ const storedRows = [
 vi.mock("~/utils/db.server", () => ({
   getDb: async () => ({ selectFrom: () => ({ select: () => ({ execute: async () => storedRows }) }) }),
 }));
-vi.mock("~/utils/redis.server", () => ({ subscribe: async () => undefined, publish: async () => undefined, onResubscribed: () => undefined }));
+vi.mock("~/utils/redis.server", () => ({
+  subscribe: async () => undefined,
+  publish: async () => undefined,
+  onResubscribed: () => undefined,
+}));
 
 describe("stored values outside their bounds", () => {
   it("a value saved before bounds existed is not served; the default is, and valid values load as stored", async () => {

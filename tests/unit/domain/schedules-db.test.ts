@@ -24,7 +24,12 @@ let smtp: TestSmtp;
 beforeAll(async () => {
   await loadOptions();
   smtp = await startTestSmtp();
-  for (const [key, value] of Object.entries({ SMTPServer: "127.0.0.1", SMTPPort: String(smtp.port), SMTPAccount: SMTP_USER, SMTPToken: SMTP_PASSWORD })) {
+  for (const [key, value] of Object.entries({
+    SMTPServer: "127.0.0.1",
+    SMTPPort: String(smtp.port),
+    SMTPAccount: SMTP_USER,
+    SMTPToken: SMTP_PASSWORD,
+  })) {
     expect((await saveOption(key, value)).ok).toBe(true);
   }
 });
@@ -47,7 +52,13 @@ describe("claiming a schedule's period", () => {
     expect(await claimJobRun("test.job", 5 * MIN, T + 10 * MIN)).toBe(false);
     await markJobFinished("test.job", "failed", "boom", T + 11 * MIN);
     const row = await readJobRun("test.job");
-    expect(row).toMatchObject({ last_started_at: T + 5 * MIN, last_finished_at: T + 11 * MIN, last_outcome: "failed", last_message: "boom", running: false });
+    expect(row).toMatchObject({
+      last_started_at: T + 5 * MIN,
+      last_finished_at: T + 11 * MIN,
+      last_outcome: "failed",
+      last_message: "boom",
+      running: false,
+    });
   });
 });
 
@@ -56,18 +67,37 @@ describe("log retention", () => {
 
   it("drops whole months older than the cutoff (and months a crashed run left detached), deletes the edge month's older rows in batches, keeps newer rows and the rollups", async () => {
     const db = await getDb();
-    for (const [y, m] of [[2025, 1], [2025, 2], [2025, 3]] as const) {
-      await sql.raw(`create table logs_y${y}m0${m} partition of logs for values from (${month(y, m)}) to (${month(y, m + 1)})`).execute(db);
+    for (const [y, m] of [
+      [2025, 1],
+      [2025, 2],
+      [2025, 3],
+    ] as const) {
+      await sql
+        .raw(`create table logs_y${y}m0${m} partition of logs for values from (${month(y, m)}) to (${month(y, m + 1)})`)
+        .execute(db);
     }
     const insert = (from: number, count: number, step: number) =>
-      sql`insert into logs (created_at, type, content, user_id, quota) select ${from}::int8 + g * ${step}, 2, 'x', 1, 1 from generate_series(0, ${count - 1}) g`.execute(db);
+      sql`insert into logs (created_at, type, content, user_id, quota) select ${from}::int8 + g * ${step}, 2, 'x', 1, 1 from generate_series(0, ${count - 1}) g`.execute(
+        db,
+      );
     await insert(month(2025, 1), 3000, 60); // January
     await insert(month(2025, 2), 3000, 60); // February
     const edge = month(2025, 3) + 10 * 86_400; // 11 March
     await insert(month(2025, 3), RETENTION_BATCH_ROWS + 1000, 1); // early March: older than the cutoff (> one batch)
     await insert(edge, 500, 60); // from the cutoff on: kept
     await insert(month(2024, 6), 200, 60); // before any partition: in logs_default
-    await db.insertInto("quota_data").values({ user_id: 1, username: "root", model_name: "m", created_at: month(2025, 1), token_used: 1, count: 1, quota: 1 }).execute();
+    await db
+      .insertInto("quota_data")
+      .values({
+        user_id: 1,
+        username: "root",
+        model_name: "m",
+        created_at: month(2025, 1),
+        token_used: 1,
+        count: 1,
+        quota: 1,
+      })
+      .execute();
 
     // A month a crashed run detached but did not drop yet.
     await sql`create table retired_logs_y2024m01 (like logs)`.execute(db);
@@ -76,13 +106,22 @@ describe("log retention", () => {
     expect(result.dropped.sort()).toEqual(["logs_y2025m01", "logs_y2025m02"]);
     expect(result.droppedRows).toBe(6000);
     expect(result.deletedRows).toBe(RETENTION_BATCH_ROWS + 1000 + 200);
-    const left = await sql<{ n: number; oldest: number }>`select count(*)::int8 as n, min(created_at) as oldest from logs where created_at < ${month(2025, 4)}`.execute(db);
+    const left = await sql<{
+      n: number;
+      oldest: number;
+    }>`select count(*)::int8 as n, min(created_at) as oldest from logs where created_at < ${month(2025, 4)}`.execute(
+      db,
+    );
     expect(Number(left.rows[0]!.n)).toBe(500);
     expect(Number(left.rows[0]!.oldest)).toBe(edge);
-    const tables = await sql<{ relname: string }>`select relname from pg_class where relname like 'logs_y2025%' and relkind = 'r'`.execute(db);
+    const tables = await sql<{
+      relname: string;
+    }>`select relname from pg_class where relname like 'logs_y2025%' and relkind = 'r'`.execute(db);
     expect(tables.rows.map((r) => r.relname)).toEqual(["logs_y2025m03"]);
     expect((await sql`select 1 from pg_class where relname like 'retired_logs%'`.execute(db)).rows).toHaveLength(0);
-    expect(await db.selectFrom("quota_data").select("quota").where("created_at", "=", month(2025, 1)).executeTakeFirst()).toEqual({ quota: 1 });
+    expect(
+      await db.selectFrom("quota_data").select("quota").where("created_at", "=", month(2025, 1)).executeTakeFirst(),
+    ).toEqual({ quota: 1 });
   });
 });
 
@@ -93,11 +132,38 @@ describe("quota reminder", () => {
     const email = "low@example.test";
     const { id } = await db
       .insertInto("users")
-      .values({ username: "lowuser", password_hash: "x", email, quota: 5000, leased: 0, used_quota: 0, request_count: 0, shortfall_quota: 0, aff_quota: 0, aff_history: 0, created_time: 0 })
+      .values({
+        username: "lowuser",
+        password_hash: "x",
+        email,
+        quota: 5000,
+        leased: 0,
+        used_quota: 0,
+        request_count: 0,
+        shortfall_quota: 0,
+        aff_quota: 0,
+        aff_history: 0,
+        created_time: 0,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     // A user who never had the threshold is never mailed.
-    await db.insertInto("users").values({ username: "poor", password_hash: "x", email: "poor@example.test", quota: 0, leased: 0, used_quota: 0, request_count: 0, shortfall_quota: 0, aff_quota: 0, aff_history: 0, created_time: 0 }).execute();
+    await db
+      .insertInto("users")
+      .values({
+        username: "poor",
+        password_hash: "x",
+        email: "poor@example.test",
+        quota: 0,
+        leased: 0,
+        used_quota: 0,
+        request_count: 0,
+        shortfall_quota: 0,
+        aff_quota: 0,
+        aff_history: 0,
+        created_time: 0,
+      })
+      .execute();
     const setQuota = (quota: number) => db.updateTable("users").set({ quota }).where("id", "=", id).execute();
 
     await sweepQuotaReminders(); // arms lowuser
@@ -124,7 +190,21 @@ describe("background mails in the reader's language", () => {
     const email = `${username}@example.test`;
     const { id } = await db
       .insertInto("users")
-      .values({ username, password_hash: "x", email, quota: values.quota ?? 5000, leased: 0, used_quota: 0, request_count: 0, shortfall_quota: 0, aff_quota: 0, aff_history: 0, created_time: 0, language: values.language, role: values.role })
+      .values({
+        username,
+        password_hash: "x",
+        email,
+        quota: values.quota ?? 5000,
+        leased: 0,
+        used_quota: 0,
+        request_count: 0,
+        shortfall_quota: 0,
+        aff_quota: 0,
+        aff_history: 0,
+        created_time: 0,
+        language: values.language,
+        role: values.role,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     return { id, email };
@@ -139,14 +219,22 @@ describe("background mails in the reader's language", () => {
     await sweepQuotaReminders();
     const mail = await smtp.nextMailTo(email);
     expect(mail.subject).toMatch(/ quota reminder: your quota is nearly used up$/);
-    expect(mail.text).toMatch(/^Your quota is nearly used up: \S+ left\. Please top up so that nothing stops working\.\nTop-up link: \S+\/topup$/);
+    expect(mail.text).toMatch(
+      /^Your quota is nearly used up: \S+ left\. Please top up so that nothing stops working\.\nTop-up link: \S+\/topup$/,
+    );
     expect(mail.html).toMatch(/<a href="[^"]+\/topup">/);
     expect(`${mail.subject}${mail.text}${mail.html}`).not.toMatch(CJK);
   });
 
   it("root's channel notice comes in root's language, Chinese while it is not known", async () => {
     const db = await getDb();
-    const existingRoot = await db.selectFrom("users").select("id").where("role", "=", 100).where("deleted_at", "is", null).orderBy("id").executeTakeFirst();
+    const existingRoot = await db
+      .selectFrom("users")
+      .select("id")
+      .where("role", "=", 100)
+      .where("deleted_at", "is", null)
+      .orderBy("id")
+      .executeTakeFirst();
     const root = existingRoot ? { id: existingRoot.id } : await newUser("rootreader", { role: 100 });
     const rootEmail = "root-reader@example.test";
     await db.updateTable("users").set({ email: rootEmail, language: "" }).where("id", "=", root.id).execute();
@@ -163,6 +251,8 @@ describe("background mails in the reader's language", () => {
     expect(await mailRootAboutChannels(changes)).toBe(true);
     const english = await smtp.nextMailTo(rootEmail);
     expect(english.subject).toMatch(/ channel changes: 1 disabled, 1 enabled$/);
-    expect(english.text).toBe("Channel “east” (#7) was disabled, reason: This token has expired\nChannel “west” (#8) was enabled");
+    expect(english.text).toBe(
+      "Channel “east” (#7) was disabled, reason: This token has expired\nChannel “west” (#8) was enabled",
+    );
   });
 });

@@ -46,11 +46,17 @@ describe("log retention plan", () => {
 
   it("drops the months entirely older than the cutoff, trims the edge month and the default partition, keeps the rest", () => {
     const cutoff = Date.UTC(2026, 9, 15) / 1000; // 15 October
-    expect(planRetention(partitions, cutoff)).toEqual({ drop: ["logs_y2026m08", "logs_y2026m09"], trim: ["logs_default", "logs_y2026m10"] });
+    expect(planRetention(partitions, cutoff)).toEqual({
+      drop: ["logs_y2026m08", "logs_y2026m09"],
+      trim: ["logs_default", "logs_y2026m10"],
+    });
   });
 
   it("a cutoff on a month boundary drops the month before it whole and trims none of the later ones", () => {
-    expect(planRetention(partitions, month(2026, 10))).toEqual({ drop: ["logs_y2026m08", "logs_y2026m09"], trim: ["logs_default"] });
+    expect(planRetention(partitions, month(2026, 10))).toEqual({
+      drop: ["logs_y2026m08", "logs_y2026m09"],
+      trim: ["logs_default"],
+    });
   });
 
   it("a cutoff in the future never drops the current month or one ahead: their rows are deleted, the partitions stay", () => {
@@ -67,8 +73,16 @@ describe("log retention plan", () => {
   });
 
   it("reads the catalogue's partition bounds", () => {
-    expect(parsePartitionBound("logs_y2026m10", "FOR VALUES FROM ('1790812800') TO ('1793491200')")).toEqual({ name: "logs_y2026m10", from: 1790812800, to: 1793491200 });
-    expect(parsePartitionBound("logs_y2026m10", "FOR VALUES FROM (1790812800) TO (1793491200)")).toEqual({ name: "logs_y2026m10", from: 1790812800, to: 1793491200 });
+    expect(parsePartitionBound("logs_y2026m10", "FOR VALUES FROM ('1790812800') TO ('1793491200')")).toEqual({
+      name: "logs_y2026m10",
+      from: 1790812800,
+      to: 1793491200,
+    });
+    expect(parsePartitionBound("logs_y2026m10", "FOR VALUES FROM (1790812800) TO (1793491200)")).toEqual({
+      name: "logs_y2026m10",
+      from: 1790812800,
+      to: 1793491200,
+    });
     expect(parsePartitionBound("logs_default", "DEFAULT")).toEqual({ name: "logs_default" });
     expect(parsePartitionBound("odd", "FOR VALUES IN (1)")).toBeUndefined();
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { checkTelegramLogin, telegramDataCheckString, telegramHash, TELEGRAM_MAX_AGE_SECONDS } from "~/domain/auth/telegram-login";
+import {
+  checkTelegramLogin,
+  telegramDataCheckString,
+  telegramHash,
+  TELEGRAM_MAX_AGE_SECONDS,
+} from "~/domain/auth/telegram-login";
 
 // Telegram's login widget check (core.telegram.org/widgets/login#checking-authorization).
 const TOKEN = "123456:ABC-test-token";
@@ -17,7 +22,11 @@ describe("Telegram login widget check", () => {
   });
 
   it("accepts a signed login, ignoring parameters that are not the widget's (lang)", () => {
-    const result = checkTelegramLogin(signed({ id: "42", first_name: "Ada", last_name: "Lovelace", auth_date: String(NOW) }, TOKEN, { lang: "zh" }), TOKEN, NOW + 10);
+    const result = checkTelegramLogin(
+      signed({ id: "42", first_name: "Ada", last_name: "Lovelace", auth_date: String(NOW) }, TOKEN, { lang: "zh" }),
+      TOKEN,
+      NOW + 10,
+    );
     expect(result).toEqual({ ok: true, value: { id: "42", displayName: "Ada Lovelace", username: "" } });
   });
 
@@ -40,7 +49,10 @@ describe("Telegram login widget check", () => {
   it("refuses a login older than a day or from the future (beyond a minute of clock skew)", () => {
     const at = (authDate: number) => signed({ id: "42", auth_date: String(authDate) });
     expect(checkTelegramLogin(at(NOW - TELEGRAM_MAX_AGE_SECONDS), TOKEN, NOW).ok).toBe(true);
-    expect(checkTelegramLogin(at(NOW - TELEGRAM_MAX_AGE_SECONDS - 1), TOKEN, NOW)).toEqual({ ok: false, message: "Telegram 登录信息已过期，请重新登录" });
+    expect(checkTelegramLogin(at(NOW - TELEGRAM_MAX_AGE_SECONDS - 1), TOKEN, NOW)).toEqual({
+      ok: false,
+      message: "Telegram 登录信息已过期，请重新登录",
+    });
     expect(checkTelegramLogin(at(NOW + 30), TOKEN, NOW).ok).toBe(true);
     expect(checkTelegramLogin(at(NOW + 3600), TOKEN, NOW).ok).toBe(false);
   });

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { effectiveTokenStatus, tokenStatusLabel } from "~/domain/tokens/token-status";
 
 const NOW = 1_800_000_000;
-const token = (over: Partial<Parameters<typeof effectiveTokenStatus>[0]>) => ({ status: 1, expired_time: -1, unlimited_quota: false, remain_quota: 100, ...over });
+const token = (over: Partial<Parameters<typeof effectiveTokenStatus>[0]>) => ({
+  status: 1,
+  expired_time: -1,
+  unlimited_quota: false,
+  remain_quota: 100,
+  ...over,
+});
 
 describe("effectiveTokenStatus", () => {
   it("reads an enabled token whose expiry has passed as expired (已过期), as the relay refuses it", () => {

@@ -34,7 +34,13 @@ describe("dashboard buckets", () => {
   });
 
   it("folds the smallest models into 其他 past the colour budget, keeping the totals", () => {
-    const rows = Array.from({ length: 10 }, (_, i) => ({ model_name: `m${i}`, created_at: SUNDAY_16_UTC, count: 1, token_used: 1, quota: 100 - i }));
+    const rows = Array.from({ length: 10 }, (_, i) => ({
+      model_name: `m${i}`,
+      created_at: SUNDAY_16_UTC,
+      count: 1,
+      token_used: 1,
+      quota: 100 - i,
+    }));
     const series = toSeries(rows, "day", "UTC", 4);
     expect(series.models.map((m) => m.name)).toEqual(["m0", "m1", "m2", OTHER_MODELS]);
     expect(series.models.at(-1)!.count).toBe(7);

@@ -24,14 +24,36 @@ async function log(at: number, userId: number, model: string, quota: number, tok
   const db = await getDb();
   await db
     .insertInto("logs")
-    .values({ id: nextId++, created_at: at, type, user_id: userId, username: `user${userId}`, model_name: model, quota, prompt_tokens: tokens[0], completion_tokens: tokens[1] })
+    .values({
+      id: nextId++,
+      created_at: at,
+      type,
+      user_id: userId,
+      username: `user${userId}`,
+      model_name: model,
+      quota,
+      prompt_tokens: tokens[0],
+      completion_tokens: tokens[1],
+    })
     .execute();
 }
 
 async function rollups() {
   const db = await getDb();
-  const rows = await db.selectFrom("quota_data").select(["user_id", "model_name", "created_at", "count", "token_used", "quota"]).orderBy("created_at").orderBy("user_id").orderBy("model_name").execute();
-  return rows.map((r) => ({ ...r, created_at: Number(r.created_at) - T0, count: Number(r.count), token_used: Number(r.token_used), quota: Number(r.quota) }));
+  const rows = await db
+    .selectFrom("quota_data")
+    .select(["user_id", "model_name", "created_at", "count", "token_used", "quota"])
+    .orderBy("created_at")
+    .orderBy("user_id")
+    .orderBy("model_name")
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    created_at: Number(r.created_at) - T0,
+    count: Number(r.count),
+    token_used: Number(r.token_used),
+    quota: Number(r.quota),
+  }));
 }
 
 beforeAll(async () => {
@@ -58,8 +80,21 @@ describe("hourly usage rollups", () => {
 
   it("keeps the same sums per model over all users", async () => {
     const db = await getDb();
-    const rows = await db.selectFrom("quota_data_models").selectAll().orderBy("created_at").orderBy("model_name").execute();
-    expect(rows.map((r) => [Number(r.created_at) - T0, r.model_name, Number(r.count), Number(r.token_used), Number(r.quota)])).toEqual([
+    const rows = await db
+      .selectFrom("quota_data_models")
+      .selectAll()
+      .orderBy("created_at")
+      .orderBy("model_name")
+      .execute();
+    expect(
+      rows.map((r) => [
+        Number(r.created_at) - T0,
+        r.model_name,
+        Number(r.count),
+        Number(r.token_used),
+        Number(r.quota),
+      ]),
+    ).toEqual([
       [0, "claude", 1, 5, 50],
       [0, "gpt-4o", 3, 47, 370],
       [HOUR, "gpt-4o", 1, 2, 30],
@@ -90,10 +125,17 @@ describe("hourly usage rollups", () => {
     const range = { start: T0, end: T0 + 4 * HOUR };
     const seen = await readHourlyUsage({ kind: "all" }, range);
     const db = await getDb();
-    const logs = await db.selectFrom("logs").select(["model_name", "quota", "created_at"]).where("type", "=", 2).execute();
+    const logs = await db
+      .selectFrom("logs")
+      .select(["model_name", "quota", "created_at"])
+      .where("type", "=", 2)
+      .execute();
     const total = (rows: { quota: number | string }[]) => rows.reduce((s, r) => s + Number(r.quota), 0);
     expect(total(seen)).toBe(total(logs));
-    expect(seen.find((r) => r.created_at === T0 + 3 * HOUR && r.model_name === "claude")).toMatchObject({ count: 1, quota: 11 });
+    expect(seen.find((r) => r.created_at === T0 + 3 * HOUR && r.model_name === "claude")).toMatchObject({
+      count: 1,
+      quota: 11,
+    });
     const mine = await readHourlyUsage({ kind: "user", userId: 1 }, range);
     const myLogs = await db.selectFrom("logs").select("quota").where("type", "=", 2).where("user_id", "=", 1).execute();
     expect(total(mine)).toBe(total(myLogs));

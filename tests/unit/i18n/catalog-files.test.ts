@@ -13,7 +13,10 @@ describe("the English catalog's files", () => {
       for (const catalog of Object.values(exports)) {
         for (const [key, text] of Object.entries(catalog)) {
           const before = seen.get(key);
-          if (before && before.text !== text) conflicts.push(`${key}: ${JSON.stringify(before.text)} (${before.file}) ≠ ${JSON.stringify(text)} (${file})`);
+          if (before && before.text !== text)
+            conflicts.push(
+              `${key}: ${JSON.stringify(before.text)} (${before.file}) ≠ ${JSON.stringify(text)} (${file})`,
+            );
           else seen.set(key, { file, text });
         }
       }

@@ -19,7 +19,9 @@ describe("the reader's language", () => {
   it("lets the lang cookie win over the browser's languages", () => {
     expect(resolveLocale({ cookie: "theme=dark; lang=en", acceptLanguage: "zh-CN" })).toBe("en");
     expect(resolveLocale({ cookie: "lang=zh", acceptLanguage: "en" })).toBe("zh");
-    expect(requestLocale(new Request("http://x/", { headers: { Cookie: "lang=en", "Accept-Language": "zh" } }))).toBe("en");
+    expect(requestLocale(new Request("http://x/", { headers: { Cookie: "lang=en", "Accept-Language": "zh" } }))).toBe(
+      "en",
+    );
   });
 
   it("keeps the choice a year, for the whole site, not sent cross-site", () => {

@@ -4,7 +4,11 @@ import { logsMove } from "~/import/history/logs";
 import { ImportReport } from "~/import/report";
 import type { ImportContext } from "~/import/types";
 
-const ctx = () => ({ report: new ImportReport(false), options: { source: "x", apply: false, skipLogs: false } }) as unknown as ImportContext;
+const ctx = () =>
+  ({
+    report: new ImportReport(false),
+    options: { source: "x", apply: false, skipLogs: false },
+  }) as unknown as ImportContext;
 
 describe("history logs mapping", () => {
   it("one-api's elapsed_time (milliseconds) becomes use_time in seconds", async () => {
@@ -26,7 +30,10 @@ describe("history logs mapping", () => {
   });
 
   it("--logs-since narrows the source read by created_at in seconds", () => {
-    const c = { ...ctx(), options: { source: "x", apply: false, skipLogs: false, logsSince: new Date("2026-10-01T00:00:00Z") } } as ImportContext;
+    const c = {
+      ...ctx(),
+      options: { source: "x", apply: false, skipLogs: false, logsSince: new Date("2026-10-01T00:00:00Z") },
+    } as ImportContext;
     expect(logsMove.where!(c)).toEqual({ sql: "created_at >= ?", params: [Date.parse("2026-10-01T00:00:00Z") / 1000] });
   });
 });

@@ -21,9 +21,19 @@ describe("one-api channel types in Switchyard's numbering", () => {
   });
 
   it("one-api's config JSON becomes other, or the key where Switchyard keeps it", () => {
-    expect(otherFromOneApiConfig(3, JSON.stringify({ api_version: "2024-02-01" }), "k")).toMatchObject({ other: "2024-02-01" });
-    expect(otherFromOneApiConfig(33, JSON.stringify({ ak: "AK", sk: "SK", region: "us-west-2" }), "")).toMatchObject({ key: "AK|SK|us-west-2" });
-    expect(otherFromOneApiConfig(41, JSON.stringify({ region: "us-central1", vertex_ai_adc: "{\"type\":\"service_account\"}" }), "")).toMatchObject({ key: "{\"type\":\"service_account\"}", other: "{\"default\":\"us-central1\"}" });
+    expect(otherFromOneApiConfig(3, JSON.stringify({ api_version: "2024-02-01" }), "k")).toMatchObject({
+      other: "2024-02-01",
+    });
+    expect(otherFromOneApiConfig(33, JSON.stringify({ ak: "AK", sk: "SK", region: "us-west-2" }), "")).toMatchObject({
+      key: "AK|SK|us-west-2",
+    });
+    expect(
+      otherFromOneApiConfig(
+        41,
+        JSON.stringify({ region: "us-central1", vertex_ai_adc: '{"type":"service_account"}' }),
+        "",
+      ),
+    ).toMatchObject({ key: '{"type":"service_account"}', other: '{"default":"us-central1"}' });
     expect(otherFromOneApiConfig(1, "not json", "k").notes).toEqual(["config is not JSON: ignored"]);
   });
 });

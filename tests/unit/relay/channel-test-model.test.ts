@@ -21,7 +21,11 @@ describe("the channel test's model", () => {
   });
 
   it("else takes the first model that is not an image, audio, embedding, moderation, tts or whisper model", () => {
-    expect(defaultTestModel("dall-e-3, text-embedding-3-small,tts-1,whisper-1,omni-moderation-latest,gpt-image-1,claude-3-haiku-20240307")).toBe("claude-3-haiku-20240307");
+    expect(
+      defaultTestModel(
+        "dall-e-3, text-embedding-3-small,tts-1,whisper-1,omni-moderation-latest,gpt-image-1,claude-3-haiku-20240307",
+      ),
+    ).toBe("claude-3-haiku-20240307");
     expect(defaultTestModel("text-embedding-004,gemini-2.5-flash")).toBe("gemini-2.5-flash");
   });
 

@@ -11,7 +11,12 @@ import { createErnieStreamTranslator, fromErnieResponse, toErnieRequest } from "
 import { baiduErrorStatus, parseBaiduError } from "~/relay/adapters/baidu/baidu-errors";
 import { CredentialCache } from "~/relay/adapters/cn-common/credential-cache";
 import { encodeEmbedding } from "~/relay/adapters/cn-common/openai-shapes";
-import { createSparkStreamTranslator, fromSparkFrames, sparkVersion, toSparkFrame } from "~/relay/adapters/spark/spark-convert";
+import {
+  createSparkStreamTranslator,
+  fromSparkFrames,
+  sparkVersion,
+  toSparkFrame,
+} from "~/relay/adapters/spark/spark-convert";
 import { parseSparkError } from "~/relay/adapters/spark/spark-errors";
 import { sparkAuthorization, sparkSignature } from "~/relay/adapters/spark/spark-sign";
 import { sparkAdapter } from "~/relay/adapters/spark/spark-adapter";
@@ -22,25 +27,48 @@ import { tc3Signature } from "~/relay/adapters/tencent/tc3-sign";
 import { signZhipuJwt } from "~/relay/adapters/zhipu/zhipu-jwt";
 import { parseZhipuError, zhipuV3ErrorStatus } from "~/relay/adapters/zhipu/zhipu-errors";
 import { zhipuV3Adapter } from "~/relay/adapters/zhipu/zhipu-adapter";
-import { createZhipuV3Decoder, createZhipuV3StreamTranslator, fromZhipuV3Response, toZhipuV3Request } from "~/relay/adapters/zhipu/zhipu-v3-convert";
+import {
+  createZhipuV3Decoder,
+  createZhipuV3StreamTranslator,
+  fromZhipuV3Response,
+  toZhipuV3Request,
+} from "~/relay/adapters/zhipu/zhipu-v3-convert";
 import type { AdapterContext, StreamDecoder, StreamTranslator } from "~/relay/adapters/types";
 import { shouldDisableChannel } from "~/relay/failure-policy";
 import type { ReplySink } from "~/relay/reply-sink";
 import { pipeStream } from "~/relay/stream/pipe-stream.server";
 import { verifyZhipuJwt } from "../../mocks/zhipu-upstream";
 
-const fixture = (provider: string, name: string) => readFileSync(new URL(`../../fixtures/upstream/${provider}/${name}`, import.meta.url));
+const fixture = (provider: string, name: string) =>
+  readFileSync(new URL(`../../fixtures/upstream/${provider}/${name}`, import.meta.url));
 
 function ctxFor(type: number, fields: Partial<AdapterContext> & { base_url?: string; other?: string }): AdapterContext {
   const channel = { id: 7, type, base_url: fields.base_url ?? "", other: fields.other ?? "" } as Channel;
-  return { channel, key: "", mode: "chat", path: "/v1/chat/completions", body: {}, upstreamModel: "m", requestModel: "client-model", stream: false, ...fields };
+  return {
+    channel,
+    key: "",
+    mode: "chat",
+    path: "/v1/chat/completions",
+    body: {},
+    upstreamModel: "m",
+    requestModel: "client-model",
+    stream: false,
+    ...fields,
+  };
 }
 
 /** Runs a stream body through the real pipe, delivered `size` bytes at a time (cutting events and characters anywhere). */
 async function pipeInPieces(body: Buffer, translator: StreamTranslator, size: number, decoder?: StreamDecoder) {
   const upstream = new PassThrough();
   const writes: string[] = [];
-  const sink = { start: () => undefined, write: (c: unknown) => void writes.push(String(c)), end: () => undefined, started: true, open: true, onClientGone: () => undefined } as unknown as ReplySink;
+  const sink = {
+    start: () => undefined,
+    write: (c: unknown) => void writes.push(String(c)),
+    end: () => undefined,
+    started: true,
+    open: true,
+    onClientGone: () => undefined,
+  } as unknown as ReplySink;
   const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, translator, 5_000, () => undefined, decoder);
   for (let at = 0; at < body.length; at += size) {
     upstream.write(body.subarray(at, at + size));
@@ -50,7 +78,17 @@ async function pipeInPieces(body: Buffer, translator: StreamTranslator, size: nu
   const result = await outcome;
   // The usage-only chunk waits for the end of the stream (endStream sends it with the usage billed).
   if (result.usageFrame) writes.push(`data: ${result.usageFrame}\n\n`);
-  const chunks = writes.join("").split("\n\n").filter(Boolean).map((e) => JSON.parse(e.slice(6)) as { choices: { delta: { content?: string }; finish_reason: string | null }[]; usage?: unknown });
+  const chunks = writes
+    .join("")
+    .split("\n\n")
+    .filter(Boolean)
+    .map(
+      (e) =>
+        JSON.parse(e.slice(6)) as {
+          choices: { delta: { content?: string }; finish_reason: string | null }[];
+          usage?: unknown;
+        },
+    );
   const text = chunks.map((c) => c.choices[0]?.delta.content ?? "").join("");
   const finish = chunks.map((c) => c.choices[0]?.finish_reason).filter(Boolean);
   return { text, finish, usage: result.usage, chunks };
@@ -60,7 +98,12 @@ afterEach(() => vi.useRealTimers());
 
 describe("signatures against the providers' documented examples", () => {
   it("Spark: iFlytek's example signature and authorization", () => {
-    const signature = sparkSignature("MjlmNzkzNmZkMDQ2OTc0ZDdmNGE2ZTZi", "spark-api.xf-yun.com", "Fri, 05 May 2023 10:43:39 GMT", "/v1.1/chat");
+    const signature = sparkSignature(
+      "MjlmNzkzNmZkMDQ2OTc0ZDdmNGE2ZTZi",
+      "spark-api.xf-yun.com",
+      "Fri, 05 May 2023 10:43:39 GMT",
+      "/v1.1/chat",
+    );
     expect(signature).toBe("z5gHdu3pxVV4ADMyk467wOWDQ9q6BQzR3nfMTjc/DaQ=");
     expect(sparkAuthorization("addd2272b6d8b7c8abdd79531420ca3b", signature)).toBe(
       "YXBpX2tleT0iYWRkZDIyNzJiNmQ4YjdjOGFiZGQ3OTUzMTQyMGNhM2IiLCBhbGdvcml0aG09ImhtYWMtc2hhMjU2IiwgaGVhZGVycz0iaG9zdCBkYXRlIHJlcXVlc3QtbGluZSIsIHNpZ25hdHVyZT0iejVnSGR1M3B4VlY0QURNeWs0Njd3T1dEUTlxNkJRelIzbmZNVGpjL0RhUT0i",
@@ -69,13 +112,26 @@ describe("signatures against the providers' documented examples", () => {
 
   it("TC3: Tencent Cloud's DescribeInstances example signature", () => {
     const payload = '{"Limit": 1, "Filters": [{"Values": ["\\u672a\\u547d\\u540d"], "Name": "instance-name"}]}';
-    const signature = tc3Signature({ secretId: "AKIDz8krbsJ5yKBZQpn74WFkmLPx3*******", secretKey: "Gu5t9xGARNpq86cd98joQYCN3*******", host: "cvm.tencentcloudapi.com", service: "cvm", action: "DescribeInstances", version: "2017-03-12", timestamp: 1551113065, payload, contentType: "application/json; charset=utf-8" });
+    const signature = tc3Signature({
+      secretId: "AKIDz8krbsJ5yKBZQpn74WFkmLPx3*******",
+      secretKey: "Gu5t9xGARNpq86cd98joQYCN3*******",
+      host: "cvm.tencentcloudapi.com",
+      service: "cvm",
+      action: "DescribeInstances",
+      version: "2017-03-12",
+      timestamp: 1551113065,
+      payload,
+      contentType: "application/json; charset=utf-8",
+    });
     expect(signature).toBe("2230eefd229f582d8b1b891af7107b91597240707d778ab3738f756258d7652c");
   });
 
   it("Zhipu: the JWT has Zhipu's header and millisecond claims, and verifies only under the key's secret", () => {
     const token = signZhipuJwt("kid.secret-1", 1_700_000_000_000);
-    const [header, payload] = token.split(".").slice(0, 2).map((p) => JSON.parse(Buffer.from(p, "base64url").toString()) as Record<string, unknown>);
+    const [header, payload] = token
+      .split(".")
+      .slice(0, 2)
+      .map((p) => JSON.parse(Buffer.from(p, "base64url").toString()) as Record<string, unknown>);
     expect(header).toEqual({ alg: "HS256", sign_type: "SIGN" });
     expect(payload).toEqual({ api_key: "kid", exp: 1_700_000_000_000 + 30 * 60 * 1000, timestamp: 1_700_000_000_000 });
     const fresh = signZhipuJwt("kid.secret-1", Date.now());
@@ -112,8 +168,32 @@ describe("CredentialCache", () => {
 
 describe("Baidu ERNIE", () => {
   it("builds the ERNIE request: system field, alternating turns, its parameter names and ranges", () => {
-    const body = { messages: [{ role: "system", content: "S" }, { role: "user", content: "a" }, { role: "user", content: [{ type: "text", text: "b" }] }, { role: "assistant", content: "c" }, { role: "user", content: "d" }], temperature: 0, top_p: 0.9, max_tokens: 100, stop: "END" };
-    expect(toErnieRequest(body, true)).toEqual({ messages: [{ role: "user", content: "a\nb" }, { role: "assistant", content: "c" }, { role: "user", content: "d" }], system: "S", temperature: 0.01, top_p: 0.9, max_output_tokens: 100, stop: ["END"], stream: true });
+    const body = {
+      messages: [
+        { role: "system", content: "S" },
+        { role: "user", content: "a" },
+        { role: "user", content: [{ type: "text", text: "b" }] },
+        { role: "assistant", content: "c" },
+        { role: "user", content: "d" },
+      ],
+      temperature: 0,
+      top_p: 0.9,
+      max_tokens: 100,
+      stop: "END",
+    };
+    expect(toErnieRequest(body, true)).toEqual({
+      messages: [
+        { role: "user", content: "a\nb" },
+        { role: "assistant", content: "c" },
+        { role: "user", content: "d" },
+      ],
+      system: "S",
+      temperature: 0.01,
+      top_p: 0.9,
+      max_output_tokens: 100,
+      stop: ["END"],
+      stream: true,
+    });
   });
 
   it("maps model names to their endpoints; an unknown model is its lowercased name", () => {
@@ -125,10 +205,22 @@ describe("Baidu ERNIE", () => {
   });
 
   it("converts a reply and its usage; stream events split anywhere give the same text and the last usage", async () => {
-    const reply = JSON.parse(String(fromErnieResponse(fixture("baidu", "chat.json"), "client-model").body)) as Record<string, any>;
-    expect(reply).toMatchObject({ object: "chat.completion", model: "client-model", choices: [{ message: { role: "assistant", content: "你好，我是文心一言。" }, finish_reason: "stop" }], usage: { prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 } });
+    const reply = JSON.parse(String(fromErnieResponse(fixture("baidu", "chat.json"), "client-model").body)) as Record<
+      string,
+      any
+    >;
+    expect(reply).toMatchObject({
+      object: "chat.completion",
+      model: "client-model",
+      choices: [{ message: { role: "assistant", content: "你好，我是文心一言。" }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 },
+    });
     for (const size of [1, 7, 50, 10_000]) {
-      const piped = await pipeInPieces(fixture("baidu", "stream.sse"), createErnieStreamTranslator("client-model", false), size);
+      const piped = await pipeInPieces(
+        fixture("baidu", "stream.sse"),
+        createErnieStreamTranslator("client-model", false),
+        size,
+      );
       expect(piped.text).toBe("你好，我是文心一言。");
       expect(piped.finish).toEqual(["stop"]);
       expect(piped.usage).toEqual({ prompt_tokens: 9, completion_tokens: 8 });
@@ -139,27 +231,69 @@ describe("Baidu ERNIE", () => {
     expect(baiduErrorStatus({ error_code: 110, error_msg: "Access token invalid or no longer valid" })).toBe(401);
     expect(baiduErrorStatus({ error_code: 18, error_msg: "Open api qps request limit reached" })).toBe(429);
     expect(baiduErrorStatus({ result: "ok" })).toBeUndefined();
-    const refused = parseBaiduError(401, JSON.stringify({ error: "invalid_client", error_description: "unknown client id" }));
-    expect(refused).toEqual({ message: "invalid_client: unknown client id", type: "authentication_error", code: "invalid_client" });
+    const refused = parseBaiduError(
+      401,
+      JSON.stringify({ error: "invalid_client", error_description: "unknown client id" }),
+    );
+    expect(refused).toEqual({
+      message: "invalid_client: unknown client id",
+      type: "authentication_error",
+      code: "invalid_client",
+    });
     expect(shouldDisableChannel(200, refused, 15)).toBe(true);
-    expect(shouldDisableChannel(429, parseBaiduError(429, JSON.stringify({ error_code: 18, error_msg: "qps" })), 15)).toBe(false);
+    expect(
+      shouldDisableChannel(429, parseBaiduError(429, JSON.stringify({ error_code: 18, error_msg: "qps" })), 15),
+    ).toBe(false);
   });
 });
 
 describe("Zhipu", () => {
   it("v3: prompt without a system role, content unquoted, the invoke/sse-invoke URL and a JWT Authorization", async () => {
-    expect(toZhipuV3Request({ messages: [{ role: "system", content: "S" }, { role: "user", content: "Q" }], temperature: 0.2 }, true)).toEqual({ prompt: [{ role: "user", content: "S" }, { role: "assistant", content: "好的" }, { role: "user", content: "Q" }], temperature: 0.2, incremental: true });
-    const reply = JSON.parse(String(fromZhipuV3Response(fixture("zhipu", "v3-invoke.json"), "client-model").body)) as Record<string, any>;
+    expect(
+      toZhipuV3Request(
+        {
+          messages: [
+            { role: "system", content: "S" },
+            { role: "user", content: "Q" },
+          ],
+          temperature: 0.2,
+        },
+        true,
+      ),
+    ).toEqual({
+      prompt: [
+        { role: "user", content: "S" },
+        { role: "assistant", content: "好的" },
+        { role: "user", content: "Q" },
+      ],
+      temperature: 0.2,
+      incremental: true,
+    });
+    const reply = JSON.parse(
+      String(fromZhipuV3Response(fixture("zhipu", "v3-invoke.json"), "client-model").body),
+    ) as Record<string, any>;
     expect(reply.choices[0].message.content).toBe("你好！我是智谱清言。\n有什么可以帮你？");
     expect(reply.usage).toEqual({ prompt_tokens: 11, completion_tokens: 13, total_tokens: 24 });
-    const built = await zhipuV3Adapter.buildRequest(ctxFor(16, { key: "kid.sec", upstreamModel: "chatglm_pro", stream: true, body: { messages: [{ role: "user", content: "Q" }] } }));
+    const built = await zhipuV3Adapter.buildRequest(
+      ctxFor(16, {
+        key: "kid.sec",
+        upstreamModel: "chatglm_pro",
+        stream: true,
+        body: { messages: [{ role: "user", content: "Q" }] },
+      }),
+    );
     expect(built.url).toBe("https://open.bigmodel.cn/api/paas/v3/model-api/chatglm_pro/sse-invoke");
     expect(verifyZhipuJwt(built.headers.Authorization!, { kid: "sec" })).toBeUndefined();
   });
 
   it("v3: the SSE decoder keeps meta and multi-line data whatever the read boundaries", async () => {
     for (const size of [1, 3, 16, 10_000]) {
-      const piped = await pipeInPieces(fixture("zhipu", "v3-stream.sse"), createZhipuV3StreamTranslator("client-model", false), size, createZhipuV3Decoder());
+      const piped = await pipeInPieces(
+        fixture("zhipu", "v3-stream.sse"),
+        createZhipuV3StreamTranslator("client-model", false),
+        size,
+        createZhipuV3Decoder(),
+      );
       expect(piped.text).toBe("你好！我是智谱\n清言。");
       expect(piped.finish).toEqual(["stop"]);
       expect(piped.usage).toEqual({ prompt_tokens: 11, completion_tokens: 12 });
@@ -170,32 +304,82 @@ describe("Zhipu", () => {
     expect(zhipuV3ErrorStatus({ code: 1002, msg: "Authorization Token非法", success: false })).toBe(401);
     expect(zhipuV3ErrorStatus({ code: 1302, msg: "并发数过高", success: false })).toBe(429);
     expect(zhipuV3ErrorStatus({ code: 200, success: true })).toBeUndefined();
-    expect(parseZhipuError(401, JSON.stringify({ error: { code: "1002", message: "Authorization Token非法" } }))).toEqual({ message: "Authorization Token非法", type: "authentication_error", code: "1002" });
-    expect(parseZhipuError(429, JSON.stringify({ error: { code: "1113", message: "您的账户已欠费" } })).type).toBe("insufficient_quota");
+    expect(
+      parseZhipuError(401, JSON.stringify({ error: { code: "1002", message: "Authorization Token非法" } })),
+    ).toEqual({ message: "Authorization Token非法", type: "authentication_error", code: "1002" });
+    expect(parseZhipuError(429, JSON.stringify({ error: { code: "1113", message: "您的账户已欠费" } })).type).toBe(
+      "insufficient_quota",
+    );
   });
 });
 
 describe("Ali DashScope", () => {
   it("builds chat, stream and image requests with DashScope's headers and body", () => {
-    const chat = aliAdapter.buildRequest(ctxFor(17, { key: "sk-x", other: "pdf", upstreamModel: "qwen-max", stream: true, body: { messages: [{ role: "developer", content: "S" }, { role: "user", content: "Q" }], temperature: 0.7, seed: 3 } })) as { url: string; headers: Record<string, string>; body: string };
+    const chat = aliAdapter.buildRequest(
+      ctxFor(17, {
+        key: "sk-x",
+        other: "pdf",
+        upstreamModel: "qwen-max",
+        stream: true,
+        body: {
+          messages: [
+            { role: "developer", content: "S" },
+            { role: "user", content: "Q" },
+          ],
+          temperature: 0.7,
+          seed: 3,
+        },
+      }),
+    ) as { url: string; headers: Record<string, string>; body: string };
     expect(chat.url).toBe("https://dashscope.aliyuncs.com/api/v1/services/aigc/text-generation/generation");
-    expect(chat.headers).toEqual({ "Content-Type": "application/json", Authorization: "Bearer sk-x", Accept: "text/event-stream", "X-DashScope-SSE": "enable", "X-DashScope-Plugin": "pdf" });
-    expect(JSON.parse(chat.body)).toEqual({ model: "qwen-max", input: { messages: [{ role: "system", content: "S" }, { role: "user", content: "Q" }] }, parameters: { result_format: "message", incremental_output: true, temperature: 0.7, seed: 3 } });
-    expect(toWanxTask({ prompt: "猫", size: "720x1280", n: 2 }, "wanx-v1")).toEqual({ model: "wanx-v1", input: { prompt: "猫" }, parameters: { n: 2, size: "720*1280" } });
+    expect(chat.headers).toEqual({
+      "Content-Type": "application/json",
+      Authorization: "Bearer sk-x",
+      Accept: "text/event-stream",
+      "X-DashScope-SSE": "enable",
+      "X-DashScope-Plugin": "pdf",
+    });
+    expect(JSON.parse(chat.body)).toEqual({
+      model: "qwen-max",
+      input: {
+        messages: [
+          { role: "system", content: "S" },
+          { role: "user", content: "Q" },
+        ],
+      },
+      parameters: { result_format: "message", incremental_output: true, temperature: 0.7, seed: 3 },
+    });
+    expect(toWanxTask({ prompt: "猫", size: "720x1280", n: 2 }, "wanx-v1")).toEqual({
+      model: "wanx-v1",
+      input: { prompt: "猫" },
+      parameters: { n: 2, size: "720*1280" },
+    });
   });
 
   it("converts replies and streams (split anywhere), usage from input_tokens/output_tokens", async () => {
-    const reply = JSON.parse(String(fromDashScopeChat(fixture("ali", "chat.json"), "client-model").body)) as Record<string, any>;
+    const reply = JSON.parse(String(fromDashScopeChat(fixture("ali", "chat.json"), "client-model").body)) as Record<
+      string,
+      any
+    >;
     expect(reply.choices[0].message.content).toBe("你好，我是通义千问。");
     expect(reply.usage).toEqual({ prompt_tokens: 19, completion_tokens: 8, total_tokens: 27 });
     for (const size of [1, 9, 10_000]) {
-      const piped = await pipeInPieces(fixture("ali", "stream.sse"), createDashScopeStreamTranslator("client-model", true), size);
+      const piped = await pipeInPieces(
+        fixture("ali", "stream.sse"),
+        createDashScopeStreamTranslator("client-model", true),
+        size,
+      );
       expect(piped.text).toBe("你好，我是通义千问。");
       expect(piped.finish).toEqual(["stop"]);
       expect(piped.usage).toEqual({ prompt_tokens: 19, completion_tokens: 9 });
       expect(piped.chunks.at(-1)?.usage).toEqual({ prompt_tokens: 19, completion_tokens: 9, total_tokens: 28 });
     }
-    expect(parseAliError(401, JSON.stringify({ code: "InvalidApiKey", message: "Invalid API-key provided.", request_id: "r" }))).toEqual({ message: "Invalid API-key provided.", type: "authentication_error", code: "InvalidApiKey" });
+    expect(
+      parseAliError(
+        401,
+        JSON.stringify({ code: "InvalidApiKey", message: "Invalid API-key provided.", request_id: "r" }),
+      ),
+    ).toEqual({ message: "Invalid API-key provided.", type: "authentication_error", code: "InvalidApiKey" });
   });
 
   it("encodes vectors as little-endian float32 base64 when the client asked for base64", () => {
@@ -210,12 +394,27 @@ describe("Tencent Hunyuan", () => {
   it("builds the exact signed request", async () => {
     vi.useFakeTimers({ now: new Date("2024-03-01T08:00:00Z") });
     const key = "1300000000|AKIDtest|secret-key";
-    const built = await hunyuanAdapter.buildRequest(ctxFor(23, { key, upstreamModel: "hunyuan-pro", body: { messages: [{ role: "user", content: "Q" }], top_p: 0.5 } }));
+    const built = await hunyuanAdapter.buildRequest(
+      ctxFor(23, {
+        key,
+        upstreamModel: "hunyuan-pro",
+        body: { messages: [{ role: "user", content: "Q" }], top_p: 0.5 },
+      }),
+    );
     const payload = '{"Model":"hunyuan-pro","Messages":[{"Role":"user","Content":"Q"}],"Stream":false,"TopP":0.5}';
     expect(built.url).toBe("https://hunyuan.tencentcloudapi.com/");
     expect(built.body).toBe(payload);
     const timestamp = Date.parse("2024-03-01T08:00:00Z") / 1000;
-    const signature = tc3Signature({ secretId: "AKIDtest", secretKey: "secret-key", host: "hunyuan.tencentcloudapi.com", service: "hunyuan", action: "ChatCompletions", version: "2023-09-01", timestamp, payload });
+    const signature = tc3Signature({
+      secretId: "AKIDtest",
+      secretKey: "secret-key",
+      host: "hunyuan.tencentcloudapi.com",
+      service: "hunyuan",
+      action: "ChatCompletions",
+      version: "2023-09-01",
+      timestamp,
+      payload,
+    });
     expect(built.headers).toEqual({
       "Content-Type": "application/json",
       "X-TC-Action": "ChatCompletions",
@@ -223,23 +422,40 @@ describe("Tencent Hunyuan", () => {
       "X-TC-Timestamp": String(timestamp),
       Authorization: `TC3-HMAC-SHA256 Credential=AKIDtest/2024-03-01/hunyuan/tc3_request, SignedHeaders=content-type;host, Signature=${signature}`,
     });
-    await expect(Promise.resolve().then(() => hunyuanAdapter.buildRequest(ctxFor(23, { key: "only|two" })))).rejects.toThrow("AppId|SecretId|SecretKey");
+    await expect(
+      Promise.resolve().then(() => hunyuanAdapter.buildRequest(ctxFor(23, { key: "only|two" }))),
+    ).rejects.toThrow("AppId|SecretId|SecretKey");
   });
 
   it("converts replies and streams; AuthFailure is lifted to 401 and disables", async () => {
-    const reply = JSON.parse(String(fromHunyuanResponse(fixture("hunyuan", "chat.json"), "client-model").body)) as Record<string, any>;
+    const reply = JSON.parse(
+      String(fromHunyuanResponse(fixture("hunyuan", "chat.json"), "client-model").body),
+    ) as Record<string, any>;
     expect(reply.choices[0].message.content).toBe("你好，我是腾讯混元。");
     expect(reply.usage).toEqual({ prompt_tokens: 14, completion_tokens: 6, total_tokens: 20 });
     for (const size of [1, 11, 10_000]) {
-      const piped = await pipeInPieces(fixture("hunyuan", "stream.sse"), createHunyuanStreamTranslator("client-model", false), size);
+      const piped = await pipeInPieces(
+        fixture("hunyuan", "stream.sse"),
+        createHunyuanStreamTranslator("client-model", false),
+        size,
+      );
       expect(piped.text).toBe("你好，我是腾讯混元。");
       expect(piped.usage).toEqual({ prompt_tokens: 14, completion_tokens: 7 });
     }
-    const failure = { Response: { Error: { Code: "AuthFailure.SignatureFailure", Message: "The provided credentials could not be validated." }, RequestId: "r" } };
+    const failure = {
+      Response: {
+        Error: { Code: "AuthFailure.SignatureFailure", Message: "The provided credentials could not be validated." },
+        RequestId: "r",
+      },
+    };
     expect(hunyuanErrorStatus(failure)).toBe(401);
     expect(hunyuanErrorStatus({ Response: { Error: { Code: "LimitExceeded", Message: "x" } } })).toBe(429);
     expect(hunyuanErrorStatus(JSON.parse(fixture("hunyuan", "chat.json").toString()))).toBeUndefined();
-    expect(parseHunyuanError(401, JSON.stringify(failure))).toEqual({ message: "The provided credentials could not be validated.", type: "authentication_error", code: "AuthFailure.SignatureFailure" });
+    expect(parseHunyuanError(401, JSON.stringify(failure))).toEqual({
+      message: "The provided credentials could not be validated.",
+      type: "authentication_error",
+      code: "AuthFailure.SignatureFailure",
+    });
   });
 });
 
@@ -248,7 +464,13 @@ describe("iFlytek Spark", () => {
     expect(sparkVersion("v3.5", "SparkDesk-v1.1")).toBe("v3.5");
     expect(sparkVersion("", "SparkDesk-v4.0")).toBe("v4.0");
     expect(sparkVersion("", "spark-lite")).toBe("v2.1");
-    expect(toSparkFrame({ messages: [{ role: "user", content: "Q" }], temperature: 0.3, max_tokens: 64, user: "u1" }, "app1", "v4.0")).toEqual({
+    expect(
+      toSparkFrame(
+        { messages: [{ role: "user", content: "Q" }], temperature: 0.3, max_tokens: 64, user: "u1" },
+        "app1",
+        "v4.0",
+      ),
+    ).toEqual({
       header: { app_id: "app1", uid: "u1" },
       parameter: { chat: { domain: "4.0Ultra", temperature: 0.3, max_tokens: 64 } },
       payload: { message: { text: [{ role: "user", content: "Q" }] } },
@@ -256,12 +478,21 @@ describe("iFlytek Spark", () => {
   });
 
   it("signs the URL for the channel's host (http(s) base read as ws(s)) with the frame as the body", async () => {
-    const built = await sparkAdapter.buildRequest(ctxFor(18, { key: "app1|secret1|key1", base_url: "http://127.0.0.1:9999", other: "v3.1", body: { messages: [{ role: "user", content: "Q" }] } }));
+    const built = await sparkAdapter.buildRequest(
+      ctxFor(18, {
+        key: "app1|secret1|key1",
+        base_url: "http://127.0.0.1:9999",
+        other: "v3.1",
+        body: { messages: [{ role: "user", content: "Q" }] },
+      }),
+    );
     const url = new URL(built.url);
     expect(`${url.protocol}//${url.host}${url.pathname}`).toBe("ws://127.0.0.1:9999/v3.1/chat");
     const date = url.searchParams.get("date")!;
     expect(url.searchParams.get("host")).toBe("127.0.0.1:9999");
-    expect(url.searchParams.get("authorization")).toBe(sparkAuthorization("key1", sparkSignature("secret1", "127.0.0.1:9999", date, "/v3.1/chat")));
+    expect(url.searchParams.get("authorization")).toBe(
+      sparkAuthorization("key1", sparkSignature("secret1", "127.0.0.1:9999", date, "/v3.1/chat")),
+    );
     expect(JSON.parse(String(built.body)).parameter.chat.domain).toBe("generalv3");
     const fallback = await sparkAdapter.buildRequest(ctxFor(18, { key: "a|b|c", body: {} }));
     expect(fallback.url.startsWith("wss://spark-api.xf-yun.com/v2.1/chat?")).toBe(true);
@@ -270,16 +501,25 @@ describe("iFlytek Spark", () => {
   it("frames become one reply or OpenAI chunks; usage from payload.usage.text; 11200 and a refused handshake are authentication errors", async () => {
     const frames = JSON.parse(fixture("spark", "frames.json").toString()) as unknown[];
     const sse = Buffer.from(frames.map((f) => `data: ${JSON.stringify(f)}\n\n`).join(""));
-    const reply = JSON.parse(String(fromSparkFrames(Buffer.from(JSON.stringify(frames)), "client-model").body)) as Record<string, any>;
+    const reply = JSON.parse(
+      String(fromSparkFrames(Buffer.from(JSON.stringify(frames)), "client-model").body),
+    ) as Record<string, any>;
     expect(reply.choices[0].message.content).toBe("你好！我是讯飞星火认知大模型。");
     expect(reply.usage).toEqual({ prompt_tokens: 15, completion_tokens: 11, total_tokens: 26 });
     const piped = await pipeInPieces(sse, createSparkStreamTranslator("client-model", false), 13);
     expect(piped.text).toBe("你好！我是讯飞星火认知大模型。");
     expect(piped.finish).toEqual(["stop"]);
-    const licence = parseSparkError(401, JSON.stringify({ header: { code: 11200, message: "授权错误：该appId没有相关授权", sid: "s", status: 2 } }));
+    const licence = parseSparkError(
+      401,
+      JSON.stringify({ header: { code: 11200, message: "授权错误：该appId没有相关授权", sid: "s", status: 2 } }),
+    );
     expect(licence).toEqual({ message: "授权错误：该appId没有相关授权", type: "authentication_error", code: "11200" });
-    expect(shouldDisableChannel(401, parseSparkError(401, JSON.stringify({ message: "HMAC signature does not match" })), 18)).toBe(true);
-    expect(parseSparkError(429, JSON.stringify({ header: { code: 11202, message: "秒级流控超限" } })).type).toBe("xunfei_error");
+    expect(
+      shouldDisableChannel(401, parseSparkError(401, JSON.stringify({ message: "HMAC signature does not match" })), 18),
+    ).toBe(true);
+    expect(parseSparkError(429, JSON.stringify({ header: { code: 11202, message: "秒级流控超限" } })).type).toBe(
+      "xunfei_error",
+    );
   });
 });
 
@@ -287,10 +527,22 @@ describe("Spark transport", () => {
   it("refuses a link-local or metadata address before connecting, as every upstream call does", async () => {
     const { sendOverSparkSocket } = await import("~/relay/adapters/spark/spark-transport");
     const { ForbiddenUpstreamAddressError } = await import("~/utils/upstream-address");
-    const request = { url: "ws://169.254.169.254/v2.1/chat?authorization=x", method: "GET" as const, headers: {}, body: "{}" };
-    await expect(sendOverSparkSocket(request, { connectTimeoutMs: 1_000, signal: new AbortController().signal })).rejects.toBeInstanceOf(ForbiddenUpstreamAddressError);
+    const request = {
+      url: "ws://169.254.169.254/v2.1/chat?authorization=x",
+      method: "GET" as const,
+      headers: {},
+      body: "{}",
+    };
+    await expect(
+      sendOverSparkSocket(request, { connectTimeoutMs: 1_000, signal: new AbortController().signal }),
+    ).rejects.toBeInstanceOf(ForbiddenUpstreamAddressError);
     const aborted = new AbortController();
     aborted.abort();
-    await expect(sendOverSparkSocket({ ...request, url: "ws://127.0.0.1:9/v2.1/chat" }, { connectTimeoutMs: 1_000, signal: aborted.signal })).rejects.toThrow("aborted");
+    await expect(
+      sendOverSparkSocket(
+        { ...request, url: "ws://127.0.0.1:9/v2.1/chat" },
+        { connectTimeoutMs: 1_000, signal: aborted.signal },
+      ),
+    ).rejects.toThrow("aborted");
   });
 });

@@ -12,13 +12,18 @@ type Written = { seq: number; charge: number };
 const written: Written[] = [];
 const refusedCharge = 666;
 
-vi.mock("~/relay/billing/node-liveness.server", () => ({ NODE_ID: "live-node", lockKeyOf: () => undefined, LIVENESS_CONFIRM_MS: 0 }));
+vi.mock("~/relay/billing/node-liveness.server", () => ({
+  NODE_ID: "live-node",
+  lockKeyOf: () => undefined,
+  LIVENESS_CONFIRM_MS: 0,
+}));
 vi.mock("~/utils/db.server", () => ({ getDb: async () => ({}) }));
 vi.mock("~/relay/billing/lease-store.server", () => ({
   appliedSeqOf: async () => 0,
   forgetJournal: async () => undefined,
   writeSettlements: async (_node: string, items: Written[]) => {
-    if (items.some((item) => item.charge === refusedCharge)) throw Object.assign(new Error("value out of range"), { code: "22003" });
+    if (items.some((item) => item.charge === refusedCharge))
+      throw Object.assign(new Error("value out of range"), { code: "22003" });
     written.push(...items.map((item) => ({ seq: item.seq, charge: item.charge })));
     return { applied: true, missingLeases: new Set(), exhaustedTokens: new Set() };
   },
@@ -37,12 +42,21 @@ describe("journal replay", () => {
     const { replayJournals } = await import("~/relay/billing/crash-recovery.server");
     const { quarantineDir } = await import("~/relay/billing/journal-quarantine.server");
     const dead = new SettleJournal("dead-node");
-    for (const charge of [10, refusedCharge, 30]) dead.append({ leaseId: 7, userId: 1, tokenId: 2, limited: true, charge, channelId: 3, at: 1_700_000_000 });
+    for (const charge of [10, refusedCharge, 30])
+      dead.append({ leaseId: 7, userId: 1, tokenId: 2, limited: true, charge, channelId: 3, at: 1_700_000_000 });
     dead.writePending();
 
     expect(await replayJournals()).toBe(2);
-    expect(written).toEqual([{ seq: 1, charge: 10 }, { seq: 3, charge: 30 }]);
-    const kept = readdirSync(quarantineDir()).flatMap((name) => readFileSync(join(quarantineDir(), name), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)));
+    expect(written).toEqual([
+      { seq: 1, charge: 10 },
+      { seq: 3, charge: 30 },
+    ]);
+    const kept = readdirSync(quarantineDir()).flatMap((name) =>
+      readFileSync(join(quarantineDir(), name), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    );
     expect(kept.map((entry) => JSON.parse(entry.line).charge)).toEqual([refusedCharge]);
     expect(kept[0].reason).toContain("value out of range");
     expect(readdirSync(journalDir()).filter((name) => name.endsWith(".jsonl"))).toEqual([]);

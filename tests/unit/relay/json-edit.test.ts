@@ -22,7 +22,9 @@ describe("setMember", () => {
   });
 
   it("keeps the last of repeated keys (as JSON.parse does) and drops the earlier ones", () => {
-    expect(set(`{"model":"a", "n":1, "mod\\u0065l" : "b","z":2}`, ["model"], '"m"')).toBe(`{"n":1, "mod\\u0065l" : "m","z":2}`);
+    expect(set(`{"model":"a", "n":1, "mod\\u0065l" : "b","z":2}`, ["model"], '"m"')).toBe(
+      `{"n":1, "mod\\u0065l" : "m","z":2}`,
+    );
   });
 
   it("keepLastOfRepeated drops the earlier places of any repeated top-level key, and returns the same buffer when none repeats", () => {
@@ -36,18 +38,36 @@ describe("setMember", () => {
   it("sets a field inside the client's object, keeping its other fields byte for byte", () => {
     const raw = `{"stream_options": {"x_unknown":1.0, "include_usage" : false},"seed":12345678901234567890}`;
     expect(set(raw, ["stream_options", "include_usage"], "true")).toBe(raw.replace("false", "true"));
-    expect(set(`{"stream_options":{ "x":[1.50] }}`, ["stream_options", "include_usage"], "true")).toBe(`{"stream_options":{"include_usage":true, "x":[1.50] }}`);
+    expect(set(`{"stream_options":{ "x":[1.50] }}`, ["stream_options", "include_usage"], "true")).toBe(
+      `{"stream_options":{"include_usage":true, "x":[1.50] }}`,
+    );
   });
 
   it("replaces a step that is not an object, and leaves an equal value alone (same buffer)", () => {
-    expect(set(`{"stream_options":null,"a":1.0}`, ["stream_options", "include_usage"], "true")).toBe(`{"stream_options":{"include_usage":true},"a":1.0}`);
-    expect(set(`{"stream_options":[1]}`, ["stream_options", "include_usage"], "true")).toBe(`{"stream_options":{"include_usage":true}}`);
+    expect(set(`{"stream_options":null,"a":1.0}`, ["stream_options", "include_usage"], "true")).toBe(
+      `{"stream_options":{"include_usage":true},"a":1.0}`,
+    );
+    expect(set(`{"stream_options":[1]}`, ["stream_options", "include_usage"], "true")).toBe(
+      `{"stream_options":{"include_usage":true}}`,
+    );
     const raw = Buffer.from(`{"stream_options":{"include_usage":true}}`);
     expect(setMember(raw, ["stream_options", "include_usage"], "true")).toBe(raw);
   });
 
   it("declines anything that is not one JSON object", () => {
-    for (const raw of ["", "  ", "[]", '"model"', "1.0", "null", `{"a":1}{"b":2}`, `{"a":1`, `{"a" 1}`, `{"a":"x}`, `{"a\\x":1}`]) {
+    for (const raw of [
+      "",
+      "  ",
+      "[]",
+      '"model"',
+      "1.0",
+      "null",
+      `{"a":1}{"b":2}`,
+      `{"a":1`,
+      `{"a" 1}`,
+      `{"a":"x}`,
+      `{"a\\x":1}`,
+    ]) {
       expect(set(raw, ["model"], '"m"'), raw).toBeUndefined();
     }
   });
@@ -55,7 +75,9 @@ describe("setMember", () => {
 
 describe("insertMember", () => {
   it("adds a member first without touching the rest", () => {
-    expect(text(insertMember(Buffer.from(` {"a":1.0}`), "stream_options", `{"include_usage":true}`))).toBe(` {"stream_options":{"include_usage":true},"a":1.0}`);
+    expect(text(insertMember(Buffer.from(` {"a":1.0}`), "stream_options", `{"include_usage":true}`))).toBe(
+      ` {"stream_options":{"include_usage":true},"a":1.0}`,
+    );
     expect(text(insertMember(Buffer.from(`{ }`), "k", "1"))).toBe(`{"k":1 }`);
     expect(insertMember(Buffer.from(`[1]`), "k", "1")).toBeUndefined();
   });
@@ -63,16 +85,26 @@ describe("insertMember", () => {
 
 // Random objects written the way clients write them: any spacing, escaped keys, repeated keys.
 const space = fc.constantFrom("", " ", "\n  ", "\t", "\r\n");
-const key = fc.oneof(fc.constantFrom("model", "stream_options", "include_usage", "messages"), fc.string()).filter((k) => k !== "__proto__");
-const keyText = key.chain((k) => (k === "model" ? fc.constantFrom('"model"', '"mod\\u0065l"') : fc.constant(JSON.stringify(k))));
+const key = fc
+  .oneof(fc.constantFrom("model", "stream_options", "include_usage", "messages"), fc.string())
+  .filter((k) => k !== "__proto__");
+const keyText = key.chain((k) =>
+  k === "model" ? fc.constantFrom('"model"', '"mod\\u0065l"') : fc.constant(JSON.stringify(k)),
+);
 const value: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
   value: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
-    fc.jsonValue({ maxDepth: 2 }).chain((v) => fc.integer({ min: 0, max: 2 }).map((indent) => JSON.stringify(v, null, indent))),
-    fc.array(fc.tuple(keyText, tie("value"), space), { maxLength: 4 }).map((members) => `{${members.map(([k, v, s]) => `${s}${k}${s}:${s}${v}${s}`).join(",")}}`),
+    fc
+      .jsonValue({ maxDepth: 2 })
+      .chain((v) => fc.integer({ min: 0, max: 2 }).map((indent) => JSON.stringify(v, null, indent))),
+    fc
+      .array(fc.tuple(keyText, tie("value"), space), { maxLength: 4 })
+      .map((members) => `{${members.map(([k, v, s]) => `${s}${k}${s}:${s}${v}${s}`).join(",")}}`),
   ),
 })).value;
-const objectText = fc.array(fc.tuple(keyText, value, space), { maxLength: 6 }).map((members) => `{${members.map(([k, v, s]) => `${s}${k}${s}:${s}${v}${s}`).join(",")}}`);
+const objectText = fc
+  .array(fc.tuple(keyText, value, space), { maxLength: 6 })
+  .map((members) => `{${members.map(([k, v, s]) => `${s}${k}${s}:${s}${v}${s}`).join(",")}}`);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -16,7 +16,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 const dataDir = mkdtempSync(join(tmpdir(), "switchyard-ledger-"));
 const WAIT_MS = 3_000;
 Object.assign(process.env, {
-  DATA_DIR: dataDir, PGLITE_DIR: "memory://", DATABASE_URL: "", REDIS_URL: "", BILLING_FLUSH_DELAY_MS: "5", BILLING_WAIT_MS: String(WAIT_MS),
+  DATA_DIR: dataDir,
+  PGLITE_DIR: "memory://",
+  DATABASE_URL: "",
+  REDIS_URL: "",
+  BILLING_FLUSH_DELAY_MS: "5",
+  BILLING_WAIT_MS: String(WAIT_MS),
 });
 
 type Node = Awaited<ReturnType<typeof bootNode>>;
@@ -49,11 +54,31 @@ type Op =
 type Gap = "none" | "microtask" | "immediate" | "timer";
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant("reserve" as const), token: fc.constantFrom(0 as const, 1 as const), amount: fc.integer({ min: 100, max: 1500 }) }) },
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant("settle" as const), pick: fc.nat(), factor: fc.constantFrom(0, 0.5, 1, 2, 4) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant("reserve" as const),
+      token: fc.constantFrom(0 as const, 1 as const),
+      amount: fc.integer({ min: 100, max: 1500 }),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant("settle" as const),
+      pick: fc.nat(),
+      factor: fc.constantFrom(0, 0.5, 1, 2, 4),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("refund" as const), pick: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("editUser" as const), delta: fc.integer({ min: -3000, max: 4000 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("editToken" as const), remain: fc.integer({ min: 0, max: 5000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("editUser" as const), delta: fc.integer({ min: -3000, max: 4000 }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("editToken" as const), remain: fc.integer({ min: 0, max: 5000 }) }),
+  },
   { weight: 2, arbitrary: fc.constant({ kind: "sweep" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "death" as const }) },
 );
@@ -83,18 +108,41 @@ afterAll(async () => {
 async function newPayer() {
   const k = await db();
   seq += 1;
-  const user = await sql<{ id: number }>`insert into users (username, password_hash, quota) values (${`ledger${seq}-${Date.now()}`}, 'x', 6000) returning id`.execute(k);
+  const user = await sql<{
+    id: number;
+  }>`insert into users (username, password_hash, quota) values (${`ledger${seq}-${Date.now()}`}, 'x', 6000) returning id`.execute(
+    k,
+  );
   const userId = Number(user.rows[0]!.id);
   const tokens = [];
-  for (const [i, unlimited] of [[0, true], [1, false]] as const) {
+  for (const [i, unlimited] of [
+    [0, true],
+    [1, false],
+  ] as const) {
     const keyHash = `ledger-${seq}-${i}-${Math.random()}`;
-    const row = await sql<{ id: number }>`insert into tokens (user_id, key_hash, key_encrypted, remain_quota, unlimited_quota) values (${userId}, ${keyHash}, 'x', 4000, ${unlimited}) returning id`.execute(k);
+    const row = await sql<{
+      id: number;
+    }>`insert into tokens (user_id, key_hash, key_encrypted, remain_quota, unlimited_quota) values (${userId}, ${keyHash}, 'x', 4000, ${unlimited}) returning id`.execute(
+      k,
+    );
     tokens.push({ userId, tokenId: Number(row.rows[0]!.id), tokenUnlimited: unlimited, tokenKeyHash: keyHash });
   }
   return { userId, tokens };
 }
 
-const log = { username: "u", tokenName: "t", modelName: "m", promptTokens: 1, completionTokens: 1, useTimeSeconds: 0, isStream: false, channelId: 0, group: "default", content: "", other: {} };
+const log = {
+  username: "u",
+  tokenName: "t",
+  modelName: "m",
+  promptTokens: 1,
+  completionTokens: 1,
+  useTimeSeconds: 0,
+  isStream: false,
+  channelId: 0,
+  group: "default",
+  content: "",
+  other: {},
+};
 
 async function runScenario(steps: [Op, Gap][]) {
   const { userId, tokens } = await newPayer();
@@ -106,7 +154,12 @@ async function runScenario(steps: [Op, Gap][]) {
   const track = (what: string, work: Promise<unknown> | unknown) => {
     const entry: (typeof tracked)[number] = { what, started: Date.now() };
     tracked.push(entry);
-    pending.push(Promise.resolve(work).then((result) => { entry.done = Date.now(); entry.result = result; }));
+    pending.push(
+      Promise.resolve(work).then((result) => {
+        entry.done = Date.now();
+        entry.result = result;
+      }),
+    );
   };
   const takeOpen = (pick: number) => {
     const live = open.filter((o) => o.life === node);
@@ -132,7 +185,9 @@ async function runScenario(steps: [Op, Gap][]) {
         const chosen = takeOpen(op.pick);
         if (!chosen) break;
         const reservation = chosen.reservation as Parameters<Node["quota"]["settleQuota"]>[0];
-        const settling = Promise.resolve(life.quota.settleQuota(reservation, Math.round(chosen.amount * op.factor), 0, log)).then(async (charged) => {
+        const settling = Promise.resolve(
+          life.quota.settleQuota(reservation, Math.round(chosen.amount * op.factor), 0, log),
+        ).then(async (charged) => {
           // Delivered only once journaled, as the relay does.
           await life.quota.chargesJournaled(true);
           return charged;
@@ -148,18 +203,24 @@ async function runScenario(steps: [Op, Gap][]) {
       case "editUser": {
         // An admin's edit: takes away at most the free part (what no lease holds), or refills.
         const k = await db();
-        const edit = sql<{ d: number }>`with cur as (select id, greatest(${op.delta}::bigint, leased - quota) as d from users where id = ${userId} for update)
-          update users set quota = users.quota + cur.d from cur where users.id = cur.id returning cur.d as d`.execute(k).then(async (r) => {
-          userEdits += Number(r.rows[0]!.d);
-          await life.publish(life.USER_CHANGED_CHANNEL, String(userId));
-        });
+        const edit = sql<{
+          d: number;
+        }>`with cur as (select id, greatest(${op.delta}::bigint, leased - quota) as d from users where id = ${userId} for update)
+          update users set quota = users.quota + cur.d from cur where users.id = cur.id returning cur.d as d`
+          .execute(k)
+          .then(async (r) => {
+            userEdits += Number(r.rows[0]!.d);
+            await life.publish(life.USER_CHANGED_CHANNEL, String(userId));
+          });
         track("editUser", edit);
         break;
       }
       case "editToken": {
         const k = await db();
         const payer = tokens[1]!;
-        const edit = sql`update tokens set remain_quota = ${op.remain} where id = ${payer.tokenId}`.execute(k).then(() => life.publish(life.TOKEN_CHANGED_CHANNEL, payer.tokenKeyHash));
+        const edit = sql`update tokens set remain_quota = ${op.remain} where id = ${payer.tokenId}`
+          .execute(k)
+          .then(() => life.publish(life.TOKEN_CHANGED_CHANNEL, payer.tokenKeyHash));
         track("editToken", edit);
         break;
       }
@@ -186,20 +247,64 @@ async function runScenario(steps: [Op, Gap][]) {
   expect(tracked.filter((t) => t.result === "busy")).toEqual([]);
 
   // Quiesce: the live node's holds end, its leases go back, stopped nodes' leases are recovered.
-  for (const o of open.splice(0)) if (o.life === node) node.quota.refundQuota(o.reservation as Parameters<Node["quota"]["refundQuota"]>[0]);
+  for (const o of open.splice(0))
+    if (o.life === node) node.quota.refundQuota(o.reservation as Parameters<Node["quota"]["refundQuota"]>[0]);
   await node.quota.billingWritten(10_000);
   node.quota.returnIdleLeases(0);
   await node.quota.billingWritten(10_000);
   await node.recovery.recoverStoppedNodes();
 
   const k = await db();
-  const user = (await sql<{ quota: number; leased: number; used_quota: number; shortfall_quota: number }>`select quota, leased, used_quota, shortfall_quota from users where id = ${userId}`.execute(k)).rows[0]!;
-  const userLeases = Number((await sql<{ s: number }>`select coalesce(sum(amount), 0) as s from quota_leases where user_id = ${userId}`.execute(k)).rows[0]!.s);
-  const negativeLeases = Number((await sql<{ n: number }>`select count(*) as n from quota_leases where user_id = ${userId} and amount < 0`.execute(k)).rows[0]!.n);
-  const logged = Number((await sql<{ s: number }>`select coalesce(sum(quota), 0) as s from logs where user_id = ${userId}`.execute(k)).rows[0]!.s);
-  const noted = Number((await sql<{ s: number }>`select coalesce(sum((other::jsonb->>'shortfall')::bigint), 0) as s from logs where user_id = ${userId}`.execute(k)).rows[0]!.s);
-  const token = (await sql<{ remain_quota: number; leased: number }>`select remain_quota, leased from tokens where id = ${tokens[1]!.tokenId}`.execute(k)).rows[0]!;
-  const tokenLeases = Number((await sql<{ s: number }>`select coalesce(sum(amount), 0) as s from quota_leases where token_id = ${tokens[1]!.tokenId} and token_limited`.execute(k)).rows[0]!.s);
+  const user = (
+    await sql<{
+      quota: number;
+      leased: number;
+      used_quota: number;
+      shortfall_quota: number;
+    }>`select quota, leased, used_quota, shortfall_quota from users where id = ${userId}`.execute(k)
+  ).rows[0]!;
+  const userLeases = Number(
+    (
+      await sql<{
+        s: number;
+      }>`select coalesce(sum(amount), 0) as s from quota_leases where user_id = ${userId}`.execute(k)
+    ).rows[0]!.s,
+  );
+  const negativeLeases = Number(
+    (
+      await sql<{ n: number }>`select count(*) as n from quota_leases where user_id = ${userId} and amount < 0`.execute(
+        k,
+      )
+    ).rows[0]!.n,
+  );
+  const logged = Number(
+    (await sql<{ s: number }>`select coalesce(sum(quota), 0) as s from logs where user_id = ${userId}`.execute(k))
+      .rows[0]!.s,
+  );
+  const noted = Number(
+    (
+      await sql<{
+        s: number;
+      }>`select coalesce(sum((other::jsonb->>'shortfall')::bigint), 0) as s from logs where user_id = ${userId}`.execute(
+        k,
+      )
+    ).rows[0]!.s,
+  );
+  const token = (
+    await sql<{
+      remain_quota: number;
+      leased: number;
+    }>`select remain_quota, leased from tokens where id = ${tokens[1]!.tokenId}`.execute(k)
+  ).rows[0]!;
+  const tokenLeases = Number(
+    (
+      await sql<{
+        s: number;
+      }>`select coalesce(sum(amount), 0) as s from quota_leases where token_id = ${tokens[1]!.tokenId} and token_limited`.execute(
+        k,
+      )
+    ).rows[0]!.s,
+  );
 
   expect(Number(user.quota)).toBeGreaterThanOrEqual(0);
   expect(Number(user.leased)).toBeGreaterThanOrEqual(0);
@@ -230,7 +335,11 @@ describe("quota ledger under random interleavings", () => {
     process.env.BILLING_WAIT_MS = String(slowWait);
     vi.doMock("~/relay/billing/lease-store.server", async (original) => {
       const real = await original<typeof import("~/relay/billing/lease-store.server")>();
-      return { ...real, takeLease: (...args: Parameters<typeof real.takeLease>) => new Promise((r) => setTimeout(r, 2 * slowWait)).then(() => real.takeLease(...args)) };
+      return {
+        ...real,
+        takeLease: (...args: Parameters<typeof real.takeLease>) =>
+          new Promise((r) => setTimeout(r, 2 * slowWait)).then(() => real.takeLease(...args)),
+      };
     });
     try {
       node = await bootNode();
@@ -250,9 +359,18 @@ describe("quota ledger under random interleavings", () => {
       node.quota.returnIdleLeases(0);
       await node.quota.billingWritten(5_000);
       const k = await db();
-      const user = (await sql<{ quota: number; leased: number }>`select quota, leased from users where id = ${userId}`.execute(k)).rows[0]!;
-      const rows = Number((await sql<{ n: number }>`select count(*) as n from quota_leases where user_id = ${userId}`.execute(k)).rows[0]!.n);
-      expect({ quota: Number(user.quota), leased: Number(user.leased), rows }).toEqual({ quota: 6000, leased: 0, rows: 0 });
+      const user = (
+        await sql<{ quota: number; leased: number }>`select quota, leased from users where id = ${userId}`.execute(k)
+      ).rows[0]!;
+      const rows = Number(
+        (await sql<{ n: number }>`select count(*) as n from quota_leases where user_id = ${userId}`.execute(k)).rows[0]!
+          .n,
+      );
+      expect({ quota: Number(user.quota), leased: Number(user.leased), rows }).toEqual({
+        quota: 6000,
+        leased: 0,
+        rows: 0,
+      });
     } finally {
       vi.doUnmock("~/relay/billing/lease-store.server");
       process.env.BILLING_WAIT_MS = String(WAIT_MS);

@@ -26,7 +26,13 @@ describe("pipeStream", () => {
   it("writes the events of one upstream read to the client in one write, holding back the usage chunk", async () => {
     const upstream = new PassThrough();
     const { sink, writes } = recordingSink();
-    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(false), 5_000, () => undefined);
+    const outcome = pipeStream(
+      upstream as unknown as IncomingMessage,
+      sink,
+      createOpenAiStreamTranslator(false),
+      5_000,
+      () => undefined,
+    );
     upstream.end(streamFixture);
     const result = await outcome;
     expect(writes).toHaveLength(1);
@@ -41,8 +47,17 @@ describe("pipeStream", () => {
   it("forwards events that arrive in separate reads as they arrive, split mid-event or not", async () => {
     const upstream = new PassThrough();
     const { sink, writes } = recordingSink();
-    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(true), 5_000, () => undefined);
-    const events = streamFixture.split("\n\n").filter(Boolean).map((e) => `${e}\n\n`);
+    const outcome = pipeStream(
+      upstream as unknown as IncomingMessage,
+      sink,
+      createOpenAiStreamTranslator(true),
+      5_000,
+      () => undefined,
+    );
+    const events = streamFixture
+      .split("\n\n")
+      .filter(Boolean)
+      .map((e) => `${e}\n\n`);
     const seen: number[] = [];
     for (const event of events) {
       // Half an event is held by the parser; the whole event is written once its second half arrives.
@@ -69,7 +84,13 @@ describe("pipeStream at the reply's last event", () => {
     const upstream = new PassThrough();
     const { sink, writes } = recordingSink();
     let aborted = 0;
-    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(false), 150, () => (aborted += 1));
+    const outcome = pipeStream(
+      upstream as unknown as IncomingMessage,
+      sink,
+      createOpenAiStreamTranslator(false),
+      150,
+      () => (aborted += 1),
+    );
     upstream.write(streamFixture); // every event, [DONE] included, and no end of body
     const result = await outcome;
     expect(result.ended).toBe("done");
@@ -85,7 +106,13 @@ describe("pipeStream at the reply's last event", () => {
     const upstream = new PassThrough();
     const { sink } = recordingSink();
     let aborted = 0;
-    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(false), 150, () => (aborted += 1));
+    const outcome = pipeStream(
+      upstream as unknown as IncomingMessage,
+      sink,
+      createOpenAiStreamTranslator(false),
+      150,
+      () => (aborted += 1),
+    );
     upstream.write(streamFixture);
     await outcome;
     upstream.end(": trailing comment\n\n");
@@ -96,28 +123,52 @@ describe("pipeStream at the reply's last event", () => {
 });
 
 describe("endStream", () => {
-  const noUsage = streamFixture.split("\n\n").filter((e) => e.trim() && !/"choices":\s*\[\]/.test(e)).join("\n\n") + "\n\n";
+  const noUsage =
+    streamFixture
+      .split("\n\n")
+      .filter((e) => e.trim() && !/"choices":\s*\[\]/.test(e))
+      .join("\n\n") + "\n\n";
   const usage = { prompt_tokens: 7, completion_tokens: 2 };
 
   it("adds the usage chunk the client asked for, with the stream's id and created time, before [DONE], when none was forwarded", async () => {
     const upstream = new PassThrough();
     const { sink, writes } = recordingSink();
-    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(true), 5_000, () => undefined);
+    const outcome = pipeStream(
+      upstream as unknown as IncomingMessage,
+      sink,
+      createOpenAiStreamTranslator(true),
+      5_000,
+      () => undefined,
+    );
     upstream.end(noUsage);
     const result = await outcome;
     expect(result.usageSent).toBe(false);
     endStream(sink, result, { usage, model: "client-model", object: "text_completion" });
     expect(writes.at(-1)).toBe("data: [DONE]\n\n");
     expect(JSON.parse(writes.at(-2)!.replace(/^data: /, ""))).toEqual({
-      id: "chatcmpl-Q7", object: "text_completion", created: 1735689600, model: "client-model", choices: [], usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
+      id: "chatcmpl-Q7",
+      object: "text_completion",
+      created: 1735689600,
+      model: "client-model",
+      choices: [],
+      usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
     });
   });
 
   it("adds nothing when the upstream's usage chunk went through, or when the client did not ask", async () => {
-    for (const [forward, fixture, closing] of [[true, streamFixture, true], [false, noUsage, false]] as const) {
+    for (const [forward, fixture, closing] of [
+      [true, streamFixture, true],
+      [false, noUsage, false],
+    ] as const) {
       const upstream = new PassThrough();
       const { sink, writes } = recordingSink();
-      const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(forward), 5_000, () => undefined);
+      const outcome = pipeStream(
+        upstream as unknown as IncomingMessage,
+        sink,
+        createOpenAiStreamTranslator(forward),
+        5_000,
+        () => undefined,
+      );
       upstream.end(fixture);
       const result = await outcome;
       endStream(sink, result, closing ? { usage, model: "m", object: "chat.completion.chunk" } : undefined);
@@ -143,12 +194,24 @@ function stubTranslator(options: { marksEnd: boolean }): StreamTranslator {
 }
 
 describe("pipeStream when the upstream stops short", () => {
-  const firstEvents = (n: number) => streamFixture.split("\n\n").filter((e) => e.trim()).slice(0, n).map((e) => `${e}\n\n`).join("");
+  const firstEvents = (n: number) =>
+    streamFixture
+      .split("\n\n")
+      .filter((e) => e.trim())
+      .slice(0, n)
+      .map((e) => `${e}\n\n`)
+      .join("");
 
   it("a body that closes before [DONE] and before any finish_reason is cut: the error to end on, and stream_cut in the usage note", async () => {
     const upstream = new PassThrough();
     const { sink } = recordingSink();
-    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(false), 5_000, () => undefined);
+    const outcome = pipeStream(
+      upstream as unknown as IncomingMessage,
+      sink,
+      createOpenAiStreamTranslator(false),
+      5_000,
+      () => undefined,
+    );
     upstream.end(firstEvents(3));
     const result = await outcome;
     expect(result.error).toMatchObject({ type: "upstream_error", code: "stream_interrupted" });
@@ -159,7 +222,9 @@ describe("pipeStream when the upstream stops short", () => {
   it("a connection that breaks mid-reply is cut (connection_lost), and a usage note already there is kept", async () => {
     const upstream = new PassThrough();
     const { sink } = recordingSink();
-    const translator: StreamTranslator = { push: (_e, data) => ({ chunks: [data], usageNote: { usage_warning: "w" } }) };
+    const translator: StreamTranslator = {
+      push: (_e, data) => ({ chunks: [data], usageNote: { usage_warning: "w" } }),
+    };
     const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, translator, 5_000, () => undefined);
     upstream.write("data: {}\n\n");
     await new Promise((r) => setImmediate(r));
@@ -172,7 +237,13 @@ describe("pipeStream when the upstream stops short", () => {
   it("a reply whose every choice finished is whole even when the upstream closes without [DONE]", async () => {
     const upstream = new PassThrough();
     const { sink } = recordingSink();
-    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(false), 5_000, () => undefined);
+    const outcome = pipeStream(
+      upstream as unknown as IncomingMessage,
+      sink,
+      createOpenAiStreamTranslator(false),
+      5_000,
+      () => undefined,
+    );
     upstream.end(firstEvents(4)); // through finish_reason "stop"
     const result = await outcome;
     expect(result.error).toBeUndefined();
@@ -182,7 +253,13 @@ describe("pipeStream when the upstream stops short", () => {
   it("a last event whose closing blank line never came still counts when the body closes", async () => {
     const upstream = new PassThrough();
     const { sink, writes } = recordingSink();
-    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, stubTranslator({ marksEnd: true }), 5_000, () => undefined);
+    const outcome = pipeStream(
+      upstream as unknown as IncomingMessage,
+      sink,
+      stubTranslator({ marksEnd: true }),
+      5_000,
+      () => undefined,
+    );
     upstream.end("data: a\n\nevent: end\ndata: {}");
     const result = await outcome;
     expect(result.error).toBeUndefined();
@@ -191,12 +268,24 @@ describe("pipeStream when the upstream stops short", () => {
 
   it("a protocol with no end of its own (no finished()): a closing body ends the reply, a broken connection cuts it", async () => {
     const closed = new PassThrough();
-    const whole = pipeStream(closed as unknown as IncomingMessage, recordingSink().sink, stubTranslator({ marksEnd: false }), 5_000, () => undefined);
+    const whole = pipeStream(
+      closed as unknown as IncomingMessage,
+      recordingSink().sink,
+      stubTranslator({ marksEnd: false }),
+      5_000,
+      () => undefined,
+    );
     closed.end("data: a\n\n");
     expect((await whole).error).toBeUndefined();
 
     const broken = new PassThrough();
-    const cut = pipeStream(broken as unknown as IncomingMessage, recordingSink().sink, stubTranslator({ marksEnd: false }), 5_000, () => undefined);
+    const cut = pipeStream(
+      broken as unknown as IncomingMessage,
+      recordingSink().sink,
+      stubTranslator({ marksEnd: false }),
+      5_000,
+      () => undefined,
+    );
     broken.write("data: a\n\n");
     await new Promise((r) => setImmediate(r));
     broken.destroy(new Error("socket hang up"));
@@ -206,7 +295,13 @@ describe("pipeStream when the upstream stops short", () => {
   it("an upstream gone quiet mid-reply is cut at the idle timeout; one gone quiet after a whole reply is let go without an error", async () => {
     const midway = new PassThrough();
     let aborted = 0;
-    const cut = pipeStream(midway as unknown as IncomingMessage, recordingSink().sink, createOpenAiStreamTranslator(false), 100, () => (aborted += 1));
+    const cut = pipeStream(
+      midway as unknown as IncomingMessage,
+      recordingSink().sink,
+      createOpenAiStreamTranslator(false),
+      100,
+      () => (aborted += 1),
+    );
     midway.write(firstEvents(2));
     const cutResult = await cut;
     expect(cutResult.error?.code).toBe("stream_idle_timeout");
@@ -214,7 +309,13 @@ describe("pipeStream when the upstream stops short", () => {
     expect(aborted).toBe(1);
 
     const finished = new PassThrough();
-    const whole = pipeStream(finished as unknown as IncomingMessage, recordingSink().sink, createOpenAiStreamTranslator(false), 100, () => (aborted += 1));
+    const whole = pipeStream(
+      finished as unknown as IncomingMessage,
+      recordingSink().sink,
+      createOpenAiStreamTranslator(false),
+      100,
+      () => (aborted += 1),
+    );
     finished.write(firstEvents(5)); // finish_reason and usage, but no [DONE] and no end of body
     const wholeResult = await whole;
     expect(wholeResult.error).toBeUndefined();
@@ -227,12 +328,34 @@ describe("endStream after a cut", () => {
   it("writes the usage chunk the client asked for, then the error event, and no [DONE]", async () => {
     const upstream = new PassThrough();
     const { sink, writes } = recordingSink();
-    const outcome = pipeStream(upstream as unknown as IncomingMessage, sink, createOpenAiStreamTranslator(true), 5_000, () => undefined);
-    upstream.end(streamFixture.split("\n\n").slice(0, 2).map((e) => `${e}\n\n`).join(""));
+    const outcome = pipeStream(
+      upstream as unknown as IncomingMessage,
+      sink,
+      createOpenAiStreamTranslator(true),
+      5_000,
+      () => undefined,
+    );
+    upstream.end(
+      streamFixture
+        .split("\n\n")
+        .slice(0, 2)
+        .map((e) => `${e}\n\n`)
+        .join(""),
+    );
     const result = await outcome;
-    endStream(sink, result, { usage: { prompt_tokens: 7, completion_tokens: 1 }, model: "m", object: "chat.completion.chunk" });
-    expect(JSON.parse(writes.at(-2)!.replace(/^data: /, ""))).toMatchObject({ id: "chatcmpl-Q7", choices: [], usage: { prompt_tokens: 7, completion_tokens: 1, total_tokens: 8 } });
-    expect(writes.at(-1)).toMatch(/^data: \{"error":\{"message":"[^"]+","type":"upstream_error","code":"stream_interrupted","param":null\}\}\n\n$/);
+    endStream(sink, result, {
+      usage: { prompt_tokens: 7, completion_tokens: 1 },
+      model: "m",
+      object: "chat.completion.chunk",
+    });
+    expect(JSON.parse(writes.at(-2)!.replace(/^data: /, ""))).toMatchObject({
+      id: "chatcmpl-Q7",
+      choices: [],
+      usage: { prompt_tokens: 7, completion_tokens: 1, total_tokens: 8 },
+    });
+    expect(writes.at(-1)).toMatch(
+      /^data: \{"error":\{"message":"[^"]+","type":"upstream_error","code":"stream_interrupted","param":null\}\}\n\n$/,
+    );
     expect(writes.join("")).not.toContain("[DONE]");
   });
 });

@@ -3,20 +3,33 @@ import { describe, expect, it } from "vitest";
 import { formatPrice, matchesModelFilter, toPricingEntry, unitPrices } from "~/relay/billing/price-list";
 import { quotaFor, type ModelPricing } from "~/relay/billing/pricing";
 
-const ratio = (modelRatio: number, completionRatio: number, groupRatio: number, cacheRatio = 1, createCacheRatio = 1): ModelPricing => ({ kind: "ratio", modelRatio, completionRatio, cacheRatio, createCacheRatio, groupRatio });
+const ratio = (
+  modelRatio: number,
+  completionRatio: number,
+  groupRatio: number,
+  cacheRatio = 1,
+  createCacheRatio = 1,
+): ModelPricing => ({ kind: "ratio", modelRatio, completionRatio, cacheRatio, createCacheRatio, groupRatio });
 
 describe("price list", () => {
   it("shows prices that add up to what quotaFor charges, for any ratios and usage", () => {
     const positive = fc.double({ min: 0.001, max: 100, noNaN: true });
     fc.assert(
-      fc.property(positive, positive, positive, fc.integer({ min: 1, max: 200_000 }), fc.integer({ min: 0, max: 200_000 }), (m, c, g, prompt, completion) => {
-        const pricing = ratio(m, c, g);
-        const prices = unitPrices(pricing, 500_000);
-        if (prices.kind !== "ratio") throw new Error("ratio expected");
-        const fromPage = (prompt / 1000) * prices.promptPer1K + (completion / 1000) * prices.completionPer1K;
-        const charged = quotaFor(pricing, { prompt_tokens: prompt, completion_tokens: completion }, 500_000);
-        expect(Math.abs(charged - Math.max(1, Math.round(fromPage)))).toBeLessThanOrEqual(1);
-      }),
+      fc.property(
+        positive,
+        positive,
+        positive,
+        fc.integer({ min: 1, max: 200_000 }),
+        fc.integer({ min: 0, max: 200_000 }),
+        (m, c, g, prompt, completion) => {
+          const pricing = ratio(m, c, g);
+          const prices = unitPrices(pricing, 500_000);
+          if (prices.kind !== "ratio") throw new Error("ratio expected");
+          const fromPage = (prompt / 1000) * prices.promptPer1K + (completion / 1000) * prices.completionPer1K;
+          const charged = quotaFor(pricing, { prompt_tokens: prompt, completion_tokens: completion }, 500_000);
+          expect(Math.abs(charged - Math.max(1, Math.round(fromPage)))).toBeLessThanOrEqual(1);
+        },
+      ),
     );
   });
 
@@ -29,10 +42,26 @@ describe("price list", () => {
 
   it("keeps the reference's entry shape (the unused side zero), with the cache ratios beside it", () => {
     expect(toPricingEntry("m", ratio(2, 3, 9, 0.5, 1.25), ["default"])).toEqual({
-      model_name: "m", quota_type: 0, model_ratio: 2, model_price: 0, owner_by: "", completion_ratio: 3, cache_ratio: 0.5, create_cache_ratio: 1.25, enable_groups: ["default"],
+      model_name: "m",
+      quota_type: 0,
+      model_ratio: 2,
+      model_price: 0,
+      owner_by: "",
+      completion_ratio: 3,
+      cache_ratio: 0.5,
+      create_cache_ratio: 1.25,
+      enable_groups: ["default"],
     });
     expect(toPricingEntry("p", { kind: "price", modelPrice: 0.1, groupRatio: 9 }, ["vip"])).toEqual({
-      model_name: "p", quota_type: 1, model_ratio: 0, model_price: 0.1, owner_by: "", completion_ratio: 0, cache_ratio: 1, create_cache_ratio: 1, enable_groups: ["vip"],
+      model_name: "p",
+      quota_type: 1,
+      model_ratio: 0,
+      model_price: 0.1,
+      owner_by: "",
+      completion_ratio: 0,
+      cache_ratio: 1,
+      create_cache_ratio: 1,
+      enable_groups: ["vip"],
     });
   });
 

@@ -7,9 +7,20 @@ const chat = { model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }]
 
 describe("the relay's own fields have a type before the relay acts on them", () => {
   it("max_tokens 1e20, a fractional n and a string stream are 400s naming the field", () => {
-    for (const [field, value] of [["max_tokens", 1e20], ["max_completion_tokens", -1], ["n", 1.5], ["stream", "true"], ["stream_options", "yes"], ["model", 42]] as const) {
+    for (const [field, value] of [
+      ["max_tokens", 1e20],
+      ["max_completion_tokens", -1],
+      ["n", 1.5],
+      ["stream", "true"],
+      ["stream_options", "yes"],
+      ["model", 42],
+    ] as const) {
       const parsed = parseRelayJson(json({ ...chat, [field]: value }), "chat");
-      expect("failure" in parsed && parsed.failure).toMatchObject({ status: 400, type: "invalid_request_error", message: expect.stringContaining(field) });
+      expect("failure" in parsed && parsed.failure).toMatchObject({
+        status: 400,
+        type: "invalid_request_error",
+        message: expect.stringContaining(field),
+      });
     }
   });
 

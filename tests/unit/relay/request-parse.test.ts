@@ -7,7 +7,13 @@ describe("estimatePromptTokens (the hold taken before a call)", () => {
       model: "m",
       messages: [
         { role: "system", content: "be brief" },
-        { role: "user", content: [{ type: "text", text: "你好" }, { type: "image_url", image_url: { url: "https://x/y.png" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "你好" },
+            { type: "image_url", image_url: { url: "https://x/y.png" } },
+          ],
+        },
       ],
     };
     // "system" 6 + "be brief" 8 + "user" 4 + "text" 4 + "你好" 6 + "image_url" 9 + "https://x/y.png" 15 = 52 bytes

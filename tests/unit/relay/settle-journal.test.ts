@@ -13,7 +13,15 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const settlement = (charge: number) => ({ leaseId: 7, userId: 1, tokenId: 2, limited: true, charge, channelId: 3, at: 1_700_000_000 });
+const settlement = (charge: number) => ({
+  leaseId: 7,
+  userId: 1,
+  tokenId: 2,
+  limited: true,
+  charge,
+  channelId: 3,
+  at: 1_700_000_000,
+});
 
 describe("settle journal", () => {
   it("reads back another process's settlements in order, skipping a line the crash cut short", () => {
@@ -32,16 +40,34 @@ describe("settle journal", () => {
     const left = journalsLeftBy((node) => node !== "host:222:43");
     expect(left).toHaveLength(1);
     expect(left[0]!.nodeId).toBe("host:111:42");
-    expect(left[0]!.settlements.map((s) => [s.seq, s.charge])).toEqual([[1, 10], [2, 20], [3, 30]]);
+    expect(left[0]!.settlements.map((s) => [s.seq, s.charge])).toEqual([
+      [1, 10],
+      [2, 20],
+      [3, 30],
+    ]);
     expect(left[0]!.rejected).toEqual([]); // a torn last line is no settlement: nothing to quarantine
   });
 
   it("refuses to record a settlement that would not replay (non-integer charge or token count)", () => {
     const { SettleJournal, journalsLeftBy } = journalModule;
     const journal = new SettleJournal("host:444:45");
-    const log = { username: "u", tokenName: "t", modelName: "m", promptTokens: 10, completionTokens: 5, useTimeSeconds: 1, isStream: false, channelId: 3, group: "default", content: "", other: {} };
+    const log = {
+      username: "u",
+      tokenName: "t",
+      modelName: "m",
+      promptTokens: 10,
+      completionTokens: 5,
+      useTimeSeconds: 1,
+      isStream: false,
+      channelId: 3,
+      group: "default",
+      content: "",
+      other: {},
+    };
     expect(() => journal.append({ ...settlement(Number.NaN), log })).toThrow(/charge/);
-    expect(() => journal.append({ ...settlement(12), log: { ...log, promptTokens: "abc" as unknown as number } })).toThrow(/promptTokens/);
+    expect(() =>
+      journal.append({ ...settlement(12), log: { ...log, promptTokens: "abc" as unknown as number } }),
+    ).toThrow(/promptTokens/);
     expect(() => journal.append({ ...settlement(12), log: { ...log, promptTokens: 3e9 } })).toThrow(/promptTokens/);
     expect(() => journal.append({ ...settlement(1.5) })).toThrow(/charge/);
     // Nothing was recorded or numbered: the next good settlement is the first.
@@ -59,13 +85,22 @@ describe("settle journal", () => {
     const dead = new SettleJournal("host:555:46");
     dead.append(settlement(10));
     dead.writePending();
-    const file = join(journalDir(), readdirSync(journalDir()).find((name) => name.startsWith("host_555_46"))!);
-    appendFileSync(file, '{"seq":2,"leaseId":7,"userId":1,"tokenId":2,"limited":true,"charge":null,"channelId":3,"at":1}\n');
+    const file = join(
+      journalDir(),
+      readdirSync(journalDir()).find((name) => name.startsWith("host_555_46"))!,
+    );
+    appendFileSync(
+      file,
+      '{"seq":2,"leaseId":7,"userId":1,"tokenId":2,"limited":true,"charge":null,"channelId":3,"at":1}\n',
+    );
     appendFileSync(file, "#garbage#\n");
     dead.append(settlement(30));
     dead.writePending();
     const [left] = journalsLeftBy((node) => node === "host:555:46");
-    expect(left!.settlements.map((s) => [s.seq, s.charge])).toEqual([[1, 10], [2, 30]]);
+    expect(left!.settlements.map((s) => [s.seq, s.charge])).toEqual([
+      [1, 10],
+      [2, 30],
+    ]);
     expect(left!.rejected.map((r) => [r.line, r.file])).toEqual([
       ['{"seq":2,"leaseId":7,"userId":1,"tokenId":2,"limited":true,"charge":null,"channelId":3,"at":1}', file],
       ["#garbage#", file],

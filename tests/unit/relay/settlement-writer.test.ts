@@ -20,7 +20,8 @@ vi.mock("~/relay/billing/lease-store.server", () => ({
   registerJournal: async () => undefined,
   writeSettlements: async (_node: string, items: Written[]) => {
     // As PostgreSQL does with a value its casts refuse: the whole statement fails, SQLSTATE 22P02.
-    if (items.some((item) => item.charge === refusedCharge)) throw Object.assign(new Error('invalid input syntax for type integer: "x"'), { code: "22P02" });
+    if (items.some((item) => item.charge === refusedCharge))
+      throw Object.assign(new Error('invalid input syntax for type integer: "x"'), { code: "22P02" });
     written.push(...items.map((item) => ({ seq: item.seq, charge: item.charge, log: item.log })));
     return { applied: true, missingLeases: new Set(), exhaustedTokens: new Set() };
   },
@@ -37,8 +38,29 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const log = { username: "u", tokenName: "t", modelName: "m", promptTokens: 10, completionTokens: 5, useTimeSeconds: 1, isStream: false, channelId: 3, group: "default", content: "", other: { request_id: "r" } };
-const charge = (amount: number) => ({ leaseId: 7, userId: 1, tokenId: 2, limited: true, charge: amount, channelId: 3, at: 1_700_000_000, log });
+const log = {
+  username: "u",
+  tokenName: "t",
+  modelName: "m",
+  promptTokens: 10,
+  completionTokens: 5,
+  useTimeSeconds: 1,
+  isStream: false,
+  channelId: 3,
+  group: "default",
+  content: "",
+  other: { request_id: "r" },
+};
+const charge = (amount: number) => ({
+  leaseId: 7,
+  userId: 1,
+  tokenId: 2,
+  limited: true,
+  charge: amount,
+  channelId: 3,
+  at: 1_700_000_000,
+  log,
+});
 
 describe("settlement writer", () => {
   it("a settlement the database keeps refusing is quarantined with its log; the rest are written, nothing waits behind it", async () => {
@@ -49,7 +71,12 @@ describe("settlement writer", () => {
     expect(written.map((w) => w.charge)).toEqual([10, 30]);
     expect(written.every((w) => w.log !== undefined)).toBe(true);
     const dir = quarantine.quarantineDir();
-    const kept = readdirSync(dir).flatMap((name) => readFileSync(join(dir, name), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line)));
+    const kept = readdirSync(dir).flatMap((name) =>
+      readFileSync(join(dir, name), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    );
     expect(kept).toHaveLength(1);
     expect(JSON.parse(kept[0].line)).toMatchObject({ seq: 2, charge: refusedCharge, log });
     expect(kept[0].reason).toContain("invalid input syntax");
@@ -65,6 +92,8 @@ describe("settlement writer", () => {
 
   it("refuses to journal a charge that is not a non-negative integer", () => {
     expect(() => writer.journalCharge(charge(Number.NaN), "hash")).toThrow(/settlement refused/);
-    expect(() => writer.journalCharge({ ...charge(5), log: { ...log, tokenName: "bad\u0000name" } }, "hash")).toThrow(/tokenName/);
+    expect(() => writer.journalCharge({ ...charge(5), log: { ...log, tokenName: "bad\u0000name" } }, "hash")).toThrow(
+      /tokenName/,
+    );
   });
 });

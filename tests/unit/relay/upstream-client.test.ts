@@ -29,7 +29,13 @@ async function upstreamDroppingReusedConnections() {
 }
 
 const call = (url: string) =>
-  sendUpstream(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", signal: new AbortController().signal, connectTimeoutMs: 2000 }).then(async (res) => ({
+  sendUpstream(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: "{}",
+    signal: new AbortController().signal,
+    connectTimeoutMs: 2000,
+  }).then(async (res) => ({
     status: res.statusCode,
     body: JSON.parse((await readAll(res)).toString()) as { n: number },
   }));

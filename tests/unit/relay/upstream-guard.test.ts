@@ -11,10 +11,18 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
  */
 vi.mock("node:dns", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:dns")>();
-  const table: Record<string, LookupAddress> = { "metadata.test": { address: "fe80::1", family: 6 }, "upstream.test": { address: "127.0.0.1", family: 4 } };
-  const lookup = (hostname: string, options: LookupOptions, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+  const table: Record<string, LookupAddress> = {
+    "metadata.test": { address: "fe80::1", family: 6 },
+    "upstream.test": { address: "127.0.0.1", family: 4 },
+  };
+  const lookup = (
+    hostname: string,
+    options: LookupOptions,
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     const found = table[hostname];
-    if (!found) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), "");
+    if (!found)
+      return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), "");
     if (options.all) callback(null, [found]);
     else callback(null, found.address, found.family);
   };
@@ -38,7 +46,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const get = (url: string) => sendUpstream(url, { method: "GET", headers: { Authorization: "Bearer sk-channel-key" }, connectTimeoutMs: 2000 });
+const get = (url: string) =>
+  sendUpstream(url, { method: "GET", headers: { Authorization: "Bearer sk-channel-key" }, connectTimeoutMs: 2000 });
 
 describe("the upstream client refuses link-local and metadata addresses at call time", () => {
   it("refuses a URL whose host is a link-local IP, before connecting", async () => {
@@ -48,7 +57,9 @@ describe("the upstream client refuses link-local and metadata addresses at call 
 
   it("refuses a hostname once it resolves to a link-local address", async () => {
     const before = served;
-    await expect(get(`http://metadata.test:${port}/v1/models`)).rejects.toThrow(`${FORBIDDEN_UPSTREAM_MESSAGE}：metadata.test → fe80::1`);
+    await expect(get(`http://metadata.test:${port}/v1/models`)).rejects.toThrow(
+      `${FORBIDDEN_UPSTREAM_MESSAGE}：metadata.test → fe80::1`,
+    );
     expect(served).toBe(before);
   });
 

@@ -35,7 +35,12 @@ describe("informativeReplyHeaders", () => {
   });
 
   it("drops values that are huge or carry control characters", () => {
-    const passed = informativeReplyHeaders({ "x-request-id": "a".repeat(257), "retry-after": "1\r\nSet-Cookie: x=y", "x-ratelimit-limit-requests": "5\u0000", "openai-processing-ms": "é" });
+    const passed = informativeReplyHeaders({
+      "x-request-id": "a".repeat(257),
+      "retry-after": "1\r\nSet-Cookie: x=y",
+      "x-ratelimit-limit-requests": "5\u0000",
+      "openai-processing-ms": "é",
+    });
     expect(passed).toEqual({});
   });
 

@@ -10,8 +10,14 @@ describe("LOG_FORMAT=json lines", () => {
     });
   });
   it("other lines keep their component; a line without one is all message", () => {
-    expect(structuredLine(["[billing] wrote %d settlements", 3])).toEqual({ component: "billing", msg: "wrote 3 settlements" });
-    expect(structuredLine(["[relay] realtime settlement on channel #2 failed"])).toEqual({ component: "relay", msg: "realtime settlement on channel #2 failed" });
+    expect(structuredLine(["[billing] wrote %d settlements", 3])).toEqual({
+      component: "billing",
+      msg: "wrote 3 settlements",
+    });
+    expect(structuredLine(["[relay] realtime settlement on channel #2 failed"])).toEqual({
+      component: "relay",
+      msg: "realtime settlement on channel #2 failed",
+    });
     expect(structuredLine(["plain words", { a: 1 }])).toEqual({ msg: "plain words { a: 1 }" });
   });
   it("an Error argument becomes err with its type, message and stack", () => {

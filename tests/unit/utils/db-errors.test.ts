@@ -38,7 +38,11 @@ describe("database errors", () => {
   it("a refusal while connecting counts even when the server translates its severity word", async () => {
     // A stand-in server that refuses every session as PostgreSQL does with allow_connections
     // off, under lc_messages = zh_CN: SQLSTATE 55000, severity not "FATAL".
-    const fields = [["S", "致命错误"], ["C", "55000"], ["M", "数据库 \"app\" 当前不接受连接"]].map(([k, v]) => Buffer.concat([Buffer.from(k!), Buffer.from(`${v}\0`)]));
+    const fields = [
+      ["S", "致命错误"],
+      ["C", "55000"],
+      ["M", '数据库 "app" 当前不接受连接'],
+    ].map(([k, v]) => Buffer.concat([Buffer.from(k!), Buffer.from(`${v}\0`)]));
     const body = Buffer.concat([...fields, Buffer.from([0])]);
     const length = Buffer.alloc(4);
     length.writeInt32BE(body.length + 4);
@@ -73,7 +77,9 @@ describe("database errors", () => {
 
   it("only what the database judged about the data is a data refusal (a settlement set aside); everything else is waited out", () => {
     // A database refusing connections for a restart or failover: the settlement writer waits.
-    expect(isDataRefusal(serverError("55000", "FATAL", 'database "x" is not currently accepting connections'))).toBe(false);
+    expect(isDataRefusal(serverError("55000", "FATAL", 'database "x" is not currently accepting connections'))).toBe(
+      false,
+    );
     expect(isDataRefusal(serverError("57P03", "FATAL", "the database system is starting up"))).toBe(false);
     expect(isDataRefusal(serverError("28P01", "FATAL", "password authentication failed"))).toBe(false);
     expect(isDataRefusal(serverError("40001", "ERROR", "could not serialize access"))).toBe(false);
@@ -88,7 +94,9 @@ describe("database errors", () => {
   it("data refusals are judged by SQLSTATE class as before", () => {
     expect(isDataRefusal(serverError("23505", "ERROR", "duplicate key"))).toBe(true);
     expect(isDataRefusal(serverError("08006", "FATAL", "connection failure"))).toBe(false);
-    expect(isDataRefusal(serverError("57P01", "FATAL", "terminating connection due to administrator command"))).toBe(false);
+    expect(isDataRefusal(serverError("57P01", "FATAL", "terminating connection due to administrator command"))).toBe(
+      false,
+    );
     expect(isDataRefusal(new Error("Connection terminated unexpectedly"))).toBe(false);
   });
 });

@@ -6,7 +6,23 @@ describe("one parsing layer at the edge", () => {
   it("an id is 1 … 2³¹−1 in plain digits; everything else is no id", () => {
     expect(readId("1")).toBe(1);
     expect(readId(2147483647)).toBe(2147483647);
-    for (const bad of ["2147483648", "0", "-1", "abc", "1e3", "0x10", " 1", "1.5", "", null, undefined, [], {}, "9".repeat(30)]) expect(readId(bad)).toBeUndefined();
+    for (const bad of [
+      "2147483648",
+      "0",
+      "-1",
+      "abc",
+      "1e3",
+      "0x10",
+      " 1",
+      "1.5",
+      "",
+      null,
+      undefined,
+      [],
+      {},
+      "9".repeat(30),
+    ])
+      expect(readId(bad)).toBeUndefined();
     expect(z.object({ id: idSchema }).safeParse({ id: "12" }).data).toEqual({ id: 12 });
     expect(z.object({ id: idSchema }).safeParse({ id: 2147483648 }).success).toBe(false);
   });
@@ -30,7 +46,12 @@ describe("one parsing layer at the edge", () => {
   });
 
   it("a form with NUL in any field is a 400, a clean one is read as usual", async () => {
-    const post = (body: string) => new Request("http://x/token/add", { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const post = (body: string) =>
+      new Request("http://x/token/add", {
+        method: "POST",
+        body,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      });
     expect((await readForm(post("name=a&b=c"))).get("b")).toBe("c");
     const refused = await readForm(post("name=a%00b")).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(Response);

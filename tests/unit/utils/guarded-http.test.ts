@@ -6,7 +6,12 @@ import { ForbiddenUpstreamAddressError } from "~/utils/upstream-address";
 // The client sign-in providers and the WeChat server are called through.
 describe("guarded HTTP client", () => {
   it("refuses link-local and metadata addresses before connecting, and non-http schemes", async () => {
-    for (const url of ["http://169.254.169.254/api/wechat/user?code=1", "http://[::ffff:169.254.169.254]/", "http://[fd00:ec2::254]/", "http://100.100.100.200/"]) {
+    for (const url of [
+      "http://169.254.169.254/api/wechat/user?code=1",
+      "http://[::ffff:169.254.169.254]/",
+      "http://[fd00:ec2::254]/",
+      "http://100.100.100.200/",
+    ]) {
       await expect(guardedHttp(url, { timeoutMs: 1000 }), url).rejects.toBeInstanceOf(ForbiddenUpstreamAddressError);
     }
     await expect(guardedHttp("file:///etc/passwd", { timeoutMs: 1000 })).rejects.toThrow("不支持的协议");
@@ -24,7 +29,9 @@ describe("guarded HTTP client", () => {
     try {
       const redirect = await guardedHttp(`http://127.0.0.1:${port}/redirect`, { timeoutMs: 2000 });
       expect(redirect.status).toBe(302);
-      await expect(guardedHttp(`http://127.0.0.1:${port}/big`, { timeoutMs: 2000, maxBytes: 1000 })).rejects.toThrow("回复过大");
+      await expect(guardedHttp(`http://127.0.0.1:${port}/big`, { timeoutMs: 2000, maxBytes: 1000 })).rejects.toThrow(
+        "回复过大",
+      );
       const started = Date.now();
       await expect(guardedHttp(`http://127.0.0.1:${port}/hang`, { timeoutMs: 300 })).rejects.toThrow("超时");
       expect(Date.now() - started).toBeLessThan(2000);

@@ -22,14 +22,18 @@ describe("deployment key", () => {
     const base = await keyWith({ REDIS_PREFIX: undefined, DATABASE_URL: pg, REDIS_URL: "redis://cache:6379/0" });
     expect(base).toMatch(/^[0-9a-f]{12}$/);
     expect(await keyWith({ REDIS_URL: "redis://cache:6379/1" })).not.toBe(base);
-    expect(await keyWith({ REDIS_URL: "redis://cache:6379/0", DATABASE_URL: "postgres://app:secret@db:5432/other" })).not.toBe(base);
+    expect(
+      await keyWith({ REDIS_URL: "redis://cache:6379/0", DATABASE_URL: "postgres://app:secret@db:5432/other" }),
+    ).not.toBe(base);
     expect(await keyWith({ DATABASE_URL: "postgres://app:rotated@db:5432/switchyard" })).toBe(base);
     // No db number means database 0.
     expect(await keyWith({ DATABASE_URL: pg, REDIS_URL: "redis://cache:6379" })).toBe(base);
   });
 
   it("REDIS_PREFIX wins, and embedded deployments are told apart by their data directory", async () => {
-    expect(await keyWith({ REDIS_PREFIX: "prod-eu", DATABASE_URL: pg, REDIS_URL: "redis://cache:6379/0" })).toBe("prod-eu");
+    expect(await keyWith({ REDIS_PREFIX: "prod-eu", DATABASE_URL: pg, REDIS_URL: "redis://cache:6379/0" })).toBe(
+      "prod-eu",
+    );
     const a = await keyWith({ REDIS_PREFIX: undefined, DATABASE_URL: undefined, PGLITE_DIR: "/srv/a/pglite" });
     const b = await keyWith({ PGLITE_DIR: "/srv/b/pglite" });
     expect(a).not.toBe(b);

@@ -27,7 +27,8 @@ describe("redirect targets stay on this origin", () => {
       "",
       "token",
     ];
-    for (const value of offSite) expect(safeRedirectPath(value, ORIGIN, "/fallback"), JSON.stringify(value)).toBe("/fallback");
+    for (const value of offSite)
+      expect(safeRedirectPath(value, ORIGIN, "/fallback"), JSON.stringify(value)).toBe("/fallback");
     expect(safeRedirectPath(null, ORIGIN, "/fallback")).toBe("/fallback");
     expect(safeRedirectPath(["/token"], ORIGIN, "/fallback")).toBe("/fallback");
   });
@@ -59,7 +60,8 @@ describe("a redirect target never becomes another host's address", () => {
   ];
 
   it("falls back for every path that normalises or decodes to //host or /\\host", () => {
-    for (const value of hostile) expect(safeRedirectPath(value, ORIGIN, "/fallback"), JSON.stringify(value)).toBe("/fallback");
+    for (const value of hostile)
+      expect(safeRedirectPath(value, ORIGIN, "/fallback"), JSON.stringify(value)).toBe("/fallback");
   });
 
   it("never answers anything a browser would read as another origin", () => {

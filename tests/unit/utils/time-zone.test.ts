@@ -30,7 +30,9 @@ describe("console times in the visitor's zone", () => {
 
   it("reads daylight-saving edges as browsers do", () => {
     // 02:30 does not exist on 2030-03-10 in New York: read with the offset before the change (03:30 EDT).
-    expect(formatTimestamp(parseWallClock("2030-03-10 02:30:00", "America/New_York"), "America/New_York")).toBe("2030-03-10 03:30:00");
+    expect(formatTimestamp(parseWallClock("2030-03-10 02:30:00", "America/New_York"), "America/New_York")).toBe(
+      "2030-03-10 03:30:00",
+    );
     // 01:30 happens twice on 2030-11-03: the first (EDT, 05:30Z).
     expect(parseWallClock("2030-11-03 01:30:00", "America/New_York")).toBe(Date.UTC(2030, 10, 3, 5, 30) / 1000);
     // Berlin's repeated 02:30 on 2030-10-27: the first (CEST, 00:30Z).
@@ -38,7 +40,14 @@ describe("console times in the visitor's zone", () => {
   });
 
   it("refuses what is not a time", () => {
-    for (const text of ["next tuesday-ish", "2030-02-31 00:00:00", "2030-01-01 25:00:00", "2030-13-01", "", "1700000000"]) {
+    for (const text of [
+      "next tuesday-ish",
+      "2030-02-31 00:00:00",
+      "2030-01-01 25:00:00",
+      "2030-13-01",
+      "",
+      "1700000000",
+    ]) {
       expect(parseWallClock(text, "UTC"), text).toBeNaN();
     }
     expect(parseExpiryInput("2030-02-30 10:00:00", "UTC")).toBe("invalid");

@@ -12,11 +12,14 @@ let shared: Counters;
 
 /** One-counter steps, spelt out over checkAndCount (the app always checks its counters together). */
 function withSingleCounterSteps(limits: Limits) {
-  const taken = (step: StepAnswer): WindowAnswer => (step.allowed ? { allowed: true, used: 0, retryAfterMs: 0 } : step.answer);
+  const taken = (step: StepAnswer): WindowAnswer =>
+    step.allowed ? { allowed: true, used: 0, retryAfterMs: 0 } : step.answer;
   return {
     ...limits,
-    takeFromWindow: async (key: string, limit: number, windowMs: number, amount = 1) => taken(await limits.checkAndCount([{ kind: "take", key, limit, windowMs, amount }])),
-    windowHasRoom: async (key: string, limit: number, windowMs: number) => taken(await limits.checkAndCount([{ kind: "peek", key, limit, windowMs }])),
+    takeFromWindow: async (key: string, limit: number, windowMs: number, amount = 1) =>
+      taken(await limits.checkAndCount([{ kind: "take", key, limit, windowMs, amount }])),
+    windowHasRoom: async (key: string, limit: number, windowMs: number) =>
+      taken(await limits.checkAndCount([{ kind: "peek", key, limit, windowMs }])),
     acquireSlot: async (key: string, max: number, ttlMs: number): Promise<Slot | undefined> => {
       const step = await limits.checkAndCount([{ kind: "slot", key, limit: max, ttlMs }]);
       return step.allowed ? step.slot : undefined;
@@ -145,7 +148,9 @@ describe("large limits shared out to nodes in batches", () => {
   it("never admit past the limit: two nodes, 1,500 racing calls for 1,000 places get exactly 1,000", async () => {
     const other = await anotherNode();
     const key = `big:${Math.random()}`;
-    const answers = await Promise.all(Array.from({ length: 1500 }, (_, i) => (i % 2 ? shared : other).takeFromWindow(key, 1000, 60_000)));
+    const answers = await Promise.all(
+      Array.from({ length: 1500 }, (_, i) => (i % 2 ? shared : other).takeFromWindow(key, 1000, 60_000)),
+    );
     expect(answers.filter((a) => a.allowed)).toHaveLength(1000);
   });
 

@@ -12,7 +12,14 @@ function refusedConnection(): pg.DatabaseError {
 
 /** A build of one route whose loader and action run `run`. */
 function buildOf(run: () => unknown): ServerBuild {
-  const route = { id: "routes/x", parentId: "root", path: "x", index: undefined, caseSensitive: undefined, module: { default: () => null, loader: run, action: run } };
+  const route = {
+    id: "routes/x",
+    parentId: "root",
+    path: "x",
+    index: undefined,
+    caseSensitive: undefined,
+    module: { default: () => null, loader: run, action: run },
+  };
   return { routes: { "routes/x": route } } as unknown as ServerBuild;
 }
 
@@ -51,9 +58,17 @@ describe("database outages answered by every loader and action", () => {
   });
 
   it("anything else passes through untouched: results, redirects, and errors that are not an outage", async () => {
-    expect(await answerDatabaseOutages(buildOf(() => ({ ok: 1 }))).routes["routes/x"]!.module.loader!({ request: new Request("http://x/"), params: {}, context: {} })).toEqual({ ok: 1 });
+    expect(
+      await answerDatabaseOutages(buildOf(() => ({ ok: 1 }))).routes["routes/x"]!.module.loader!({
+        request: new Request("http://x/"),
+        params: {},
+        context: {},
+      }),
+    ).toEqual({ ok: 1 });
     const redirect = new Response(null, { status: 302, headers: { Location: "/login" } });
-    expect(await thrownBy(answerDatabaseOutages(buildOf(throwing(redirect))), "http://x/token", "loader")).toBe(redirect);
+    expect(await thrownBy(answerDatabaseOutages(buildOf(throwing(redirect))), "http://x/token", "loader")).toBe(
+      redirect,
+    );
     const bad = Object.assign(new Error("duplicate key value"), { code: "23505", severity: "ERROR" });
     expect(await thrownBy(answerDatabaseOutages(buildOf(throwing(bad))), "http://x/token", "action")).toBe(bad);
   });

@@ -24,8 +24,18 @@ function refuses(constraint: ReturnType<typeof formConstraint>[string], value: s
 describe("HTML constraints derived from the server's zod schemas", () => {
   it("register: the browser refuses a missing or too-short password and a too-long username before posting", () => {
     const c = formConstraint(registerSchema(false));
-    expect(c.username).toEqual({ required: true, minLength: 1, maxLength: 12, messages: { valueMissing: "请输入用户名" } });
-    expect(c.password).toEqual({ required: true, minLength: 8, maxLength: 20, messages: { valueMissing: "请输入密码", tooShort: "密码长度不得小于 8 位！" } });
+    expect(c.username).toEqual({
+      required: true,
+      minLength: 1,
+      maxLength: 12,
+      messages: { valueMissing: "请输入用户名" },
+    });
+    expect(c.password).toEqual({
+      required: true,
+      minLength: 8,
+      maxLength: 20,
+      messages: { valueMissing: "请输入密码", tooShort: "密码长度不得小于 8 位！" },
+    });
     expect(c.password2).toEqual({ required: true, messages: { valueMissing: "两次输入的密码不一致" } });
     expect(refuses(c.password!, "abc")).toBe(true);
     expect(refuses(c.password!, "password123")).toBe(false);
@@ -67,14 +77,21 @@ describe("HTML constraints derived from the server's zod schemas", () => {
   });
 
   it("a refined object keeps its fields' constraints (password change; an edit whose password may stay blank)", () => {
-    expect(formConstraint(changePasswordSchema).password).toMatchObject({ required: true, minLength: 8, maxLength: 20, messages: { tooShort: "密码长度不得小于 8 位！" } });
+    expect(formConstraint(changePasswordSchema).password).toMatchObject({
+      required: true,
+      minLength: 8,
+      maxLength: 20,
+      messages: { tooShort: "密码长度不得小于 8 位！" },
+    });
     const edit = formConstraint(editUserConsoleSchema);
     expect(edit.password).toMatchObject({ required: false, minLength: 8, maxLength: 20 });
     expect(edit.quota).toMatchObject({ required: false, min: 0, step: 1 });
   });
 
   it("a regex becomes a pattern that means what zod means: a match anywhere in the value", () => {
-    const c = formConstraint(z.object({ email: z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/), code: z.string().regex(/\d{6}/) }));
+    const c = formConstraint(
+      z.object({ email: z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/), code: z.string().regex(/\d{6}/) }),
+    );
     expect(refuses(c.email!, "a@b.cn")).toBe(false);
     expect(refuses(c.email!, "a@b")).toBe(true);
     expect(refuses(c.code!, "code 123456")).toBe(false);
@@ -85,7 +102,12 @@ describe("HTML constraints derived from the server's zod schemas", () => {
     const c = formConstraint(registerSchema(false));
     expect(JSON.parse(JSON.stringify(c))).toEqual(c);
     expect(constraintProps(c, "email")).toEqual({});
-    expect(constraintProps(c, "password")).toEqual({ required: true, minLength: 8, maxLength: 20, "data-validity-messages": JSON.stringify({ valueMissing: "请输入密码", tooShort: "密码长度不得小于 8 位！" }) });
+    expect(constraintProps(c, "password")).toEqual({
+      required: true,
+      minLength: 8,
+      maxLength: 20,
+      "data-validity-messages": JSON.stringify({ valueMissing: "请输入密码", tooShort: "密码长度不得小于 8 位！" }),
+    });
     expect(constraintProps(c, "missing")).toEqual({});
   });
 

@@ -21,7 +21,14 @@ describe("streamed HTML", () => {
     // byte at a time puts a three-byte character across the view's end at some offset.
     const filler = Array.from({ length: 80 }, (_, i) => createElement("span", { key: i }, "abcdefghij"));
     for (let pad = 0; pad < 400; pad += 1) {
-      const element = createElement("div", null, ...filler, createElement("b", null, "a".repeat(pad)), createElement("i", null, "操练场"), createElement("i", null, "关键字"));
+      const element = createElement(
+        "div",
+        null,
+        ...filler,
+        createElement("b", null, "a".repeat(pad)),
+        createElement("i", null, "操练场"),
+        createElement("i", null, "关键字"),
+      );
       const bytes = await streamed(element);
       expect(bytes.includes(0), `pad ${pad}`).toBe(false);
       expect(bytes.toString("utf8")).toBe(renderToString(element));

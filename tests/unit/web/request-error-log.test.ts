@@ -7,14 +7,25 @@ function remixErrorResponse(status: number, statusText: string, message: string)
   return { status, statusText, internal: true, data: `Error: ${message}`, error };
 }
 
-const args = (request = new Request("http://127.0.0.1:3000/api/status", { method: "POST" })) => ({ request, params: {}, context: {} });
+const args = (request = new Request("http://127.0.0.1:3000/api/status", { method: "POST" })) => ({
+  request,
+  params: {},
+  context: {},
+});
 
 afterEach(() => vi.restoreAllMocks());
 
 describe("the server log for errors Remix reports", () => {
   it("writes nothing for the 4xx Remix answers a client's mistake with", () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    logRequestError(remixErrorResponse(405, "Method Not Allowed", 'You made a POST request to "/api/status" but did not provide an `action`'), args());
+    logRequestError(
+      remixErrorResponse(
+        405,
+        "Method Not Allowed",
+        'You made a POST request to "/api/status" but did not provide an `action`',
+      ),
+      args(),
+    );
     logRequestError(remixErrorResponse(404, "Not Found", 'No route matches URL "/x"'), args());
     logRequestError(remixErrorResponse(400, "Bad Request", "Invalid request method"), args());
     expect(log).not.toHaveBeenCalled();
@@ -36,7 +47,10 @@ describe("the server log for errors Remix reports", () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const controller = new AbortController();
     controller.abort();
-    logRequestError(new Error("aborted"), args(new Request("http://127.0.0.1:3000/log", { signal: controller.signal })));
+    logRequestError(
+      new Error("aborted"),
+      args(new Request("http://127.0.0.1:3000/log", { signal: controller.signal })),
+    );
     expect(log).not.toHaveBeenCalled();
   });
 });

@@ -3,7 +3,14 @@ import { sendHttp } from "../cn-common/transport";
 import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { parseAliError } from "./ali-errors";
 import { runWanxTask } from "./ali-image-task";
-import { createDashScopeStreamTranslator, fromDashScopeChat, fromDashScopeEmbeddings, toDashScopeChat, toDashScopeEmbeddings, toWanxTask } from "./ali-convert";
+import {
+  createDashScopeStreamTranslator,
+  fromDashScopeChat,
+  fromDashScopeEmbeddings,
+  toDashScopeChat,
+  toDashScopeEmbeddings,
+  toWanxTask,
+} from "./ali-convert";
 
 const DEFAULT_BASE = "https://dashscope.aliyuncs.com";
 const PATHS: Record<string, string> = {

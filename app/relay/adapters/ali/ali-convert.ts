@@ -1,5 +1,16 @@
 import { parseOpenAiUsage } from "../../billing/usage-parse";
-import { asRecord, chatCompletion, chunkWriter, embeddingList, embeddingTexts, numberField, parseJson, plainMessages, replyId, type OpenAiFinish } from "../cn-common/openai-shapes";
+import {
+  asRecord,
+  chatCompletion,
+  chunkWriter,
+  embeddingList,
+  embeddingTexts,
+  numberField,
+  parseJson,
+  plainMessages,
+  replyId,
+  type OpenAiFinish,
+} from "../cn-common/openai-shapes";
 import type { StreamStep, StreamTranslator } from "../types";
 
 /**
@@ -7,7 +18,11 @@ import type { StreamStep, StreamTranslator } from "../types";
  * streams so each event is a delta, not the text so far). Usage is input_tokens/output_tokens.
  * Text only: tools are not sent, since the replies' tool calls are not converted back.
  */
-export function toDashScopeChat(body: Record<string, unknown>, model: string, stream: boolean): Record<string, unknown> {
+export function toDashScopeChat(
+  body: Record<string, unknown>,
+  model: string,
+  stream: boolean,
+): Record<string, unknown> {
   const parameters: Record<string, unknown> = { result_format: "message" };
   if (stream) parameters.incremental_output = true;
   for (const key of ["temperature", "top_p", "top_k", "seed", "presence_penalty", "repetition_penalty"]) {
@@ -40,7 +55,13 @@ export function fromDashScopeChat(raw: Buffer, requestModel: string) {
   const reply = asRecord(parseJson(raw));
   const choice = choiceOf(reply);
   const content = typeof choice.message?.content === "string" ? choice.message.content : asRecord(reply.output).text;
-  return chatCompletion(replyId("chatcmpl-", reply.request_id), requestModel, typeof content === "string" ? content : "", dashScopeFinish(choice.finish_reason) ?? "stop", parseOpenAiUsage(reply.usage));
+  return chatCompletion(
+    replyId("chatcmpl-", reply.request_id),
+    requestModel,
+    typeof content === "string" ? content : "",
+    dashScopeFinish(choice.finish_reason) ?? "stop",
+    parseOpenAiUsage(reply.usage),
+  );
 }
 
 export function createDashScopeStreamTranslator(requestModel: string, forwardUsage: boolean): StreamTranslator {
@@ -49,7 +70,14 @@ export function createDashScopeStreamTranslator(requestModel: string, forwardUsa
     push(event, data): StreamStep {
       const payload = asRecord(parseJson(data));
       if (event === "error" || (typeof payload.code === "string" && payload.code && !payload.output)) {
-        return { chunks: [], error: { message: typeof payload.message === "string" ? payload.message : "通义千问流式响应出错", type: "ali_error", code: typeof payload.code === "string" ? payload.code : null } };
+        return {
+          chunks: [],
+          error: {
+            message: typeof payload.message === "string" ? payload.message : "通义千问流式响应出错",
+            type: "ali_error",
+            code: typeof payload.code === "string" ? payload.code : null,
+          },
+        };
       }
       const chunks: string[] = [];
       if (!write) {
@@ -76,11 +104,20 @@ export function toDashScopeEmbeddings(body: Record<string, unknown>, model: stri
 
 export function fromDashScopeEmbeddings(raw: Buffer, requestModel: string, format?: unknown) {
   const reply = asRecord(parseJson(raw));
-  const vectors = Array.isArray(asRecord(reply.output).embeddings) ? (asRecord(reply.output).embeddings as unknown[]).map(asRecord) : [];
+  const vectors = Array.isArray(asRecord(reply.output).embeddings)
+    ? (asRecord(reply.output).embeddings as unknown[]).map(asRecord)
+    : [];
   const usage = asRecord(reply.usage);
   // Embeddings report only total_tokens: all of it is input.
-  const parsed = parseOpenAiUsage(usage.total_tokens === undefined ? undefined : { prompt_tokens: usage.total_tokens, completion_tokens: 0 });
-  return embeddingList(requestModel, vectors.map((v, i) => ({ index: typeof v.text_index === "number" ? v.text_index : i, embedding: v.embedding })), parsed, format);
+  const parsed = parseOpenAiUsage(
+    usage.total_tokens === undefined ? undefined : { prompt_tokens: usage.total_tokens, completion_tokens: 0 },
+  );
+  return embeddingList(
+    requestModel,
+    vectors.map((v, i) => ({ index: typeof v.text_index === "number" ? v.text_index : i, embedding: v.embedding })),
+    parsed,
+    format,
+  );
 }
 
 /** OpenAI image request → a wanx text2image task (size "1024x1024" is written "1024*1024"). */
@@ -96,6 +133,8 @@ export function toWanxTask(body: Record<string, unknown>, model: string): Record
 export function fromWanxTask(raw: Buffer): string {
   const output = asRecord(asRecord(parseJson(raw)).output);
   const results = Array.isArray(output.results) ? (output.results as unknown[]).map(asRecord) : [];
-  const data = results.filter((r) => typeof r.url === "string").map((r) => ({ url: r.url as string, revised_prompt: "" }));
+  const data = results
+    .filter((r) => typeof r.url === "string")
+    .map((r) => ({ url: r.url as string, revised_prompt: "" }));
   return JSON.stringify({ created: Math.floor(Date.now() / 1000), data });
 }

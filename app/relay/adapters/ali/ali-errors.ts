@@ -9,7 +9,11 @@ export function parseAliError(status: number, text: string): UpstreamError {
   const source = typeof json.code === "string" ? json : asRecord(json.output);
   if (typeof source.code === "string" && source.code) {
     const message = typeof source.message === "string" && source.message ? source.message : source.code;
-    return { message, type: CREDENTIAL_CODES.has(source.code) ? "authentication_error" : "ali_error", code: source.code };
+    return {
+      message,
+      type: CREDENTIAL_CODES.has(source.code) ? "authentication_error" : "ali_error",
+      code: source.code,
+    };
   }
   return { message: `bad response status code ${status}`, type: "upstream_error", code: "bad_response_status_code" };
 }

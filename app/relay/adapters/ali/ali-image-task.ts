@@ -16,8 +16,14 @@ export async function runWanxTask(submit: UpstreamRequest, base: string, init: T
   const submitted = await sendAndRead(submit, init);
   if (submitted.status !== 200 || !submitted.body) return submitted.reply;
   const taskId = asRecord(asRecord(parseJson(submitted.body)).output).task_id;
-  if (typeof taskId !== "string" || !taskId) return replyOf(502, JSON.stringify({ code: "NoTaskId", message: "通义万相未返回任务 ID" }));
-  const poll: UpstreamRequest = { url: `${base}/api/v1/tasks/${encodeURIComponent(taskId)}`, method: "GET", headers: { Authorization: submit.headers.Authorization ?? "" }, body: "" };
+  if (typeof taskId !== "string" || !taskId)
+    return replyOf(502, JSON.stringify({ code: "NoTaskId", message: "通义万相未返回任务 ID" }));
+  const poll: UpstreamRequest = {
+    url: `${base}/api/v1/tasks/${encodeURIComponent(taskId)}`,
+    method: "GET",
+    headers: { Authorization: submit.headers.Authorization ?? "" },
+    body: "",
+  };
   for (let attempt = 0; attempt < MAX_POLLS; attempt += 1) {
     await pause(attempt === 0 ? FIRST_POLL_MS : POLL_MS, init.signal);
     const polled = await sendAndRead(poll, init);
@@ -26,9 +32,11 @@ export async function runWanxTask(submit: UpstreamRequest, base: string, init: T
     if (output.task_status === "SUCCEEDED") return replyOf(200, fromWanxTask(polled.body));
     if (output.task_status === "FAILED" || output.task_status === "UNKNOWN" || output.task_status === "CANCELED") {
       // The task's own code and message, under the status of a failed upstream.
-      return replyOf(500, JSON.stringify({ code: output.code ?? "TaskFailed", message: output.message ?? `任务 ${taskId} 失败` }));
+      return replyOf(
+        500,
+        JSON.stringify({ code: output.code ?? "TaskFailed", message: output.message ?? `任务 ${taskId} 失败` }),
+      );
     }
   }
   return replyOf(504, JSON.stringify({ code: "TaskTimeout", message: `任务 ${taskId} 未在限定时间内完成` }));
 }
-

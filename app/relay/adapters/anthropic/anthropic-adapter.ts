@@ -23,9 +23,17 @@ export const anthropicAdapter: Adapter = {
   streamUsage: true,
   buildRequest(ctx) {
     const base = (ctx.channel.base_url || "https://api.anthropic.com").replace(/\/+$/, "");
-    const headers: Record<string, string> = { "Content-Type": "application/json", "x-api-key": ctx.key, "anthropic-version": ANTHROPIC_VERSION };
+    const headers: Record<string, string> = {
+      "Content-Type": "application/json",
+      "x-api-key": ctx.key,
+      "anthropic-version": ANTHROPIC_VERSION,
+    };
     if (ctx.stream) headers.Accept = "text/event-stream";
-    return { url: `${base}/v1/messages`, headers, body: JSON.stringify(toAnthropicRequest(ctx.body, ctx.upstreamModel)) };
+    return {
+      url: `${base}/v1/messages`,
+      headers,
+      body: JSON.stringify(toAnthropicRequest(ctx.body, ctx.upstreamModel)),
+    };
   },
   convertResponse: convertAnthropicResponse,
   createStreamTranslator: (ctx) => createAnthropicStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),

@@ -4,7 +4,12 @@
  * results become their Anthropic blocks, consecutive same-role turns are merged.
  */
 type Part = { type?: string; text?: string; image_url?: { url?: string } | string };
-type OpenAiMessage = { role?: string; content?: string | Part[] | null; tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[]; tool_call_id?: string };
+type OpenAiMessage = {
+  role?: string;
+  content?: string | Part[] | null;
+  tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[];
+  tool_call_id?: string;
+};
 type Block = Record<string, unknown>;
 
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -20,7 +25,10 @@ const THINKING_BUDGET: Record<string, number> = { low: 1_024, medium: 8_192, hig
 const MIN_THINKING_BUDGET = 1_024;
 const MIN_TOP_P_WITH_THINKING = 0.95;
 
-function thinkingFor(body: Record<string, unknown>, maxTokens: number): { type: "enabled"; budget_tokens: number } | undefined {
+function thinkingFor(
+  body: Record<string, unknown>,
+  maxTokens: number,
+): { type: "enabled"; budget_tokens: number } | undefined {
   const wanted = typeof body.reasoning_effort === "string" ? THINKING_BUDGET[body.reasoning_effort] : undefined;
   if (wanted === undefined) return undefined;
   const forced = body.tool_choice === "required" || (typeof body.tool_choice === "object" && body.tool_choice !== null);
@@ -85,10 +93,19 @@ export function toAnthropicRequest(body: Record<string, unknown>, upstreamModel:
   };
   for (const message of (body.messages as OpenAiMessage[] | undefined) ?? []) {
     if (message.role === "system" || message.role === "developer") system.push(textOf(message.content));
-    else if (message.role === "tool") push("user", [{ type: "tool_result", tool_use_id: message.tool_call_id ?? "", content: textOf(message.content) }]);
+    else if (message.role === "tool")
+      push("user", [
+        { type: "tool_result", tool_use_id: message.tool_call_id ?? "", content: textOf(message.content) },
+      ]);
     else if (message.role === "assistant") {
       const blocks = contentBlocks(message.content);
-      for (const call of message.tool_calls ?? []) blocks.push({ type: "tool_use", id: call.id ?? "", name: call.function?.name ?? "", input: parseArguments(call.function?.arguments) });
+      for (const call of message.tool_calls ?? [])
+        blocks.push({
+          type: "tool_use",
+          id: call.id ?? "",
+          name: call.function?.name ?? "",
+          input: parseArguments(call.function?.arguments),
+        });
       push("assistant", blocks);
     } else push("user", contentBlocks(message.content));
   }
@@ -111,11 +128,16 @@ export function toAnthropicRequest(body: Record<string, unknown>, upstreamModel:
   if (body.stop) request.stop_sequences = Array.isArray(body.stop) ? body.stop : [body.stop];
   if (body.stream === true) request.stream = true;
   if (typeof body.user === "string") request.metadata = { user_id: body.user };
-  const tools = body.tools as { type?: string; function?: { name?: string; description?: string; parameters?: unknown } }[] | undefined;
+  const tools = body.tools as
+    { type?: string; function?: { name?: string; description?: string; parameters?: unknown } }[] | undefined;
   if (tools?.length) {
     request.tools = tools
       .filter((t) => t.function?.name)
-      .map((t) => ({ name: t.function!.name, ...(t.function!.description ? { description: t.function!.description } : {}), input_schema: t.function!.parameters ?? { type: "object", properties: {} } }));
+      .map((t) => ({
+        name: t.function!.name,
+        ...(t.function!.description ? { description: t.function!.description } : {}),
+        input_schema: t.function!.parameters ?? { type: "object", properties: {} },
+      }));
   }
   const choice = toolChoice(body.tool_choice, body.parallel_tool_calls);
   if (choice && tools?.length) request.tool_choice = choice;

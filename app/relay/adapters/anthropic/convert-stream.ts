@@ -15,7 +15,11 @@ export type AnthropicStreamTranslator = StreamTranslator & {
   finished(): boolean;
 };
 
-export function createAnthropicStreamTranslator(requestModel: string, forwardUsage = false, initialId?: string): AnthropicStreamTranslator {
+export function createAnthropicStreamTranslator(
+  requestModel: string,
+  forwardUsage = false,
+  initialId?: string,
+): AnthropicStreamTranslator {
   let id = initialId ?? "chatcmpl-";
   let started = false;
   let done = false;
@@ -24,7 +28,13 @@ export function createAnthropicStreamTranslator(requestModel: string, forwardUsa
   const toolIndexByBlock = new Map<number, number>();
   let tools = 0;
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
-    JSON.stringify({ id, object: "chat.completion.chunk", created, model: requestModel, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
+    JSON.stringify({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model: requestModel,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    });
 
   return {
     push(event, data): StreamStep {
@@ -37,7 +47,8 @@ export function createAnthropicStreamTranslator(requestModel: string, forwardUsa
       switch (event ?? payload.type) {
         case "message_start":
           if (!initialId) id = `chatcmpl-${payload.message?.id ?? ""}`;
-          usage = payload.message?.usage && typeof payload.message.usage === "object" ? { ...payload.message.usage } : {};
+          usage =
+            payload.message?.usage && typeof payload.message.usage === "object" ? { ...payload.message.usage } : {};
           started = true;
           return { chunks: [chunk({ role: "assistant", content: "" })] };
         case "content_block_start": {
@@ -45,33 +56,62 @@ export function createAnthropicStreamTranslator(requestModel: string, forwardUsa
           if (block.type !== "tool_use") return { chunks: [] };
           const index = tools++;
           toolIndexByBlock.set(payload.index, index);
-          return { chunks: [chunk({ tool_calls: [{ index, id: block.id, type: "function", function: { name: block.name, arguments: "" } }] })], text: block.name };
+          return {
+            chunks: [
+              chunk({
+                tool_calls: [{ index, id: block.id, type: "function", function: { name: block.name, arguments: "" } }],
+              }),
+            ],
+            text: block.name,
+          };
         }
         case "content_block_delta": {
           const delta = payload.delta ?? {};
           if (delta.type === "text_delta") return { chunks: [chunk({ content: delta.text })], text: delta.text };
-          if (delta.type === "thinking_delta") return { chunks: [chunk({ reasoning_content: delta.thinking })], text: delta.thinking };
+          if (delta.type === "thinking_delta")
+            return { chunks: [chunk({ reasoning_content: delta.thinking })], text: delta.thinking };
           if (delta.type === "input_json_delta") {
             const index = toolIndexByBlock.get(payload.index) ?? 0;
-            return { chunks: [chunk({ tool_calls: [{ index, function: { arguments: delta.partial_json } }] })], text: delta.partial_json };
+            return {
+              chunks: [chunk({ tool_calls: [{ index, function: { arguments: delta.partial_json } }] })],
+              text: delta.partial_json,
+            };
           }
           return { chunks: [] };
         }
         case "message_delta": {
           const latest: unknown = payload.usage ?? {};
-          if (latest && typeof latest === "object") for (const [k, v] of Object.entries(latest)) if (v !== null && v !== undefined) usage[k] = v;
+          if (latest && typeof latest === "object")
+            for (const [k, v] of Object.entries(latest)) if (v !== null && v !== undefined) usage[k] = v;
           const { shown: converted, billing } = openAiUsage(usage);
           started = true;
           if (payload.delta?.stop_reason) done = true;
           const chunks = [chunk({}, mapFinishReason(payload.delta?.stop_reason) ?? "stop")];
-          if (forwardUsage) chunks.push(JSON.stringify({ id, object: "chat.completion.chunk", created, model: requestModel, choices: [], usage: converted }));
+          if (forwardUsage)
+            chunks.push(
+              JSON.stringify({
+                id,
+                object: "chat.completion.chunk",
+                created,
+                model: requestModel,
+                choices: [],
+                usage: converted,
+              }),
+            );
           return { chunks, ...billing };
         }
         case "message_stop":
           done = true;
           return { chunks: [], done: true };
         case "error":
-          return { chunks: [], error: { message: payload.error?.message ?? "upstream stream error", type: payload.error?.type ?? "upstream_error", code: null } };
+          return {
+            chunks: [],
+            error: {
+              message: payload.error?.message ?? "upstream stream error",
+              type: payload.error?.type ?? "upstream_error",
+              code: null,
+            },
+          };
         default:
           return { chunks: [] };
       }
@@ -80,7 +120,11 @@ export function createAnthropicStreamTranslator(requestModel: string, forwardUsa
       if (!started) return undefined;
       const { shown, billing } = openAiUsage(usage);
       if (!billing.usage) return undefined;
-      return { prompt_tokens: shown.prompt_tokens, completion_tokens: shown.completion_tokens, total_tokens: shown.total_tokens };
+      return {
+        prompt_tokens: shown.prompt_tokens,
+        completion_tokens: shown.completion_tokens,
+        total_tokens: shown.total_tokens,
+      };
     },
     finished: () => done,
   };

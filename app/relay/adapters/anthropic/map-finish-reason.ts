@@ -1,5 +1,7 @@
 /** Anthropic stop_reason → one of OpenAI's five finish reasons (never passed through raw). */
-export function mapFinishReason(stopReason: string | null | undefined): "stop" | "length" | "tool_calls" | "content_filter" | null {
+export function mapFinishReason(
+  stopReason: string | null | undefined,
+): "stop" | "length" | "tool_calls" | "content_filter" | null {
   switch (stopReason) {
     case null:
     case undefined:

@@ -34,7 +34,10 @@ export const awsAdapter: Adapter = {
     const credentials = parseAwsKey(ctx.key);
     const url = bedrockUrl(ctx.channel.base_url, credentials.region, ctx.upstreamModel, ctx.stream);
     const body = JSON.stringify(bedrockBody(ctx.body));
-    const headers = await signAwsRequest(url, body, credentials, "bedrock", { "content-type": "application/json", accept: "application/json" });
+    const headers = await signAwsRequest(url, body, credentials, "bedrock", {
+      "content-type": "application/json",
+      accept: "application/json",
+    });
     return { url, headers, body };
   },
   createStreamDecoder: () => createEventStreamDecoder(),

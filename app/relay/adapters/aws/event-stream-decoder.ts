@@ -25,7 +25,10 @@ function headerText(headers: Record<string, { type: string; value: unknown }>, n
 }
 
 export function createEventStreamDecoder(): StreamDecoder {
-  const codec = new EventStreamCodec((bytes) => utf8Decoder.decode(bytes), (text) => utf8Encoder.encode(text));
+  const codec = new EventStreamCodec(
+    (bytes) => utf8Decoder.decode(bytes),
+    (text) => utf8Encoder.encode(text),
+  );
   let buffer: Buffer = Buffer.alloc(0);
   let broken = false;
 
@@ -40,7 +43,11 @@ export function createEventStreamDecoder(): StreamDecoder {
       } catch {}
       return errorEvent(headerText(headers, ":exception-type") ?? "exception", text);
     }
-    if (kind === "error") return errorEvent(headerText(headers, ":error-code") ?? "error", headerText(headers, ":error-message") ?? payload);
+    if (kind === "error")
+      return errorEvent(
+        headerText(headers, ":error-code") ?? "error",
+        headerText(headers, ":error-message") ?? payload,
+      );
     if (headerText(headers, ":event-type") !== "chunk") return undefined;
     const bytes = (JSON.parse(payload) as { bytes?: unknown }).bytes;
     if (typeof bytes !== "string") return undefined;
@@ -69,7 +76,9 @@ export function createEventStreamDecoder(): StreamDecoder {
           if (event) events.push(event);
         } catch (error) {
           broken = true;
-          events.push(errorEvent("stream_framing_error", `event stream message unreadable: ${(error as Error).message}`));
+          events.push(
+            errorEvent("stream_framing_error", `event stream message unreadable: ${(error as Error).message}`),
+          );
           break;
         }
       }

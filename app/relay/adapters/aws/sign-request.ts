@@ -7,7 +7,13 @@ import type { AwsCredentials } from "./credentials";
  * are host, content-type, accept, x-amz-date; the Host header itself is left to the upstream
  * client, which sends the same `host[:port]` of the URL.
  */
-export async function signAwsRequest(url: string, body: string, credentials: AwsCredentials, service: string, headers: Record<string, string>): Promise<Record<string, string>> {
+export async function signAwsRequest(
+  url: string,
+  body: string,
+  credentials: AwsCredentials,
+  service: string,
+  headers: Record<string, string>,
+): Promise<Record<string, string>> {
   const target = new URL(url);
   const signer = new SignatureV4({
     service,

@@ -3,8 +3,20 @@ import { replyOf, sendLiftingErrors } from "../cn-common/transport";
 import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { chatEndpoint, embeddingEndpoint } from "./baidu-endpoints";
 import { baiduErrorStatus, baiduErrorCode, parseBaiduError, TOKEN_REJECTED_CODES } from "./baidu-errors";
-import { baiduAccessToken, BaiduTokenRefused, forgetBaiduAccessToken, parseBaiduKey, type BaiduCredential } from "./baidu-token";
-import { createErnieStreamTranslator, fromErnieEmbeddings, fromErnieResponse, toErnieEmbeddingRequest, toErnieRequest } from "./baidu-convert";
+import {
+  baiduAccessToken,
+  BaiduTokenRefused,
+  forgetBaiduAccessToken,
+  parseBaiduKey,
+  type BaiduCredential,
+} from "./baidu-token";
+import {
+  createErnieStreamTranslator,
+  fromErnieEmbeddings,
+  fromErnieResponse,
+  toErnieEmbeddingRequest,
+  toErnieRequest,
+} from "./baidu-convert";
 import { readAll } from "../../upstream-client.server";
 
 const DEFAULT_BASE = "https://aip.baidubce.com";
@@ -25,7 +37,8 @@ function pathOf(ctx: AdapterContext): string {
   throw new ChannelConfigError(`百度渠道不支持 ${ctx.path}`);
 }
 
-const urlWith = (credential: BaiduCredential, path: string, token: string) => `${credential.base}${path}?access_token=${encodeURIComponent(token)}`;
+const urlWith = (credential: BaiduCredential, path: string, token: string) =>
+  `${credential.base}${path}?access_token=${encodeURIComponent(token)}`;
 
 /**
  * Baidu ERNIE (type 15): the access token exchanged from `APIKey|SecretKey` rides in the URL.
@@ -37,7 +50,9 @@ export const baiduAdapter: Adapter = {
   async buildRequest(ctx) {
     const credential = credentialOf(ctx);
     const path = pathOf(ctx);
-    const body = JSON.stringify(ctx.mode === "embeddings" ? toErnieEmbeddingRequest(ctx.body) : toErnieRequest(ctx.body, ctx.stream));
+    const body = JSON.stringify(
+      ctx.mode === "embeddings" ? toErnieEmbeddingRequest(ctx.body) : toErnieRequest(ctx.body, ctx.stream),
+    );
     const headers: Record<string, string> = { "Content-Type": "application/json" };
     if (ctx.stream) headers.Accept = "text/event-stream";
     try {
@@ -60,7 +75,8 @@ export const baiduAdapter: Adapter = {
     if (!state || reply.statusCode === 200) return reply;
     const body = await readAll(reply);
     const code = baiduErrorCode(body);
-    if (code === undefined || !TOKEN_REJECTED_CODES.has(code)) return replyOf(reply.statusCode ?? 502, body, reply.headers);
+    if (code === undefined || !TOKEN_REJECTED_CODES.has(code))
+      return replyOf(reply.statusCode ?? 502, body, reply.headers);
     forgetBaiduAccessToken(state.credential, state.token);
     let token: string;
     try {
@@ -72,7 +88,9 @@ export const baiduAdapter: Adapter = {
     return sendLiftingErrors({ ...request, url: urlWith(state.credential, state.path, token) }, init, baiduErrorStatus);
   },
   convertResponse(ctx, raw) {
-    return ctx.mode === "embeddings" ? fromErnieEmbeddings(raw, ctx.requestModel, ctx.body.encoding_format) : fromErnieResponse(raw, ctx.requestModel);
+    return ctx.mode === "embeddings"
+      ? fromErnieEmbeddings(raw, ctx.requestModel, ctx.body.encoding_format)
+      : fromErnieResponse(raw, ctx.requestModel);
   },
   createStreamTranslator: (ctx) => createErnieStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),
   parseError: parseBaiduError,

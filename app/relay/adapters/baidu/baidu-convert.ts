@@ -1,5 +1,16 @@
 import { parseOpenAiUsage } from "../../billing/usage-parse";
-import { asRecord, chatCompletion, chunkWriter, embeddingList, embeddingTexts, numberField, parseJson, plainMessages, replyId, type OpenAiFinish } from "../cn-common/openai-shapes";
+import {
+  asRecord,
+  chatCompletion,
+  chunkWriter,
+  embeddingList,
+  embeddingTexts,
+  numberField,
+  parseJson,
+  plainMessages,
+  replyId,
+  type OpenAiFinish,
+} from "../cn-common/openai-shapes";
 import type { StreamStep, StreamTranslator } from "../types";
 
 /**
@@ -43,7 +54,13 @@ export function ernieFinish(reason: unknown): OpenAiFinish {
 
 export function fromErnieResponse(raw: Buffer, requestModel: string) {
   const reply = asRecord(parseJson(raw));
-  return chatCompletion(replyId("chatcmpl-", reply.id), requestModel, typeof reply.result === "string" ? reply.result : "", ernieFinish(reply.finish_reason), parseOpenAiUsage(reply.usage));
+  return chatCompletion(
+    replyId("chatcmpl-", reply.id),
+    requestModel,
+    typeof reply.result === "string" ? reply.result : "",
+    ernieFinish(reply.finish_reason),
+    parseOpenAiUsage(reply.usage),
+  );
 }
 
 export function toErnieEmbeddingRequest(body: Record<string, unknown>): Record<string, unknown> {
@@ -55,7 +72,12 @@ export function toErnieEmbeddingRequest(body: Record<string, unknown>): Record<s
 export function fromErnieEmbeddings(raw: Buffer, requestModel: string, format?: unknown) {
   const reply = asRecord(parseJson(raw));
   const data = Array.isArray(reply.data) ? (reply.data as unknown[]).map(asRecord) : [];
-  return embeddingList(requestModel, data.map((d, i) => ({ index: typeof d.index === "number" ? d.index : i, embedding: d.embedding })), parseOpenAiUsage(reply.usage), format);
+  return embeddingList(
+    requestModel,
+    data.map((d, i) => ({ index: typeof d.index === "number" ? d.index : i, embedding: d.embedding })),
+    parseOpenAiUsage(reply.usage),
+    format,
+  );
 }
 
 /** ERNIE stream events (`data: {result, is_end, usage}`) → OpenAI chunks; usage is cumulative, the last one bills. */
@@ -65,7 +87,14 @@ export function createErnieStreamTranslator(requestModel: string, forwardUsage: 
     push(_event, data): StreamStep {
       const payload = asRecord(parseJson(data));
       if (typeof payload.error_code === "number") {
-        return { chunks: [], error: { message: typeof payload.error_msg === "string" ? payload.error_msg : "百度流式响应出错", type: "baidu_error", code: String(payload.error_code) } };
+        return {
+          chunks: [],
+          error: {
+            message: typeof payload.error_msg === "string" ? payload.error_msg : "百度流式响应出错",
+            type: "baidu_error",
+            code: String(payload.error_code),
+          },
+        };
       }
       const chunks: string[] = [];
       if (!write) {

@@ -36,12 +36,16 @@ export function baiduErrorCode(text: string | Buffer): number | undefined {
 export function parseBaiduError(status: number, text: string): UpstreamError {
   const json = asRecord(parseJson(text));
   if (typeof json.error_code === "number") {
-    const message = typeof json.error_msg === "string" && json.error_msg ? json.error_msg : `百度接口错误 ${json.error_code}`;
+    const message =
+      typeof json.error_msg === "string" && json.error_msg ? json.error_msg : `百度接口错误 ${json.error_code}`;
     const code = json.error_code;
     return { message, type: baiduStatusOf(code) === 401 ? "authentication_error" : "baidu_error", code: String(code) };
   }
   if (typeof json.error === "string") {
-    const message = typeof json.error_description === "string" && json.error_description ? `${json.error}: ${json.error_description}` : json.error;
+    const message =
+      typeof json.error_description === "string" && json.error_description
+        ? `${json.error}: ${json.error_description}`
+        : json.error;
     const credential = json.error === "invalid_client" || json.error === "unauthorized_client";
     return { message, type: credential ? "authentication_error" : "baidu_error", code: json.error };
   }

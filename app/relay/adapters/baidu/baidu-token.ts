@@ -35,7 +35,13 @@ export function tokenUrl({ base, apiKey, secretKey }: BaiduCredential): string {
 }
 
 async function exchange(credential: BaiduCredential): Promise<{ value: string; expiresAt: number }> {
-  const reply = await sendUpstream(tokenUrl(credential), { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: "", connectTimeoutMs: EXCHANGE_TIMEOUT_MS, signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS) });
+  const reply = await sendUpstream(tokenUrl(credential), {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: "",
+    connectTimeoutMs: EXCHANGE_TIMEOUT_MS,
+    signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS),
+  });
   const text = (await readAll(reply)).toString("utf8");
   let json: { access_token?: unknown; expires_in?: unknown; error?: unknown } = {};
   try {

@@ -5,7 +5,8 @@ import { ChannelConfigError, type Adapter, type ChannelAddress, type UpstreamErr
 /** The Cloudflare account id from the channel's `other`; without it no Workers AI URL exists. */
 function accountOf(channel: ChannelAddress): string {
   const account = channel.other.trim();
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(account)) throw new ChannelConfigError(`Cloudflare 渠道 #${channel.id} 需要在「其他」中填写 Account ID`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(account))
+    throw new ChannelConfigError(`Cloudflare 渠道 #${channel.id} 需要在「其他」中填写 Account ID`);
   return account;
 }
 
@@ -42,7 +43,9 @@ const compatible = createCompatibleAdapter({
 /** Workers AI lists its catalogue in the API envelope: `{result:[{name:"@cf/…"}]}`. */
 export function parseCloudflareModels(raw: string): string[] {
   const body = JSON.parse(raw) as { result?: { name?: unknown }[] };
-  const names = (Array.isArray(body.result) ? body.result : []).map((m) => m?.name).filter((n): n is string => typeof n === "string" && n.length <= 256);
+  const names = (Array.isArray(body.result) ? body.result : [])
+    .map((m) => m?.name)
+    .filter((n): n is string => typeof n === "string" && n.length <= 256);
   return [...new Set(names)].sort();
 }
 

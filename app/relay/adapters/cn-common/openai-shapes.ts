@@ -19,7 +19,13 @@ export function shownUsage(usage: Usage | undefined) {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-export function chatCompletion(id: string, model: string, content: string, finish: OpenAiFinish | null, parsed: ParsedUsage) {
+export function chatCompletion(
+  id: string,
+  model: string,
+  content: string,
+  finish: OpenAiFinish | null,
+  parsed: ParsedUsage,
+) {
   return {
     body: JSON.stringify({
       id,
@@ -33,11 +39,25 @@ export function chatCompletion(id: string, model: string, content: string, finis
   };
 }
 
-export function embeddingList(model: string, vectors: { index: number; embedding: unknown }[], parsed: ParsedUsage, format?: unknown) {
+export function embeddingList(
+  model: string,
+  vectors: { index: number; embedding: unknown }[],
+  parsed: ParsedUsage,
+  format?: unknown,
+) {
   const usage = shownUsage(parsed.usage);
-  const data = vectors.map((v) => ({ object: "embedding", index: v.index, embedding: encodeEmbedding(v.embedding, format) }));
+  const data = vectors.map((v) => ({
+    object: "embedding",
+    index: v.index,
+    embedding: encodeEmbedding(v.embedding, format),
+  }));
   return {
-    body: JSON.stringify({ object: "list", data, model, usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens } }),
+    body: JSON.stringify({
+      object: "list",
+      data,
+      model,
+      usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens },
+    }),
     ...parsed,
   };
 }
@@ -47,7 +67,10 @@ export type PlainMessage = { role: string; content: string };
 /** The client's messages as role + text; `developer` is read as `system`. */
 export function plainMessages(body: Record<string, unknown>): PlainMessage[] {
   const messages = Array.isArray(body.messages) ? (body.messages as { role?: unknown; content?: unknown }[]) : [];
-  return messages.map((m) => ({ role: m.role === "developer" ? "system" : typeof m.role === "string" ? m.role : "user", content: textOf(m.content) }));
+  return messages.map((m) => ({
+    role: m.role === "developer" ? "system" : typeof m.role === "string" ? m.role : "user",
+    content: textOf(m.content),
+  }));
 }
 
 /** The client's embeddings input as a list of texts. */

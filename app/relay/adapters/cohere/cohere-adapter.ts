@@ -21,9 +21,18 @@ export const cohereAdapter: Adapter = {
   buildRequest(ctx) {
     requireMode(ctx, ["chat", "rerank"], "Cohere");
     const base = channelBase(ctx.channel, DEFAULT_BASE);
-    const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json", Authorization: `Bearer ${ctx.key}` };
-    if (ctx.mode === "rerank") return { url: `${base}/v1/rerank`, headers, body: JSON.stringify(toCohereRerank(ctx.body, ctx.upstreamModel)) };
-    return { url: `${base}/v1/chat`, headers, body: JSON.stringify(toCohereChat(ctx.body, ctx.upstreamModel, ctx.stream)) };
+    const headers: Record<string, string> = {
+      "Content-Type": "application/json",
+      Accept: "application/json",
+      Authorization: `Bearer ${ctx.key}`,
+    };
+    if (ctx.mode === "rerank")
+      return { url: `${base}/v1/rerank`, headers, body: JSON.stringify(toCohereRerank(ctx.body, ctx.upstreamModel)) };
+    return {
+      url: `${base}/v1/chat`,
+      headers,
+      body: JSON.stringify(toCohereChat(ctx.body, ctx.upstreamModel, ctx.stream)),
+    };
   },
   createStreamDecoder: () => createNdjsonDecoder(),
   convertResponse(ctx, raw) {
@@ -38,10 +47,17 @@ export const cohereAdapter: Adapter = {
   createStreamTranslator: (ctx) => createCohereStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),
   parseError: parseCohereError,
   listModels: {
-    request: (channel, key) => ({ url: `${channelBase(channel, DEFAULT_BASE)}/v1/models?page_size=1000`, method: "GET", headers: { Authorization: `Bearer ${key}` }, body: "" }),
+    request: (channel, key) => ({
+      url: `${channelBase(channel, DEFAULT_BASE)}/v1/models?page_size=1000`,
+      method: "GET",
+      headers: { Authorization: `Bearer ${key}` },
+      body: "",
+    }),
     parse: (raw) => {
       const body = JSON.parse(raw) as { models?: { name?: unknown }[] };
-      return [...new Set((body.models ?? []).map((m) => m?.name).filter((n): n is string => typeof n === "string"))].sort();
+      return [
+        ...new Set((body.models ?? []).map((m) => m?.name).filter((n): n is string => typeof n === "string")),
+      ].sort();
     },
   },
 };

@@ -25,11 +25,16 @@ export function toCohereChat(body: Record<string, unknown>, model: string, strea
   }
   const message = lastUser >= 0 ? turns[lastUser]!.message : "";
   const history = lastUser >= 0 ? [...turns.slice(0, lastUser), ...turns.slice(lastUser + 1)] : turns;
-  const out: Record<string, unknown> = { model, message, ...pickFields(body, ["temperature", "max_tokens", "seed", "frequency_penalty", "presence_penalty"]) };
+  const out: Record<string, unknown> = {
+    model,
+    message,
+    ...pickFields(body, ["temperature", "max_tokens", "seed", "frequency_penalty", "presence_penalty"]),
+  };
   if (history.length) out.chat_history = history;
   if (preamble.length) out.preamble = preamble.join("\n");
   if (typeof body.top_p === "number") out.p = body.top_p;
-  if (body.stop !== undefined && body.stop !== null) out.stop_sequences = Array.isArray(body.stop) ? body.stop : [body.stop];
+  if (body.stop !== undefined && body.stop !== null)
+    out.stop_sequences = Array.isArray(body.stop) ? body.stop : [body.stop];
   if (stream) out.stream = true;
   return out;
 }

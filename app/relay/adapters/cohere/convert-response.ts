@@ -3,8 +3,17 @@ import { parseCounts, type ParsedUsage } from "../../billing/usage-parse";
 import { countText } from "../../stream/token-counter";
 import { chatCompletion, type FinishReason } from "../shared/openai-shapes";
 
-export type CohereMeta = { billed_units?: { input_tokens?: unknown; output_tokens?: unknown }; tokens?: { input_tokens?: unknown; output_tokens?: unknown } };
-export type CohereChatReply = { response_id?: unknown; generation_id?: unknown; text?: unknown; finish_reason?: unknown; meta?: CohereMeta };
+export type CohereMeta = {
+  billed_units?: { input_tokens?: unknown; output_tokens?: unknown };
+  tokens?: { input_tokens?: unknown; output_tokens?: unknown };
+};
+export type CohereChatReply = {
+  response_id?: unknown;
+  generation_id?: unknown;
+  text?: unknown;
+  finish_reason?: unknown;
+  meta?: CohereMeta;
+};
 
 /** COMPLETE, MAX_TOKENS, ERROR_TOXIC… → OpenAI's finish reasons. */
 export function mapCohereFinish(reason: unknown): FinishReason {
@@ -22,17 +31,32 @@ export function mapCohereFinish(reason: unknown): FinishReason {
 export function cohereUsage(meta: CohereMeta | undefined): ParsedUsage {
   const units = meta?.billed_units ?? meta?.tokens;
   if (!units || typeof units !== "object") return {};
-  return parseCounts({ prompt_tokens: { key: "billed_units.input_tokens", value: units.input_tokens }, completion_tokens: { key: "billed_units.output_tokens", value: units.output_tokens } });
+  return parseCounts({
+    prompt_tokens: { key: "billed_units.input_tokens", value: units.input_tokens },
+    completion_tokens: { key: "billed_units.output_tokens", value: units.output_tokens },
+  });
 }
 
-export function cohereChatToOpenAi(reply: CohereChatReply, model: string): { body: string; usage?: Usage; usageNote?: ParsedUsage["usageNote"] } {
+export function cohereChatToOpenAi(
+  reply: CohereChatReply,
+  model: string,
+): { body: string; usage?: Usage; usageNote?: ParsedUsage["usageNote"] } {
   const parsed = cohereUsage(reply.meta);
   const id = `chatcmpl-${String(reply.response_id ?? reply.generation_id ?? "")}`;
-  const body = chatCompletion({ id, model, content: typeof reply.text === "string" ? reply.text : "", finishReason: mapCohereFinish(reply.finish_reason), usage: parsed.usage });
+  const body = chatCompletion({
+    id,
+    model,
+    content: typeof reply.text === "string" ? reply.text : "",
+    finishReason: mapCohereFinish(reply.finish_reason),
+    usage: parsed.usage,
+  });
   return { body: JSON.stringify(body), ...parsed };
 }
 
-type CohereRerankReply = { id?: unknown; results?: { index?: unknown; relevance_score?: unknown; document?: unknown }[] };
+type CohereRerankReply = {
+  id?: unknown;
+  results?: { index?: unknown; relevance_score?: unknown; document?: unknown }[];
+};
 
 /**
  * Cohere rerank → the gateway's shape. Cohere bills rerank in search units, not tokens, so the
@@ -45,7 +69,11 @@ export function cohereRerankToGateway(reply: CohereRerankReply, request: Record<
     return out;
   });
   const docs = Array.isArray(request.documents) ? request.documents : [];
-  const text = [request.query, ...docs].map((d) => (typeof d === "string" ? d : d && typeof d === "object" ? String((d as { text?: unknown }).text ?? "") : "")).join("\n");
+  const text = [request.query, ...docs]
+    .map((d) =>
+      typeof d === "string" ? d : d && typeof d === "object" ? String((d as { text?: unknown }).text ?? "") : "",
+    )
+    .join("\n");
   const tokens = countText(text);
   return JSON.stringify({ id: reply.id, results, usage: { prompt_tokens: tokens, total_tokens: tokens } });
 }

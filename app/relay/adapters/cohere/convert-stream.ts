@@ -2,7 +2,13 @@ import { chunkWriter, randomId } from "../shared/openai-shapes";
 import type { StreamStep, StreamTranslator } from "../types";
 import { cohereUsage, mapCohereFinish, type CohereMeta } from "./convert-response";
 
-type CohereEvent = { event_type?: unknown; text?: unknown; finish_reason?: unknown; response?: { meta?: CohereMeta; text?: unknown }; generation_id?: unknown };
+type CohereEvent = {
+  event_type?: unknown;
+  text?: unknown;
+  finish_reason?: unknown;
+  response?: { meta?: CohereMeta; text?: unknown };
+  generation_id?: unknown;
+};
 
 /**
  * Cohere chat v1 stream (NDJSON): stream-start, text-generation {text}, stream-end
@@ -32,7 +38,16 @@ export function createCohereStreamTranslator(model: string, forwardUsage: boolea
           return { chunks: [...opening(), chunks.delta({ content: text })], text };
         }
         case "stream-end": {
-          if (event.finish_reason === "ERROR") return { chunks: [], error: { message: String(event.response?.text || "Cohere stream ended with an error"), type: "upstream_error", code: null }, done: true };
+          if (event.finish_reason === "ERROR")
+            return {
+              chunks: [],
+              error: {
+                message: String(event.response?.text || "Cohere stream ended with an error"),
+                type: "upstream_error",
+                code: null,
+              },
+              done: true,
+            };
           const parsed = cohereUsage(event.response?.meta);
           const out = [...opening(), chunks.delta({}, mapCohereFinish(event.finish_reason))];
           if (forwardUsage && parsed.usage) out.push(chunks.usage(parsed.usage));

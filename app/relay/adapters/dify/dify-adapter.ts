@@ -6,7 +6,15 @@ import { chatCompletion, chunkWriter, messagesOf, randomId, textOf } from "../sh
 import type { Adapter, StreamStep, StreamTranslator, UpstreamError } from "../types";
 
 type DifyUsage = { prompt_tokens?: unknown; completion_tokens?: unknown };
-type DifyEvent = { event?: unknown; answer?: unknown; message_id?: unknown; metadata?: { usage?: DifyUsage }; status?: unknown; code?: unknown; message?: unknown };
+type DifyEvent = {
+  event?: unknown;
+  answer?: unknown;
+  message_id?: unknown;
+  metadata?: { usage?: DifyUsage };
+  status?: unknown;
+  code?: unknown;
+  message?: unknown;
+};
 
 /**
  * OpenAI chat → Dify chat-messages. Dify keeps the conversation itself; the gateway does not
@@ -30,7 +38,10 @@ export function toDifyRequest(body: Record<string, unknown>, stream: boolean): R
 function difyUsage(event: DifyEvent): ParsedUsage {
   const usage = event.metadata?.usage;
   if (!usage || typeof usage !== "object") return {};
-  return parseCounts({ prompt_tokens: { key: "metadata.usage.prompt_tokens", value: usage.prompt_tokens }, completion_tokens: { key: "metadata.usage.completion_tokens", value: usage.completion_tokens } });
+  return parseCounts({
+    prompt_tokens: { key: "metadata.usage.prompt_tokens", value: usage.prompt_tokens },
+    completion_tokens: { key: "metadata.usage.completion_tokens", value: usage.completion_tokens },
+  });
 }
 
 /** Dify's `{code, message, status}` errors (HTTP and the stream's `error` event). */
@@ -76,7 +87,11 @@ function createDifyStreamTranslator(model: string, forwardUsage: boolean): Strea
         }
         case "error": {
           const message = typeof event.message === "string" && event.message ? event.message : "Dify stream error";
-          return { chunks: [], error: { message, type: "upstream_error", code: typeof event.code === "string" ? event.code : null }, done: true };
+          return {
+            chunks: [],
+            error: { message, type: "upstream_error", code: typeof event.code === "string" ? event.code : null },
+            done: true,
+          };
         }
         default:
           // workflow_started, node_*, agent_thought, message_file, ping, tts_message…
@@ -93,7 +108,11 @@ export const difyAdapter: Adapter = {
     requireMode(ctx, ["chat"], "Dify");
     const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${ctx.key}` };
     if (ctx.stream) headers.Accept = "text/event-stream";
-    return { url: `${channelBase(ctx.channel, "https://api.dify.ai")}/v1/chat-messages`, headers, body: JSON.stringify(toDifyRequest(ctx.body, ctx.stream)) };
+    return {
+      url: `${channelBase(ctx.channel, "https://api.dify.ai")}/v1/chat-messages`,
+      headers,
+      body: JSON.stringify(toDifyRequest(ctx.body, ctx.stream)),
+    };
   },
   convertResponse(ctx, raw) {
     let reply: DifyEvent;
@@ -104,7 +123,13 @@ export const difyAdapter: Adapter = {
     }
     const parsed = difyUsage(reply);
     const id = `chatcmpl-${typeof reply.message_id === "string" ? reply.message_id : randomId("")}`;
-    const body = chatCompletion({ id, model: ctx.requestModel, content: typeof reply.answer === "string" ? reply.answer : "", finishReason: "stop", usage: parsed.usage });
+    const body = chatCompletion({
+      id,
+      model: ctx.requestModel,
+      content: typeof reply.answer === "string" ? reply.answer : "",
+      finishReason: "stop",
+      usage: parsed.usage,
+    });
     return { body: JSON.stringify(body), ...parsed };
   },
   createStreamTranslator: (ctx) => createDifyStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),

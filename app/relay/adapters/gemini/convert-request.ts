@@ -2,13 +2,33 @@
  * OpenAI chat request → Gemini `GenerateContentRequest` (docs/wire-formats/gemini.md). Shared with
  * Vertex AI, whose Gemini models take the same body.
  */
-type Part = { type?: string; text?: string; image_url?: { url?: string } | string; input_audio?: { data?: string; format?: string } };
+type Part = {
+  type?: string;
+  text?: string;
+  image_url?: { url?: string } | string;
+  input_audio?: { data?: string; format?: string };
+};
 type ToolCall = { id?: string; function?: { name?: string; arguments?: string } };
-type OpenAiMessage = { role?: string; content?: string | Part[] | null; tool_calls?: ToolCall[]; tool_call_id?: string; name?: string };
+type OpenAiMessage = {
+  role?: string;
+  content?: string | Part[] | null;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  name?: string;
+};
 export type GeminiPart = Record<string, unknown>;
 export type GeminiContent = { role: "user" | "model"; parts: GeminiPart[] };
 
-const IMAGE_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", webp: "image/webp", gif: "image/gif", heic: "image/heic", heif: "image/heif", pdf: "application/pdf" };
+const IMAGE_TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  gif: "image/gif",
+  heic: "image/heic",
+  heif: "image/heif",
+  pdf: "application/pdf",
+};
 
 /** A URL's media type from its extension (Gemini's fileData needs one); JPEG when it says nothing. */
 export function mimeTypeOfUrl(url: string): string {
@@ -41,7 +61,9 @@ function contentParts(content: OpenAiMessage["content"]): GeminiPart[] {
       const url = typeof part.image_url === "string" ? part.image_url : part.image_url?.url;
       if (url) parts.push(imagePart(url));
     } else if (part.type === "input_audio" && part.input_audio?.data) {
-      parts.push({ inlineData: { mimeType: `audio/${part.input_audio.format ?? "wav"}`, data: part.input_audio.data } });
+      parts.push({
+        inlineData: { mimeType: `audio/${part.input_audio.format ?? "wav"}`, data: part.input_audio.data },
+      });
     }
   }
   return parts;
@@ -50,7 +72,9 @@ function contentParts(content: OpenAiMessage["content"]): GeminiPart[] {
 function parseArguments(text: string | undefined): Record<string, unknown> {
   try {
     const parsed: unknown = text ? JSON.parse(text) : {};
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { value: parsed };
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : { value: parsed };
   } catch {
     return {};
   }
@@ -67,7 +91,15 @@ function toolResponse(content: OpenAiMessage["content"]): Record<string, unknown
 }
 
 // JSON Schema keywords Gemini's OpenAPI-subset `parameters` rejects.
-const UNSUPPORTED_SCHEMA_KEYS = new Set(["$schema", "additionalProperties", "strict", "$id", "$ref", "$defs", "definitions"]);
+const UNSUPPORTED_SCHEMA_KEYS = new Set([
+  "$schema",
+  "additionalProperties",
+  "strict",
+  "$id",
+  "$ref",
+  "$defs",
+  "definitions",
+]);
 
 export function cleanSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(cleanSchema);
@@ -76,7 +108,10 @@ export function cleanSchema(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (UNSUPPORTED_SCHEMA_KEYS.has(key)) continue;
     // `properties` maps names to schemas: its keys are property names, not keywords.
-    out[key] = key === "properties" && value && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleanSchema(v)])) : cleanSchema(value);
+    out[key] =
+      key === "properties" && value && typeof value === "object"
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleanSchema(v)]))
+        : cleanSchema(value);
   }
   return out;
 }
@@ -85,7 +120,8 @@ function toolConfig(choice: unknown): Record<string, unknown> | undefined {
   if (choice === "auto") return { functionCallingConfig: { mode: "AUTO" } };
   if (choice === "none") return { functionCallingConfig: { mode: "NONE" } };
   if (choice === "required") return { functionCallingConfig: { mode: "ANY" } };
-  const name = choice && typeof choice === "object" ? (choice as { function?: { name?: string } }).function?.name : undefined;
+  const name =
+    choice && typeof choice === "object" ? (choice as { function?: { name?: string } }).function?.name : undefined;
   if (name) return { functionCallingConfig: { mode: "ANY", allowedFunctionNames: [name] } };
   return undefined;
 }
@@ -111,7 +147,8 @@ function generationConfig(body: Record<string, unknown>): Record<string, unknown
     config.responseMimeType = "application/json";
     if (format.json_schema?.schema) config.responseSchema = cleanSchema(format.json_schema.schema);
   }
-  if (typeof body.reasoning_effort === "string" && body.reasoning_effort in THINKING_BUDGET) config.thinkingConfig = { thinkingBudget: THINKING_BUDGET[body.reasoning_effort] };
+  if (typeof body.reasoning_effort === "string" && body.reasoning_effort in THINKING_BUDGET)
+    config.thinkingConfig = { thinkingBudget: THINKING_BUDGET[body.reasoning_effort] };
   return config;
 }
 
@@ -146,10 +183,15 @@ export function toGeminiRequest(body: Record<string, unknown>): Record<string, u
   }
   const request: Record<string, unknown> = { contents };
   if (system.length) request.systemInstruction = { parts: system.map((text) => ({ text })) };
-  const tools = body.tools as { type?: string; function?: { name?: string; description?: string; parameters?: unknown } }[] | undefined;
+  const tools = body.tools as
+    { type?: string; function?: { name?: string; description?: string; parameters?: unknown } }[] | undefined;
   const declarations = (tools ?? [])
     .filter((t) => t.function?.name)
-    .map((t) => ({ name: t.function!.name, ...(t.function!.description ? { description: t.function!.description } : {}), ...(t.function!.parameters ? { parameters: cleanSchema(t.function!.parameters) } : {}) }));
+    .map((t) => ({
+      name: t.function!.name,
+      ...(t.function!.description ? { description: t.function!.description } : {}),
+      ...(t.function!.parameters ? { parameters: cleanSchema(t.function!.parameters) } : {}),
+    }));
   if (declarations.length) {
     request.tools = [{ functionDeclarations: declarations }];
     const config = toolConfig(body.tool_choice);
@@ -161,10 +203,18 @@ export function toGeminiRequest(body: Record<string, unknown>): Record<string, u
 }
 
 /** OpenAI embeddings request → `batchEmbedContents` (each request names the model; order kept). */
-export function toGeminiEmbedRequest(body: Record<string, unknown>, upstreamModel: string): { request: Record<string, unknown>; texts: string[] } {
+export function toGeminiEmbedRequest(
+  body: Record<string, unknown>,
+  upstreamModel: string,
+): { request: Record<string, unknown>; texts: string[] } {
   const input = body.input;
-  const texts = (Array.isArray(input) ? input : [input]).map((item) => (typeof item === "string" ? item : JSON.stringify(item ?? "")));
+  const texts = (Array.isArray(input) ? input : [input]).map((item) =>
+    typeof item === "string" ? item : JSON.stringify(item ?? ""),
+  );
   const model = upstreamModel.startsWith("models/") ? upstreamModel : `models/${upstreamModel}`;
   const dimensions = typeof body.dimensions === "number" ? { outputDimensionality: body.dimensions } : {};
-  return { request: { requests: texts.map((text) => ({ model, content: { parts: [{ text }] }, ...dimensions })) }, texts };
+  return {
+    request: { requests: texts.map((text) => ({ model, content: { parts: [{ text }] }, ...dimensions })) },
+    texts,
+  };
 }

@@ -5,7 +5,10 @@ import { parseGeminiUsage as parseSharedGeminiUsage, type ParsedUsage } from "..
 /** As Google documents it; what arrives is checked (usage-parse), so any field may hold anything. */
 export type GeminiCandidate = {
   index?: number;
-  content?: { role?: string; parts?: { text?: string; thought?: boolean; functionCall?: { name?: string; args?: unknown; id?: string } }[] };
+  content?: {
+    role?: string;
+    parts?: { text?: string; thought?: boolean; functionCall?: { name?: string; args?: unknown; id?: string } }[];
+  };
   finishReason?: string;
 };
 export type GeminiResponse = {
@@ -17,7 +20,17 @@ export type GeminiResponse = {
 
 type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 
-const FILTERED = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION", "LANGUAGE"]);
+const FILTERED = new Set([
+  "SAFETY",
+  "RECITATION",
+  "BLOCKLIST",
+  "PROHIBITED_CONTENT",
+  "SPII",
+  "IMAGE_SAFETY",
+  "IMAGE_PROHIBITED_CONTENT",
+  "IMAGE_RECITATION",
+  "LANGUAGE",
+]);
 
 /** Gemini finishReason → one of OpenAI's finish reasons (never passed through raw); undefined while not finished. */
 export function mapGeminiFinishReason(reason: string | undefined, calledTools: boolean): FinishReason | undefined {
@@ -34,7 +47,11 @@ export function mapGeminiFinishReason(reason: string | undefined, calledTools: b
  */
 export function parseGeminiUsage(meta: unknown): ParsedUsage & { reasoningTokens: number; cachedTokens: number } {
   const parsed = parseSharedGeminiUsage(meta);
-  return { ...parsed, reasoningTokens: parsed.usage?.reasoning_tokens ?? 0, cachedTokens: parsed.usage?.cached_tokens ?? 0 };
+  return {
+    ...parsed,
+    reasoningTokens: parsed.usage?.reasoning_tokens ?? 0,
+    cachedTokens: parsed.usage?.cached_tokens ?? 0,
+  };
 }
 
 /** The usage object in OpenAI's shape (zeros when not believed). */
@@ -57,11 +74,21 @@ export function toolCallId(given: string | undefined): string {
 
 function messageOf(candidate: GeminiCandidate) {
   const parts = candidate.content?.parts ?? [];
-  const text = parts.filter((p) => typeof p.text === "string" && !p.thought).map((p) => p.text).join("");
-  const reasoning = parts.filter((p) => typeof p.text === "string" && p.thought).map((p) => p.text).join("");
+  const text = parts
+    .filter((p) => typeof p.text === "string" && !p.thought)
+    .map((p) => p.text)
+    .join("");
+  const reasoning = parts
+    .filter((p) => typeof p.text === "string" && p.thought)
+    .map((p) => p.text)
+    .join("");
   const toolCalls = parts
     .filter((p) => p.functionCall)
-    .map((p) => ({ id: toolCallId(p.functionCall!.id), type: "function" as const, function: { name: p.functionCall!.name ?? "", arguments: JSON.stringify(p.functionCall!.args ?? {}) } }));
+    .map((p) => ({
+      id: toolCallId(p.functionCall!.id),
+      type: "function" as const,
+      function: { name: p.functionCall!.name ?? "", arguments: JSON.stringify(p.functionCall!.args ?? {}) },
+    }));
   return { text, reasoning, toolCalls };
 }
 
@@ -96,10 +123,19 @@ export function toOpenAiChatResponse(response: GeminiResponse, requestModel: str
 }
 
 /** `batchEmbedContents` reply → OpenAI embeddings list. Gemini reports no usage: the inputs are counted. */
-export function toOpenAiEmbeddings(response: { embeddings?: { values?: unknown }[] }, requestModel: string, promptTokens: number, body: Record<string, unknown> = {}) {
+export function toOpenAiEmbeddings(
+  response: { embeddings?: { values?: unknown }[] },
+  requestModel: string,
+  promptTokens: number,
+  body: Record<string, unknown> = {},
+) {
   return {
     object: "list",
-    data: (response.embeddings ?? []).map((e, index) => ({ object: "embedding", index, embedding: formatEmbedding(e.values, body) })),
+    data: (response.embeddings ?? []).map((e, index) => ({
+      object: "embedding",
+      index,
+      embedding: formatEmbedding(e.values, body),
+    })),
     model: requestModel,
     usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
   };

@@ -1,6 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { StreamStep, StreamTranslator } from "../types";
-import { mapGeminiFinishReason, parseGeminiUsage, shownUsage, toolCallId, type GeminiResponse } from "./convert-response";
+import {
+  mapGeminiFinishReason,
+  parseGeminiUsage,
+  shownUsage,
+  toolCallId,
+  type GeminiResponse,
+} from "./convert-response";
 
 /**
  * Gemini `alt=sse` events → OpenAI chat.completion.chunk JSON. Each event is a whole
@@ -15,7 +21,13 @@ export function createGeminiStreamTranslator(requestModel: string, forwardUsage:
   const toolCounts = new Map<number, number>();
   let finished = false;
   const chunk = (index: number, delta: Record<string, unknown>, finishReason: string | null = null) =>
-    JSON.stringify({ id, object: "chat.completion.chunk", created, model: requestModel, choices: [{ index, delta, logprobs: null, finish_reason: finishReason }] });
+    JSON.stringify({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model: requestModel,
+      choices: [{ index, delta, logprobs: null, finish_reason: finishReason }],
+    });
 
   return {
     push(_event, data): StreamStep {
@@ -26,7 +38,15 @@ export function createGeminiStreamTranslator(requestModel: string, forwardUsage:
         return { chunks: [] };
       }
       if (!payload || typeof payload !== "object") return { chunks: [] };
-      if (payload.error) return { chunks: [], error: { message: payload.error.message ?? "upstream stream error", type: payload.error.status ?? "upstream_error", code: payload.error.status ?? null } };
+      if (payload.error)
+        return {
+          chunks: [],
+          error: {
+            message: payload.error.message ?? "upstream stream error",
+            type: payload.error.status ?? "upstream_error",
+            code: payload.error.status ?? null,
+          },
+        };
       const chunks: string[] = [];
       let text = "";
       let finishing = false;
@@ -49,7 +69,18 @@ export function createGeminiStreamTranslator(requestModel: string, forwardUsage:
             toolCounts.set(index, n + 1);
             const args = JSON.stringify(part.functionCall.args ?? {});
             // Gemini sends a call whole: one delta carries its name and all its arguments.
-            chunks.push(chunk(index, { tool_calls: [{ index: n, id: toolCallId(part.functionCall.id), type: "function", function: { name: part.functionCall.name ?? "", arguments: args } }] }));
+            chunks.push(
+              chunk(index, {
+                tool_calls: [
+                  {
+                    index: n,
+                    id: toolCallId(part.functionCall.id),
+                    type: "function",
+                    function: { name: part.functionCall.name ?? "", arguments: args },
+                  },
+                ],
+              }),
+            );
             text += args;
           }
         }
@@ -63,7 +94,17 @@ export function createGeminiStreamTranslator(requestModel: string, forwardUsage:
       if ((finishing || usageOnly) && payload.usageMetadata) {
         finished = true;
         const parsed = parseGeminiUsage(payload.usageMetadata);
-        if (parsed.usage && forwardUsage) chunks.push(JSON.stringify({ id, object: "chat.completion.chunk", created, model: requestModel, choices: [], usage: shownUsage(parsed) }));
+        if (parsed.usage && forwardUsage)
+          chunks.push(
+            JSON.stringify({
+              id,
+              object: "chat.completion.chunk",
+              created,
+              model: requestModel,
+              choices: [],
+              usage: shownUsage(parsed),
+            }),
+          );
         return { chunks, text, usage: parsed.usage, usageNote: parsed.usageNote };
       }
       if (finishing) finished = true;

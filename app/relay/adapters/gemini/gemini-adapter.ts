@@ -41,7 +41,12 @@ export function convertGeminiResponse(ctx: AdapterContext, raw: Buffer): ReturnT
     const json = JSON.parse(text) as unknown;
     if (ctx.mode === "embeddings") {
       const prompt = toGeminiEmbedRequest(ctx.body, ctx.upstreamModel).texts.reduce((sum, t) => sum + countText(t), 0);
-      const body = toOpenAiEmbeddings(json as { embeddings?: { values?: unknown }[] }, ctx.requestModel, prompt, ctx.body);
+      const body = toOpenAiEmbeddings(
+        json as { embeddings?: { values?: unknown }[] },
+        ctx.requestModel,
+        prompt,
+        ctx.body,
+      );
       return { body: JSON.stringify(body), usage: { prompt_tokens: prompt, completion_tokens: 0 } };
     }
     const converted = toOpenAiChatResponse(json as GeminiResponse, ctx.requestModel);
@@ -82,6 +87,8 @@ export const geminiAdapter: Adapter = {
 /** `{models:[{name:"models/gemini-…"}]}` → ids as clients name them (no `models/`), sorted. */
 export function listGeminiModels(raw: string): string[] {
   const body = JSON.parse(raw) as { models?: { name?: unknown }[] };
-  const names = (Array.isArray(body.models) ? body.models : []).map((m) => (typeof m?.name === "string" ? m.name.replace(/^models\//, "") : "")).filter(Boolean);
+  const names = (Array.isArray(body.models) ? body.models : [])
+    .map((m) => (typeof m?.name === "string" ? m.name.replace(/^models\//, "") : ""))
+    .filter(Boolean);
   return [...new Set(names)].sort();
 }

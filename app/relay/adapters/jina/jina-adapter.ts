@@ -6,8 +6,10 @@ import type { UpstreamError } from "../types";
 export function parseJinaError(status: number, text: string): UpstreamError {
   try {
     const parsed = JSON.parse(text) as { detail?: unknown };
-    if (typeof parsed.detail === "string") return { message: parsed.detail, type: status === 401 ? "authentication_error" : "upstream_error", code: null };
-    if (Array.isArray(parsed.detail)) return { message: JSON.stringify(parsed.detail).slice(0, 500), type: "invalid_request_error", code: null };
+    if (typeof parsed.detail === "string")
+      return { message: parsed.detail, type: status === 401 ? "authentication_error" : "upstream_error", code: null };
+    if (Array.isArray(parsed.detail))
+      return { message: JSON.stringify(parsed.detail).slice(0, 500), type: "invalid_request_error", code: null };
   } catch {}
   return parseOpenAiError(status, text);
 }

@@ -5,15 +5,32 @@ import { channelBase, requireMode } from "../shared/channel-base";
 import type { Adapter, StreamStep, StreamTranslator } from "../types";
 import { minimaxFailure, parseMinimaxError } from "./minimax-errors";
 
-type MiniMaxChoice = { index?: number; delta?: Record<string, unknown>; message?: Record<string, unknown>; finish_reason?: unknown };
-type MiniMaxReply = { id?: unknown; created?: unknown; object?: unknown; choices?: MiniMaxChoice[]; usage?: unknown; base_resp?: unknown };
+type MiniMaxChoice = {
+  index?: number;
+  delta?: Record<string, unknown>;
+  message?: Record<string, unknown>;
+  finish_reason?: unknown;
+};
+type MiniMaxReply = {
+  id?: unknown;
+  created?: unknown;
+  object?: unknown;
+  choices?: MiniMaxChoice[];
+  usage?: unknown;
+  base_resp?: unknown;
+};
 
 const FINISH = new Set(["stop", "length", "tool_calls", "content_filter"]);
 const finishOf = (reason: unknown) => (typeof reason === "string" ? (FINISH.has(reason) ? reason : "stop") : null);
 
 /** MiniMax's reply without its envelope: OpenAI's fields only, naming the client's model. */
 function toOpenAiReply(reply: MiniMaxReply, model: string) {
-  const choices = (reply.choices ?? []).map((c, index) => ({ index: c.index ?? index, message: c.message ?? { role: "assistant", content: "" }, logprobs: null, finish_reason: finishOf(c.finish_reason) ?? "stop" }));
+  const choices = (reply.choices ?? []).map((c, index) => ({
+    index: c.index ?? index,
+    message: c.message ?? { role: "assistant", content: "" },
+    logprobs: null,
+    finish_reason: finishOf(c.finish_reason) ?? "stop",
+  }));
   return { id: reply.id, object: "chat.completion", created: reply.created, model, choices, usage: reply.usage };
 }
 
@@ -41,9 +58,33 @@ function createMinimaxStreamTranslator(model: string, forwardUsage: boolean): St
       for (const choice of reply.choices ?? []) {
         if (choice.delta) {
           text += typeof choice.delta.content === "string" ? choice.delta.content : "";
-          chunks.push(JSON.stringify({ ...shell, choices: [{ index: choice.index ?? 0, delta: choice.delta, logprobs: null, finish_reason: finishOf(choice.finish_reason) }] }));
+          chunks.push(
+            JSON.stringify({
+              ...shell,
+              choices: [
+                {
+                  index: choice.index ?? 0,
+                  delta: choice.delta,
+                  logprobs: null,
+                  finish_reason: finishOf(choice.finish_reason),
+                },
+              ],
+            }),
+          );
         } else if (choice.message) {
-          chunks.push(JSON.stringify({ ...shell, choices: [{ index: choice.index ?? 0, delta: {}, logprobs: null, finish_reason: finishOf(choice.finish_reason) ?? "stop" }] }));
+          chunks.push(
+            JSON.stringify({
+              ...shell,
+              choices: [
+                {
+                  index: choice.index ?? 0,
+                  delta: {},
+                  logprobs: null,
+                  finish_reason: finishOf(choice.finish_reason) ?? "stop",
+                },
+              ],
+            }),
+          );
         }
       }
       if (forwardUsage && parsed.usage) chunks.push(JSON.stringify({ ...shell, choices: [], usage: reply.usage }));
@@ -59,7 +100,11 @@ export const minimaxAdapter: Adapter = {
     requireMode(ctx, ["chat"], "MiniMax");
     const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${ctx.key}` };
     if (ctx.stream) headers.Accept = "text/event-stream";
-    return { url: `${channelBase(ctx.channel, "https://api.minimax.chat")}/v1/text/chatcompletion_v2`, headers, body: openAiPayload(ctx, false) };
+    return {
+      url: `${channelBase(ctx.channel, "https://api.minimax.chat")}/v1/text/chatcompletion_v2`,
+      headers,
+      body: openAiPayload(ctx, false),
+    };
   },
   convertResponse(ctx, raw) {
     let reply: MiniMaxReply;

@@ -7,7 +7,8 @@ function imagesOf(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
   const images: string[] = [];
   for (const part of content) {
-    const url = part && typeof part === "object" ? (part as { image_url?: { url?: unknown } }).image_url?.url : undefined;
+    const url =
+      part && typeof part === "object" ? (part as { image_url?: { url?: unknown } }).image_url?.url : undefined;
     const match = typeof url === "string" ? /^data:[^;,]+;base64,(.+)$/s.exec(url) : null;
     if (match) images.push(match[1]!);
   }
@@ -35,7 +36,10 @@ function toolCallsOf(calls: unknown): unknown[] | undefined {
  */
 export function toOllamaChat(body: Record<string, unknown>, model: string, stream: boolean): Record<string, unknown> {
   const messages: OllamaMessage[] = messagesOf(body).map((m) => {
-    const out: OllamaMessage = { role: typeof m.role === "string" ? (m.role === "developer" ? "system" : m.role) : "user", content: textOf(m.content) };
+    const out: OllamaMessage = {
+      role: typeof m.role === "string" ? (m.role === "developer" ? "system" : m.role) : "user",
+      content: textOf(m.content),
+    };
     const images = imagesOf(m.content);
     if (images.length) out.images = images;
     const calls = toolCallsOf(m.tool_calls);
@@ -57,7 +61,8 @@ export function toOllamaChat(body: Record<string, unknown>, model: string, strea
   const out: Record<string, unknown> = { model, messages, stream };
   if (Object.keys(options).length) out.options = options;
   if (Array.isArray(body.tools) && body.tools.length) out.tools = body.tools;
-  const format = (body.response_format as { type?: unknown; json_schema?: { schema?: unknown } } | undefined) ?? undefined;
+  const format =
+    (body.response_format as { type?: unknown; json_schema?: { schema?: unknown } } | undefined) ?? undefined;
   if (format?.type === "json_object") out.format = "json";
   else if (format?.type === "json_schema" && format.json_schema?.schema) out.format = format.json_schema.schema;
   return out;

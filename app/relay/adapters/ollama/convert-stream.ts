@@ -19,7 +19,8 @@ export function createOllamaStreamTranslator(model: string, forwardUsage: boolea
       } catch {
         return { chunks: [] };
       }
-      if (typeof line.error === "string") return { chunks: [], error: { message: line.error, type: "upstream_error", code: null }, done: true };
+      if (typeof line.error === "string")
+        return { chunks: [], error: { message: line.error, type: "upstream_error", code: null }, done: true };
       const out: string[] = [];
       if (!started) {
         started = true;

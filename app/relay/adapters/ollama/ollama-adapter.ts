@@ -21,8 +21,13 @@ export const ollamaAdapter: Adapter = {
     requireMode(ctx, ["chat", "embeddings"], "Ollama");
     const base = channelBase(ctx.channel, DEFAULT_BASE);
     const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${ctx.key}` };
-    if (ctx.mode === "embeddings") return { url: `${base}/api/embed`, headers, body: JSON.stringify(toOllamaEmbed(ctx.body, ctx.upstreamModel)) };
-    return { url: `${base}/api/chat`, headers, body: JSON.stringify(toOllamaChat(ctx.body, ctx.upstreamModel, ctx.stream)) };
+    if (ctx.mode === "embeddings")
+      return { url: `${base}/api/embed`, headers, body: JSON.stringify(toOllamaEmbed(ctx.body, ctx.upstreamModel)) };
+    return {
+      url: `${base}/api/chat`,
+      headers,
+      body: JSON.stringify(toOllamaChat(ctx.body, ctx.upstreamModel, ctx.stream)),
+    };
   },
   createStreamDecoder: () => createNdjsonDecoder(),
   convertResponse(ctx, raw) {
@@ -40,10 +45,19 @@ export const ollamaAdapter: Adapter = {
   createStreamTranslator: (ctx) => createOllamaStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),
   parseError: parseOpenAiError,
   listModels: {
-    request: (channel, key) => ({ url: `${channelBase(channel, DEFAULT_BASE)}/api/tags`, method: "GET", headers: { Authorization: `Bearer ${key}` }, body: "" }),
+    request: (channel, key) => ({
+      url: `${channelBase(channel, DEFAULT_BASE)}/api/tags`,
+      method: "GET",
+      headers: { Authorization: `Bearer ${key}` },
+      body: "",
+    }),
     parse: (raw) => {
       const body = JSON.parse(raw) as { models?: { name?: unknown; model?: unknown }[] };
-      return [...new Set((body.models ?? []).map((m) => m?.name ?? m?.model).filter((n): n is string => typeof n === "string"))].sort();
+      return [
+        ...new Set(
+          (body.models ?? []).map((m) => m?.name ?? m?.model).filter((n): n is string => typeof n === "string"),
+        ),
+      ].sort();
     },
   },
 };

@@ -36,7 +36,10 @@ export function createCompatibleAdapter(options: CompatibleOptions): Adapter {
       if (options.modes) requireMode(ctx, options.modes, options.name ?? "该");
       const base = channelBase(ctx.channel, options.defaultBase);
       const path = options.mapPath ? options.mapPath(ctx.path, ctx) : ctx.path;
-      const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${ctx.key}` };
+      const headers: Record<string, string> = {
+        "Content-Type": "application/json",
+        Authorization: `Bearer ${ctx.key}`,
+      };
       if (ctx.stream) headers.Accept = "text/event-stream";
       return { url: `${base}${path}`, headers, body: openAiPayload(ctx, streamUsage) };
     },
@@ -45,7 +48,12 @@ export function createCompatibleAdapter(options: CompatibleOptions): Adapter {
     parseError: options.parseError ?? parseOpenAiError,
     listModels: modelsPath
       ? {
-          request: (channel, key) => ({ url: `${channelBase(channel, options.defaultBase)}${modelsPath(channel)}`, method: "GET", headers: { Authorization: `Bearer ${key}` }, body: "" }),
+          request: (channel, key) => ({
+            url: `${channelBase(channel, options.defaultBase)}${modelsPath(channel)}`,
+            method: "GET",
+            headers: { Authorization: `Bearer ${key}` },
+            body: "",
+          }),
           parse: listOpenAiModels,
         }
       : undefined,

@@ -11,8 +11,32 @@ import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
 const xinference = createCompatibleAdapter({ defaultBase: "" });
 
 export const COMPATIBLE_ADAPTERS: ReadonlyMap<number, Adapter> = new Map<number, Adapter>([
-  [CHANNEL_TYPE.perplexity, createCompatibleAdapter({ defaultBase: "https://api.perplexity.ai", mapPath: underPrefix(""), modelsPath: null })],
-  [CHANNEL_TYPE.volcEngine, createCompatibleAdapter({ defaultBase: "https://ark.cn-beijing.volces.com", mapPath: underPrefix("/api/v3"), modelsPath: null })],
-  [CHANNEL_TYPE.baiduV2, createCompatibleAdapter({ defaultBase: "https://qianfan.baidubce.com", mapPath: underPrefix("/v2"), modelsPath: () => "/v2/models" })],
-  [CHANNEL_TYPE.xinference, { ...xinference, convertResponse: (ctx, raw) => (ctx.mode === "rerank" ? { body: convertTokenMetaRerank(raw) } : xinference.convertResponse(ctx, raw)) }],
+  [
+    CHANNEL_TYPE.perplexity,
+    createCompatibleAdapter({ defaultBase: "https://api.perplexity.ai", mapPath: underPrefix(""), modelsPath: null }),
+  ],
+  [
+    CHANNEL_TYPE.volcEngine,
+    createCompatibleAdapter({
+      defaultBase: "https://ark.cn-beijing.volces.com",
+      mapPath: underPrefix("/api/v3"),
+      modelsPath: null,
+    }),
+  ],
+  [
+    CHANNEL_TYPE.baiduV2,
+    createCompatibleAdapter({
+      defaultBase: "https://qianfan.baidubce.com",
+      mapPath: underPrefix("/v2"),
+      modelsPath: () => "/v2/models",
+    }),
+  ],
+  [
+    CHANNEL_TYPE.xinference,
+    {
+      ...xinference,
+      convertResponse: (ctx, raw) =>
+        ctx.mode === "rerank" ? { body: convertTokenMetaRerank(raw) } : xinference.convertResponse(ctx, raw),
+    },
+  ],
 ]);

@@ -1,6 +1,11 @@
 import { parseCounts } from "../../billing/usage-parse";
 
-type TokenMetaRerank = { id?: unknown; results?: unknown; tokens?: { input_tokens?: unknown }; meta?: { tokens?: { input_tokens?: unknown } } };
+type TokenMetaRerank = {
+  id?: unknown;
+  results?: unknown;
+  tokens?: { input_tokens?: unknown };
+  meta?: { tokens?: { input_tokens?: unknown } };
+};
 
 /**
  * SiliconFlow's (and Xinference's) rerank reply counts tokens as `tokens.input_tokens` (older: `meta.tokens`); the
@@ -14,7 +19,12 @@ export function convertTokenMetaRerank(raw: Buffer): string | Buffer {
     return raw;
   }
   const input = reply.tokens?.input_tokens ?? reply.meta?.tokens?.input_tokens;
-  const parsed = parseCounts({ prompt_tokens: { key: "tokens.input_tokens", value: input }, completion_tokens: { key: "", value: undefined } });
-  const usage = parsed.usage ? { prompt_tokens: parsed.usage.prompt_tokens, total_tokens: parsed.usage.prompt_tokens } : undefined;
+  const parsed = parseCounts({
+    prompt_tokens: { key: "tokens.input_tokens", value: input },
+    completion_tokens: { key: "", value: undefined },
+  });
+  const usage = parsed.usage
+    ? { prompt_tokens: parsed.usage.prompt_tokens, total_tokens: parsed.usage.prompt_tokens }
+    : undefined;
   return JSON.stringify({ id: reply.id, results: Array.isArray(reply.results) ? reply.results : [], usage });
 }

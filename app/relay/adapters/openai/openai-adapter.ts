@@ -13,7 +13,10 @@ function openAiBody(ctx: AdapterContext, askUsage: boolean): Record<string, unkn
   const body: Record<string, unknown> = { ...ctx.body };
   if ("model" in body || ctx.mode !== "images") body.model = ctx.upstreamModel;
   if (ctx.stream && askUsage && (ctx.mode === "chat" || ctx.mode === "completions")) {
-    const options = typeof body.stream_options === "object" && body.stream_options ? (body.stream_options as Record<string, unknown>) : {};
+    const options =
+      typeof body.stream_options === "object" && body.stream_options
+        ? (body.stream_options as Record<string, unknown>)
+        : {};
     body.stream_options = { ...options, include_usage: true };
   }
   return body;
@@ -28,10 +31,14 @@ function openAiBody(ctx: AdapterContext, askUsage: boolean): Record<string, unkn
 export function openAiPayload(ctx: AdapterContext, askUsage: boolean): string | Buffer {
   // An empty body parsed as {}: that is what goes up.
   let raw = ctx.rawJson?.length ? ctx.rawJson : undefined;
-  if (raw && ctx.body.model !== ctx.upstreamModel && ("model" in ctx.body || ctx.mode !== "images")) raw = setMember(raw, ["model"], JSON.stringify(ctx.upstreamModel));
+  if (raw && ctx.body.model !== ctx.upstreamModel && ("model" in ctx.body || ctx.mode !== "images"))
+    raw = setMember(raw, ["model"], JSON.stringify(ctx.upstreamModel));
   if (raw && ctx.stream && askUsage && (ctx.mode === "chat" || ctx.mode === "completions") && !clientWantsUsage(ctx)) {
     // Absent from the parse, the member is added without scanning a long body for it.
-    raw = "stream_options" in ctx.body ? setMember(raw, ["stream_options", "include_usage"], "true") : insertMember(raw, "stream_options", '{"include_usage":true}');
+    raw =
+      "stream_options" in ctx.body
+        ? setMember(raw, ["stream_options", "include_usage"], "true")
+        : insertMember(raw, "stream_options", '{"include_usage":true}');
   }
   return raw ?? JSON.stringify(openAiBody(ctx, askUsage));
 }
@@ -74,7 +81,8 @@ export function upstreamUrl(ctx: AdapterContext, defaultBase: string): string {
   if (url !== undefined) return url;
   const base = (ctx.channel.base_url || defaultBase).replace(/\/+$/, "");
   if (!base) throw new ChannelConfigError(`渠道 #${ctx.channel.id} 未设置 Base URL`);
-  if (ctx.channel.type === CHANNEL_TYPE.custom && base.includes("{model}")) return base.replaceAll("{model}", ctx.upstreamModel);
+  if (ctx.channel.type === CHANNEL_TYPE.custom && base.includes("{model}"))
+    return base.replaceAll("{model}", ctx.upstreamModel);
   url = `${base}${ctx.path}`;
   if (!byPath) channelUrls.set(ctx.channel, (byPath = new Map()));
   byPath.set(ctx.path, url);
@@ -89,7 +97,10 @@ export function createOpenAiAdapter(defaultBase: string, streamUsage = true): Ad
   return {
     streamUsage,
     buildRequest(ctx): UpstreamRequest {
-      const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${ctx.key}` };
+      const headers: Record<string, string> = {
+        "Content-Type": "application/json",
+        Authorization: `Bearer ${ctx.key}`,
+      };
       if (ctx.channel.openai_organization) headers["OpenAI-Organization"] = ctx.channel.openai_organization;
       if (ctx.stream) headers.Accept = "text/event-stream";
       return { url: upstreamUrl(ctx, defaultBase), headers, body: openAiPayload(ctx, streamUsage) };
@@ -99,7 +110,12 @@ export function createOpenAiAdapter(defaultBase: string, streamUsage = true): Ad
     createStreamTranslator: (ctx) => createOpenAiStreamTranslator(clientWantsUsage(ctx)),
     parseError: parseOpenAiError,
     listModels: {
-      request: (channel, key) => ({ url: `${channelBase(channel, defaultBase)}/v1/models`, method: "GET", headers: { Authorization: `Bearer ${key}` }, body: "" }),
+      request: (channel, key) => ({
+        url: `${channelBase(channel, defaultBase)}/v1/models`,
+        method: "GET",
+        headers: { Authorization: `Bearer ${key}` },
+        body: "",
+      }),
       parse: listOpenAiModels,
     },
   };

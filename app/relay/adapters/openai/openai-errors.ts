@@ -3,7 +3,10 @@ import type { UpstreamError } from "../types";
 /** `{error:{message,type,code,param}}` (OpenAI, Azure's `{error:{code,message}}` too); anything else is summarised. */
 export function parseOpenAiError(status: number, text: string): UpstreamError {
   try {
-    const parsed = JSON.parse(text) as { error?: { message?: unknown; type?: unknown; code?: unknown; param?: unknown } | string; message?: unknown };
+    const parsed = JSON.parse(text) as {
+      error?: { message?: unknown; type?: unknown; code?: unknown; param?: unknown } | string;
+      message?: unknown;
+    };
     const error = typeof parsed.error === "object" && parsed.error ? parsed.error : undefined;
     const message = error?.message ?? (typeof parsed.error === "string" ? parsed.error : parsed.message);
     if (typeof message === "string" && message) {

@@ -5,7 +5,16 @@ type Chunk = {
   id?: string;
   created?: unknown;
   object?: string;
-  choices?: { index?: unknown; finish_reason?: unknown; delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: { function?: { arguments?: string } }[] }; text?: string }[];
+  choices?: {
+    index?: unknown;
+    finish_reason?: unknown;
+    delta?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      tool_calls?: { function?: { arguments?: string } }[];
+    };
+    text?: string;
+  }[];
   usage?: unknown;
   error?: unknown;
 };
@@ -40,7 +49,14 @@ export function createOpenAiStreamTranslator(forwardUsage: boolean): StreamTrans
       }
       if (chunk.error) {
         const e = chunk.error as { message?: string; type?: string; code?: string };
-        return { chunks: [], error: { message: e.message ?? "upstream stream error", type: e.type ?? "upstream_error", code: e.code ?? null } };
+        return {
+          chunks: [],
+          error: {
+            message: e.message ?? "upstream stream error",
+            type: e.type ?? "upstream_error",
+            code: e.code ?? null,
+          },
+        };
       }
       // Most chunks carry `"usage":null` (or none): nothing to read.
       const parsed: ParsedUsage = chunk.usage == null ? NO_USAGE : parseOpenAiUsage(chunk.usage);

@@ -8,9 +8,15 @@ import type { StreamDecoder, StreamStep, StreamTranslator } from "../types";
  * whole reply as one delta (see createWholeBodyDecoder).
  */
 type OpenAiMessage = { role?: string; content?: string | { type?: string; text?: string }[] | null };
-export type PalmReply = { candidates?: { author?: string; content?: string }[]; filters?: { reason?: string; message?: string }[] };
+export type PalmReply = {
+  candidates?: { author?: string; content?: string }[];
+  filters?: { reason?: string; message?: string }[];
+};
 
-const textOf = (content: OpenAiMessage["content"]) => (typeof content === "string" ? content : (content ?? []).map((p) => (p.type === "text" ? (p.text ?? "") : "")).join(""));
+const textOf = (content: OpenAiMessage["content"]) =>
+  typeof content === "string"
+    ? content
+    : (content ?? []).map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("");
 
 /** PaLM had one chat model; names that are not a chat-bison version (the catalogue's "PaLM-2") mean it. */
 export function palmModel(model: string): string {
@@ -25,7 +31,9 @@ export function toPalmRequest(body: Record<string, unknown>): Record<string, unk
     if (message.role === "system" || message.role === "developer") context.push(text);
     else if (text) messages.push({ author: message.role === "assistant" ? "1" : "0", content: text });
   }
-  const request: Record<string, unknown> = { prompt: { ...(context.length ? { context: context.join("\n") } : {}), messages } };
+  const request: Record<string, unknown> = {
+    prompt: { ...(context.length ? { context: context.join("\n") } : {}), messages },
+  };
   if (typeof body.temperature === "number") request.temperature = body.temperature;
   if (typeof body.top_p === "number") request.topP = body.top_p;
   if (typeof body.top_k === "number") request.topK = body.top_k;
@@ -46,7 +54,12 @@ export function toOpenAiFromPalm(reply: PalmReply, requestModel: string) {
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model: requestModel,
-    choices: choicesOf(reply).map((c, index) => ({ index, message: { role: "assistant", content: c.content }, logprobs: null, finish_reason: c.finish })),
+    choices: choicesOf(reply).map((c, index) => ({
+      index,
+      message: { role: "assistant", content: c.content },
+      logprobs: null,
+      finish_reason: c.finish,
+    })),
   };
 }
 
@@ -76,7 +89,13 @@ export function createPalmStreamTranslator(requestModel: string): StreamTranslat
   const id = `chatcmpl-${randomBytes(12).toString("hex")}`;
   const created = Math.floor(Date.now() / 1000);
   const chunk = (index: number, delta: Record<string, unknown>, finish: string | null = null) =>
-    JSON.stringify({ id, object: "chat.completion.chunk", created, model: requestModel, choices: [{ index, delta, logprobs: null, finish_reason: finish }] });
+    JSON.stringify({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model: requestModel,
+      choices: [{ index, delta, logprobs: null, finish_reason: finish }],
+    });
   return {
     push(_event, data): StreamStep {
       let reply: PalmReply;

@@ -1,6 +1,13 @@
 import { parseGoogleError } from "../gemini/errors";
 import { ChannelConfigError, type Adapter, type UpstreamRequest } from "../types";
-import { createPalmStreamTranslator, createWholeBodyDecoder, palmModel, toOpenAiFromPalm, toPalmRequest, type PalmReply } from "./convert";
+import {
+  createPalmStreamTranslator,
+  createWholeBodyDecoder,
+  palmModel,
+  toOpenAiFromPalm,
+  toPalmRequest,
+  type PalmReply,
+} from "./convert";
 
 const PALM_DEFAULT_BASE = "https://generativelanguage.googleapis.com";
 

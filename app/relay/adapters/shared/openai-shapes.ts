@@ -5,7 +5,14 @@ export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 
 export type OpenAiToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
 
-export function chatCompletion(fields: { id: string; model: string; content: string; finishReason: FinishReason; usage?: Usage; toolCalls?: OpenAiToolCall[] }) {
+export function chatCompletion(fields: {
+  id: string;
+  model: string;
+  content: string;
+  finishReason: FinishReason;
+  usage?: Usage;
+  toolCalls?: OpenAiToolCall[];
+}) {
   const message: Record<string, unknown> = { role: "assistant", content: fields.content };
   if (fields.toolCalls?.length) message.tool_calls = fields.toolCalls;
   return {
@@ -19,7 +26,11 @@ export function chatCompletion(fields: { id: string; model: string; content: str
 }
 
 export function openAiUsage(usage: Usage) {
-  return { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+  return {
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    total_tokens: usage.prompt_tokens + usage.completion_tokens,
+  };
 }
 
 /** A chat.completion.chunk factory for one stream: one id and creation time for all its chunks. */
@@ -27,8 +38,15 @@ export function chunkWriter(id: string, model: string) {
   const created = Math.floor(Date.now() / 1000);
   return {
     delta: (delta: Record<string, unknown>, finishReason: FinishReason | null = null) =>
-      JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] }),
-    usage: (usage: Usage) => JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage: openAiUsage(usage) }),
+      JSON.stringify({
+        id,
+        object: "chat.completion.chunk",
+        created,
+        model,
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      }),
+    usage: (usage: Usage) =>
+      JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage: openAiUsage(usage) }),
   };
 }
 
@@ -37,14 +55,26 @@ export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .map((part) => (part && typeof part === "object" && (part as { type?: unknown }).type === "text" ? String((part as { text?: unknown }).text ?? "") : ""))
+    .map((part) =>
+      part && typeof part === "object" && (part as { type?: unknown }).type === "text"
+        ? String((part as { text?: unknown }).text ?? "")
+        : "",
+    )
     .join("");
 }
 
-export type OpenAiMessage = { role?: unknown; content?: unknown; tool_calls?: unknown; tool_call_id?: unknown; name?: unknown };
+export type OpenAiMessage = {
+  role?: unknown;
+  content?: unknown;
+  tool_calls?: unknown;
+  tool_call_id?: unknown;
+  name?: unknown;
+};
 
 export function messagesOf(body: Record<string, unknown>): OpenAiMessage[] {
-  return Array.isArray(body.messages) ? (body.messages.filter((m) => m && typeof m === "object") as OpenAiMessage[]) : [];
+  return Array.isArray(body.messages)
+    ? (body.messages.filter((m) => m && typeof m === "object") as OpenAiMessage[])
+    : [];
 }
 
 /** Sampling fields most providers share under OpenAI's names, copied when present. */
@@ -54,7 +84,8 @@ export function pickFields(body: Record<string, unknown>, names: readonly string
   return out;
 }
 
-export const randomId = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+export const randomId = (prefix: string) =>
+  `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
 /**
  * A vector as the client asked for it: OpenAI's `encoding_format: "base64"` (the openai SDKs'

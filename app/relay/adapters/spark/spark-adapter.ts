@@ -12,7 +12,8 @@ const DEFAULT_BASE = "wss://spark-api.xf-yun.com";
 
 export function parseSparkKey(key: string): { appId: string; apiSecret: string; apiKey: string } {
   const [appId, apiSecret, apiKey, ...rest] = key.split("|").map((p) => p.trim());
-  if (!appId || !apiSecret || !apiKey || rest.length) throw new ChannelConfigError("讯飞星火密钥格式错误，应为 APPID|APISecret|APIKey");
+  if (!appId || !apiSecret || !apiKey || rest.length)
+    throw new ChannelConfigError("讯飞星火密钥格式错误，应为 APPID|APISecret|APIKey");
   return { appId, apiSecret, apiKey };
 }
 
@@ -28,10 +29,16 @@ export const sparkAdapter: Adapter = {
     const { appId, apiSecret, apiKey } = parseSparkKey(ctx.key);
     // Channel base URLs are saved as http(s):// (the form's rule); the socket speaks ws(s):// to the same host.
     const base = (ctx.channel.base_url || DEFAULT_BASE).replace(/\/+$/, "").replace(/^http(s?):\/\//i, "ws$1://");
-    if (!/^wss?:\/\//i.test(base)) throw new ChannelConfigError(`渠道 #${ctx.channel.id} 的 Base URL 应以 ws(s):// 或 http(s):// 开头`);
+    if (!/^wss?:\/\//i.test(base))
+      throw new ChannelConfigError(`渠道 #${ctx.channel.id} 的 Base URL 应以 ws(s):// 或 http(s):// 开头`);
     const version = sparkVersion(ctx.channel.other, ctx.upstreamModel);
     const url = signedSparkUrl(base, `/${version}/chat`, apiKey, apiSecret);
-    const request: UpstreamRequest = { url, method: "GET", headers: {}, body: JSON.stringify(toSparkFrame(ctx.body, appId, version)) };
+    const request: UpstreamRequest = {
+      url,
+      method: "GET",
+      headers: {},
+      body: JSON.stringify(toSparkFrame(ctx.body, appId, version)),
+    };
     framingOf.set(request, ctx.stream ? "sse" : "json");
     return request;
   },

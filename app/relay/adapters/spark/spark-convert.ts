@@ -1,10 +1,24 @@
 import { parseOpenAiUsage, type ParsedUsage } from "../../billing/usage-parse";
-import { asRecord, chatCompletion, chunkWriter, numberField, parseJson, plainMessages, replyId } from "../cn-common/openai-shapes";
+import {
+  asRecord,
+  chatCompletion,
+  chunkWriter,
+  numberField,
+  parseJson,
+  plainMessages,
+  replyId,
+} from "../cn-common/openai-shapes";
 import type { StreamStep, StreamTranslator, UpstreamError } from "../types";
 import { SPARK_LAST_FRAME, sparkErrorOf } from "./spark-errors";
 
 /** API version → the `domain` the chat parameter must name for it. */
-const DOMAINS: Record<string, string> = { "v1.1": "general", "v2.1": "generalv2", "v3.1": "generalv3", "v3.5": "generalv3.5", "v4.0": "4.0Ultra" };
+const DOMAINS: Record<string, string> = {
+  "v1.1": "general",
+  "v2.1": "generalv2",
+  "v3.1": "generalv3",
+  "v3.5": "generalv3.5",
+  "v4.0": "4.0Ultra",
+};
 export const DEFAULT_SPARK_VERSION = "v2.1";
 
 /** The channel's `other` names the version; empty, a model named SparkDesk-vX.Y names it; else v2.1. */
@@ -29,10 +43,17 @@ export function toSparkFrame(body: Record<string, unknown>, appId: string, versi
   if (topK !== undefined) chat.top_k = topK;
   const header: Record<string, unknown> = { app_id: appId };
   if (typeof body.user === "string") header.uid = body.user.slice(0, 32);
-  return { header, parameter: { chat }, payload: { message: { text: plainMessages(body).map((m) => ({ role: m.role, content: m.content })) } } };
+  return {
+    header,
+    parameter: { chat },
+    payload: { message: { text: plainMessages(body).map((m) => ({ role: m.role, content: m.content })) } },
+  };
 }
 
-type Frame = { header?: { code?: unknown; message?: unknown; sid?: unknown; status?: unknown }; payload?: { choices?: { status?: unknown; text?: { content?: unknown }[] }; usage?: { text?: unknown } } };
+type Frame = {
+  header?: { code?: unknown; message?: unknown; sid?: unknown; status?: unknown };
+  payload?: { choices?: { status?: unknown; text?: { content?: unknown }[] }; usage?: { text?: unknown } };
+};
 
 function frameText(frame: Frame): string {
   return (frame.payload?.choices?.text ?? []).map((t) => (typeof t?.content === "string" ? t.content : "")).join("");

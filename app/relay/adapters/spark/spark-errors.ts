@@ -21,7 +21,8 @@ export function sparkStatusOf(code: number): number {
 export function sparkErrorOf(frame: { header?: { code?: unknown; message?: unknown } }): UpstreamError | undefined {
   const code = Number(frame.header?.code ?? 0);
   if (!code) return undefined;
-  const message = typeof frame.header?.message === "string" && frame.header.message ? frame.header.message : `讯飞星火错误 ${code}`;
+  const message =
+    typeof frame.header?.message === "string" && frame.header.message ? frame.header.message : `讯飞星火错误 ${code}`;
   return { message, type: CREDENTIAL_CODES.has(code) ? "authentication_error" : "xunfei_error", code: String(code) };
 }
 
@@ -35,7 +36,11 @@ export function parseSparkError(status: number, text: string): UpstreamError {
   const fromFrame = sparkErrorOf(json);
   if (fromFrame) return fromFrame;
   if (typeof json.message === "string" && json.message) {
-    return { message: json.message, type: status === 401 || status === 403 ? "authentication_error" : "xunfei_error", code: `handshake_${status}` };
+    return {
+      message: json.message,
+      type: status === 401 || status === 403 ? "authentication_error" : "xunfei_error",
+      code: `handshake_${status}`,
+    };
   }
   return { message: `bad response status code ${status}`, type: "upstream_error", code: "bad_response_status_code" };
 }

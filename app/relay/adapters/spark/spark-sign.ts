@@ -10,10 +10,18 @@ export function sparkSignature(apiSecret: string, host: string, date: string, pa
 }
 
 export function sparkAuthorization(apiKey: string, signature: string): string {
-  return Buffer.from(`api_key="${apiKey}", algorithm="hmac-sha256", headers="host date request-line", signature="${signature}"`).toString("base64");
+  return Buffer.from(
+    `api_key="${apiKey}", algorithm="hmac-sha256", headers="host date request-line", signature="${signature}"`,
+  ).toString("base64");
 }
 
-export function signedSparkUrl(base: string, path: string, apiKey: string, apiSecret: string, date = new Date().toUTCString()): string {
+export function signedSparkUrl(
+  base: string,
+  path: string,
+  apiKey: string,
+  apiSecret: string,
+  date = new Date().toUTCString(),
+): string {
   const host = new URL(base).host;
   const authorization = sparkAuthorization(apiKey, sparkSignature(apiSecret, host, date, path));
   const query = new URLSearchParams({ authorization, date, host });

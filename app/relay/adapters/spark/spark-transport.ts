@@ -22,7 +22,11 @@ export type SparkFraming = "sse" | "json";
  * bounded by the connect timeout; the call's signal closes the socket at any point. Host names
  * resolve through the SSRF guard like every other upstream call.
  */
-export function sendOverSparkSocket(request: UpstreamRequest, init: TransportInit, framing: SparkFraming = "sse"): Promise<UpstreamReply> {
+export function sendOverSparkSocket(
+  request: UpstreamRequest,
+  init: TransportInit,
+  framing: SparkFraming = "sse",
+): Promise<UpstreamReply> {
   return new Promise((resolve, reject) => {
     const hostname = new URL(request.url).hostname.replace(/^\[|\]$/g, "");
     if (isForbiddenUpstreamIp(hostname)) {
@@ -41,7 +45,13 @@ export function sendOverSparkSocket(request: UpstreamRequest, init: TransportIni
       if (!body || body.writableEnded || body.destroyed) return;
       body.end(framing === "json" ? "]" : undefined);
     };
-    const socket = new WebSocket(request.url, { handshakeTimeout: init.connectTimeoutMs, lookup: guardedLookup, perMessageDeflate: false, maxPayload: MAX_FRAME_BYTES, followRedirects: false });
+    const socket = new WebSocket(request.url, {
+      handshakeTimeout: init.connectTimeoutMs,
+      lookup: guardedLookup,
+      perMessageDeflate: false,
+      maxPayload: MAX_FRAME_BYTES,
+      followRedirects: false,
+    });
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
@@ -66,10 +76,16 @@ export function sendOverSparkSocket(request: UpstreamRequest, init: TransportIni
         (error: Error) => settle(() => reject(error)),
       );
     });
-    socket.on("open", () => socket.send(typeof request.body === "string" ? request.body : request.body.toString("utf8")));
+    socket.on("open", () =>
+      socket.send(typeof request.body === "string" ? request.body : request.body.toString("utf8")),
+    );
     socket.on("message", (data: WebSocket.RawData) => {
       if (complete || (settled && !body)) return;
-      const text = Buffer.isBuffer(data) ? data.toString("utf8") : Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data).toString("utf8");
+      const text = Buffer.isBuffer(data)
+        ? data.toString("utf8")
+        : Array.isArray(data)
+          ? Buffer.concat(data).toString("utf8")
+          : Buffer.from(data).toString("utf8");
       const frame = asRecord(parseJson(text));
       const failure = sparkErrorOf(frame);
       if (!body) {

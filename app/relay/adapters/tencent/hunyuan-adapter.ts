@@ -11,7 +11,8 @@ export const HUNYUAN_VERSION = "2023-09-01";
 
 export function parseHunyuanKey(key: string): { appId: string; secretId: string; secretKey: string } {
   const [appId, secretId, secretKey, ...rest] = key.split("|").map((p) => p.trim());
-  if (!appId || !secretId || !secretKey || rest.length) throw new ChannelConfigError("腾讯混元密钥格式错误，应为 AppId|SecretId|SecretKey");
+  if (!appId || !secretId || !secretKey || rest.length)
+    throw new ChannelConfigError("腾讯混元密钥格式错误，应为 AppId|SecretId|SecretKey");
   return { appId, secretId, secretKey };
 }
 
@@ -27,7 +28,16 @@ export const hunyuanAdapter: Adapter = {
     const base = (ctx.channel.base_url || DEFAULT_BASE).replace(/\/+$/, "");
     const payload = JSON.stringify(toHunyuanRequest(ctx.body, ctx.upstreamModel, ctx.stream));
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers = tc3Headers({ secretId, secretKey, host: new URL(base).host, service: "hunyuan", action: HUNYUAN_ACTION, version: HUNYUAN_VERSION, timestamp, payload });
+    const headers = tc3Headers({
+      secretId,
+      secretKey,
+      host: new URL(base).host,
+      service: "hunyuan",
+      action: HUNYUAN_ACTION,
+      version: HUNYUAN_VERSION,
+      timestamp,
+      payload,
+    });
     if (ctx.stream) headers.Accept = "text/event-stream";
     return { url: `${base}/`, headers, body: payload };
   },

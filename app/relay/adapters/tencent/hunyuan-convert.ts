@@ -1,12 +1,28 @@
 import { parseCounts, type ParsedUsage } from "../../billing/usage-parse";
-import { asRecord, chatCompletion, chunkWriter, numberField, parseJson, plainMessages, replyId, type OpenAiFinish } from "../cn-common/openai-shapes";
+import {
+  asRecord,
+  chatCompletion,
+  chunkWriter,
+  numberField,
+  parseJson,
+  plainMessages,
+  replyId,
+  type OpenAiFinish,
+} from "../cn-common/openai-shapes";
 import type { StreamStep, StreamTranslator } from "../types";
 
 /** OpenAI chat ⇄ Hunyuan ChatCompletions (2023-09-01): PascalCase fields, usage PromptTokens/CompletionTokens. */
-export function toHunyuanRequest(body: Record<string, unknown>, model: string, stream: boolean): Record<string, unknown> {
+export function toHunyuanRequest(
+  body: Record<string, unknown>,
+  model: string,
+  stream: boolean,
+): Record<string, unknown> {
   const request: Record<string, unknown> = {
     Model: model,
-    Messages: plainMessages(body).map((m) => ({ Role: ["system", "user", "assistant", "tool"].includes(m.role) ? m.role : "user", Content: m.content })),
+    Messages: plainMessages(body).map((m) => ({
+      Role: ["system", "user", "assistant", "tool"].includes(m.role) ? m.role : "user",
+      Content: m.content,
+    })),
     Stream: stream,
   };
   const temperature = numberField(body, "temperature");
@@ -19,7 +35,10 @@ export function toHunyuanRequest(body: Record<string, unknown>, model: string, s
 export function hunyuanUsage(usage: unknown): ParsedUsage {
   const u = asRecord(usage);
   if (usage === undefined || usage === null) return {};
-  return parseCounts({ prompt_tokens: { key: "PromptTokens", value: u.PromptTokens }, completion_tokens: { key: "CompletionTokens", value: u.CompletionTokens } });
+  return parseCounts({
+    prompt_tokens: { key: "PromptTokens", value: u.PromptTokens },
+    completion_tokens: { key: "CompletionTokens", value: u.CompletionTokens },
+  });
 }
 
 export function hunyuanFinish(reason: unknown): OpenAiFinish | null {
@@ -34,7 +53,13 @@ export function fromHunyuanResponse(raw: Buffer, requestModel: string) {
   const response = asRecord(asRecord(parseJson(raw)).Response);
   const choice = Array.isArray(response.Choices) && response.Choices.length ? asRecord(response.Choices[0]) : {};
   const content = asRecord(choice.Message).Content;
-  return chatCompletion(replyId("chatcmpl-", response.Id ?? response.RequestId), requestModel, typeof content === "string" ? content : "", hunyuanFinish(choice.FinishReason) ?? "stop", hunyuanUsage(response.Usage));
+  return chatCompletion(
+    replyId("chatcmpl-", response.Id ?? response.RequestId),
+    requestModel,
+    typeof content === "string" ? content : "",
+    hunyuanFinish(choice.FinishReason) ?? "stop",
+    hunyuanUsage(response.Usage),
+  );
 }
 
 /** Stream events are the Response's fields unwrapped (`{Choices:[{Delta, FinishReason}], Usage}`). */
@@ -45,7 +70,14 @@ export function createHunyuanStreamTranslator(requestModel: string, forwardUsage
       const payload = asRecord(parseJson(data));
       const failure = asRecord(payload.ErrorMsg ?? asRecord(payload.Response).Error);
       if (typeof failure.Code === "string" || typeof failure.Msg === "string") {
-        return { chunks: [], error: { message: String(failure.Message ?? failure.Msg ?? "混元流式响应出错"), type: "tencent_error", code: failure.Code === undefined ? null : String(failure.Code) } };
+        return {
+          chunks: [],
+          error: {
+            message: String(failure.Message ?? failure.Msg ?? "混元流式响应出错"),
+            type: "tencent_error",
+            code: failure.Code === undefined ? null : String(failure.Code),
+          },
+        };
       }
       const chunks: string[] = [];
       if (!write) {

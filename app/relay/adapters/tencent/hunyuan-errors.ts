@@ -10,7 +10,12 @@ export function hunyuanStatusOf(code: string): number {
   if (code.startsWith("AuthFailure")) return 401;
   if (code.startsWith("UnauthorizedOperation")) return 403;
   if (code.startsWith("RequestLimitExceeded") || code.startsWith("LimitExceeded")) return 429;
-  if (code.startsWith("InvalidParameter") || code.startsWith("MissingParameter") || code.startsWith("UnsupportedOperation")) return 400;
+  if (
+    code.startsWith("InvalidParameter") ||
+    code.startsWith("MissingParameter") ||
+    code.startsWith("UnsupportedOperation")
+  )
+    return 400;
   return 500;
 }
 
@@ -28,7 +33,11 @@ export function parseHunyuanError(status: number, text: string): UpstreamError {
   const error = errorOf(parseJson(text));
   if (error && typeof error.Code === "string") {
     const message = typeof error.Message === "string" && error.Message ? error.Message : error.Code;
-    return { message, type: error.Code.startsWith("AuthFailure") ? "authentication_error" : "tencent_error", code: error.Code };
+    return {
+      message,
+      type: error.Code.startsWith("AuthFailure") ? "authentication_error" : "tencent_error",
+      code: error.Code,
+    };
   }
   return { message: `bad response status code ${status}`, type: "upstream_error", code: "bad_response_status_code" };
 }

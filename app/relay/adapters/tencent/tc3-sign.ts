@@ -5,7 +5,17 @@ import { createHash, createHmac } from "node:crypto";
  * signs content-type and host, the key is derived from the SecretKey through the UTC date, the
  * service and "tc3_request".
  */
-export type Tc3Input = { secretId: string; secretKey: string; host: string; service: string; action: string; version: string; timestamp: number; payload: string; contentType?: string };
+export type Tc3Input = {
+  secretId: string;
+  secretKey: string;
+  host: string;
+  service: string;
+  action: string;
+  version: string;
+  timestamp: number;
+  payload: string;
+  contentType?: string;
+};
 
 const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
 const hmac = (key: string | Buffer, text: string) => createHmac("sha256", key).update(text).digest();
@@ -16,7 +26,14 @@ export function tc3Date(timestamp: number): string {
 
 export function tc3Signature(input: Tc3Input): string {
   const contentType = input.contentType ?? "application/json";
-  const canonicalRequest = ["POST", "/", "", `content-type:${contentType}\nhost:${input.host}\n`, "content-type;host", sha256Hex(input.payload)].join("\n");
+  const canonicalRequest = [
+    "POST",
+    "/",
+    "",
+    `content-type:${contentType}\nhost:${input.host}\n`,
+    "content-type;host",
+    sha256Hex(input.payload),
+  ].join("\n");
   const date = tc3Date(input.timestamp);
   const scope = `${date}/${input.service}/tc3_request`;
   const stringToSign = ["TC3-HMAC-SHA256", String(input.timestamp), scope, sha256Hex(canonicalRequest)].join("\n");

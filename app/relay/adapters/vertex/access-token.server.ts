@@ -34,7 +34,10 @@ function cacheKey(account: ServiceAccount): string {
   return key;
 }
 
-export async function signAssertion(account: ServiceAccount, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string> {
+export async function signAssertion(
+  account: ServiceAccount,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Promise<string> {
   let key: CryptoKey;
   try {
     key = await importPKCS8(account.privateKey, "RS256");
@@ -65,7 +68,12 @@ async function exchange(account: ServiceAccount): Promise<string> {
     json = JSON.parse(reply.body) as typeof json;
   } catch {}
   if (reply.status !== 200 || typeof json.access_token !== "string" || !json.access_token) {
-    const why = typeof json.error_description === "string" ? json.error_description : typeof json.error === "string" ? json.error : `HTTP ${reply.status}`;
+    const why =
+      typeof json.error_description === "string"
+        ? json.error_description
+        : typeof json.error === "string"
+          ? json.error
+          : `HTTP ${reply.status}`;
     const message = `获取 Vertex AI 访问令牌失败：${why}`;
     // The endpoint refused this account's assertion (invalid_grant, a deleted key): the channel's
     // credential is wrong, so the next channel is tried. A 5xx or an unreadable reply may pass.

@@ -1,7 +1,13 @@
 import { ChannelConfigError } from "../types";
 
 /** The fields of a Google service-account key (the JSON downloaded from the console) the gateway uses. */
-export type ServiceAccount = { clientEmail: string; privateKey: string; privateKeyId?: string; tokenUri: string; projectId: string };
+export type ServiceAccount = {
+  clientEmail: string;
+  privateKey: string;
+  privateKeyId?: string;
+  tokenUri: string;
+  projectId: string;
+};
 
 const DEFAULT_TOKEN_URI = "https://oauth2.googleapis.com/token";
 
@@ -30,7 +36,13 @@ export function parseServiceAccount(key: string): ServiceAccount {
     throw new ChannelConfigError("Vertex AI 渠道密钥不是服务账号 JSON");
   }
   const text = (name: string) => (typeof json[name] === "string" ? (json[name] as string).trim() : "");
-  const account = { clientEmail: text("client_email"), privateKey: text("private_key"), privateKeyId: text("private_key_id") || undefined, tokenUri: text("token_uri") || DEFAULT_TOKEN_URI, projectId: text("project_id") };
+  const account = {
+    clientEmail: text("client_email"),
+    privateKey: text("private_key"),
+    privateKeyId: text("private_key_id") || undefined,
+    tokenUri: text("token_uri") || DEFAULT_TOKEN_URI,
+    projectId: text("project_id"),
+  };
   const missing = (["client_email", "private_key", "project_id"] as const).filter((name) => !text(name));
   if (missing.length) throw new ChannelConfigError(`Vertex AI 服务账号 JSON 缺少 ${missing.join("、")}`);
   return account;

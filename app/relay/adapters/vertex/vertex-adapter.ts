@@ -27,13 +27,21 @@ export function vertexHost(baseUrl: string, region: string): string {
 }
 
 /** The Anthropic Messages body Vertex takes: no `model` (it is in the URL), `anthropic_version` in the body. */
-export function vertexClaudeBody(body: Record<string, unknown>, model: string, stream: boolean): Record<string, unknown> {
+export function vertexClaudeBody(
+  body: Record<string, unknown>,
+  model: string,
+  stream: boolean,
+): Record<string, unknown> {
   const { model: _model, ...rest } = toAnthropicRequest({ ...body, stream }, model);
   return { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...rest };
 }
 
 export function vertexUrl(ctx: AdapterContext, projectId: string): string {
-  const region = vertexRegion(ctx.channel.other, ctx.upstreamModel, isClaudeModel(ctx.upstreamModel) ? vertexClaudeModel(ctx.upstreamModel) : ctx.upstreamModel);
+  const region = vertexRegion(
+    ctx.channel.other,
+    ctx.upstreamModel,
+    isClaudeModel(ctx.upstreamModel) ? vertexClaudeModel(ctx.upstreamModel) : ctx.upstreamModel,
+  );
   const prefix = `${vertexHost(ctx.channel.base_url, region)}/v1/projects/${encodeURIComponent(projectId)}/locations/${region}/publishers`;
   if (isClaudeModel(ctx.upstreamModel)) {
     if (ctx.mode !== "chat") throw new ChannelConfigError(`渠道 #${ctx.channel.id}（Vertex AI Claude）只支持对话`);
@@ -55,7 +63,11 @@ export const vertexAdapter: Adapter = {
     const account = serviceAccountOf(ctx.key);
     const url = vertexUrl(ctx, account.projectId);
     const claude = isClaudeModel(ctx.upstreamModel);
-    const body = claude ? JSON.stringify(vertexClaudeBody(ctx.body, ctx.upstreamModel, ctx.stream)) : ctx.mode === "embeddings" ? JSON.stringify(toVertexEmbedRequest(ctx.body)) : geminiBody(ctx);
+    const body = claude
+      ? JSON.stringify(vertexClaudeBody(ctx.body, ctx.upstreamModel, ctx.stream))
+      : ctx.mode === "embeddings"
+        ? JSON.stringify(toVertexEmbedRequest(ctx.body))
+        : geminiBody(ctx);
     const token = await accessToken(account);
     const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${token}` };
     if (ctx.stream) headers.Accept = "text/event-stream";
@@ -65,7 +77,11 @@ export const vertexAdapter: Adapter = {
     const text = raw.toString("utf8");
     if (ctx.mode === "embeddings") {
       try {
-        const converted = toOpenAiFromVertexEmbeddings(JSON.parse(text) as Parameters<typeof toOpenAiFromVertexEmbeddings>[0], ctx.requestModel, ctx.body);
+        const converted = toOpenAiFromVertexEmbeddings(
+          JSON.parse(text) as Parameters<typeof toOpenAiFromVertexEmbeddings>[0],
+          ctx.requestModel,
+          ctx.body,
+        );
         return { body: JSON.stringify(converted.body), usage: converted.usage, usageNote: converted.usageNote };
       } catch {
         return { body: text };
@@ -74,7 +90,9 @@ export const vertexAdapter: Adapter = {
     return isClaudeModel(ctx.upstreamModel) ? convertAnthropicResponse(ctx, raw) : convertGeminiResponse(ctx, raw);
   },
   createStreamTranslator: (ctx) =>
-    isClaudeModel(ctx.upstreamModel) ? createAnthropicStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)) : createGeminiStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),
+    isClaudeModel(ctx.upstreamModel)
+      ? createAnthropicStreamTranslator(ctx.requestModel, clientWantsUsage(ctx))
+      : createGeminiStreamTranslator(ctx.requestModel, clientWantsUsage(ctx)),
   // Vertex answers in Google's error shape; a Claude model's own errors come in Anthropic's.
   parseError(status, text) {
     const google = parseGoogleError(status, text);

@@ -6,7 +6,12 @@ import { sendLiftingErrors } from "../cn-common/transport";
 import { ChannelConfigError, type Adapter, type AdapterContext } from "../types";
 import { zhipuToken } from "./zhipu-jwt";
 import { parseZhipuError, zhipuV3ErrorStatus } from "./zhipu-errors";
-import { createZhipuV3Decoder, createZhipuV3StreamTranslator, fromZhipuV3Response, toZhipuV3Request } from "./zhipu-v3-convert";
+import {
+  createZhipuV3Decoder,
+  createZhipuV3StreamTranslator,
+  fromZhipuV3Response,
+  toZhipuV3Request,
+} from "./zhipu-v3-convert";
 
 function baseOf(ctx: AdapterContext, fallback: string): string {
   const base = (ctx.channel.base_url || fallback).replace(/\/+$/, "");
@@ -45,7 +50,10 @@ function base64Embeddings(raw: Buffer): string | Buffer {
   }
 }
 
-const V4_PATHS: Record<string, string> = { chat: "/api/paas/v4/chat/completions", embeddings: "/api/paas/v4/embeddings" };
+const V4_PATHS: Record<string, string> = {
+  chat: "/api/paas/v4/chat/completions",
+  embeddings: "/api/paas/v4/embeddings",
+};
 
 /**
  * Zhipu GLM-4 / GLM-4V (type 26): the v4 API speaks OpenAI's chat wire under its own path with
@@ -56,18 +64,25 @@ export const zhipuV4Adapter: Adapter = {
   buildRequest(ctx) {
     const path = V4_PATHS[ctx.mode];
     if (!path) throw new ChannelConfigError(`智谱 GLM-4 渠道不支持 ${ctx.path}`);
-    const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${zhipuToken(ctx.key)}` };
+    const headers: Record<string, string> = {
+      "Content-Type": "application/json",
+      Authorization: `Bearer ${zhipuToken(ctx.key)}`,
+    };
     if (ctx.stream) headers.Accept = "text/event-stream";
     return { url: `${baseOf(ctx, DEFAULT_BASE)}${path}`, headers, body: openAiPayload(ctx, false) };
   },
   convertResponse(ctx, raw) {
     const billed = usageOfReply(raw);
-    if (ctx.mode === "embeddings" && ctx.body.encoding_format === "base64") return { body: base64Embeddings(raw), ...billed };
+    if (ctx.mode === "embeddings" && ctx.body.encoding_format === "base64")
+      return { body: base64Embeddings(raw), ...billed };
     if (ctx.mode !== "chat") return { body: raw, ...billed };
     // Zhipu names its own model; the client is answered (and billed) under the model it asked for.
     try {
       const json = JSON.parse(raw.toString("utf8")) as Record<string, unknown>;
-      return { body: JSON.stringify({ ...json, object: json.object ?? "chat.completion", model: ctx.requestModel }), ...billed };
+      return {
+        body: JSON.stringify({ ...json, object: json.object ?? "chat.completion", model: ctx.requestModel }),
+        ...billed,
+      };
     } catch {
       return { body: raw, ...billed };
     }

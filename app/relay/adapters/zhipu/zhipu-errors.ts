@@ -25,7 +25,8 @@ export function parseZhipuError(status: number, text: string): UpstreamError {
   const inner = asRecord(json.error);
   const code = Number(inner.code ?? json.code);
   const message = inner.message ?? json.msg ?? json.message;
-  if (typeof message === "string" && message && Number.isInteger(code)) return { message, type: typeOf(code), code: String(code) };
+  if (typeof message === "string" && message && Number.isInteger(code))
+    return { message, type: typeOf(code), code: String(code) };
   return parseOpenAiError(status, text);
 }
 

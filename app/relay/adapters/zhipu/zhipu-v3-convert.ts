@@ -1,5 +1,13 @@
 import { parseOpenAiUsage } from "../../billing/usage-parse";
-import { asRecord, chatCompletion, chunkWriter, numberField, parseJson, plainMessages, replyId } from "../cn-common/openai-shapes";
+import {
+  asRecord,
+  chatCompletion,
+  chunkWriter,
+  numberField,
+  parseJson,
+  plainMessages,
+  replyId,
+} from "../cn-common/openai-shapes";
 import type { StreamDecoder, StreamEvent, StreamStep, StreamTranslator } from "../types";
 
 /**
@@ -10,7 +18,8 @@ import type { StreamDecoder, StreamEvent, StreamStep, StreamTranslator } from ".
 export function toZhipuV3Request(body: Record<string, unknown>, stream: boolean): Record<string, unknown> {
   const prompt: { role: string; content: string }[] = [];
   for (const message of plainMessages(body)) {
-    if (message.role === "system") prompt.push({ role: "user", content: message.content }, { role: "assistant", content: "好的" });
+    if (message.role === "system")
+      prompt.push({ role: "user", content: message.content }, { role: "assistant", content: "好的" });
     else prompt.push({ role: message.role === "assistant" ? "assistant" : "user", content: message.content });
   }
   const request: Record<string, unknown> = { prompt };
@@ -37,7 +46,13 @@ export function fromZhipuV3Response(raw: Buffer, requestModel: string) {
   const data = asRecord(asRecord(parseJson(raw)).data);
   const choices = Array.isArray(data.choices) ? (data.choices as unknown[]) : [];
   const content = choices.map((c) => unquote(asRecord(c).content)).join("");
-  return chatCompletion(replyId("chatcmpl-", data.task_id), requestModel, content, "stop", parseOpenAiUsage(data.usage));
+  return chatCompletion(
+    replyId("chatcmpl-", data.task_id),
+    requestModel,
+    content,
+    "stop",
+    parseOpenAiUsage(data.usage),
+  );
 }
 
 /**
@@ -63,7 +78,10 @@ export function createZhipuV3Decoder(): StreamDecoder {
       else if (field === "meta") meta = value;
     }
     if (!event && data.length === 0 && meta === undefined) return undefined;
-    return { event, data: JSON.stringify({ data: data.join("\n"), meta: meta === undefined ? undefined : parseJson(meta) }) };
+    return {
+      event,
+      data: JSON.stringify({ data: data.join("\n"), meta: meta === undefined ? undefined : parseJson(meta) }),
+    };
   };
   return {
     feed(chunk) {

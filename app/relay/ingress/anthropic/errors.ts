@@ -33,7 +33,20 @@ export function anthropicErrorType(status: number): string {
  * The upstream's `request-id` header, when it sent one, is the one the SDK shows (decision 034).
  */
 export function sendAnthropicError(res: ServerResponse, failure: RelayFailure, requestId: string): void {
-  const body = JSON.stringify({ type: "error", error: { type: anthropicErrorType(failure.status), message: inCallersLanguage(res, failure.message) }, request_id: requestId });
-  res.writeHead(failure.status, withCors({ "request-id": requestId, ...failure.headers, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "X-Oneapi-Request-Id": requestId }));
+  const body = JSON.stringify({
+    type: "error",
+    error: { type: anthropicErrorType(failure.status), message: inCallersLanguage(res, failure.message) },
+    request_id: requestId,
+  });
+  res.writeHead(
+    failure.status,
+    withCors({
+      "request-id": requestId,
+      ...failure.headers,
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      "X-Oneapi-Request-Id": requestId,
+    }),
+  );
   res.end(body);
 }

@@ -1,5 +1,11 @@
 import { parseAnthropicError } from "../../adapters/anthropic/errors";
-import { ChannelConfigError, STREAM_IDLE_TIMEOUT, type Adapter, type StreamStep, type StreamTranslator } from "../../adapters/types";
+import {
+  ChannelConfigError,
+  STREAM_IDLE_TIMEOUT,
+  type Adapter,
+  type StreamStep,
+  type StreamTranslator,
+} from "../../adapters/types";
 import { anthropicCounts } from "../../billing/billed-usage-body";
 import type { Usage } from "../../billing/pricing";
 import { parseAnthropicUsage, type ParsedUsage } from "../../billing/usage-parse";
@@ -41,9 +47,11 @@ function forwardingTranslator(): StreamTranslator {
       } catch {}
       const name = event ?? (typeof payload.type === "string" ? payload.type : "message");
       const chunks = [sseFrame(data, name)];
-      if (name === "message_start" && isObject(payload.message) && isObject(payload.message.usage)) usage = { ...payload.message.usage };
+      if (name === "message_start" && isObject(payload.message) && isObject(payload.message.usage))
+        usage = { ...payload.message.usage };
       if (name === "message_delta" && isObject(payload.usage)) {
-        for (const [key, value] of Object.entries(payload.usage)) if (value !== null && value !== undefined) usage[key] = value;
+        for (const [key, value] of Object.entries(payload.usage))
+          if (value !== null && value !== undefined) usage[key] = value;
         const parsed = parseAnthropicUsage(usage);
         closing = { delta: data, reported: parsed.usage };
         return { chunks: [], ...parsed };
@@ -61,18 +69,29 @@ function forwardingTranslator(): StreamTranslator {
       if (name === "error") {
         errorForwarded = true;
         const error = isObject(payload.error) ? payload.error : {};
-        return { chunks, error: { message: typeof error.message === "string" ? error.message : "upstream stream error", type: typeof error.type === "string" ? error.type : "upstream_error", code: null } };
+        return {
+          chunks,
+          error: {
+            message: typeof error.message === "string" ? error.message : "upstream stream error",
+            type: typeof error.type === "string" ? error.type : "upstream_error",
+            code: null,
+          },
+        };
       }
       return { chunks };
     },
     finished: () => stopped,
     close(billed, error) {
-      const held = closing ? sseFrame(billedDelta(closing.delta, closing.reported, billed), "message_delta") + stopFrame : "";
+      const held = closing
+        ? sseFrame(billedDelta(closing.delta, closing.reported, billed), "message_delta") + stopFrame
+        : "";
       // An error the upstream sent was forwarded as it came; the gateway's own (the upstream went
       // quiet, or broke off mid-reply) is framed here, in message_stop's place.
       if (!error || errorForwarded) return held;
       const status = error.code === STREAM_IDLE_TIMEOUT ? 504 : 500;
-      return held + sseFrame({ type: "error", error: { type: anthropicErrorType(status), message: error.message } }, "error");
+      return (
+        held + sseFrame({ type: "error", error: { type: anthropicErrorType(status), message: error.message } }, "error")
+      );
     },
   };
 }
@@ -82,7 +101,12 @@ function forwardingTranslator(): StreamTranslator {
  * as they came, else its usage in Anthropic's terms (input without the cache's reads and writes).
  */
 function billedDelta(data: string, reported: Usage | undefined, billed: Usage): string {
-  if (reported && reported.prompt_tokens === billed.prompt_tokens && reported.completion_tokens === billed.completion_tokens) return data;
+  if (
+    reported &&
+    reported.prompt_tokens === billed.prompt_tokens &&
+    reported.completion_tokens === billed.completion_tokens
+  )
+    return data;
   try {
     const event: unknown = JSON.parse(data);
     if (!isObject(event)) return data;
@@ -103,7 +127,11 @@ export function anthropicPassThrough(native: Json, raw: Buffer, client: Anthropi
     buildRequest(ctx) {
       const base = (ctx.channel.base_url || "https://api.anthropic.com").replace(/\/+$/, "");
       if (!base) throw new ChannelConfigError(`渠道 #${ctx.channel.id} 未设置 Base URL`);
-      const headers: Record<string, string> = { "Content-Type": "application/json", "x-api-key": ctx.key, "anthropic-version": client.version || "2023-06-01" };
+      const headers: Record<string, string> = {
+        "Content-Type": "application/json",
+        "x-api-key": ctx.key,
+        "anthropic-version": client.version || "2023-06-01",
+      };
       if (client.beta) headers["anthropic-beta"] = client.beta;
       if (ctx.stream) headers.Accept = "text/event-stream";
       return { url: `${base}/v1/messages`, headers, body: nativeBodyFor(raw, native, ctx.upstreamModel) };

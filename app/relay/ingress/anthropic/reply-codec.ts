@@ -25,8 +25,18 @@ export const anthropicReplyCodec: ReplyCodec = {
     const content: Json[] = [];
     if (parts.reasoning) content.push({ type: "thinking", thinking: parts.reasoning, signature: "" });
     if (parts.text) content.push({ type: "text", text: parts.text });
-    for (const call of parts.toolCalls) content.push({ type: "tool_use", id: call.id, name: call.name, input: parseArguments(call.arguments) });
-    return { id: messageId(parts.id), type: "message", role: "assistant", model: requestModel, content, stop_reason: stopReason(parts.finishReason), stop_sequence: null, usage: anthropicCounts(usage) };
+    for (const call of parts.toolCalls)
+      content.push({ type: "tool_use", id: call.id, name: call.name, input: parseArguments(call.arguments) });
+    return {
+      id: messageId(parts.id),
+      type: "message",
+      role: "assistant",
+      model: requestModel,
+      content,
+      stop_reason: stopReason(parts.finishReason),
+      stop_sequence: null,
+      usage: anthropicCounts(usage),
+    };
   },
   createStreamWriter: (requestModel, promptEstimate) => new AnthropicStreamWriter(requestModel, promptEstimate),
 };
@@ -53,7 +63,21 @@ class AnthropicStreamWriter implements NativeStreamWriter {
   private start(id: string | undefined): string {
     if (this.started) return "";
     this.started = true;
-    const message = { id: messageId(id ?? ""), type: "message", role: "assistant", model: this.requestModel, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: this.promptEstimate, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 } };
+    const message = {
+      id: messageId(id ?? ""),
+      type: "message",
+      role: "assistant",
+      model: this.requestModel,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: this.promptEstimate,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: 0,
+      },
+    };
     return sseFrame({ type: "message_start", message }, "message_start");
   }
 
@@ -75,18 +99,40 @@ class AnthropicStreamWriter implements NativeStreamWriter {
     const delta = readChunk(chunk);
     let frames = this.start(delta.id);
     if (delta.reasoning) {
-      if (this.open?.kind !== "thinking") frames += this.startBlock({ type: "thinking", thinking: "", signature: "" }, { kind: "thinking" });
-      frames += sseFrame({ type: "content_block_delta", index: this.blocks - 1, delta: { type: "thinking_delta", thinking: delta.reasoning } }, "content_block_delta");
+      if (this.open?.kind !== "thinking")
+        frames += this.startBlock({ type: "thinking", thinking: "", signature: "" }, { kind: "thinking" });
+      frames += sseFrame(
+        {
+          type: "content_block_delta",
+          index: this.blocks - 1,
+          delta: { type: "thinking_delta", thinking: delta.reasoning },
+        },
+        "content_block_delta",
+      );
     }
     if (delta.text) {
       if (this.open?.kind !== "text") frames += this.startBlock({ type: "text", text: "" }, { kind: "text" });
-      frames += sseFrame({ type: "content_block_delta", index: this.blocks - 1, delta: { type: "text_delta", text: delta.text } }, "content_block_delta");
+      frames += sseFrame(
+        { type: "content_block_delta", index: this.blocks - 1, delta: { type: "text_delta", text: delta.text } },
+        "content_block_delta",
+      );
     }
     for (const call of delta.toolCalls) {
       if (this.open?.kind !== "tool" || this.open.callIndex !== call.index || call.id) {
-        frames += this.startBlock({ type: "tool_use", id: call.id ?? `toolu_${call.index}`, name: call.name ?? "", input: {} }, { kind: "tool", callIndex: call.index });
+        frames += this.startBlock(
+          { type: "tool_use", id: call.id ?? `toolu_${call.index}`, name: call.name ?? "", input: {} },
+          { kind: "tool", callIndex: call.index },
+        );
       }
-      if (call.arguments) frames += sseFrame({ type: "content_block_delta", index: this.blocks - 1, delta: { type: "input_json_delta", partial_json: call.arguments } }, "content_block_delta");
+      if (call.arguments)
+        frames += sseFrame(
+          {
+            type: "content_block_delta",
+            index: this.blocks - 1,
+            delta: { type: "input_json_delta", partial_json: call.arguments },
+          },
+          "content_block_delta",
+        );
     }
     if (delta.finishReason) this.finish = delta.finishReason;
     return frames;
@@ -94,8 +140,18 @@ class AnthropicStreamWriter implements NativeStreamWriter {
 
   close(billed: Usage, error?: UpstreamError): string {
     let frames = this.start(undefined) + this.stopBlock();
-    if (error) return frames + sseFrame({ type: "error", error: { type: anthropicErrorType(500), message: error.message } }, "error");
-    frames += sseFrame({ type: "message_delta", delta: { stop_reason: stopReason(this.finish), stop_sequence: null }, usage: anthropicCounts(billed) }, "message_delta");
+    if (error)
+      return (
+        frames + sseFrame({ type: "error", error: { type: anthropicErrorType(500), message: error.message } }, "error")
+      );
+    frames += sseFrame(
+      {
+        type: "message_delta",
+        delta: { stop_reason: stopReason(this.finish), stop_sequence: null },
+        usage: anthropicCounts(billed),
+      },
+      "message_delta",
+    );
     return frames + sseFrame({ type: "message_stop" }, "message_stop");
   }
 }

@@ -39,7 +39,15 @@ export const anthropicSurface: IngressSurface = {
     const parsed = parseNativeJson(raw);
     if ("failure" in parsed) return parsed;
     const fields = messagesFields.safeParse(parsed.body);
-    if (!fields.success) return { failure: localFailure(400, `无效的参数: ${fields.error.issues[0]?.path.join(".") ?? ""}`, "invalid_request", "invalid_request_error") };
+    if (!fields.success)
+      return {
+        failure: localFailure(
+          400,
+          `无效的参数: ${fields.error.issues[0]?.path.join(".") ?? ""}`,
+          "invalid_request",
+          "invalid_request_error",
+        ),
+      };
     const body = anthropicToOpenAi(parsed.body);
     const failure = checkRelayFields(body, "chat");
     if (failure) return { failure };
@@ -47,7 +55,10 @@ export const anthropicSurface: IngressSurface = {
     return {
       body,
       ingress: {
-        adapterFor: (type) => (MESSAGES_NATIVE_TYPES.has(type) ? anthropicPassThrough(parsed.body, raw, client) : convertingAdapter(adapterFor(type), anthropicReplyCodec)),
+        adapterFor: (type) =>
+          MESSAGES_NATIVE_TYPES.has(type)
+            ? anthropicPassThrough(parsed.body, raw, client)
+            : convertingAdapter(adapterFor(type), anthropicReplyCodec),
       },
     };
   },

@@ -18,7 +18,8 @@ function blockText(content: unknown): string {
 
 function imageUrl(source: unknown): string | undefined {
   if (!isObject(source)) return undefined;
-  if (source.type === "base64" && typeof source.media_type === "string" && typeof source.data === "string") return `data:${source.media_type};base64,${source.data}`;
+  if (source.type === "base64" && typeof source.media_type === "string" && typeof source.data === "string")
+    return `data:${source.media_type};base64,${source.data}`;
   if (source.type === "url" && typeof source.url === "string") return source.url;
   return undefined;
 }
@@ -27,7 +28,10 @@ function imageUrl(source: unknown): string | undefined {
 function documentPart(source: unknown): Json | undefined {
   if (!isObject(source)) return undefined;
   if (source.type === "base64" && typeof source.media_type === "string" && typeof source.data === "string") {
-    return { type: "file", file: { filename: "document.pdf", file_data: `data:${source.media_type};base64,${source.data}` } };
+    return {
+      type: "file",
+      file: { filename: "document.pdf", file_data: `data:${source.media_type};base64,${source.data}` },
+    };
   }
   if (source.type === "text" && typeof source.data === "string") return { type: "text", text: source.data };
   if (source.type === "url" && typeof source.url === "string") return { type: "file", file: { file_url: source.url } };
@@ -61,12 +65,20 @@ function convertMessage(message: Json, out: Json[]): void {
       const url = imageUrl(block.source);
       if (url) parts.push({ type: "image_url", image_url: { url } });
     } else if (block.type === "tool_use") {
-      toolCalls.push({ id: asString(block.id) ?? "", type: "function", function: { name: asString(block.name) ?? "", arguments: JSON.stringify(block.input ?? {}) } });
+      toolCalls.push({
+        id: asString(block.id) ?? "",
+        type: "function",
+        function: { name: asString(block.name) ?? "", arguments: JSON.stringify(block.input ?? {}) },
+      });
     } else if (block.type === "document") {
       const part = documentPart(block.source);
       if (part) parts.push(part);
     } else if (block.type === "tool_result") {
-      toolResults.push({ role: "tool", tool_call_id: asString(block.tool_use_id) ?? "", content: toolResultContent(block) });
+      toolResults.push({
+        role: "tool",
+        tool_call_id: asString(block.tool_use_id) ?? "",
+        content: toolResultContent(block),
+      });
     }
   }
   // Tool results answer the assistant turn before them: they come first in OpenAI's order.
@@ -74,9 +86,16 @@ function convertMessage(message: Json, out: Json[]): void {
   if (role === "assistant") {
     if (parts.length === 0 && toolCalls.length === 0) return;
     const text = parts.map((p) => (typeof p.text === "string" ? p.text : "")).join("");
-    out.push({ role, content: toolCalls.length && !text ? null : text, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
+    out.push({
+      role,
+      content: toolCalls.length && !text ? null : text,
+      ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+    });
   } else if (parts.length) {
-    out.push({ role, content: parts.every((p) => p.type === "text") ? parts.map((p) => p.text as string).join("") : parts });
+    out.push({
+      role,
+      content: parts.every((p) => p.type === "text") ? parts.map((p) => p.text as string).join("") : parts,
+    });
   }
 }
 
@@ -85,7 +104,8 @@ function toolChoice(choice: unknown): unknown {
   if (choice.type === "auto") return "auto";
   if (choice.type === "any") return "required";
   if (choice.type === "none") return "none";
-  if (choice.type === "tool" && typeof choice.name === "string") return { type: "function", function: { name: choice.name } };
+  if (choice.type === "tool" && typeof choice.name === "string")
+    return { type: "function", function: { name: choice.name } };
   return undefined;
 }
 
@@ -114,16 +134,25 @@ export function anthropicToOpenAi(body: Json): Json {
   put(out, "top_k", asNumber(body.top_k));
   put(out, "reasoning_effort", thinkingEffort(body.thinking));
   put(out, "service_tier", serviceTier(body.service_tier));
-  if (Array.isArray(body.stop_sequences) && body.stop_sequences.length) out.stop = body.stop_sequences.filter((s) => typeof s === "string");
+  if (Array.isArray(body.stop_sequences) && body.stop_sequences.length)
+    out.stop = body.stop_sequences.filter((s) => typeof s === "string");
   if (isObject(body.metadata) && typeof body.metadata.user_id === "string") out.user = body.metadata.user_id;
   const tools = asArray(body.tools)
     .filter(isObject)
     .filter((tool) => typeof tool.name === "string" && tool.input_schema !== undefined)
-    .map((tool) => ({ type: "function", function: { name: tool.name, ...(typeof tool.description === "string" ? { description: tool.description } : {}), parameters: tool.input_schema } }));
+    .map((tool) => ({
+      type: "function",
+      function: {
+        name: tool.name,
+        ...(typeof tool.description === "string" ? { description: tool.description } : {}),
+        parameters: tool.input_schema,
+      },
+    }));
   if (tools.length) {
     out.tools = tools;
     put(out, "tool_choice", toolChoice(body.tool_choice));
-    if (isObject(body.tool_choice) && body.tool_choice.disable_parallel_tool_use === true) out.parallel_tool_calls = false;
+    if (isObject(body.tool_choice) && body.tool_choice.disable_parallel_tool_use === true)
+      out.parallel_tool_calls = false;
   }
   if (body.stream === true) out.stream = true;
   return out;

@@ -35,7 +35,15 @@ export function googleErrorBody(status: number, message: string): string {
 /** `{error:{code,message,status}}`: what the genai SDK reads into its ApiError. */
 export function sendGeminiError(res: ServerResponse, failure: RelayFailure, requestId: string): void {
   const body = googleErrorBody(failure.status, inCallersLanguage(res, failure.message));
-  res.writeHead(failure.status, withCors({ ...failure.headers, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "X-Oneapi-Request-Id": requestId }));
+  res.writeHead(
+    failure.status,
+    withCors({
+      ...failure.headers,
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      "X-Oneapi-Request-Id": requestId,
+    }),
+  );
   res.end(body);
 }
 

@@ -1,9 +1,14 @@
 import { getChannelType } from "~/domain/channels/catalog";
-import { ChannelConfigError, STREAM_IDLE_TIMEOUT, type Adapter, type StreamStep, type StreamTranslator } from "../../adapters/types";
+import {
+  ChannelConfigError,
+  STREAM_IDLE_TIMEOUT,
+  type Adapter,
+  type StreamStep,
+  type StreamTranslator,
+} from "../../adapters/types";
 import { parseGeminiUsage, type ParsedUsage } from "../../billing/usage-parse";
 import { asArray, isObject, sseFrame, type Json } from "../json-shape";
 import { googleErrorBody, parseGeminiError } from "./errors";
-
 
 function parse(text: string): Json | undefined {
   try {
@@ -18,7 +23,8 @@ function textOf(reply: Json): string {
   let text = "";
   for (const candidate of asArray(reply.candidates)) {
     if (!isObject(candidate) || !isObject(candidate.content)) continue;
-    for (const part of asArray(candidate.content.parts)) if (isObject(part) && typeof part.text === "string") text += part.text;
+    for (const part of asArray(candidate.content.parts))
+      if (isObject(part) && typeof part.text === "string") text += part.text;
   }
   return text;
 }
@@ -26,7 +32,9 @@ function textOf(reply: Json): string {
 /** Whether a chunk ends the reply: a candidate's finishReason, or the prompt blocked. */
 function endsReply(reply: Json): boolean {
   if (isObject(reply.promptFeedback) && reply.promptFeedback.blockReason) return true;
-  return asArray(reply.candidates).some((candidate) => isObject(candidate) && typeof candidate.finishReason === "string" && candidate.finishReason !== "");
+  return asArray(reply.candidates).some(
+    (candidate) => isObject(candidate) && typeof candidate.finishReason === "string" && candidate.finishReason !== "",
+  );
 }
 
 /**
@@ -50,7 +58,8 @@ function forwardingTranslator(): StreamTranslator {
       // Before the reply finishes, usageMetadata is a running count (often without the
       // candidates' tokens): it is billed from the finishing chunk on, so a reply cut short is
       // billed for the text that passed, counted.
-      const usage: ParsedUsage = !ended || reply.usageMetadata === undefined ? {} : parseGeminiUsage(reply.usageMetadata);
+      const usage: ParsedUsage =
+        !ended || reply.usageMetadata === undefined ? {} : parseGeminiUsage(reply.usageMetadata);
       return { chunks, ...usage, text: textOf(reply) };
     },
     finished: () => ended,
@@ -76,7 +85,11 @@ export function geminiPassThrough(raw: Buffer): Adapter {
       const method = ctx.stream ? "streamGenerateContent?alt=sse" : "generateContent";
       const headers: Record<string, string> = { "Content-Type": "application/json", "x-goog-api-key": ctx.key };
       if (ctx.stream) headers.Accept = "text/event-stream";
-      return { url: `${base}/v1beta/models/${encodeURIComponent(ctx.upstreamModel)}:${method}`, headers, body: raw.length > 0 ? raw : "{}" };
+      return {
+        url: `${base}/v1beta/models/${encodeURIComponent(ctx.upstreamModel)}:${method}`,
+        headers,
+        body: raw.length > 0 ? raw : "{}",
+      };
     },
     convertResponse(_ctx, raw) {
       const reply = parse(raw.toString("utf8"));

@@ -50,7 +50,9 @@ function logprobsResult(choice: unknown): Json | undefined {
   if (tokens.length === 0) return undefined;
   return {
     chosenCandidates: tokens.map(logprobCandidate).filter(present),
-    topCandidates: tokens.map((token) => ({ candidates: asArray(token.top_logprobs).map(logprobCandidate).filter(present) })),
+    topCandidates: tokens.map((token) => ({
+      candidates: asArray(token.top_logprobs).map(logprobCandidate).filter(present),
+    })),
   };
 }
 
@@ -60,11 +62,17 @@ function rawChoice(reply: Json, index: number, position: number): unknown {
   return choices.find((choice) => choice.index === index) ?? choices[position];
 }
 
-const callPart = (call: ToolCall): Json => ({ functionCall: { ...(call.id ? { id: call.id } : {}), name: call.name, args: parseArguments(call.arguments) } });
+const callPart = (call: ToolCall): Json => ({
+  functionCall: { ...(call.id ? { id: call.id } : {}), name: call.name, args: parseArguments(call.arguments) },
+});
 
 /** A candidate; `content` only when it has parts (Gemini sends none rather than an empty text). */
 function candidate(index: number, parts: Json[], finish?: string | null): Json {
-  return { ...(parts.length ? { content: { role: "model", parts } } : {}), ...(finish === undefined ? {} : { finishReason: finishReason(finish) }), index };
+  return {
+    ...(parts.length ? { content: { role: "model", parts } } : {}),
+    ...(finish === undefined ? {} : { finishReason: finishReason(finish) }),
+    index,
+  };
 }
 
 /**
@@ -82,9 +90,17 @@ export function geminiReplyCodec(options: { thoughts: boolean }): ReplyCodec {
         if (parts.text) content.push({ text: parts.text });
         content.push(...parts.toolCalls.map(callPart));
         const logprobs = logprobsResult(rawChoice(reply, parts.index, position));
-        return { ...candidate(parts.index, content, parts.finishReason), ...(logprobs ? { logprobsResult: logprobs } : {}) };
+        return {
+          ...candidate(parts.index, content, parts.finishReason),
+          ...(logprobs ? { logprobsResult: logprobs } : {}),
+        };
       });
-      return { candidates, usageMetadata: usageMetadata(usage), modelVersion: requestModel, responseId: choices[0]?.id ?? "" };
+      return {
+        candidates,
+        usageMetadata: usageMetadata(usage),
+        modelVersion: requestModel,
+        responseId: choices[0]?.id ?? "",
+      };
     },
     createStreamWriter: (requestModel) => new GeminiStreamWriter(requestModel, options.thoughts),
   };
@@ -109,7 +125,12 @@ class GeminiStreamWriter implements NativeStreamWriter {
   ) {}
 
   private frame(candidates: Json[], usage?: Usage): string {
-    return sseFrame({ candidates, ...(usage ? { usageMetadata: usageMetadata(usage) } : {}), modelVersion: this.requestModel, responseId: this.responseId });
+    return sseFrame({
+      candidates,
+      ...(usage ? { usageMetadata: usageMetadata(usage) } : {}),
+      modelVersion: this.requestModel,
+      responseId: this.responseId,
+    });
   }
 
   private state(index: number): ChoiceState {
@@ -136,7 +157,13 @@ class GeminiStreamWriter implements NativeStreamWriter {
       for (const fragment of delta.toolCalls) {
         if (state.call && state.call.index !== fragment.index) parts.push(...this.takeCall(state));
         if (state.call) state.call.arguments += fragment.arguments ?? "";
-        else state.call = { index: fragment.index, id: fragment.id ?? "", name: fragment.name ?? "", arguments: fragment.arguments ?? "" };
+        else
+          state.call = {
+            index: fragment.index,
+            id: fragment.id ?? "",
+            name: fragment.name ?? "",
+            arguments: fragment.arguments ?? "",
+          };
       }
       if (delta.finishReason) {
         state.finish = delta.finishReason;
@@ -150,7 +177,9 @@ class GeminiStreamWriter implements NativeStreamWriter {
   close(billed: Usage, error?: UpstreamError): string {
     if (error) return sseFrame(googleErrorBody(500, error.message));
     if (this.choices.size === 0) this.choices.set(0, {});
-    const last = [...this.choices.entries()].sort(([a], [b]) => a - b).map(([index, state]) => candidate(index, this.takeCall(state), state.finish ?? "stop"));
+    const last = [...this.choices.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, state]) => candidate(index, this.takeCall(state), state.finish ?? "stop"));
     return this.frame(last, billed);
   }
 }

@@ -32,9 +32,11 @@ export const geminiSurface: IngressSurface = {
   parse(raw, match) {
     const parsed = parseNativeJson(raw);
     if ("failure" in parsed) return parsed;
-    if (parsed.body.contents !== undefined && !Array.isArray(parsed.body.contents)) return { failure: localFailure(400, "无效的参数: contents", "invalid_request", "invalid_request_error") };
+    if (parsed.body.contents !== undefined && !Array.isArray(parsed.body.contents))
+      return { failure: localFailure(400, "无效的参数: contents", "invalid_request", "invalid_request_error") };
     const config = parsed.body.generationConfig ?? parsed.body.generation_config;
-    if (config !== undefined && !isObject(config)) return { failure: localFailure(400, "无效的参数: generationConfig", "invalid_request", "invalid_request_error") };
+    if (config !== undefined && !isObject(config))
+      return { failure: localFailure(400, "无效的参数: generationConfig", "invalid_request", "invalid_request_error") };
     const body = geminiToOpenAi(parsed.body, match.model ?? "", match.stream === true);
     const failure = checkRelayFields(body, "chat");
     if (failure) return { failure };
@@ -42,7 +44,8 @@ export const geminiSurface: IngressSurface = {
     return {
       body,
       ingress: {
-        adapterFor: (type) => (GEMINI_NATIVE_TYPES.has(type) ? geminiPassThrough(raw) : convertingAdapter(adapterFor(type), codec)),
+        adapterFor: (type) =>
+          GEMINI_NATIVE_TYPES.has(type) ? geminiPassThrough(raw) : convertingAdapter(adapterFor(type), codec),
       },
     };
   },

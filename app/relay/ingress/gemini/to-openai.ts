@@ -23,7 +23,8 @@ function lowerTypes(schema: unknown, depth = 0): unknown {
   if (Array.isArray(schema)) return schema.map((item) => lowerTypes(item, depth + 1));
   if (!isObject(schema)) return schema;
   const out: Json = {};
-  for (const [key, value] of Object.entries(schema)) out[key] = key === "type" && typeof value === "string" ? value.toLowerCase() : lowerTypes(value, depth + 1);
+  for (const [key, value] of Object.entries(schema))
+    out[key] = key === "type" && typeof value === "string" ? value.toLowerCase() : lowerTypes(value, depth + 1);
   return out;
 }
 
@@ -43,7 +44,8 @@ function convertContents(contents: unknown, messages: Json[]): void {
       if (typeof part.text === "string") parts.push({ type: "text", text: part.text });
       else if (isObject(inline)) {
         const mime = asString(field(inline, "mimeType", "mime_type")) ?? "";
-        if (mime.startsWith("image/") && typeof inline.data === "string") parts.push({ type: "image_url", image_url: { url: `data:${mime};base64,${inline.data}` } });
+        if (mime.startsWith("image/") && typeof inline.data === "string")
+          parts.push({ type: "image_url", image_url: { url: `data:${mime};base64,${inline.data}` } });
       } else if (isObject(call)) {
         const name = asString(call.name) ?? "";
         const id = asString(call.id) ?? `call_${++calls}`;
@@ -58,9 +60,16 @@ function convertContents(contents: unknown, messages: Json[]): void {
     if (role === "assistant") {
       if (parts.length === 0 && toolCalls.length === 0) continue;
       const text = parts.map((p) => (typeof p.text === "string" ? p.text : "")).join("");
-      messages.push({ role, content: toolCalls.length && !text ? null : text, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
+      messages.push({
+        role,
+        content: toolCalls.length && !text ? null : text,
+        ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+      });
     } else if (parts.length) {
-      messages.push({ role, content: parts.every((p) => p.type === "text") ? parts.map((p) => p.text as string).join("") : parts });
+      messages.push({
+        role,
+        content: parts.every((p) => p.type === "text") ? parts.map((p) => p.text as string).join("") : parts,
+      });
     }
   }
 }
@@ -72,7 +81,10 @@ function toolChoice(toolConfig: unknown): unknown {
   const allowed = asArray(field(config, "allowedFunctionNames", "allowed_function_names"));
   if (config.mode === "NONE") return "none";
   if (config.mode === "AUTO") return "auto";
-  if (config.mode === "ANY") return allowed.length === 1 && typeof allowed[0] === "string" ? { type: "function", function: { name: allowed[0] } } : "required";
+  if (config.mode === "ANY")
+    return allowed.length === 1 && typeof allowed[0] === "string"
+      ? { type: "function", function: { name: allowed[0] } }
+      : "required";
   return undefined;
 }
 
@@ -123,8 +135,11 @@ function generationFields(config: unknown, out: Json): void {
   const stop = asArray(field(config, "stopSequences", "stop_sequences")).filter((s) => typeof s === "string");
   if (stop.length) out.stop = stop;
   if (field(config, "responseMimeType", "response_mime_type") === "application/json") {
-    const schema = field(config, "responseJsonSchema", "response_json_schema") ?? field(config, "responseSchema", "response_schema");
-    out.response_format = isObject(schema) ? { type: "json_schema", json_schema: { name: "response", schema: lowerTypes(schema) } } : { type: "json_object" };
+    const schema =
+      field(config, "responseJsonSchema", "response_json_schema") ?? field(config, "responseSchema", "response_schema");
+    out.response_format = isObject(schema)
+      ? { type: "json_schema", json_schema: { name: "response", schema: lowerTypes(schema) } }
+      : { type: "json_object" };
   }
 }
 
@@ -142,7 +157,14 @@ export function geminiToOpenAi(body: Json, model: string, stream: boolean): Json
     .filter((fn) => typeof fn.name === "string")
     .map((fn) => ({
       type: "function",
-      function: { name: fn.name, ...(typeof fn.description === "string" ? { description: fn.description } : {}), parameters: lowerTypes(fn.parameters ?? field(fn, "parametersJsonSchema", "parameters_json_schema") ?? { type: "object", properties: {} }) },
+      function: {
+        name: fn.name,
+        ...(typeof fn.description === "string" ? { description: fn.description } : {}),
+        parameters: lowerTypes(
+          fn.parameters ??
+            field(fn, "parametersJsonSchema", "parameters_json_schema") ?? { type: "object", properties: {} },
+        ),
+      },
     }));
   if (tools.length) {
     out.tools = tools;

@@ -7,7 +7,12 @@ const KEY_PROTOCOL = "openai-insecure-api-key.";
 
 function offeredProtocols(headers: IncomingHttpHeaders): string[] {
   const offered = headers["sec-websocket-protocol"];
-  return typeof offered === "string" ? offered.split(",").map((p) => p.trim()).filter(Boolean) : [];
+  return typeof offered === "string"
+    ? offered
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** The key a Realtime client presented: `Authorization: Bearer …`, else the key subprotocol. */

@@ -29,27 +29,55 @@ const clients = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTE
 
 /** A refusal before the upgrade: a plain HTTP answer in the OpenAI error shape, then the socket closes. */
 function refuse(socket: Duplex, failure: RelayFailure, requestId: string): void {
-  const body = JSON.stringify({ error: { message: failure.message, type: failure.type, param: failure.param ?? null, code: failure.code } });
+  const body = JSON.stringify({
+    error: { message: failure.message, type: failure.type, param: failure.param ?? null, code: failure.code },
+  });
   const reason = STATUS_CODES[failure.status] ?? "Error";
-  socket.end(`HTTP/1.1 ${failure.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Oneapi-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${failure.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Oneapi-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 type Frame = { data: RawData; isBinary: boolean };
 
-function failedConnect(status: number, error: UpstreamError, upstreamStatus: number, retryable: boolean): FailedAttempt {
+function failedConnect(
+  status: number,
+  error: UpstreamError,
+  upstreamStatus: number,
+  retryable: boolean,
+): FailedAttempt {
   return { ok: false, status, error, retryable, responded: false, upstreamStatus };
 }
 
 /** Opens the channel's Realtime socket; settles on open, refusal (its status) or error, bounded by the connect timeout. */
-function connectUpstream(channel: Channel, model: string, req: IncomingMessage): Promise<({ ok: true } & Connected) | FailedAttempt> {
+function connectUpstream(
+  channel: Channel,
+  model: string,
+  req: IncomingMessage,
+): Promise<({ ok: true } & Connected) | FailedAttempt> {
   const base = channel.base_url || (getChannelType(channel.type)?.defaultBaseUrl ?? "");
   const url = realtimeUrl(base, mapModel(channel, model));
-  if (!url || upstreamUrlRefusal(url)) return Promise.resolve(failedConnect(500, { message: `渠道 #${channel.id} 未设置可用的 Base URL`, type: "new_api_error", code: "channel_misconfigured" }, 0, true));
+  if (!url || upstreamUrlRefusal(url))
+    return Promise.resolve(
+      failedConnect(
+        500,
+        { message: `渠道 #${channel.id} 未设置可用的 Base URL`, type: "new_api_error", code: "channel_misconfigured" },
+        0,
+        true,
+      ),
+    );
   const headers: Record<string, string> = { Authorization: `Bearer ${channelKeyOf(channel)}` };
   const beta = req.headers["openai-beta"];
   if (typeof beta === "string") headers["OpenAI-Beta"] = beta;
   return new Promise((resolve) => {
-    const socket = new WebSocket(url, forwardedProtocols(req.headers), { headers, handshakeTimeout: env.RELAY_CONNECT_TIMEOUT * 1000, maxPayload: MAX_FRAME_BYTES, lookup: guardedLookup, perMessageDeflate: false, followRedirects: false });
+    const socket = new WebSocket(url, forwardedProtocols(req.headers), {
+      headers,
+      handshakeTimeout: env.RELAY_CONNECT_TIMEOUT * 1000,
+      maxPayload: MAX_FRAME_BYTES,
+      lookup: guardedLookup,
+      perMessageDeflate: false,
+      followRedirects: false,
+    });
     // The upstream greets at once (session.created), before the client's side is upgraded: what
     // arrives meanwhile is kept for relayFrames to send first.
     const early: Frame[] = [];
@@ -63,9 +91,20 @@ function connectUpstream(channel: Channel, model: string, req: IncomingMessage):
       socket.terminate();
       // Anything but a 101 is a refused upgrade; a 2xx or 3xx there is no answer a client can use (a 502).
       const answered = status >= 400 && status < 500 ? status : 502;
-      resolve(failedConnect(mapStatusCode(channel.status_code_mapping, answered), { message: `上游拒绝实时连接（${status}）`, type: "upstream_error", code: "upstream_refused" }, status, isRetryableStatus(status, channel.type)));
+      resolve(
+        failedConnect(
+          mapStatusCode(channel.status_code_mapping, answered),
+          { message: `上游拒绝实时连接（${status}）`, type: "upstream_error", code: "upstream_refused" },
+          status,
+          isRetryableStatus(status, channel.type),
+        ),
+      );
     });
-    socket.once("error", () => resolve(failedConnect(502, { message: "请求上游地址失败", type: "upstream_error", code: "do_request_failed" }, 0, true)));
+    socket.once("error", () =>
+      resolve(
+        failedConnect(502, { message: "请求上游地址失败", type: "upstream_error", code: "do_request_failed" }, 0, true),
+      ),
+    );
   });
 }
 
@@ -83,13 +122,23 @@ export async function handleRealtimeUpgrade(req: IncomingMessage, socket: Duplex
   const startedAt = Date.now();
   socket.on("error", () => undefined);
   const url = new URL(req.url ?? "/", "http://relay.invalid");
-  if (url.pathname.replace(/\/+$/, "") !== "/v1/realtime") return refuse(socket, localFailure(404, `Invalid URL (${req.method} ${url.pathname})`, "not_found", "invalid_request_error"), requestId);
+  if (url.pathname.replace(/\/+$/, "") !== "/v1/realtime")
+    return refuse(
+      socket,
+      localFailure(404, `Invalid URL (${req.method} ${url.pathname})`, "not_found", "invalid_request_error"),
+      requestId,
+    );
   if (!isBooted()) await whenBooted();
   const authenticated = authenticateToken(realtimeCredential(req.headers), relayClientIp(req, env.TRUST_PROXY));
   const token = authenticated instanceof Promise ? await authenticated : authenticated;
   if (isFailure(token)) return refuse(socket, token, requestId);
   const model = url.searchParams.get("model")?.trim() ?? "";
-  if (model.length > 256 || model.includes("\u0000")) return refuse(socket, localFailure(400, "model is required", "invalid_request", "invalid_request_error"), requestId);
+  if (model.length > 256 || model.includes("\u0000"))
+    return refuse(
+      socket,
+      localFailure(400, "model is required", "invalid_request", "invalid_request_error"),
+      requestId,
+    );
   const failure = await relayAdmitted<Connected>({
     token,
     model,
@@ -99,7 +148,10 @@ export async function handleRealtimeUpgrade(req: IncomingMessage, socket: Duplex
     hold({ pricing, quotaPerUnit }) {
       const preConsumed = options.int("PreConsumedQuota");
       const estimate = Math.ceil(reservationFor(pricing, 0, undefined, preConsumed, quotaPerUnit));
-      return { estimate, hold: Math.max(estimate, Math.ceil(holdFor(pricing, 0, undefined, preConsumed, quotaPerUnit))) };
+      return {
+        estimate,
+        hold: Math.max(estimate, Math.ceil(holdFor(pricing, 0, undefined, preConsumed, quotaPerUnit))),
+      };
     },
     attempt: (channel) => connectUpstream(channel, model, req),
     clientGone: () => socket.destroyed,
@@ -109,14 +161,23 @@ export async function handleRealtimeUpgrade(req: IncomingMessage, socket: Duplex
         settlement.refund();
         return;
       }
-      clients.handleUpgrade(req, socket, head, (client) => relayFrames(client, upstream.socket, upstream.early, channel, model, settlement));
+      clients.handleUpgrade(req, socket, head, (client) =>
+        relayFrames(client, upstream.socket, upstream.early, channel, model, settlement),
+      );
     },
   });
   if (failure) refuse(socket, failure, requestId);
 }
 
 /** Both directions relayed frame by frame; the first close (or idle bound) ends both sides and bills once. */
-function relayFrames(client: WebSocket, upstream: WebSocket, early: Frame[], channel: Channel, model: string, settlement: CallSettlement): void {
+function relayFrames(
+  client: WebSocket,
+  upstream: WebSocket,
+  early: Frame[],
+  channel: Channel,
+  model: string,
+  settlement: CallSettlement,
+): void {
   const meter = new RealtimeMeter();
   upstream.removeAllListeners("message");
   const idleMs = env.STREAMING_TIMEOUT * 1000;
@@ -144,18 +205,27 @@ function relayFrames(client: WebSocket, upstream: WebSocket, early: Frame[], cha
   for (const frame of early.splice(0)) forward(frame.data, frame.isBinary);
   upstream.on("message", forward);
   // Close codes 1005/1006 (none given, abnormal) may not be sent on: the other side gets a normal close.
-  const sendable = (code: number) => (code >= 1000 && code <= 4999 && code !== 1005 && code !== 1006 && code !== 1015 ? code : 1000);
+  const sendable = (code: number) =>
+    code >= 1000 && code <= 4999 && code !== 1005 && code !== 1006 && code !== 1015 ? code : 1000;
   client.on("close", (code, reason) => end(sendable(code), reason.toString()));
   upstream.on("close", (code, reason) => end(sendable(code), reason.toString()));
   client.on("error", () => end(1011, "client error"));
   upstream.on("error", () => end(1011, "upstream error"));
 }
 
-async function settleSession(settlement: CallSettlement, channel: Channel, meter: RealtimeMeter, model: string): Promise<void> {
+async function settleSession(
+  settlement: CallSettlement,
+  channel: Channel,
+  meter: RealtimeMeter,
+  model: string,
+): Promise<void> {
   // A session is many responses: each may fill the model's window, so the bound is per response.
   const window = usageBounds(model, undefined);
   const responses = Math.max(1, meter.responses);
-  const { usage, usageNote } = clampUsage(meter.usage, { prompt_tokens: window.prompt_tokens * responses, completion_tokens: window.completion_tokens * responses });
+  const { usage, usageNote } = clampUsage(meter.usage, {
+    prompt_tokens: window.prompt_tokens * responses,
+    completion_tokens: window.completion_tokens * responses,
+  });
   if (usage.prompt_tokens + usage.completion_tokens === 0) {
     settlement.refund();
     return;
@@ -163,7 +233,10 @@ async function settleSession(settlement: CallSettlement, channel: Channel, meter
   const { pricing, quotaPerUnit } = settlement.priced;
   try {
     const charged = settlement.settle({
-      quota: Math.round(quotaFor(pricing, usage, quotaPerUnit)), promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, isStream: true,
+      quota: Math.round(quotaFor(pricing, usage, quotaPerUnit)),
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+      isStream: true,
       other: { realtime: { responses: meter.responses } },
       usageParts: usage,
       note: { ...usageNote, ...(meter.warning ? { usage_warning: meter.warning } : {}) },

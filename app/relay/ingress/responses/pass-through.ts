@@ -26,14 +26,22 @@ function forwardingTranslator(): StreamTranslator {
       const chunks = [sseFrame(data, name)];
       const sequence = payload.sequence_number;
       if (typeof sequence === "number" && Number.isSafeInteger(sequence) && sequence >= 0) nextSequence = sequence + 1;
-      if (name === "response.output_text.delta" || name === "response.function_call_arguments.delta") return { chunks, text: typeof payload.delta === "string" ? payload.delta : undefined };
+      if (name === "response.output_text.delta" || name === "response.function_call_arguments.delta")
+        return { chunks, text: typeof payload.delta === "string" ? payload.delta : undefined };
       if (TERMINAL.has(name)) {
         terminal = true;
         return { chunks, ...(isObject(payload.response) ? parseOpenAiUsage(payload.response.usage) : {}), done: true };
       }
       if (name === "error") {
         errorForwarded = true;
-        return { chunks, error: { message: typeof payload.message === "string" ? payload.message : "upstream stream error", type: "upstream_error", code: typeof payload.code === "string" ? payload.code : null } };
+        return {
+          chunks,
+          error: {
+            message: typeof payload.message === "string" ? payload.message : "upstream stream error",
+            type: "upstream_error",
+            code: typeof payload.code === "string" ? payload.code : null,
+          },
+        };
       }
       return { chunks };
     },
@@ -41,7 +49,16 @@ function forwardingTranslator(): StreamTranslator {
     close(_billed, error) {
       // The gateway's own error (the upstream went quiet, or broke off mid-reply), in place of a terminal event.
       if (!error || errorForwarded) return "";
-      return sseFrame({ type: "error", code: error.code ?? "server_error", message: error.message, param: null, sequence_number: nextSequence }, "error");
+      return sseFrame(
+        {
+          type: "error",
+          code: error.code ?? "server_error",
+          message: error.message,
+          param: null,
+          sequence_number: nextSequence,
+        },
+        "error",
+      );
     },
   };
 }
@@ -55,10 +72,17 @@ export function responsesPassThrough(native: Json, raw: Buffer, defaultBase: str
   return {
     streamUsage: true,
     buildRequest(ctx) {
-      const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${ctx.key}` };
+      const headers: Record<string, string> = {
+        "Content-Type": "application/json",
+        Authorization: `Bearer ${ctx.key}`,
+      };
       if (ctx.channel.openai_organization) headers["OpenAI-Organization"] = ctx.channel.openai_organization;
       if (ctx.stream) headers.Accept = "text/event-stream";
-      return { url: upstreamUrl({ ...ctx, path: "/v1/responses" }, defaultBase), headers, body: nativeBodyFor(raw, native, ctx.upstreamModel) };
+      return {
+        url: upstreamUrl({ ...ctx, path: "/v1/responses" }, defaultBase),
+        headers,
+        body: nativeBodyFor(raw, native, ctx.upstreamModel),
+      };
     },
     convertResponse: (_ctx, raw) => ({ body: raw, ...usageOfReply(raw) }),
     createStreamTranslator: () => forwardingTranslator(),

@@ -25,7 +25,8 @@ export const responsesSurface: IngressSurface = {
     const parsed = parseNativeJson(raw);
     if ("failure" in parsed) return parsed;
     const native = parsed.body;
-    if (typeof native.input !== "string" && !Array.isArray(native.input)) return { failure: localFailure(400, "无效的参数: input", "invalid_request", "invalid_request_error") };
+    if (typeof native.input !== "string" && !Array.isArray(native.input))
+      return { failure: localFailure(400, "无效的参数: input", "invalid_request", "invalid_request_error") };
     const fieldFailure = checkRelayFields(native, "chat");
     if (fieldFailure) return { failure: fieldFailure };
     const body = responsesToOpenAi(native);
@@ -34,7 +35,10 @@ export const responsesSurface: IngressSurface = {
     return {
       body,
       ingress: {
-        adapterFor: (type) => (RESPONSES_NATIVE_TYPES.has(type) ? responsesPassThrough(native, raw, getChannelType(type)?.defaultBaseUrl ?? "") : convertingAdapter(adapterFor(type), responsesReplyCodec)),
+        adapterFor: (type) =>
+          RESPONSES_NATIVE_TYPES.has(type)
+            ? responsesPassThrough(native, raw, getChannelType(type)?.defaultBaseUrl ?? "")
+            : convertingAdapter(adapterFor(type), responsesReplyCodec),
       },
     };
   },

@@ -1,12 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { jsonWithoutNul, readTaskFilter } from "~/domain/tasks/task-list";
-import { actionOfCustomId, clearModeFlags, decodeTaskId, mjSubmitKind, readReportedMjTask } from "~/relay/tasks/mj-wire";
+import {
+  actionOfCustomId,
+  clearModeFlags,
+  decodeTaskId,
+  mjSubmitKind,
+  readReportedMjTask,
+} from "~/relay/tasks/mj-wire";
 
 describe("Midjourney wire parsing", () => {
   it("reads the action of a submit and the task it acts on", () => {
     expect(mjSubmitKind("imagine", { prompt: "cat" })).toEqual({ action: "IMAGINE" });
     expect(mjSubmitKind("imagine", { prompt: "  " })).toEqual({ error: "prompt_is_required" });
-    expect(mjSubmitKind("change", { taskId: "17", action: "variation", index: 2 })).toEqual({ action: "VARIATION", originTaskId: "17" });
+    expect(mjSubmitKind("change", { taskId: "17", action: "variation", index: 2 })).toEqual({
+      action: "VARIATION",
+      originTaskId: "17",
+    });
     expect(mjSubmitKind("change", { taskId: "17", action: "ZOOM" })).toEqual({ error: "action_is_invalid" });
     expect(mjSubmitKind("simple-change", { content: "17 U2" })).toEqual({ action: "UPSCALE", originTaskId: "17" });
     expect(mjSubmitKind("simple-change", { content: "17 v4" })).toEqual({ action: "VARIATION", originTaskId: "17" });
@@ -32,8 +41,28 @@ describe("Midjourney wire parsing", () => {
   });
 
   it("reads an untrusted task object field by field", () => {
-    const task = readReportedMjTask({ id: 1735689600123456, status: "in_progress", progress: "45%", submitTime: "1735689600123", startTime: -5, finishTime: 1e30, failReason: "a\u0000b", buttons: [{ customId: "x" }], properties: { finalPrompt: "Cat" }, imageUrl: 42 });
-    expect(task).toMatchObject({ id: "1735689600123456", status: "IN_PROGRESS", progress: "45%", submitTime: 1735689600123, startTime: 0, finishTime: 0, failReason: "ab", imageUrl: "42" });
+    const task = readReportedMjTask({
+      id: 1735689600123456,
+      status: "in_progress",
+      progress: "45%",
+      submitTime: "1735689600123",
+      startTime: -5,
+      finishTime: 1e30,
+      failReason: "a\u0000b",
+      buttons: [{ customId: "x" }],
+      properties: { finalPrompt: "Cat" },
+      imageUrl: 42,
+    });
+    expect(task).toMatchObject({
+      id: "1735689600123456",
+      status: "IN_PROGRESS",
+      progress: "45%",
+      submitTime: 1735689600123,
+      startTime: 0,
+      finishTime: 0,
+      failReason: "ab",
+      imageUrl: "42",
+    });
     expect(JSON.parse(task!.buttons)).toEqual([{ customId: "x" }]);
     expect(readReportedMjTask({ status: "SUCCESS" })).toBeUndefined();
     expect(readReportedMjTask([1])).toBeUndefined();
@@ -48,7 +77,13 @@ describe("Midjourney wire parsing", () => {
 
   it("keeps values jsonb can store and filters in range", () => {
     expect(jsonWithoutNul({ "k\u0000": ["a\u0000b", "\ud800x", "😀"] })).toEqual({ k: ["ab", "\ufffdx", "😀"] });
-    expect(readTaskFilter(new URLSearchParams("channel_id=2147483648&mj_id=a%00b"), "mj_id", "all")).toMatchObject({ channelId: undefined, taskId: "ab" });
-    expect(readTaskFilter(new URLSearchParams("channel_id=7"), "mj_id", { userId: 3 })).toMatchObject({ userId: 3, channelId: undefined });
+    expect(readTaskFilter(new URLSearchParams("channel_id=2147483648&mj_id=a%00b"), "mj_id", "all")).toMatchObject({
+      channelId: undefined,
+      taskId: "ab",
+    });
+    expect(readTaskFilter(new URLSearchParams("channel_id=7"), "mj_id", { userId: 3 })).toMatchObject({
+      userId: 3,
+      channelId: undefined,
+    });
   });
 });
