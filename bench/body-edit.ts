@@ -6,7 +6,7 @@
  *
  *   npm run bench:body-edit
  */
-import { openAiPayload } from "../app/relay/adapters/openai/openai-adapter";
+import { openAiPayload } from "../app/relay/adapters/shared/openai-payload";
 import type { AdapterContext } from "../app/relay/adapters/types";
 import { keepLastOfRepeated } from "../app/relay/json-edit";
 

@@ -9,8 +9,8 @@ import { parseAliError } from "~/relay/adapters/ali/ali-errors";
 import { chatEndpoint, embeddingEndpoint } from "~/relay/adapters/baidu/baidu-endpoints";
 import { createErnieStreamTranslator, fromErnieResponse, toErnieRequest } from "~/relay/adapters/baidu/baidu-convert";
 import { baiduErrorStatus, parseBaiduError } from "~/relay/adapters/baidu/baidu-errors";
-import { CredentialCache } from "~/relay/adapters/cn-common/credential-cache";
-import { encodeEmbedding } from "~/relay/adapters/cn-common/openai-shapes";
+import { CredentialCache } from "~/relay/adapters/shared/credential-cache";
+import { encodeEmbedding } from "~/relay/adapters/shared/openai-shapes";
 import {
   createSparkStreamTranslator,
   fromSparkFrames,

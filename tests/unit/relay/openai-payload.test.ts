@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AdapterContext } from "~/relay/adapters/types";
-import { openAiPayload, usageOfReply } from "~/relay/adapters/openai/openai-adapter";
+import { openAiPayload, usageOfReply } from "~/relay/adapters/shared/openai-payload";
 import type { Channel } from "../../../db/schema";
 
 const channel = { id: 1, type: 1, base_url: "", model_mapping: "", openai_organization: null } as unknown as Channel;

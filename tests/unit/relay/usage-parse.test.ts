@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createOpenAiStreamTranslator } from "~/relay/adapters/openai/openai-stream";
-import { usageOfReply } from "~/relay/adapters/openai/openai-adapter";
+import { usageOfReply } from "~/relay/adapters/shared/openai-payload";
 import { createAnthropicStreamTranslator } from "~/relay/adapters/anthropic/convert-stream";
 import { toOpenAiResponse } from "~/relay/adapters/anthropic/convert-response";
 import { replyUsage } from "~/relay/billing/reply-usage";

@@ -1,5 +1,5 @@
 import { clientWantsUsage } from "../shared/client-usage";
-import { sendHttp } from "../cn-common/transport";
+import { sendHttp } from "../shared/transport";
 import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { parseAliError } from "./ali-errors";
 import { runWanxTask } from "./ali-image-task";

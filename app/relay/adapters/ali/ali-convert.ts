@@ -1,7 +1,7 @@
 import { parseOpenAiUsage } from "../../billing/usage-parse";
 import {
   asRecord,
-  chatCompletion,
+  plainChatCompletion,
   chunkWriter,
   embeddingList,
   embeddingTexts,
@@ -9,8 +9,8 @@ import {
   parseJson,
   plainMessages,
   replyId,
-  type OpenAiFinish,
-} from "../cn-common/openai-shapes";
+  type FinishReason,
+} from "../shared/openai-shapes";
 import type { StreamStep, StreamTranslator } from "../types";
 
 /**
@@ -36,7 +36,7 @@ export function toDashScopeChat(
   return { model, input: { messages: plainMessages(body) }, parameters };
 }
 
-export function dashScopeFinish(reason: unknown): OpenAiFinish | null {
+export function dashScopeFinish(reason: unknown): FinishReason | null {
   if (reason === "length") return "length";
   if (reason === "tool_calls") return "tool_calls";
   if (reason === "stop") return "stop";
@@ -55,7 +55,7 @@ export function fromDashScopeChat(raw: Buffer, requestModel: string) {
   const reply = asRecord(parseJson(raw));
   const choice = choiceOf(reply);
   const content = typeof choice.message?.content === "string" ? choice.message.content : asRecord(reply.output).text;
-  return chatCompletion(
+  return plainChatCompletion(
     replyId("chatcmpl-", reply.request_id),
     requestModel,
     typeof content === "string" ? content : "",

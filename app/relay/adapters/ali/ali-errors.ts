@@ -1,5 +1,5 @@
 import type { UpstreamError } from "../types";
-import { asRecord, parseJson } from "../cn-common/openai-shapes";
+import { asRecord, parseJson } from "../shared/openai-shapes";
 
 const CREDENTIAL_CODES = new Set(["InvalidApiKey", "AccessDenied.Unpurchased", "Arrearage"]);
 

@@ -1,6 +1,6 @@
-import { pause, replyOf, sendAndRead } from "../cn-common/transport";
+import { pause, replyOf, sendAndRead } from "../shared/transport";
 import type { TransportInit, UpstreamReply, UpstreamRequest } from "../types";
-import { asRecord, parseJson } from "../cn-common/openai-shapes";
+import { asRecord, parseJson } from "../shared/openai-shapes";
 import { fromWanxTask } from "./ali-convert";
 
 /**

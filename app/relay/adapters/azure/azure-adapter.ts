@@ -1,5 +1,5 @@
 import type { Adapter, AdapterContext, UpstreamRequest } from "../types";
-import { openAiPayload, usageOf } from "../openai/openai-adapter";
+import { openAiPayload, usageOf } from "../shared/openai-payload";
 import { clientWantsUsage } from "../shared/client-usage";
 import { parseOpenAiError } from "../openai/openai-errors";
 import { createOpenAiStreamTranslator } from "../openai/openai-stream";

@@ -1,5 +1,5 @@
 import { clientWantsUsage } from "../shared/client-usage";
-import { replyOf, sendLiftingErrors } from "../cn-common/transport";
+import { replyOf, sendLiftingErrors } from "../shared/transport";
 import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
 import { chatEndpoint, embeddingEndpoint } from "./baidu-endpoints";
 import { baiduErrorStatus, baiduErrorCode, parseBaiduError, TOKEN_REJECTED_CODES } from "./baidu-errors";

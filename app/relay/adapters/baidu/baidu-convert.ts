@@ -1,7 +1,7 @@
 import { parseOpenAiUsage } from "../../billing/usage-parse";
 import {
   asRecord,
-  chatCompletion,
+  plainChatCompletion,
   chunkWriter,
   embeddingList,
   embeddingTexts,
@@ -9,8 +9,8 @@ import {
   parseJson,
   plainMessages,
   replyId,
-  type OpenAiFinish,
-} from "../cn-common/openai-shapes";
+  type FinishReason,
+} from "../shared/openai-shapes";
 import type { StreamStep, StreamTranslator } from "../types";
 
 /**
@@ -45,7 +45,7 @@ export function toErnieRequest(body: Record<string, unknown>, stream: boolean): 
   return request;
 }
 
-export function ernieFinish(reason: unknown): OpenAiFinish {
+export function ernieFinish(reason: unknown): FinishReason {
   if (reason === "length") return "length";
   if (reason === "content_filter") return "content_filter";
   if (reason === "function_call") return "tool_calls";
@@ -54,7 +54,7 @@ export function ernieFinish(reason: unknown): OpenAiFinish {
 
 export function fromErnieResponse(raw: Buffer, requestModel: string) {
   const reply = asRecord(parseJson(raw));
-  return chatCompletion(
+  return plainChatCompletion(
     replyId("chatcmpl-", reply.id),
     requestModel,
     typeof reply.result === "string" ? reply.result : "",

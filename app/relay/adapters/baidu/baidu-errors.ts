@@ -1,5 +1,5 @@
 import type { UpstreamError } from "../types";
-import { asRecord, parseJson } from "../cn-common/openai-shapes";
+import { asRecord, parseJson } from "../shared/openai-shapes";
 
 /** Access token invalid (110) or expired (111): the cached token is dropped and the call made once more. */
 export const TOKEN_REJECTED_CODES = new Set([110, 111]);

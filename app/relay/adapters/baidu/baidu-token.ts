@@ -1,5 +1,5 @@
 import { readAll, sendUpstream } from "../../upstream-client.server";
-import { CredentialCache } from "../cn-common/credential-cache";
+import { CredentialCache } from "../shared/credential-cache";
 import { ChannelConfigError } from "../types";
 
 /**

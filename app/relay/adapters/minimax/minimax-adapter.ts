@@ -1,5 +1,5 @@
 import { parseOpenAiUsage, type ParsedUsage } from "../../billing/usage-parse";
-import { openAiPayload } from "../openai/openai-adapter";
+import { openAiPayload } from "../shared/openai-payload";
 import { clientWantsUsage } from "../shared/client-usage";
 import { channelBase, requireMode } from "../shared/channel-base";
 import type { Adapter, StreamStep, StreamTranslator } from "../types";

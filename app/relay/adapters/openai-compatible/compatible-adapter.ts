@@ -1,10 +1,10 @@
-import { openAiPayload, usageOfReply } from "../openai/openai-adapter";
+import { openAiPayload, usageOfReply } from "../shared/openai-payload";
 import { clientWantsUsage } from "../shared/client-usage";
 import { parseOpenAiError } from "../openai/openai-errors";
 import { createOpenAiStreamTranslator } from "../openai/openai-stream";
 import { channelBase, requireMode } from "../shared/channel-base";
 import type { Adapter, AdapterContext, ChannelAddress, RelayMode, UpstreamError, UpstreamRequest } from "../types";
-import { listOpenAiModels } from "./list-models";
+import { listOpenAiModels } from "../shared/list-models";
 
 export type CompatibleOptions = {
   defaultBase: string;

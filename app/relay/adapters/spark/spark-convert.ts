@@ -1,13 +1,13 @@
 import { parseOpenAiUsage, type ParsedUsage } from "../../billing/usage-parse";
 import {
   asRecord,
-  chatCompletion,
+  plainChatCompletion,
   chunkWriter,
   numberField,
   parseJson,
   plainMessages,
   replyId,
-} from "../cn-common/openai-shapes";
+} from "../shared/openai-shapes";
 import type { StreamStep, StreamTranslator, UpstreamError } from "../types";
 import { SPARK_LAST_FRAME, sparkErrorOf } from "./spark-errors";
 
@@ -76,7 +76,7 @@ export function fromSparkFrames(raw: Buffer, requestModel: string) {
     const parsed = frameUsage(frame);
     if (parsed.usage || parsed.usageNote) usage = parsed;
   }
-  return chatCompletion(replyId("chatcmpl-", sid), requestModel, text, "stop", usage);
+  return plainChatCompletion(replyId("chatcmpl-", sid), requestModel, text, "stop", usage);
 }
 
 export function createSparkStreamTranslator(requestModel: string, forwardUsage: boolean): StreamTranslator {

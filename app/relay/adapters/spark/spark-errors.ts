@@ -1,5 +1,5 @@
 import type { UpstreamError } from "../types";
-import { asRecord, parseJson } from "../cn-common/openai-shapes";
+import { asRecord, parseJson } from "../shared/openai-shapes";
 
 /**
  * Spark's frame codes → the status they mean: 11200 (授权错误: the AppID has no licence for the

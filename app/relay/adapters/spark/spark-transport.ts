@@ -3,9 +3,9 @@ import { PassThrough } from "node:stream";
 import WebSocket from "ws";
 import { ForbiddenUpstreamAddressError, guardedLookup, isForbiddenUpstreamIp } from "~/utils/upstream-address";
 import { readAll, UpstreamAbortError } from "../../upstream-client.server";
-import { replyOf } from "../cn-common/transport";
+import { replyOf } from "../shared/transport";
 import type { TransportInit, UpstreamReply, UpstreamRequest } from "../types";
-import { asRecord, parseJson } from "../cn-common/openai-shapes";
+import { asRecord, parseJson } from "../shared/openai-shapes";
 import { SPARK_LAST_FRAME, sparkErrorOf, sparkStatusOf } from "./spark-errors";
 
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;

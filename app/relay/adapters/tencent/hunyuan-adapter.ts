@@ -1,5 +1,5 @@
 import { clientWantsUsage } from "../shared/client-usage";
-import { sendLiftingErrors } from "../cn-common/transport";
+import { sendLiftingErrors } from "../shared/transport";
 import { ChannelConfigError, type Adapter, type AdapterContext } from "../types";
 import { tc3Headers } from "./tc3-sign";
 import { createHunyuanStreamTranslator, fromHunyuanResponse, toHunyuanRequest } from "./hunyuan-convert";

@@ -1,14 +1,14 @@
 import { parseCounts, type ParsedUsage } from "../../billing/usage-parse";
 import {
   asRecord,
-  chatCompletion,
+  plainChatCompletion,
   chunkWriter,
   numberField,
   parseJson,
   plainMessages,
   replyId,
-  type OpenAiFinish,
-} from "../cn-common/openai-shapes";
+  type FinishReason,
+} from "../shared/openai-shapes";
 import type { StreamStep, StreamTranslator } from "../types";
 
 /** OpenAI chat ⇄ Hunyuan ChatCompletions (2023-09-01): PascalCase fields, usage PromptTokens/CompletionTokens. */
@@ -41,7 +41,7 @@ export function hunyuanUsage(usage: unknown): ParsedUsage {
   });
 }
 
-export function hunyuanFinish(reason: unknown): OpenAiFinish | null {
+export function hunyuanFinish(reason: unknown): FinishReason | null {
   if (reason === "stop") return "stop";
   if (reason === "length") return "length";
   if (reason === "sensitive") return "content_filter";
@@ -53,7 +53,7 @@ export function fromHunyuanResponse(raw: Buffer, requestModel: string) {
   const response = asRecord(asRecord(parseJson(raw)).Response);
   const choice = Array.isArray(response.Choices) && response.Choices.length ? asRecord(response.Choices[0]) : {};
   const content = asRecord(choice.Message).Content;
-  return chatCompletion(
+  return plainChatCompletion(
     replyId("chatcmpl-", response.Id ?? response.RequestId),
     requestModel,
     typeof content === "string" ? content : "",

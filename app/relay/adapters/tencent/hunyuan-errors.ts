@@ -1,5 +1,5 @@
 import type { UpstreamError } from "../types";
-import { asRecord, parseJson } from "../cn-common/openai-shapes";
+import { asRecord, parseJson } from "../shared/openai-shapes";
 
 /**
  * Tencent Cloud answers every error with status 200 and `{Response:{Error:{Code, Message}}}`.

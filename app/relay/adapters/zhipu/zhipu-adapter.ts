@@ -1,8 +1,8 @@
-import { openAiPayload, usageOfReply } from "../openai/openai-adapter";
+import { openAiPayload, usageOfReply } from "../shared/openai-payload";
 import { clientWantsUsage } from "../shared/client-usage";
 import { createOpenAiStreamTranslator } from "../openai/openai-stream";
-import { encodeEmbedding } from "../cn-common/openai-shapes";
-import { sendLiftingErrors } from "../cn-common/transport";
+import { encodeEmbedding } from "../shared/openai-shapes";
+import { sendLiftingErrors } from "../shared/transport";
 import { ChannelConfigError, type Adapter, type AdapterContext } from "../types";
 import { zhipuToken } from "./zhipu-jwt";
 import { parseZhipuError, zhipuV3ErrorStatus } from "./zhipu-errors";

@@ -1,6 +1,6 @@
 import { parseOpenAiError } from "../openai/openai-errors";
 import type { UpstreamError } from "../types";
-import { asRecord, parseJson } from "../cn-common/openai-shapes";
+import { asRecord, parseJson } from "../shared/openai-shapes";
 
 /**
  * Zhipu's business codes (v3 `{code,msg,success:false}`, v4 `{error:{code,message}}`):

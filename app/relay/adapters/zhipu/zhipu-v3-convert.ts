@@ -1,13 +1,13 @@
 import { parseOpenAiUsage } from "../../billing/usage-parse";
 import {
   asRecord,
-  chatCompletion,
+  plainChatCompletion,
   chunkWriter,
   numberField,
   parseJson,
   plainMessages,
   replyId,
-} from "../cn-common/openai-shapes";
+} from "../shared/openai-shapes";
 import type { StreamDecoder, StreamEvent, StreamStep, StreamTranslator } from "../types";
 
 /**
@@ -46,7 +46,7 @@ export function fromZhipuV3Response(raw: Buffer, requestModel: string) {
   const data = asRecord(asRecord(parseJson(raw)).data);
   const choices = Array.isArray(data.choices) ? (data.choices as unknown[]) : [];
   const content = choices.map((c) => unquote(asRecord(c).content)).join("");
-  return chatCompletion(
+  return plainChatCompletion(
     replyId("chatcmpl-", data.task_id),
     requestModel,
     content,

@@ -1,4 +1,5 @@
-import { upstreamUrl, usageOfReply } from "../../adapters/openai/openai-adapter";
+import { upstreamUrl } from "../../adapters/openai/openai-adapter";
+import { usageOfReply } from "../../adapters/shared/openai-payload";
 import { parseOpenAiError } from "../../adapters/openai/openai-errors";
 import type { Adapter, StreamStep, StreamTranslator } from "../../adapters/types";
 import { parseOpenAiUsage } from "../../billing/usage-parse";
