@@ -116,29 +116,29 @@ describe("channel auto-test schedule", () => {
   }, 90_000);
 });
 
+/** A new user with an address, and a way for root to set their quota. */
+async function registeredUser(prefix: string) {
+  const username = `${prefix}${Math.random().toString(36).slice(2, 8)}`;
+  const email = `${username}@example.test`;
+  const password = "password123";
+  const registered = await call(server.baseUrl, "/api/user/register", { method: "POST", body: { username, password } });
+  expect(registered.json?.success).toBe(true);
+  const found = (await call(server.baseUrl, `/api/user/search?keyword=${username}`, { headers: root.auth })).json.data;
+  const id = (Array.isArray(found) ? found : found.items)[0].id as number;
+  const edit = async (quota: number) => {
+    const res = await call(server.baseUrl, "/api/user/", {
+      method: "PUT",
+      headers: root.auth,
+      body: { id, username, email, quota },
+    });
+    expect(res.json?.success, res.text).toBe(true);
+  };
+  return { username, email, password, edit };
+}
+
 describe("quota reminder", () => {
   it("mails a user once when the balance falls under QuotaRemindThreshold, again after it went back above and fell again", async () => {
-    const username = `low${Math.random().toString(36).slice(2, 8)}`;
-    const email = `${username}@example.test`;
-    expect(
-      (
-        await call(server.baseUrl, "/api/user/register", {
-          method: "POST",
-          body: { username, password: "password123" },
-        })
-      ).json?.success,
-    ).toBe(true);
-    const found = (await call(server.baseUrl, `/api/user/search?keyword=${username}`, { headers: root.auth })).json
-      .data;
-    const id = (Array.isArray(found) ? found : found.items)[0].id as number;
-    const edit = async (quota: number) => {
-      const res = await call(server.baseUrl, "/api/user/", {
-        method: "PUT",
-        headers: root.auth,
-        body: { id, username, email, quota },
-      });
-      expect(res.json?.success, res.text).toBe(true);
-    };
+    const { email, edit } = await registeredUser("low");
     await setOption(root, "QuotaRemindThreshold", "1000");
     await edit(5000);
     await sleep(2_500); // armed by a sweep
@@ -155,24 +155,7 @@ describe("quota reminder", () => {
   }, 60_000);
 
   it("mails in the language the user signed in with, and in the one they switched to afterwards", async () => {
-    const username = `lang${Math.random().toString(36).slice(2, 8)}`;
-    const email = `${username}@example.test`;
-    const password = "password123";
-    expect(
-      (await call(server.baseUrl, "/api/user/register", { method: "POST", body: { username, password } })).json
-        ?.success,
-    ).toBe(true);
-    const found = (await call(server.baseUrl, `/api/user/search?keyword=${username}`, { headers: root.auth })).json
-      .data;
-    const id = (Array.isArray(found) ? found : found.items)[0].id as number;
-    const edit = async (quota: number) => {
-      const res = await call(server.baseUrl, "/api/user/", {
-        method: "PUT",
-        headers: root.auth,
-        body: { id, username, email, quota },
-      });
-      expect(res.json?.success, res.text).toBe(true);
-    };
+    const { username, email, password, edit } = await registeredUser("lang");
     // Signs in from an English browser, then leaves: the reminder comes later, with no request to ask.
     const login = await fetch(`${server.baseUrl}/api/user/login`, {
       method: "POST",

@@ -125,45 +125,39 @@ describe("log retention", () => {
   });
 });
 
+/** A user row with an address at example.test (quota 5,000 unless given). */
+async function newUser(username: string, values: { language?: string; role?: number; quota?: number } = {}) {
+  const db = await getDb();
+  const email = `${username}@example.test`;
+  const { id } = await db
+    .insertInto("users")
+    .values({
+      username,
+      password_hash: "x",
+      email,
+      quota: values.quota ?? 5000,
+      leased: 0,
+      used_quota: 0,
+      request_count: 0,
+      shortfall_quota: 0,
+      aff_quota: 0,
+      aff_history: 0,
+      created_time: 0,
+      language: values.language,
+      role: values.role,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id, email };
+}
+
 describe("quota reminder", () => {
   it("mails once when the balance falls under QuotaRemindThreshold, again only after it went back above", async () => {
     const db = await getDb();
     expect((await saveOption("QuotaRemindThreshold", "1000")).ok).toBe(true);
-    const email = "low@example.test";
-    const { id } = await db
-      .insertInto("users")
-      .values({
-        username: "lowuser",
-        password_hash: "x",
-        email,
-        quota: 5000,
-        leased: 0,
-        used_quota: 0,
-        request_count: 0,
-        shortfall_quota: 0,
-        aff_quota: 0,
-        aff_history: 0,
-        created_time: 0,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const { id, email } = await newUser("lowuser");
     // A user who never had the threshold is never mailed.
-    await db
-      .insertInto("users")
-      .values({
-        username: "poor",
-        password_hash: "x",
-        email: "poor@example.test",
-        quota: 0,
-        leased: 0,
-        used_quota: 0,
-        request_count: 0,
-        shortfall_quota: 0,
-        aff_quota: 0,
-        aff_history: 0,
-        created_time: 0,
-      })
-      .execute();
+    await newUser("poor", { quota: 0 });
     const setQuota = (quota: number) => db.updateTable("users").set({ quota }).where("id", "=", id).execute();
 
     await sweepQuotaReminders(); // arms lowuser
@@ -185,31 +179,6 @@ describe("quota reminder", () => {
 
 describe("background mails in the reader's language", () => {
   const CJK = /[\u3400-\u9fff]/;
-  const newUser = async (username: string, values: { language?: string; role?: number; quota?: number }) => {
-    const db = await getDb();
-    const email = `${username}@example.test`;
-    const { id } = await db
-      .insertInto("users")
-      .values({
-        username,
-        password_hash: "x",
-        email,
-        quota: values.quota ?? 5000,
-        leased: 0,
-        used_quota: 0,
-        request_count: 0,
-        shortfall_quota: 0,
-        aff_quota: 0,
-        aff_history: 0,
-        created_time: 0,
-        language: values.language,
-        role: values.role,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return { id, email };
-  };
-
   it("the quota reminder reaches a user who reads the console in English in English, with the amount and link", async () => {
     const db = await getDb();
     expect((await saveOption("QuotaRemindThreshold", "1000")).ok).toBe(true);
