@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createOpenAiStreamTranslator } from "~/relay/adapters/openai/openai-stream";
+import { createOpenAiStreamTranslator } from "~/relay/adapters/shared/openai-stream";
 import type { StreamTranslator } from "~/relay/adapters/types";
 import type { ReplySink } from "~/relay/reply-sink";
 import { endStream, pipeStream } from "~/relay/stream/pipe-stream.server";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createOpenAiStreamTranslator } from "~/relay/adapters/openai/openai-stream";
+import { createOpenAiStreamTranslator } from "~/relay/adapters/shared/openai-stream";
 import { usageOfReply } from "~/relay/adapters/shared/openai-payload";
 import { createAnthropicStreamTranslator } from "~/relay/adapters/anthropic/convert-stream";
 import { toOpenAiResponse } from "~/relay/adapters/anthropic/convert-response";

@@ -1,8 +1,8 @@
 import type { Adapter, AdapterContext, UpstreamRequest } from "../types";
 import { openAiPayload, usageOf } from "../shared/openai-payload";
 import { clientWantsUsage } from "../shared/client-usage";
-import { parseOpenAiError } from "../openai/openai-errors";
-import { createOpenAiStreamTranslator } from "../openai/openai-stream";
+import { parseOpenAiError } from "../shared/openai-errors";
+import { createOpenAiStreamTranslator } from "../shared/openai-stream";
 import { channelBase } from "../shared/channel-base";
 
 const DEFAULT_API_VERSION = "2023-06-01-preview";

@@ -1,6 +1,6 @@
 import { parseCounts, type ParsedUsage } from "../../billing/usage-parse";
 import { clientWantsUsage } from "../shared/client-usage";
-import { parseOpenAiError } from "../openai/openai-errors";
+import { parseOpenAiError } from "../shared/openai-errors";
 import { channelBase, requireMode } from "../shared/channel-base";
 import { chatCompletion, chunkWriter, messagesOf, randomId, textOf } from "../shared/openai-shapes";
 import type { Adapter, StreamStep, StreamTranslator, UpstreamError } from "../types";

@@ -1,5 +1,5 @@
 import { createCompatibleAdapter } from "../openai-compatible/compatible-adapter";
-import { parseOpenAiError } from "../openai/openai-errors";
+import { parseOpenAiError } from "../shared/openai-errors";
 import type { UpstreamError } from "../types";
 
 /** Jina answers `{"detail":"…"}` (FastAPI) for most errors. */

@@ -1,4 +1,4 @@
-import { parseOpenAiError } from "../openai/openai-errors";
+import { parseOpenAiError } from "../shared/openai-errors";
 import type { ReplyFailure, UpstreamError } from "../types";
 
 type BaseResp = { status_code?: unknown; status_msg?: unknown };

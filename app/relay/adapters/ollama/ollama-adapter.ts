@@ -1,5 +1,5 @@
 import { clientWantsUsage } from "../shared/client-usage";
-import { parseOpenAiError } from "../openai/openai-errors";
+import { parseOpenAiError } from "../shared/openai-errors";
 import { channelBase, requireMode } from "../shared/channel-base";
 import { createNdjsonDecoder } from "../shared/ndjson-decoder";
 import { randomId } from "../shared/openai-shapes";

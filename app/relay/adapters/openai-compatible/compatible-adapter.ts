@@ -1,7 +1,7 @@
 import { openAiPayload, usageOfReply } from "../shared/openai-payload";
 import { clientWantsUsage } from "../shared/client-usage";
-import { parseOpenAiError } from "../openai/openai-errors";
-import { createOpenAiStreamTranslator } from "../openai/openai-stream";
+import { parseOpenAiError } from "../shared/openai-errors";
+import { createOpenAiStreamTranslator } from "../shared/openai-stream";
 import { channelBase, requireMode } from "../shared/channel-base";
 import type { Adapter, AdapterContext, ChannelAddress, RelayMode, UpstreamError, UpstreamRequest } from "../types";
 import { listOpenAiModels } from "../shared/list-models";

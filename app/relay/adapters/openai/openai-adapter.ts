@@ -1,6 +1,6 @@
 import { ChannelConfigError, type Adapter, type AdapterContext, type UpstreamRequest } from "../types";
-import { parseOpenAiError } from "./openai-errors";
-import { createOpenAiStreamTranslator } from "./openai-stream";
+import { parseOpenAiError } from "../shared/openai-errors";
+import { createOpenAiStreamTranslator } from "../shared/openai-stream";
 import { listOpenAiModels } from "../shared/list-models";
 import { openAiPayload, usageOfReply } from "../shared/openai-payload";
 import { channelBase } from "../shared/channel-base";

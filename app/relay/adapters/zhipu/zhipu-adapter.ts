@@ -1,6 +1,6 @@
 import { openAiPayload, usageOfReply } from "../shared/openai-payload";
 import { clientWantsUsage } from "../shared/client-usage";
-import { createOpenAiStreamTranslator } from "../openai/openai-stream";
+import { createOpenAiStreamTranslator } from "../shared/openai-stream";
 import { encodeEmbedding } from "../shared/openai-shapes";
 import { sendLiftingErrors } from "../shared/transport";
 import { ChannelConfigError, type Adapter, type AdapterContext } from "../types";

@@ -1,4 +1,4 @@
-import { parseOpenAiError } from "../openai/openai-errors";
+import { parseOpenAiError } from "../shared/openai-errors";
 import type { UpstreamError } from "../types";
 import { asRecord, parseJson } from "../shared/openai-shapes";
 

@@ -1,6 +1,6 @@
 import { upstreamUrl } from "../../adapters/openai/openai-adapter";
 import { usageOfReply } from "../../adapters/shared/openai-payload";
-import { parseOpenAiError } from "../../adapters/openai/openai-errors";
+import { parseOpenAiError } from "../../adapters/shared/openai-errors";
 import type { Adapter, StreamStep, StreamTranslator } from "../../adapters/types";
 import { parseOpenAiUsage } from "../../billing/usage-parse";
 import { isObject, sseFrame, type Json } from "../json-shape";
