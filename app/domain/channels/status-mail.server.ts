@@ -5,6 +5,7 @@ import { ROLE_ROOT } from "~/domain/users/roles";
 import { DEFAULT_LOCALE, type Locale } from "~/i18n/locale";
 import { t } from "~/i18n/translate";
 import { getDb } from "~/utils/db.server";
+import { escapeHtml } from "~/domain/email/escape-html";
 
 /**
  * Root's mail about channels a test run disabled or re-enabled (the reference mails root on
@@ -16,10 +17,6 @@ import { getDb } from "~/utils/db.server";
 export type ChannelStatusChange = { id: number; name: string; enabled: boolean; reason: string };
 
 const MAX_LISTED = 50;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export function describeChange(change: ChannelStatusChange, locale: Locale = DEFAULT_LOCALE): string {
   const values = { name: change.name, id: change.id };

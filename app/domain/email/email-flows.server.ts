@@ -22,6 +22,7 @@ import { randomAlphanumeric } from "~/utils/secrets.server";
 import { emailPolicyRefusal, isEmailTaken } from "./email-policy.server";
 import { sendMail, type Mail } from "./mailer.server";
 import type { Result } from "~/utils/result";
+import { escapeHtml } from "./escape-html";
 
 /**
  * The email sign-in flows (docs/product.md, Sign-in and accounts): a code for registration and binding, a reset link, the
@@ -34,10 +35,6 @@ export type Outcome = Result;
 /** The reference's generated password length. */
 const NEW_PASSWORD_LENGTH = 12;
 const MINUTES = Math.round(CODE_TTL_SECONDS / 60);
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function siteName(): string {
   return effectiveSystemName();

@@ -7,6 +7,7 @@ import { mailLocale } from "~/domain/users/language.server";
 import { USER_STATUS_ENABLED } from "~/domain/users/roles";
 import type { Locale } from "~/i18n/locale";
 import { t } from "~/i18n/translate";
+import { escapeHtml } from "~/domain/email/escape-html";
 
 /**
  * The low-balance reminder (decision 029): one mail per crossing of QuotaRemindThreshold. A
@@ -20,10 +21,6 @@ import { t } from "~/i18n/translate";
 const MAILS_PER_SWEEP = 100;
 
 export type ReminderSweep = { armed: number; reminded: number; mailed: number };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export async function sweepQuotaReminders(): Promise<ReminderSweep> {
   const threshold = options.int("QuotaRemindThreshold");
