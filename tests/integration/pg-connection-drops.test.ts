@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import pg from "pg";
 import { startOpenAiMock } from "../mocks/openai-upstream";
 import { startServer } from "../support/server";
+import { moneySnapshot } from "../support/money-snapshot";
 import { call, channelAndKey, chat, eventually, signIn, sleep, stoppedAfterAll } from "../support/standalone";
 
 /**
@@ -42,23 +43,7 @@ describe.skipIf(kind !== "postgres")("PostgreSQL connections dropped mid-load", 
     admin.on("error", (error) => console.error("[test] admin connection:", error.message));
     await admin.connect();
     const scratch = new pg.Client({ connectionString: server.databaseUrl });
-    const balances = async () => {
-      const row = (await scratch.query("select quota, used_quota, leased from users where username = 'root'")).rows[0];
-      const logged = (
-        await scratch.query(
-          "select coalesce(sum(quota), 0) as s, count(*) as n from logs where type = 2 and username = 'root' and token_name <> '模型测试'",
-        )
-      ).rows[0];
-      const leases = (await scratch.query("select coalesce(sum(amount), 0) as s from quota_leases")).rows[0];
-      return {
-        quota: Number(row.quota),
-        used: Number(row.used_quota),
-        leased: Number(row.leased),
-        logged: Number(logged.s),
-        logs: Number(logged.n),
-        leaseSum: Number(leases.s),
-      };
-    };
+    const balances = () => moneySnapshot(scratch);
     scratch.on("error", (error) => console.error("[test] reader connection:", error.message));
     await scratch.connect();
     const readerPid = Number((await scratch.query("select pg_backend_pid() as pid")).rows[0].pid);

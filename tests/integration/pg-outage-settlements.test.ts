@@ -4,6 +4,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { startOpenAiMock } from "../mocks/openai-upstream";
 import { startServer } from "../support/server";
+import { moneySnapshot } from "../support/money-snapshot";
 import { call, channelAndKey, chat, eventually, signIn, sleep, stoppedAfterAll } from "../support/standalone";
 
 /**
@@ -45,19 +46,7 @@ describe.skipIf(kind !== "postgres")("a 20 s PostgreSQL outage under relay load"
       const client = reader();
       await client.connect();
       try {
-        const user = (await client.query("select quota, used_quota from users where username = 'root'")).rows[0];
-        const logs = (
-          await client.query(
-            "select coalesce(sum(quota), 0) as s, count(*) as n, count(distinct other::jsonb->>'request_id') as ids from logs where type = 2 and username = 'root' and token_name <> '模型测试'",
-          )
-        ).rows[0];
-        return {
-          quota: Number(user.quota),
-          used: Number(user.used_quota),
-          logged: Number(logs.s),
-          logs: Number(logs.n),
-          requestIds: Number(logs.ids),
-        };
+        return await moneySnapshot(client);
       } finally {
         await client.end();
       }

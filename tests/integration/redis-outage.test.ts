@@ -4,6 +4,7 @@ import pg from "pg";
 import { startOpenAiMock } from "../mocks/openai-upstream";
 import { freePort, startServer } from "../support/server";
 import { startTestRedis } from "../support/redis-server";
+import { moneySnapshot } from "../support/money-snapshot";
 import { call, channelAndKey, chat, eventually, signIn, stoppedAfterAll } from "../support/standalone";
 
 /**
@@ -158,21 +159,15 @@ describe("Redis outage", () => {
       let figures: Record<string, number> = {};
       const settled = await eventually(
         async () => {
-          const user = (await db.query("select quota, used_quota, leased from users where username = 'root'")).rows[0];
-          const logs = (
-            await db.query(
-              "select count(*) as n, coalesce(sum(quota), 0) as s from logs where type = 2 and username = 'root' and token_name <> '模型测试'",
-            )
-          ).rows[0];
-          const leases = (await db.query("select coalesce(sum(amount), 0) as s from quota_leases")).rows[0];
+          const money = await moneySnapshot(db);
           figures = {
             relayCalls,
-            usageLogs: Number(logs.n),
-            consumedQuota: 100_000_000 - Number(user.quota),
-            loggedQuota: Number(logs.s),
-            usedQuota: Number(user.used_quota),
-            leased: Number(user.leased),
-            leaseSum: Number(leases.s),
+            usageLogs: money.logs,
+            consumedQuota: 100_000_000 - money.quota,
+            loggedQuota: money.logged,
+            usedQuota: money.used,
+            leased: money.leased,
+            leaseSum: money.leaseSum,
           };
           return figures.usageLogs === figures.relayCalls && figures.leased === 0 && figures.leaseSum === 0;
         },
