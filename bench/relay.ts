@@ -22,6 +22,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 // Each row's seconds are split into this many interleaved runs per target (medians reported).
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SOAK_REQUESTS = Number(process.env.BENCH_SOAK ?? 100_000);
+// The soak runs at least this long, whatever the rows already served: a stall shows in a long run.
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const { upstream, server, key, api, close } = await startBenchGateway();
 // Another checkout's build on the same mock and database server, for a before/after in one run.
 const baseline = process.env.BENCH_BASELINE
@@ -163,17 +165,20 @@ try {
   }
   const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / gatewayRequests;
 
-  // Memory is read after a soak to 100k requests, so a leak would show.
+  // Memory is read after a soak to 100k requests (and at least SOAK_SECONDS), so a leak would show.
   let soakErrors = 0;
   const errorSamples = rows.flatMap(([, , , g]) => g.errorSamples);
   // The soak is also the long run a stall would show in: its slowest request is printed.
   const soakStarted = Date.now();
   let soakLongest = 0;
-  while (gatewayRequests < SOAK_REQUESTS) {
+  const soakUntil = soakStarted + SOAK_SECONDS * 1000;
+  const soakRuns: LoadResult[] = [];
+  while (gatewayRequests < SOAK_REQUESTS || Date.now() < soakUntil) {
     const g = await runLoad(gatewayUrl, viaGateway(false), 50, 5);
     gatewayRequests += g.requests + g.errors;
     soakErrors += g.errors;
     soakLongest = Math.max(soakLongest, g.max);
+    soakRuns.push(g);
     errorSamples.push(...g.errorSamples);
   }
   const soakSeconds = (Date.now() - soakStarted) / 1000;
@@ -338,8 +343,9 @@ try {
   console.log(
     `\ngateway CPU per request over the four runs: ${f(cpuPerRequest, 3)} ms; RSS after ${gatewayRequests} requests: ${f(rss, 0)} MB; soak errors: ${soakErrors}`,
   );
+  const soak = combineRuns(soakRuns);
   console.log(
-    `slowest request of the ${f(soakSeconds, 0)} s soak at fifty connections (non-stream): ${f(soakLongest, 1)} ms`,
+    `soak: ${f(soakSeconds, 0)} s at fifty connections (non-stream), ${f(soak.rps, 0)} req/s, p50 / p99 ${f(soak.p50, 2)} / ${f(soak.p99, 2)} ms (p99 / p50 ${f(soak.p99 / Math.max(soak.p50, 0.001), 1)}); slowest request ${f(soakLongest, 1)} ms${soakLongest > 50 ? " (a stall over 50 ms)" : ""}`,
   );
   for (const sample of errorSamples.slice(0, 10)) console.log(`error: ${sample}`);
   console.log(
