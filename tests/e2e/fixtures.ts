@@ -218,6 +218,14 @@ export function readsEnglish(): boolean {
 }
 
 /**
+ * A text as the page writes it in the reader's language, for a test that compares what it read
+ * itself (a control's validationMessage, a value from page.evaluate) with what it expects.
+ */
+export function written(text: string): string {
+  return expectedInLanguage(text) as string;
+}
+
+/**
  * A pattern for a message of the catalog as the reader's language writes it, for a test that
  * looks for part of a message: `said("渠道 {{name}} 测试成功，耗时 {{seconds}} 秒", { name })`
  * matches it with that name and any time. A value left out matches anything.
