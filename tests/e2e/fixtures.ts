@@ -228,17 +228,21 @@ export function written(text: string): string {
 /**
  * A pattern for a message of the catalog as the reader's language writes it, for a test that
  * looks for part of a message: `said("渠道 {{name}} 测试成功，耗时 {{seconds}} 秒", { name })`
- * matches it with that name and any time. A value left out matches anything.
+ * matches it with that name and any time. A value left out matches anything. Messages the
+ * enhancement scripts finish in the browser hold `{name}` instead (已复制：{text}): a value given
+ * for such a name fills it too; one not given stays as written, as the page may show it so.
  */
 export function said(key: string, values: Record<string, string | number> = {}): RegExp {
   if (english && !Object.hasOwn(catalog, key)) throw new Error(`not in the English catalog: ${key}`);
   const text = english ? catalog[key]! : key;
   const source = text
-    .split(/(\{\{\s*\w+\s*\}\})/)
+    .split(/(\{\{\s*\w+\s*\}\}|\{\w+\})/)
     .map((part) => {
       const name = /^\{\{\s*(\w+)\s*\}\}$/.exec(part)?.[1];
-      if (!name) return escapeRegExp(part);
-      return name in values ? escapeRegExp(String(values[name])) : "[\\s\\S]+?";
+      if (name) return name in values ? escapeRegExp(String(values[name])) : "[\\s\\S]+?";
+      const scriptName = /^\{(\w+)\}$/.exec(part)?.[1];
+      if (scriptName && scriptName in values) return escapeRegExp(String(values[scriptName]));
+      return escapeRegExp(part);
     })
     .join("");
   return new RegExp(source);
