@@ -38,6 +38,15 @@ export default defineConfig({
     // core flow runs in both languages, and in both ways of posting a form, without running
     // twice more (tests/e2e/fixtures.ts reads the flows' Chinese through the English catalog).
     { name: "no-js", use: { javaScriptEnabled: false, locale: "en-US" }, grep: /@nojs/ },
+    // The flows that need JavaScript (not core, so not in no-js) read in English as well: with
+    // the two projects above, every flow runs in both languages.
+    {
+      name: "en-js",
+      use: { javaScriptEnabled: true, locale: "en-US" },
+      grepInvert: /@nojs/,
+      // Those pages are about the languages themselves, and choose theirs.
+      testIgnore: "english-pages.spec.ts",
+    },
   ],
   webServer: {
     command: "node --import tsx tests/support/e2e-server.ts",

@@ -85,8 +85,7 @@ test.describe("enhancement script", () => {
       await route.continue();
     });
     // Two presses 150 ms apart, both before the answer (held 800 ms) arrives.
-    await page.evaluate(() => {
-      const submit = [...document.querySelectorAll("button")].find((b) => b.textContent === "提交")!;
+    await page.getByRole("button", { name: "提交", exact: true }).evaluate((submit: HTMLButtonElement) => {
       submit.click();
       setTimeout(() => submit.click(), 150);
     });

@@ -1,4 +1,4 @@
-import { expect as baseExpect, test as base, type Page } from "@playwright/test";
+import { expect as baseExpect, test as base, type Browser } from "@playwright/test";
 import { english as catalog } from "../../app/i18n/en";
 import { translateText } from "../../app/i18n/translate";
 
@@ -86,17 +86,36 @@ const FINDERS = new Set([
   "locator",
 ]);
 
-function isFinder(value: unknown): value is object {
-  return (
-    !!value &&
-    typeof value === "object" &&
-    typeof (value as { getByRole?: unknown }).getByRole === "function" &&
-    !(value instanceof Promise)
-  );
+/**
+ * What the wrapper reads through: pages, frames and locators, which find page text, and the
+ * browser and contexts, which make pages. Known by shape: the bundle's class names are minified.
+ */
+function isWrappable(value: unknown): value is object {
+  if (!value || typeof value !== "object" || value instanceof Promise) return false;
+  const { getByRole, newPage } = value as { getByRole?: unknown; newPage?: unknown };
+  return typeof getByRole === "function" || typeof newPage === "function";
+}
+
+/** One wrapper per object, so that a page reached twice (page.context().pages()) is the same page. */
+const wrappers = new WeakMap<object, object>();
+const made = new WeakSet<object>();
+
+/**
+ * A result, wrapped where it is something that finds page text or makes pages — also inside a
+ * promise (newContext, newPage, waitForEvent("popup")) or a list (locator.all(), pages()): a tab
+ * a test opens reads English as its first page does.
+ */
+function wrapResult(value: unknown): unknown {
+  if (value instanceof Promise) return value.then(wrapResult);
+  if (Array.isArray(value)) return value.some(isWrappable) ? value.map(wrapResult) : value;
+  return isWrappable(value) ? wrap(value) : value;
 }
 
 function wrap<T extends object>(target: T): T {
-  return new Proxy(target, {
+  if (made.has(target)) return target;
+  const known = wrappers.get(target);
+  if (known) return known as T;
+  const proxy = new Proxy(target, {
     get(object, property, receiver) {
       const value: unknown = Reflect.get(object, property, receiver);
       if (typeof value !== "function") return value;
@@ -105,12 +124,13 @@ function wrap<T extends object>(target: T): T {
         if (typeof property === "string" && FINDERS.has(property)) given = findArguments(property, args);
         // selectOption({ label }) names page text; a bare string may be a value: left alone.
         if (property === "selectOption") given = [inLanguage(args[0]), ...args.slice(1)];
-        const result: unknown = (value as (...a: unknown[]) => unknown).apply(object, given);
-        // A page, locator or frame locator (the bundle's class names are minified: known by shape).
-        return isFinder(result) ? wrap(result) : result;
+        return wrapResult((value as (...a: unknown[]) => unknown).apply(object, given));
       };
     },
   });
+  wrappers.set(target, proxy);
+  made.add(proxy);
+  return proxy;
 }
 
 /** An expected text, as the English page writes it (matched as the matcher matches). */
@@ -157,12 +177,39 @@ export const expect = new Proxy(baseExpect, {
   },
 }) as typeof baseExpect;
 
-export const test = base.extend<{ page: Page }>({
-  page: async ({ page }, use, testInfo) => {
-    english = (testInfo.project.use.locale ?? "").startsWith("en");
-    await use(english ? wrap(page) : page);
-    english = false;
-  },
+/**
+ * While an English test runs, the contexts and pages the worker's browser makes come wrapped:
+ * the test's own `context` and `page` (Playwright makes them with browser.newContext()) and
+ * those a test makes itself, a second tab or a reader in another time zone. Returns the undoing.
+ */
+function wrapWhatItMakes(browser: Browser): () => void {
+  const own = browser as unknown as Record<string, unknown>;
+  for (const method of ["newContext", "newPage"] as const) {
+    const make = browser[method] as (...args: unknown[]) => unknown;
+    own[method] = (...args: unknown[]) => wrapResult(make.apply(browser, args));
+  }
+  return () => {
+    delete own.newContext;
+    delete own.newPage;
+  };
+}
+
+export const test = base.extend<{ language: void }>({
+  // Set up before the test's other fixtures (it is automatic), and for every test: also one that
+  // makes its pages from `browser` and has no `page`. The browser is changed for the test's time
+  // only, not wrapped as a worker fixture: overriding a worker fixture would give the files that
+  // import this `test` other workers than english-pages.spec.ts, which imports Playwright's own,
+  // and that file would then run last, after other flows put Chinese names on root's lists.
+  language: [
+    async ({ browser }, use, testInfo) => {
+      english = (testInfo.project.use.locale ?? "").startsWith("en");
+      const undo = english ? wrapWhatItMakes(browser) : () => {};
+      await use();
+      undo();
+      english = false;
+    },
+    { auto: true },
+  ],
 });
 
 /** Whether this test reads the console in English (for the few checks that must say which). */
@@ -171,19 +218,31 @@ export function readsEnglish(): boolean {
 }
 
 /**
+ * A text as the page writes it in the reader's language, for a test that compares what it read
+ * itself (a control's validationMessage, a value from page.evaluate) with what it expects.
+ */
+export function written(text: string): string {
+  return expectedInLanguage(text) as string;
+}
+
+/**
  * A pattern for a message of the catalog as the reader's language writes it, for a test that
  * looks for part of a message: `said("渠道 {{name}} 测试成功，耗时 {{seconds}} 秒", { name })`
- * matches it with that name and any time. A value left out matches anything.
+ * matches it with that name and any time. A value left out matches anything. Messages the
+ * enhancement scripts finish in the browser hold `{name}` instead (已复制：{text}): a value given
+ * for such a name fills it too; one not given stays as written, as the page may show it so.
  */
 export function said(key: string, values: Record<string, string | number> = {}): RegExp {
   if (english && !Object.hasOwn(catalog, key)) throw new Error(`not in the English catalog: ${key}`);
   const text = english ? catalog[key]! : key;
   const source = text
-    .split(/(\{\{\s*\w+\s*\}\})/)
+    .split(/(\{\{\s*\w+\s*\}\}|\{\w+\})/)
     .map((part) => {
       const name = /^\{\{\s*(\w+)\s*\}\}$/.exec(part)?.[1];
-      if (!name) return escapeRegExp(part);
-      return name in values ? escapeRegExp(String(values[name])) : "[\\s\\S]+?";
+      if (name) return name in values ? escapeRegExp(String(values[name])) : "[\\s\\S]+?";
+      const scriptName = /^\{(\w+)\}$/.exec(part)?.[1];
+      if (scriptName && scriptName in values) return escapeRegExp(String(values[scriptName]));
+      return escapeRegExp(part);
     })
     .join("");
   return new RegExp(source);

@@ -163,7 +163,7 @@ test.describe("personal settings with JavaScript", () => {
     await signIn(page, user.username, user.password);
     await page.goto("/setting");
     await page.getByTestId("model-tags").getByText(model, { exact: true }).click();
-    await expect(page.getByText(`已复制：${model}`)).toBeVisible();
+    await expect(page.getByText(said("已复制：{text}", { text: model }))).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(model);
     await page.getByRole("button", { name: "复制" }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(

@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { type Locator, type Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, said, test } from "./fixtures";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { apiLogin, mergeOption, setOption, uniqueName } from "./helpers";
 
@@ -282,7 +282,7 @@ test.describe("layout at 1280 and 390 px", () => {
     for (const viewport of [{ width: 1280, height: 800 }, PHONE]) {
       await page.setViewportSize(viewport);
       await page.goto("/detail");
-      const chart = page.getByRole("img", { name: /额度消耗/ });
+      const chart = page.getByRole("img", { name: said("额度消耗") });
       const label = chart.getByText("$0.00", { exact: true });
       await expect(label).toBeVisible();
       // Drawn inside a scaled-down SVG they were 5–7 px tall on screen: unreadable.
