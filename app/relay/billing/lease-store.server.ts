@@ -6,8 +6,10 @@ import { LOG_TYPE } from "~/domain/logs/log-types";
 
 /**
  * The database side of quota leases (see quota.server for the in-memory side). Each function
- * is one statement, so each is atomic on its own, and each locks a user's row before its
- * token's, the order every billing statement keeps.
+ * is one statement, so each is atomic on its own, and each takes its row locks in the one order
+ * every billing statement keeps: the lease's row, then the user's, then the token's. Two
+ * statements that kept different orders could wait on each other, and PostgreSQL breaks such a
+ * cycle only after `deadlock_timeout` (1 s): a second's stall for every request on that payer.
  */
 
 export type ConsumeLog = {
@@ -55,8 +57,12 @@ export async function takeLease(nodeId: string, payer: LeasePayer, want: number,
   const db = await getDb();
   const result = await retryOnDeadlock(() =>
     sql<{ id: number | null; granted: number | null; user_free: number | null }>`/* prepared:lease_take */
-      with cu as (
-        select quota - leased as free from users where id = ${payer.userId} for update
+      with cl as (
+        select id from quota_leases
+        where node_id = ${nodeId}::text and user_id = ${payer.userId}::int and token_id = ${payer.tokenId}::int for update
+      ), cu as (
+        -- The payer's lease row (when it exists) is locked first: the scalar subquery runs before the user's row is read.
+        select quota - leased as free from users where id = ${payer.userId} and (select count(*) from cl) >= 0 for update
       ), ct as (
         select remain_quota - leased as free from tokens where id = ${payer.tokenId} and ${payer.limited}::boolean for update
       ), g as (
