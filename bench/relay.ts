@@ -17,6 +17,7 @@ import { chatBody, startBenchGateway } from "./gateway-setup";
 import { combineRuns, runLoad, type LoadResult } from "./load";
 import { cpuMs, rssMb } from "./process-stats";
 import { startAnthropicMock } from "../tests/mocks/anthropic-upstream";
+import { parsePrometheus, sumOf } from "../tests/support/prometheus";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 // Each row's seconds are split into this many interleaved runs per target (medians reported).
@@ -24,7 +25,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SOAK_REQUESTS = Number(process.env.BENCH_SOAK ?? 100_000);
 // The soak runs at least this long, whatever the rows already served: a stall shows in a long run.
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
-const { upstream, server, key, api, close } = await startBenchGateway();
+// /metrics on: the soak reads the gateway's own event-loop delay from it.
+const METRICS_TOKEN = "bench-metrics";
+const { upstream, server, key, api, close } = await startBenchGateway({ env: { METRICS_TOKEN } });
 // Another checkout's build on the same mock and database server, for a before/after in one run.
 const baseline = process.env.BENCH_BASELINE
   ? await startBenchGateway({ cwd: process.env.BENCH_BASELINE, upstream })
@@ -169,6 +172,20 @@ try {
   let soakErrors = 0;
   const errorSamples = rows.flatMap(([, , , g]) => g.errorSamples);
   // The soak is also the long run a stall would show in: its slowest request is printed.
+  // What the gateway itself saw, from /metrics: its relay calls over 50 ms and 500 ms (cumulative
+  // counts, so the soak's are a difference), and its event loop's longest delay (a scrape resets
+  // it, so the scrape after the soak covers the soak alone).
+  const gatewaySaw = async () => {
+    const scrape = await fetch(`${server.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    const samples = parsePrometheus(await scrape.text());
+    const calls = sumOf(samples, "switchyard_relay_duration_seconds_count");
+    return {
+      over50: calls - sumOf(samples, "switchyard_relay_duration_seconds_bucket", { le: "0.05" }),
+      over500: calls - sumOf(samples, "switchyard_relay_duration_seconds_bucket", { le: "0.5" }),
+      loopDelayMaxMs: sumOf(samples, "nodejs_eventloop_lag_max_seconds") * 1000,
+    };
+  };
+  const sawBefore = await gatewaySaw();
   const soakStarted = Date.now();
   let soakLongest = 0;
   const soakUntil = soakStarted + SOAK_SECONDS * 1000;
@@ -182,6 +199,7 @@ try {
     errorSamples.push(...g.errorSamples);
   }
   const soakSeconds = (Date.now() - soakStarted) / 1000;
+  const sawAfter = await gatewaySaw();
   const rss = rssMb(server.pid);
 
   // What limits add: the same call by a token with rpm and tpm limits (one counter taken before,
@@ -346,6 +364,9 @@ try {
   const soak = combineRuns(soakRuns);
   console.log(
     `soak: ${f(soakSeconds, 0)} s at fifty connections (non-stream), ${f(soak.rps, 0)} req/s, p50 / p99 ${f(soak.p50, 2)} / ${f(soak.p99, 2)} ms (p99 / p50 ${f(soak.p99 / Math.max(soak.p50, 0.001), 1)}); slowest request ${f(soakLongest, 1)} ms${soakLongest > 50 ? " (a stall over 50 ms)" : ""}`,
+  );
+  console.log(
+    `  inside the gateway (its /metrics) in the soak: ${sawAfter.over50 - sawBefore.over50} calls over 50 ms, ${sawAfter.over500 - sawBefore.over500} over 500 ms; its event loop was held at most ${f(sawAfter.loopDelayMaxMs, 1)} ms (a slower request than these waited outside it: connecting, the load generator, the mock, the machine)`,
   );
   for (const sample of errorSamples.slice(0, 10)) console.log(`error: ${sample}`);
   console.log(
