@@ -22,6 +22,7 @@ let userId = 0;
 let tokenId = 0;
 
 describe.skipIf(kind !== "postgres")("billing statements and row locks", () => {
+  const serverUrl = process.env.DATABASE_URL;
   beforeAll(async () => {
     // The app's own statements, on the suite's database.
     process.env.DATABASE_URL = databaseUrl;
@@ -45,6 +46,9 @@ describe.skipIf(kind !== "postgres")("billing statements and row locks", () => {
     await admin?.query("delete from quota_leases where node_id = $1", [NODE]).catch(() => undefined);
     await admin?.query("delete from billing_journals where node_id = $1", [NODE]).catch(() => undefined);
     await admin?.end();
+    const { closeDatabase } = await import("~/utils/db.server");
+    await closeDatabase();
+    process.env.DATABASE_URL = serverUrl;
   });
 
   /** Resolves once `count` backends run a statement marked `tag` and wait for a lock. */
