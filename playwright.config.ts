@@ -1,24 +1,24 @@
 import { defineConfig } from "@playwright/test";
 
-// Browsers cannot be downloaded here: Debian's chromium drives the tests. The flags keep it off
-// the (closed) network at start.
-// A random port per run, so two runs on one machine do not meet; workers inherit it via env.
-process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 20000));
-const port = Number(process.env.E2E_PORT);
-const baseURL = `http://127.0.0.1:${port}`;
-
+// Each worker starts its own console server on a free port (tests/e2e/console-server.ts), so no
+// run meets another on this machine, and more workers (E2E_WORKERS) drive servers side by side.
 export default defineConfig({
   testDir: "tests/e2e",
+  // A file's tests run in order in one worker (they build on each other). One worker: the browser
+  // alone keeps a core busy, and `npm test` runs this beside the vitest shards.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
-  timeout: 30_000,
+  // Bounds for a machine that is also running the vitest shards: a flow takes 3-8 s alone.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   reporter: process.env.CI ? "list" : "line",
   use: {
-    baseURL,
     // The flows read the console as a Chinese reader does: with the browser's default en-US,
     // the answers from the server (form errors, flashes) come in English (decision 045).
     locale: "zh-CN",
+    // Browsers cannot be downloaded here: Debian's chromium drives the tests. The flags keep it
+    // off the (closed) network at start.
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [
@@ -32,28 +32,20 @@ export default defineConfig({
       ],
     },
   },
+  // Every flow in both languages; the core flows (tagged @nojs) also with JavaScript off. Chinese
+  // is the language the flows are written in; the English projects read them through the English
+  // catalog (tests/e2e/fixtures.ts). The core flows in English with JavaScript on and in Chinese
+  // with it off would double the run, past what CI's time allows on a two-core machine.
   projects: [
-    { name: "js", use: { javaScriptEnabled: true } },
-    // The core flows again with JavaScript off, every form as plain HTML, read in English: each
-    // core flow runs in both languages, and in both ways of posting a form, without running
-    // twice more (tests/e2e/fixtures.ts reads the flows' Chinese through the English catalog).
-    { name: "no-js", use: { javaScriptEnabled: false, locale: "en-US" }, grep: /@nojs/ },
-    // The flows that need JavaScript (not core, so not in no-js) read in English as well: with
-    // the two projects above, every flow runs in both languages.
+    { name: "zh-js", use: { javaScriptEnabled: true } },
+    { name: "en-no-js", use: { javaScriptEnabled: false, locale: "en-US" }, grep: /@nojs/ },
     {
       name: "en-js",
       use: { javaScriptEnabled: true, locale: "en-US" },
       grepInvert: /@nojs/,
-      // Those pages are about the languages themselves, and choose theirs.
-      testIgnore: "english-pages.spec.ts",
+      // english-pages checks both languages itself; the page weights are the same scripts in
+      // either language (the pages' words are rendered on the server).
+      testIgnore: ["english-pages.spec.ts", "page-weight.spec.ts"],
     },
   ],
-  webServer: {
-    command: "node --import tsx tests/support/e2e-server.ts",
-    url: `${baseURL}/healthz`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    env: { E2E_PORT: String(port) },
-    stdout: "pipe",
-  },
 });

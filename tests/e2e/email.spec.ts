@@ -26,9 +26,9 @@ async function registerWithCode(username: string, password: string, email: strin
   expect(((await registered.json()) as { success: boolean }).success).toBe(true);
 }
 
-test.beforeAll(async ({ playwright }, testInfo) => {
+test.beforeAll(async ({ playwright, consoleServer }) => {
   smtp = await startTestSmtp();
-  const baseURL = testInfo.project.use.baseURL!;
+  const baseURL = consoleServer.url;
   root = await playwright.request.newContext({ baseURL });
   expect((await root.post("/api/user/login", { data: { username: "root", password: "123456" } })).ok()).toBe(true);
   for (const [key, value] of [

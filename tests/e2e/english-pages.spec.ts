@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { startOpenAiMock, type MockUpstream } from "../mocks/openai-upstream";
 import { apiLogin, mergeOption, uniqueName } from "./helpers";
 
@@ -9,6 +10,10 @@ import { apiLogin, mergeOption, uniqueName } from "./helpers";
  * Chinese left is the page's own text. SCREENSHOTS=1 also keeps a full-page picture of each page
  * at 1280 and 390 px in both languages, under test-results/screenshots/, for a person to review.
  */
+
+// Its pages must show no Chinese a flow left behind (a user named in Chinese on root's lists),
+// and it checks the languages themselves: a server of its own, read as written.
+test.use({ ownServer: true, readAsWritten: true });
 
 let upstream: MockUpstream;
 const ids: { channel?: number; token?: number; redemption?: number; user?: number } = {};
@@ -28,9 +33,9 @@ function firstRow<T>(data: T[] | { items?: T[] }): T | undefined {
   return (Array.isArray(data) ? data : data.items)?.[0];
 }
 
-test.beforeAll(async ({ browser }, testInfo) => {
+test.beforeAll(async ({ browser, consoleServer }) => {
   upstream = await startOpenAiMock();
-  const root = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  const root = await browser.newContext({ baseURL: consoleServer.url });
   await apiLogin(root.request, "root", "123456");
   const channelName = uniqueName("ench");
   const channel = await json(
@@ -80,7 +85,7 @@ test.beforeAll(async ({ browser }, testInfo) => {
   });
   await root.close();
 
-  const user = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  const user = await browser.newContext({ baseURL: consoleServer.url });
   const userId = await apiLogin(user.request, userName, userPassword);
   const headers = { "New-Api-User": String(userId) };
   expect(

@@ -1,6 +1,7 @@
 import { expect as baseExpect, test as base, type Browser } from "@playwright/test";
 import { english as catalog } from "../../app/i18n/en";
 import { translateText } from "../../app/i18n/translate";
+import { startConsoleServer, type ConsoleServer } from "./console-server";
 
 /**
  * The flows are written as a Chinese reader sees the console: they find a field by 用户名 and
@@ -194,15 +195,33 @@ function wrapWhatItMakes(browser: Browser): () => void {
   };
 }
 
-export const test = base.extend<{ language: void }>({
+export const test = base.extend<
+  { language: void; readAsWritten: boolean },
+  { consoleServer: ConsoleServer; ownServer: boolean }
+>({
+  // A file that must find the console as a fresh operator does, untouched by other flows,
+  // says so: a distinct worker option gives it a worker, and so a server, of its own.
+  ownServer: [false, { scope: "worker", option: true }],
+  consoleServer: [
+    // Asks for `ownServer` so that the server is plainly the worker's: a file that wants its own
+    // is a worker of its own.
+    async ({ ownServer }, use) => {
+      void ownServer;
+      const server = await startConsoleServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: "worker", timeout: 150_000 },
+  ],
+  baseURL: async ({ consoleServer }, use) => use(consoleServer.url),
+  // A test that checks the languages themselves reads the pages as they are, whatever its locale.
+  readAsWritten: [false, { option: true }],
   // Set up before the test's other fixtures (it is automatic), and for every test: also one that
   // makes its pages from `browser` and has no `page`. The browser is changed for the test's time
-  // only, not wrapped as a worker fixture: overriding a worker fixture would give the files that
-  // import this `test` other workers than english-pages.spec.ts, which imports Playwright's own,
-  // and that file would then run last, after other flows put Chinese names on root's lists.
+  // only: the worker's browser is shared by every file the worker runs.
   language: [
-    async ({ browser }, use, testInfo) => {
-      english = (testInfo.project.use.locale ?? "").startsWith("en");
+    async ({ browser, readAsWritten }, use, testInfo) => {
+      english = !readAsWritten && (testInfo.project.use.locale ?? "").startsWith("en");
       const undo = english ? wrapWhatItMakes(browser) : () => {};
       await use();
       undo();

@@ -53,10 +53,10 @@ async function newContext(
  * Pages with something on them, as a running gateway has: a channel answering a priced model,
  * a few tokens of root's and the calls they made (usage log rows, dashboard figures).
  */
-test.beforeAll(async ({ browser }, testInfo) => {
+test.beforeAll(async ({ browser, consoleServer }) => {
   upstream = await startOpenAiMock();
   model = uniqueName("pw");
-  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  const context = await browser.newContext({ baseURL: consoleServer.url });
   const request = context.request;
   await apiLogin(request, "root", "123456");
   const root = { "New-Api-User": "1" };

@@ -7,10 +7,10 @@ let upstream: MockUpstream;
 let model: string;
 
 /** A channel answering one priced model of its own, so every reply here comes from this mock. */
-test.beforeAll(async ({ browser }, testInfo) => {
+test.beforeAll(async ({ browser, consoleServer }) => {
   upstream = await startOpenAiMock();
   model = uniqueName("pg");
-  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  const context = await browser.newContext({ baseURL: consoleServer.url });
   await apiLogin(context.request, "root", "123456");
   const channel = await context.request.post("/api/channel/", {
     headers: { "New-Api-User": "1" },
