@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import WeightedShards from "./tests/support/weighted-shards";
 
 // Kept apart from vite.config.ts so the Remix plugin is not loaded under vitest.
 const alias = { "~": fileURLToPath(new URL("./app", import.meta.url)) };
@@ -35,6 +36,8 @@ const integrationFiles = (db: string) =>
 export default defineConfig({
   resolve: { alias },
   test: {
+    // `npm test` runs the suite as shards side by side (tests/support/vitest-shards.mjs).
+    sequence: { sequencer: WeightedShards },
     projects: [
       // Unit files share nothing, so they use both cores; the integration files of one project share
       // its one server (and its options), so they run one at a time, after the unit files.

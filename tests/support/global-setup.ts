@@ -23,6 +23,6 @@ export default async function setup(project: TestProject) {
     await server.stop();
     // What the server printed (unhandled errors included), for a failed run to be read afterwards.
     mkdirSync("test-results", { recursive: true });
-    writeFileSync(`test-results/server-${kind}.log`, server.output());
+    writeFileSync(`test-results/server-${kind}-${process.env.VITEST_SHARD ?? "1"}.log`, server.output());
   };
 }
