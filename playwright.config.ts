@@ -5,11 +5,11 @@ import { defineConfig } from "@playwright/test";
 export default defineConfig({
   testDir: "tests/e2e",
   // A file's tests run in order in one worker (they build on each other). One worker: the browser
-  // alone keeps a core busy, and `npm test` runs this beside the vitest shards.
+  // alone keeps both cores of a small machine busy; a second made no run faster.
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
-  // Bounds for a machine that is also running the vitest shards: a flow takes 3-8 s alone.
+  // Bounds with room for a slow machine: a flow takes 3-8 s.
   timeout: 60_000,
   expect: { timeout: 15_000 },
   reporter: process.env.CI ? "list" : "line",

@@ -79,9 +79,13 @@ export async function pickChannelType(page: Page, label: string, javaScriptEnabl
   const switched = page.waitForResponse(
     (r) => r.request().method() === "POST" && (r.request().postData() ?? "").includes("intent=switch-type"),
   );
+  // The switch posts the form and a new page replaces this one: marked, this page is told from the
+  // new one, which a slow machine may not have shown yet when the post's answer is in.
+  await page.locator("html").evaluate((html) => html.setAttribute("data-before-switch", ""));
   await page.getByLabel("类型").selectOption({ label });
   if (!javaScriptEnabled) await page.getByRole("button", { name: "切换类型" }).click();
   await switched;
+  await expect(page.locator("html[data-before-switch]")).toHaveCount(0);
   await page.waitForLoadState();
   await expect(page.getByLabel("类型").locator("option:checked")).toHaveText(label);
 }

@@ -1,8 +1,8 @@
-// `npm test` after the build: the vitest suite as shards (`vitest run --shard=i/n`, dealt out by
-// tests/support/weighted-shards.ts) and Playwright, all side by side, each its own process with
-// its own servers. Run one after the other they took longer than CI allows on a two-core
-// machine, while the integration files mostly wait (on upstreams that answer late, outages,
-// schedules) and left the cores idle.
+// `npm test` after the build: the vitest suite as shards side by side (`vitest run --shard=i/n`,
+// dealt out by tests/support/weighted-shards.ts), each its own process with its own servers, then
+// Playwright. One vitest process runs the integration files one at a time, and they mostly wait
+// (on upstreams that answer late, outages, schedules): alone it left the cores idle. Playwright
+// keeps both cores busy by itself, so it runs after: beside the shards, both took longer.
 // Every line is printed as it comes, marked with the suite it belongs to.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -27,15 +27,15 @@ function run(name, args, env = {}) {
   });
 }
 
-const suites = [
-  ...Array.from({ length: shards }, (_, i) =>
+const shardResults = await Promise.all(
+  Array.from({ length: shards }, (_, i) =>
     run(`vitest ${i + 1}/${shards}`, ["node_modules/vitest/vitest.mjs", "run", `--shard=${i + 1}/${shards}`], {
       VITEST_SHARD: String(i + 1),
     }),
   ),
-  run("playwright", ["node_modules/@playwright/test/cli.js", "test"]),
-];
-const failed = (await Promise.all(suites)).filter((suite) => !suite.ok).map((suite) => suite.name);
+);
+const results = [...shardResults, await run("playwright", ["node_modules/@playwright/test/cli.js", "test"])];
+const failed = results.filter((suite) => !suite.ok).map((suite) => suite.name);
 if (failed.length > 0) {
   console.error(`failed: ${failed.join(", ")}`);
   process.exit(1);

@@ -12,22 +12,29 @@ import fileSeconds from "./vitest-file-seconds.json" with { type: "json" };
 const seconds = fileSeconds as Record<string, number>;
 const UNKNOWN_SECONDS = { unit: 1, integration: 10 };
 
+/** Projects whose files stay in one shard: their shared server is costly to start (PGlite's initdb). */
+const KEPT_TOGETHER = new Set(["integration-pglite"]);
+
 export default class WeightedShards extends BaseSequencer {
   override async shard(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { index, count } = this.ctx.config.shard!;
-    const weighed = files
-      .map((spec) => {
-        const key = `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`;
-        const unknown = spec.project.name === "unit" ? UNKNOWN_SECONDS.unit : UNKNOWN_SECONDS.integration;
-        return { spec, key, weight: seconds[key] ?? unknown };
-      })
-      .sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
+    const lots = new Map<string, { specs: TestSpecification[]; weight: number }>();
+    for (const spec of files) {
+      const key = `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`;
+      const unknown = spec.project.name === "unit" ? UNKNOWN_SECONDS.unit : UNKNOWN_SECONDS.integration;
+      const lotKey = KEPT_TOGETHER.has(spec.project.name) ? spec.project.name : key;
+      const lot = lots.get(lotKey) ?? { specs: [], weight: 0 };
+      lot.specs.push(spec);
+      lot.weight += seconds[key] ?? unknown;
+      lots.set(lotKey, lot);
+    }
+    const weighed = [...lots.entries()].sort(([a, x], [b, y]) => y.weight - x.weight || (a < b ? -1 : 1));
     const loads = new Array<number>(count).fill(0);
     const mine: TestSpecification[] = [];
-    for (const file of weighed) {
+    for (const [, lot] of weighed) {
       const lightest = loads.indexOf(Math.min(...loads));
-      loads[lightest]! += file.weight;
-      if (lightest === index - 1) mine.push(file.spec);
+      loads[lightest]! += lot.weight;
+      if (lightest === index - 1) mine.push(...lot.specs);
     }
     return mine;
   }
