@@ -36,7 +36,7 @@ const integrationFiles = (db: string) =>
 export default defineConfig({
   resolve: { alias },
   test: {
-    // `npm test` runs the suite as shards side by side (tests/support/vitest-shards.mjs).
+    // `npm test` runs the suite as shards side by side (tests/support/run-suites.mjs).
     sequence: { sequencer: WeightedShards },
     projects: [
       // Unit files share nothing, so they use both cores; the integration files of one project share

@@ -13,16 +13,20 @@ function run(name, args, env = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
     const mark = `[${name}] `;
+    const lines = [];
     const child = spawn(process.execPath, args, {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     for (const stream of [child.stdout, child.stderr])
-      createInterface({ input: stream }).on("line", (line) => process.stdout.write(`${mark}${line}\n`));
+      createInterface({ input: stream }).on("line", (line) => {
+        lines.push(line);
+        process.stdout.write(`${mark}${line}\n`);
+      });
     child.on("close", (code, signal) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
       console.log(`${mark}== ${code === 0 ? "passed" : `failed (${signal ?? code})`} in ${seconds} s`);
-      resolve({ name, ok: code === 0 });
+      resolve({ name, ok: code === 0, lines });
     });
   });
 }
@@ -35,9 +39,24 @@ const shardResults = await Promise.all(
   ),
 );
 const results = [...shardResults, await run("playwright", ["node_modules/@playwright/test/cli.js", "test"])];
-const failed = results.filter((suite) => !suite.ok).map((suite) => suite.name);
+const failed = results.filter((suite) => !suite.ok);
 if (failed.length > 0) {
-  console.error(`failed: ${failed.join(", ")}`);
+  for (const suite of failed) printFailures(suite);
+  console.error(`failed: ${failed.map((suite) => suite.name).join(", ")}`);
   process.exit(1);
 }
 console.log("every suite passed");
+
+/**
+ * A failure is printed again at the end, where a log cut to its last lines still shows it: the
+ * suites interleave, so a shard's report can sit hundreds of lines above the last one.
+ */
+function printFailures({ name, lines: coloured }) {
+  const lines = coloured.map((line) => line.replace(/\x1b\[[0-9;]*m/g, ""));
+  const marked = lines.filter((line) => /^\s*(FAIL|×|✘|❯|\d+\) )/.test(line));
+  const report = lines.findIndex((line) => /Failed Tests \d+/.test(line));
+  const detail = report >= 0 ? lines.slice(report, report + 80) : lines.slice(-40);
+  console.error(`== ${name}: what failed`);
+  for (const line of [...new Set(marked)].slice(0, 40)) console.error(`[${name}] ${line}`);
+  for (const line of detail) console.error(`[${name}] ${line}`);
+}
