@@ -9,10 +9,11 @@ import { env } from "./env.server";
  * Cross-node notifications (option saved, channel disabled, token edited). With REDIS_URL they
  * travel over Redis pub/sub; without it they stay in this process.
  *
- * Redis is a helper, never a dependency a request waits on: a publish is fired and forgotten
- * (no offline queue, so an outage fails it at once instead of holding the request), a missed
- * message is healed when the subscriber reconnects (onResubscribed: caches reload), and boot
- * never waits for Redis.
+ * Redis is a helper, never a dependency a request waits on for long: a publish waits until
+ * every listener has applied the change (so a token disabled on one node is refused by all of
+ * them once the operator is answered), at most CONFIRM_WAIT_MS; with Redis away it fails at
+ * once (no offline queue), a missed message is healed when the subscriber reconnects
+ * (onResubscribed: caches reload), and boot never waits for Redis.
  */
 type Handler = (message: string) => void;
 
@@ -134,8 +135,24 @@ export function redisStatus(): "off" | "ok" | "degraded" {
 }
 
 // Messages carry their origin so a node applies its own change at once (synchronously, before
-// the write's caller returns) and skips the echo Redis delivers back to it a moment later.
+// the write's caller returns) and skips the echo Redis delivers back to it a moment later. The
+// origin is `<node>:<sequence>`: every listener, the sender's own included, confirms a message
+// on the sender's confirmation channel once applied. (A message from a node that predates the
+// sequence has none and is applied without a confirmation.)
 const ORIGIN = randomUUID();
+const CONFIRMATIONS = `confirm:${ORIGIN}`;
+
+/** How long a publish waits for the listeners' confirmations before it returns anyway. */
+export const CONFIRM_WAIT_MS = 1_000;
+let sequence = 0;
+const awaiting = new Map<number, { confirmed: number; expected: number; done: () => void }>();
+
+function confirmed(seq: number): void {
+  const entry = awaiting.get(seq);
+  if (!entry) return;
+  entry.confirmed += 1;
+  if (entry.confirmed >= entry.expected) entry.done();
+}
 
 function ensurePublisher(): Redis {
   publisher ??= connect("publish", { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 });
@@ -154,17 +171,41 @@ export function connectRedis(): void {
   ensureSubscriber();
 }
 
-/** Applies the change on this node at once and tells the others without waiting for Redis. */
+/**
+ * Applies the change on this node at once, tells the others and returns once each listener has
+ * confirmed it (at most CONFIRM_WAIT_MS). Other nodes that miss it (Redis away) reload their
+ * caches when their subscriber reconnects.
+ */
 export async function publish(channel: string, message: string): Promise<void> {
   if (!env.REDIS_URL) {
     local.emit(channel, message);
     return;
   }
   for (const h of handlers.get(channel) ?? []) h(message);
-  // Other nodes that miss this (Redis away) reload their caches when their subscriber reconnects.
-  ensurePublisher()
-    .publish(redisNamespace() + channel, `${ORIGIN}|${message}`)
-    .catch(() => undefined);
+  const seq = ++sequence;
+  let timer: NodeJS.Timeout | undefined;
+  // Registered before the publish: a fast listener's confirmation can come before its reply.
+  const allConfirmed = new Promise<void>((done) => {
+    awaiting.set(seq, { confirmed: 0, expected: Infinity, done });
+    timer = setTimeout(done, CONFIRM_WAIT_MS);
+  });
+  try {
+    // PUBLISH answers how many listeners received it, this node's own subscriber included.
+    const listeners = await ensurePublisher().publish(redisNamespace() + channel, `${ORIGIN}:${seq}|${message}`);
+    const entry = awaiting.get(seq)!;
+    entry.expected = listeners;
+    if (entry.confirmed >= listeners) entry.done();
+    await allConfirmed;
+    if (entry.confirmed < listeners)
+      console.warn(
+        `[redis] ${listeners - entry.confirmed} listener(s) did not confirm a change on ${channel} within ${CONFIRM_WAIT_MS} ms`,
+      );
+  } catch {
+    // Redis away: nothing to wait for.
+  } finally {
+    clearTimeout(timer);
+    awaiting.delete(seq);
+  }
 }
 
 function ensureSubscriber(): Redis {
@@ -173,11 +214,18 @@ function ensureSubscriber(): Redis {
   const client = connect("subscribe", { maxRetriesPerRequest: null });
   client.on("message", (full: string, raw: string) => {
     if (!full.startsWith(namespace)) return;
+    const name = full.slice(namespace.length);
+    if (name === CONFIRMATIONS) return confirmed(Number(raw));
     const split = raw.indexOf("|");
-    if (raw.slice(0, split) === ORIGIN) return;
-    const message = raw.slice(split + 1);
-    for (const h of handlers.get(full.slice(namespace.length)) ?? []) h(message);
+    const [origin, seq] = raw.slice(0, split).split(":");
+    if (origin !== ORIGIN) for (const h of handlers.get(name) ?? []) h(raw.slice(split + 1));
+    if (seq) {
+      ensurePublisher()
+        .publish(`${namespace}confirm:${origin}`, seq)
+        .catch(() => undefined);
+    }
   });
+  client.subscribe(namespace + CONFIRMATIONS).catch(() => undefined);
   // ioredis resubscribes by itself after a reconnect; what was published meanwhile is lost.
   let connectedOnce = false;
   client.on("ready", () => {
