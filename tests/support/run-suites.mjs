@@ -6,6 +6,7 @@
 // Every line is printed as it comes, marked with the suite it belongs to.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { stripVTControlCharacters } from "node:util";
 
 const shards = Number(process.env.VITEST_SHARDS ?? 3);
 
@@ -52,7 +53,7 @@ console.log("every suite passed");
  * suites interleave, so a shard's report can sit hundreds of lines above the last one.
  */
 function printFailures({ name, lines: coloured }) {
-  const lines = coloured.map((line) => line.replace(/\x1b\[[0-9;]*m/g, ""));
+  const lines = coloured.map((line) => stripVTControlCharacters(line));
   const marked = lines.filter((line) => /^\s*(FAIL|×|✘|❯|\d+\) )/.test(line));
   const report = lines.findIndex((line) => /Failed Tests \d+/.test(line));
   const detail = report >= 0 ? lines.slice(report, report + 80) : lines.slice(-40);
