@@ -1,28 +1,14 @@
-import { Form, Link, useActionData } from "@remix-run/react";
-import { FlashBanner } from "~/components/FlashBanner";
+import { Form, Link } from "@remix-run/react";
 import { useMessage, useT } from "~/components/i18n/locale-context";
 import { OAuthBindCards } from "./OAuthBindCards";
 import { EmailBindCard } from "./EmailBindCard";
-import { textAround } from "./page-text";
-import { constraintInLanguage } from "~/components/form-props";
 import { messages } from "~/messages";
 import { renderQuota } from "~/utils/format";
-import { constraintProps, validityMessagesProp, type FormConstraint } from "~/web/form-constraint";
-import type { loadPersonalTab } from "~/web/settings/personal.server";
-import type { SettingsActionResult } from "~/web/settings/tabs";
+import { validityMessagesProp } from "~/web/form-constraint";
+import { CopyField, useCardResult, type PersonalTab as Me } from "./card-parts";
+import { AccessTokenCard, DeleteAccountCard, PasswordCard } from "./SecurityCards";
 
-type Me = Awaited<ReturnType<typeof loadPersonalTab>>;
 type Props = { data: Me };
-
-/** The result of the last submit, when it was this card's intent. */
-export function useCardResult(intent: string): SettingsActionResult | undefined {
-  const result = useActionData<SettingsActionResult>();
-  return result?.intent === intent ? result : undefined;
-}
-
-function CardError({ result }: { result: SettingsActionResult | undefined }) {
-  return result?.error ? <FlashBanner type="error" message={result.error} /> : null;
-}
 
 function AccountCard({ me }: { me: Me }) {
   const t = useT();
@@ -100,31 +86,6 @@ function ModelsCard({ models }: { models: string[] }) {
       )}
       <p id="models-copied" className="mt-2 text-sm text-green-700 dark:text-green-300" aria-live="polite" />
     </section>
-  );
-}
-
-/** A value to copy: a read-only field (selectable without script) and, with the enhancement script, a copy button. */
-function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
-  const t = useT();
-  return (
-    <div>
-      <label className="label" htmlFor={id}>
-        {label}
-      </label>
-      <div className="flex gap-2">
-        <input id={id} className="input flex-1 select-all font-mono" readOnly value={value} />
-        <button
-          type="button"
-          className="btn-secondary"
-          data-copy-from={`#${id}`}
-          data-copied-text={t("已复制")}
-          data-js-only=""
-          hidden
-        >
-          {t("复制")}
-        </button>
-      </div>
-    </div>
   );
 }
 
@@ -219,127 +180,6 @@ function BoundIdentities({ bindings }: { bindings: Me["bindings"] }) {
         </div>
       ))}
     </dl>
-  );
-}
-
-function AccessTokenCard() {
-  const t = useT();
-  const result = useCardResult("access-token");
-  const [usageBefore, usageAfter] = textAround(
-    t,
-    "用于以 {{header}} 请求头调用管理 API。生成新令牌会使旧令牌立即失效；令牌只在生成时显示一次。",
-    "header",
-  );
-  return (
-    <section className="card" aria-labelledby="access-token-title">
-      <h2 id="access-token-title" className="mb-1 font-semibold">
-        {t("系统访问令牌")}
-      </h2>
-      <p className="mb-3 text-sm text-gray-500">
-        {usageBefore}
-        <code>Authorization</code>
-        {usageAfter}
-      </p>
-      {result?.shownOnce ? (
-        <div className="mb-3" data-testid="access-token-once">
-          {result.success ? <FlashBanner type="success" message={result.success} /> : null}
-          <CopyField id="access-token-value" label={t("新的系统访问令牌")} value={result.shownOnce} />
-        </div>
-      ) : null}
-      <Form method="post">
-        <input type="hidden" name="intent" value="access-token" />
-        <button type="submit" className="btn-primary">
-          {t("生成系统访问令牌")}
-        </button>
-      </Form>
-    </section>
-  );
-}
-
-function PasswordCard({ constraint: chinese }: { constraint: FormConstraint }) {
-  const t = useT();
-  const constraint = constraintInLanguage(chinese, useMessage());
-  const result = useCardResult("password");
-  const errors = result?.fieldErrors ?? {};
-  return (
-    <section className="card">
-      <h2 className="mb-3 font-semibold">{t("修改密码")}</h2>
-      <CardError result={result} />
-      <Form method="post" className="flex flex-col gap-3">
-        <input type="hidden" name="intent" value="password" />
-        {(
-          [
-            ["original_password", "原密码", "current-password"],
-            ["password", "新密码", "new-password"],
-            ["password2", "确认新密码", "new-password"],
-          ] as const
-        ).map(([name, label, autoComplete]) => (
-          <div key={name}>
-            <label className="label" htmlFor={`password-${name}`}>
-              {t(label)}
-            </label>
-            {/* The confirmation must equal the new password, so it is held to the same bounds. */}
-            <input
-              id={`password-${name}`}
-              name={name}
-              type="password"
-              className="input"
-              autoComplete={autoComplete}
-              {...constraintProps(constraint, name)}
-              {...(name === "password2" ? constraintProps(constraint, "password") : {})}
-              aria-invalid={errors[name] ? true : undefined}
-            />
-            {errors[name] ? <p className="field-error">{errors[name][0]}</p> : null}
-          </div>
-        ))}
-        <button type="submit" className="btn-primary self-start">
-          {t("确认修改")}
-        </button>
-      </Form>
-    </section>
-  );
-}
-
-function DeleteAccountCard({ me }: { me: Me }) {
-  const t = useT();
-  const result = useCardResult("delete-account");
-  const error = result?.fieldErrors?.confirm_username?.[0];
-  return (
-    <section className="card border-red-200 dark:border-red-900" aria-labelledby="delete-account-title">
-      <h2 id="delete-account-title" className="mb-1 font-semibold text-red-700 dark:text-red-300">
-        {t("删除账户")}
-      </h2>
-      <p className="mb-3 text-sm text-gray-500">{t("您正在删除自己的账户，账户将无法再登录，且不可恢复。")}</p>
-      <CardError result={result} />
-      {me.isRoot ? (
-        <p className="text-sm text-gray-500">{t(messages.rootCannotDelete)}</p>
-      ) : (
-        <Form method="post" className="flex flex-col gap-2">
-          <input type="hidden" name="intent" value="delete-account" />
-          <label className="label" htmlFor="delete-confirm-username">
-            {t(messages.deleteConfirmPrompt)}
-          </label>
-          <input
-            id="delete-confirm-username"
-            name="confirm_username"
-            className="input"
-            required
-            {...validityMessagesProp({ valueMissing: t(messages.deleteConfirmPrompt) })}
-            autoComplete="off"
-            placeholder={me.username}
-            aria-invalid={error ? true : undefined}
-          />
-          {error ? (
-            <p className="field-error" role="alert">
-              {error}
-            </p>
-          ) : null}
-          <button type="submit" className="btn-danger self-start">
-            {t("确认删除")}
-          </button>
-        </Form>
-      )}
-    </section>
   );
 }
 
