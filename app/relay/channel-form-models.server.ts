@@ -1,4 +1,4 @@
-import { getChannel } from "~/domain/channels/channels.server";
+import { getChannel } from "~/domain/channels/channel-queries.server";
 import { normaliseBaseUrl, type ModelLister } from "~/domain/channels/channel-input";
 import { listUpstreamModels } from "./channel-models.server";
 import { channelKeyForCall } from "~/domain/channels/channel-key.server";

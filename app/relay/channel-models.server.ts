@@ -1,5 +1,5 @@
 import type { Channel } from "../../db/schema";
-import { getChannel } from "~/domain/channels/channels.server";
+import { getChannel } from "~/domain/channels/channel-queries.server";
 import { adapterFor } from "./adapters/registry";
 import { ChannelConfigError, type ChannelAddress } from "./adapters/types";
 import { guardedHttp } from "~/utils/guarded-http.server";

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { deleteChannel, getChannel, toChannelJson } from "~/domain/channels/channels.server";
+import { deleteChannel, toChannelJson } from "~/domain/channels/channels.server";
+import { getChannel } from "~/domain/channels/channel-queries.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, parseId, requireApiUser } from "~/web/api.server";
 import { whenBooted } from "~/utils/boot-gate.server";

@@ -2,13 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { idSchema } from "~/utils/edge-input";
 import { channelFieldsSchema, CREATE_MODES } from "~/domain/channels/channel-input";
-import {
-  createChannels,
-  listChannels,
-  setChannelStatus,
-  toChannelJson,
-  updateChannel,
-} from "~/domain/channels/channels.server";
+import { createChannels, setChannelStatus, toChannelJson, updateChannel } from "~/domain/channels/channels.server";
+import { listChannels } from "~/domain/channels/channel-queries.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiFail, apiOk, apiRoute, readJson, requireApiUser } from "~/web/api.server";
 import { whenBooted } from "~/utils/boot-gate.server";

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { searchChannels, toChannelJson } from "~/domain/channels/channels.server";
+import { toChannelJson } from "~/domain/channels/channels.server";
+import { searchChannels } from "~/domain/channels/channel-queries.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { apiOk, apiRoute, requireApiUser } from "~/web/api.server";
 import { whenBooted } from "~/utils/boot-gate.server";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getChannel } from "~/domain/channels/channels.server";
+import { getChannel } from "~/domain/channels/channel-queries.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { testChannel } from "~/relay/channel-test.server";
 import { apiFail, apiRoute, parseId, requireApiUser } from "~/web/api.server";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getChannel } from "~/domain/channels/channels.server";
+import { getChannel } from "~/domain/channels/channel-queries.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { refreshChannelBalance } from "~/relay/channel-balance.server";
 import { apiFail, apiRoute, parseId, requireApiUser } from "~/web/api.server";

@@ -13,12 +13,10 @@ import {
   deleteChannels,
   deleteDisabledChannels,
   fixAbilities,
-  getChannel,
-  listChannels,
-  searchChannels,
   setChannelStatus,
   updateChannel,
 } from "~/domain/channels/channels.server";
+import { getChannel, listChannels, searchChannels } from "~/domain/channels/channel-queries.server";
 import { refreshChannelBalance } from "~/relay/channel-balance.server";
 import { readTestAllProgress, startTestAll } from "~/relay/channel-test-all.server";
 import { testChannel } from "~/relay/channel-test.server";

@@ -5,7 +5,7 @@ import { ChannelKeyTable } from "~/components/channels/ChannelKeyTable";
 import { channelDefaults, channelFormContext, handleChannelForm } from "~/web/channels/channel-form.server";
 import { channelConsoleSchema } from "~/domain/channels/channel-console-form";
 import { channelKeyTable } from "~/domain/channels/channel-key-manage.server";
-import { getChannel } from "~/domain/channels/channels.server";
+import { getChannel } from "~/domain/channels/channel-queries.server";
 import { ROLE_ADMIN } from "~/domain/users/roles";
 import { formModelLister } from "~/relay/channel-form-models.server";
 import { formConstraint } from "~/web/form-constraint.server";
