@@ -1,9 +1,6 @@
-import { inCallersLanguage } from "../errors.server";
-import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Channel } from "../../../db/schema";
 import {
-  applyMjState,
   findMjTask,
   findMjTasks,
   insertMjTask,
@@ -11,20 +8,14 @@ import {
   mjModelName,
   MJ_DONE,
 } from "~/domain/tasks/midjourney.server";
-import { effectiveServerAddress, options } from "~/domain/options/store.server";
-import { getDb } from "~/utils/db.server";
+import { options } from "~/domain/options/store.server";
 import type { TokenContext } from "../auth/token-auth.server";
-import { BodyTooLargeError, readBody, sendJson } from "../http.server";
-import type { RelayFailure } from "../relay-error";
-import {
-  clearModeFlags,
-  decodeTaskId,
-  MJ_SUBMIT_ROUTES,
-  mjSubmitKind,
-  mjTaskObject,
-  readReportedMjTask,
-} from "./mj-wire";
-import { failedTaskAttempt, taskBill, taskCall, taskChannelKey } from "./task-billing.server";
+import { getChannel } from "~/domain/channels/channel-queries.server";
+import { mjError, mjFailure, readJsonObject } from "./mj-replies.server";
+import { notifyHookFor } from "./mj-notify.server";
+import { sendJson } from "../http.server";
+import { clearModeFlags, decodeTaskId, MJ_SUBMIT_ROUTES, mjSubmitKind, mjTaskObject } from "./mj-wire";
+import { failedTaskAttempt, taskBill, taskCall } from "./task-billing.server";
 import { relayAdmitted } from "../admission/run.server";
 import { CHANNEL_STATUS } from "~/domain/channels/channel-status";
 import { callTaskUpstream, parseJsonBody, TaskUpstreamError } from "./task-upstream.server";
@@ -38,43 +29,6 @@ export function splitMjPath(path: string): { mode?: string; rest: string } | und
   const match = /^\/([a-z-]+)(\/mj\/.*)$/.exec(path);
   if (!match || !(MJ_MODES as readonly string[]).includes(match[1]!)) return undefined;
   return { mode: match[1]!.replace(/^mj-/, ""), rest: match[2]!.slice(3) };
-}
-
-/** Errors on this surface keep the proxy's reply shape (code 4: request error, 5: other), as the reference does. */
-function mjError(res: ServerResponse, status: number, code: number, description: string): void {
-  sendJson(res, status, { code, description: inCallersLanguage(res, description), result: null, properties: {} });
-}
-
-function mjFailure(res: ServerResponse, failure: RelayFailure): void {
-  mjError(res, failure.status, failure.status >= 500 ? 5 : 4, failure.message);
-}
-
-/** The callback address the proxy is given (MjNotifyEnabled), signed with the channel's key so a forged notify is refused. */
-export function notifySignature(channel: Channel): string {
-  return createHmac("sha256", taskChannelKey(channel)).update(`mj-notify:${channel.id}`).digest("hex").slice(0, 32);
-}
-
-function notifyHookFor(channel: Channel): string {
-  return `${effectiveServerAddress().replace(/\/+$/, "")}/mj/notify?channel=${channel.id}&sig=${notifySignature(channel)}`;
-}
-
-async function readJsonObject(req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown> | undefined> {
-  let raw: Buffer;
-  try {
-    raw = await readBody(req);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) {
-      mjError(res, 413, 4, "请求体过大");
-      return undefined;
-    }
-    throw error;
-  }
-  const parsed = parseJsonBody(raw.toString("utf8"));
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    mjError(res, 400, 4, "invalid_request: 请求体必须是 JSON 对象");
-    return undefined;
-  }
-  return parsed as Record<string, unknown>;
 }
 
 export type MjRequestMeta = { requestId: string; startedAt: number };
@@ -134,15 +88,10 @@ async function listByCondition(req: IncomingMessage, res: ServerResponse, token:
   sendJson(res, 200, tasks);
 }
 
-async function channelById(id: number): Promise<Channel | undefined> {
-  const db = await getDb();
-  return db.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
-}
-
 async function imageSeed(res: ServerResponse, mjId: string, token: TokenContext): Promise<void> {
   const row = await findMjTask(mjId.slice(0, 100), token.user.id);
   if (!row) return mjError(res, 404, 4, "task_no_found");
-  const channel = await channelById(row.channel_id);
+  const channel = await getChannel(row.channel_id);
   if (!channel) return mjError(res, 400, 4, "原任务的渠道已不存在");
   try {
     const reply = await callTaskUpstream(channel, {
@@ -198,7 +147,7 @@ async function submitTask(
     if (!origin) return mjError(res, 400, 4, "task_not_found");
     if (options.bool("MjActionCheckSuccessEnabled") && kind.action !== "MODAL" && origin.status !== "SUCCESS")
       return mjError(res, 400, 4, "task_status_not_success");
-    originChannel = await channelById(origin.channel_id);
+    originChannel = await getChannel(origin.channel_id);
     if (!originChannel || originChannel.status !== CHANNEL_STATUS.enabled)
       return mjError(res, 400, 4, "原任务的渠道已被禁用");
   }
@@ -295,32 +244,4 @@ async function submitTask(
     },
   });
   if (failure) mjFailure(res, failure);
-}
-
-/** `POST /mj/notify?channel=&sig=`: the proxy's callback, applied like a poll result (idempotent). */
-export async function handleMjNotify(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? "/", "http://gateway");
-  const channelId = Number(url.searchParams.get("channel"));
-  const sig = url.searchParams.get("sig") ?? "";
-  const channel = Number.isSafeInteger(channelId) && channelId > 0 ? await channelById(channelId) : undefined;
-  const expected = channel ? Buffer.from(notifySignature(channel)) : undefined;
-  // Compared as bytes: a signature of as many characters as the expected one can still be longer in UTF-8.
-  const given = Buffer.from(sig);
-  if (!channel || !expected || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    req.resume();
-    return mjError(res, 401, 4, "无效的回调签名");
-  }
-  const body = await readJsonObject(req, res);
-  if (!body) return;
-  const task = readReportedMjTask(body);
-  if (!task) return mjError(res, 400, 4, "invalid_request: 缺少任务 id");
-  const db = await getDb();
-  const rows = await db
-    .selectFrom("midjourneys")
-    .selectAll()
-    .where("mj_id", "=", task.id)
-    .where("channel_id", "=", channel.id)
-    .execute();
-  for (const row of rows) await applyMjState(row, task);
-  sendJson(res, 200, { code: 1, description: "success", result: task.id });
 }

@@ -4,7 +4,8 @@ import { authenticateToken, isFailure } from "../auth/token-auth.server";
 import { sendRelayError } from "../errors.server";
 import { relayClientIp } from "../http.server";
 import { serveMjImage } from "./mj-image.server";
-import { handleMjAuthenticated, handleMjNotify, splitMjPath } from "./mj-relay.server";
+import { handleMjAuthenticated, splitMjPath } from "./mj-relay.server";
+import { handleMjNotify } from "./mj-notify.server";
 import { decodeTaskId } from "./mj-wire";
 import { handleSuno } from "./suno-relay.server";
 
