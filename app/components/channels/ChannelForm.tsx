@@ -1,14 +1,13 @@
 import { getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import type { z } from "zod";
 import { FlashBanner } from "~/components/FlashBanner";
 import { ModelPicker } from "~/components/ModelPicker";
 import { browserCheckedFormProps } from "~/components/form-props";
-import type { channelConsoleSchema } from "~/domain/channels/channel-console-form";
-import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from "~/domain/channels/channel-form-helpers";
 import type { FormConstraint } from "~/web/form-constraint";
 import { CHANNEL_TYPE } from "~/domain/channels/channel-types";
 import { useMessage, useT } from "~/components/i18n/locale-context";
+import { Err, HelperButton, type ChannelFormInput } from "./channel-form-parts";
+import { ChannelTuningFields } from "./ChannelTuningFields";
 
 export type ChannelTypeOption = {
   type: number;
@@ -33,26 +32,13 @@ type Props = {
   constraint: FormConstraint;
 };
 
-function Err({ errors }: { errors?: string[] }) {
-  return errors?.length ? <p className="field-error">{errors[0]}</p> : null;
-}
-
-/** A helper is a real post: the server applies it and re-renders the form (decision 032). */
-function HelperButton({ intent, children }: { intent: string; children: React.ReactNode }) {
-  return (
-    <button type="submit" name="intent" value={intent} formNoValidate className="btn-secondary">
-      {children}
-    </button>
-  );
-}
-
 /** The product's channel drawer as a page; every helper is a submit button handled by the server. */
 export function ChannelForm(props: Props) {
   const t = useT();
   // Type names, key hints and address hints are the catalog's Chinese; an address hint may carry
   // the type's default host, so it is read back as a finished message.
   const message = useMessage();
-  const [form, fields] = useForm<z.input<typeof channelConsoleSchema>>({
+  const [form, fields] = useForm<ChannelFormInput>({
     lastResult: props.lastResult,
     defaultValue: props.defaultValue as never,
     constraint: props.constraint,
@@ -226,89 +212,7 @@ export function ChannelForm(props: Props) {
           ))}
         </select>
       </div>
-      <div>
-        <label className="label" htmlFor={fields.model_mapping.id}>
-          {t("模型重定向")}
-        </label>
-        <textarea
-          {...getTextareaProps(fields.model_mapping)}
-          className="input font-mono"
-          rows={4}
-          placeholder={t("此项可选，用于修改请求体中的模型名称，为一个 JSON 字符串，例如：\n{{template}}", {
-            template: MODEL_MAPPING_TEMPLATE,
-          })}
-        />
-        <Err errors={fields.model_mapping.errors} />
-        <div className="mt-1">
-          <HelperButton intent="template-model-mapping">{t("填入模板")}</HelperButton>
-        </div>
-      </div>
-      <div>
-        <label className="label" htmlFor={fields.status_code_mapping.id}>
-          {t("状态码复写")}
-        </label>
-        <textarea
-          {...getTextareaProps(fields.status_code_mapping)}
-          className="input font-mono"
-          rows={3}
-          placeholder={t("此项可选，用于复写返回的状态码，例如：\n{{template}}", {
-            template: STATUS_CODE_MAPPING_TEMPLATE,
-          })}
-        />
-        <Err errors={fields.status_code_mapping.errors} />
-        <div className="mt-1">
-          <HelperButton intent="template-status-code-mapping">{t("填入模板")}</HelperButton>
-        </div>
-      </div>
-      <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
-        <div>
-          <label className="label" htmlFor={fields.test_model.id}>
-            {t("默认测试模型")}
-          </label>
-          <input
-            {...getInputProps(fields.test_model, { type: "text" })}
-            className="input"
-            placeholder={t("不填则为模型列表第一个")}
-          />
-        </div>
-        <div>
-          <label className="label" htmlFor={fields.priority.id}>
-            {t("优先级")}
-          </label>
-          <input {...getInputProps(fields.priority, { type: "number" })} className="input" />
-          <Err errors={fields.priority.errors} />
-        </div>
-        <div>
-          <label className="label" htmlFor={fields.weight.id}>
-            {t("权重")}
-          </label>
-          {/* The product's minimum; the server turns a negative weight into 0 rather than refusing it. */}
-          <input {...getInputProps(fields.weight, { type: "number" })} className="input" min={0} />
-          <Err errors={fields.weight.errors} />
-        </div>
-      </div>
-      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
-        <div>
-          <label className="label" htmlFor={fields.key_max_concurrency.id}>
-            {t("每个密钥最大并发数")}
-          </label>
-          <input {...getInputProps(fields.key_max_concurrency, { type: "number" })} className="input" />
-          <p className="mt-1 text-xs text-gray-500">{t("0 表示不限制")}</p>
-          <Err errors={fields.key_max_concurrency.errors} />
-        </div>
-        <div>
-          <label className="label" htmlFor={fields.key_rpm_limit.id}>
-            {t("每个密钥每分钟请求数（RPM）")}
-          </label>
-          <input {...getInputProps(fields.key_rpm_limit, { type: "number" })} className="input" />
-          <p className="mt-1 text-xs text-gray-500">{t("0 表示不限制")}</p>
-          <Err errors={fields.key_rpm_limit.errors} />
-        </div>
-      </div>
-      <label className="flex items-center gap-2 text-sm">
-        <input {...getInputProps(fields.auto_ban, { type: "checkbox" })} />{" "}
-        {t("是否自动禁用（仅当自动禁用开启时有效）")}
-      </label>
+      <ChannelTuningFields fields={fields} />
       <div className="flex gap-2">
         <button type="submit" name="intent" value="save" className="btn-primary">
           {t("提交")}
