@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { CopyField } from "~/components/CopyField";
 import { FlashBanner } from "~/components/FlashBanner";
 import { pageTitle, useT } from "~/components/i18n/locale-context";
 import { resetPasswordWithToken } from "~/domain/email/email-flows.server";
@@ -45,28 +46,7 @@ function NewPassword({ password }: { password: string }) {
   return (
     <div className="flex flex-col gap-3">
       <FlashBanner type="success" message={t(messages.resetDone)} />
-      <label className="label" htmlFor="new-password">
-        {t("新密码")}
-      </label>
-      <div className="flex gap-2">
-        <input
-          id="new-password"
-          data-testid="new-password"
-          className="input flex-1 select-all font-mono"
-          readOnly
-          value={password}
-        />
-        <button
-          type="button"
-          className="btn-secondary shrink-0"
-          data-copy-from="#new-password"
-          data-copied-text={t("已复制")}
-          data-js-only=""
-          hidden
-        >
-          {t("复制")}
-        </button>
-      </div>
+      <CopyField id="new-password" testId="new-password" label={t("新密码")} value={password} />
       <p className="text-sm text-gray-500">{t("新密码只显示这一次，请妥善保存，登录后可在个人设置中修改。")}</p>
       <Link to="/login" className="btn-primary text-center">
         {t("前往登录")}

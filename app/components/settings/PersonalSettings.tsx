@@ -5,7 +5,8 @@ import { EmailBindCard } from "./EmailBindCard";
 import { messages } from "~/messages";
 import { renderQuota } from "~/utils/format";
 import { validityMessagesProp } from "~/web/form-constraint";
-import { CopyField, useCardResult, type PersonalTab as Me } from "./card-parts";
+import { CopyField } from "~/components/CopyField";
+import { useCardResult, type PersonalTab as Me } from "./card-parts";
 import { AccessTokenCard, DeleteAccountCard, PasswordCard } from "./SecurityCards";
 
 type Props = { data: Me };

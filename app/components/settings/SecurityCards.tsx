@@ -4,7 +4,8 @@ import { useMessage, useT } from "~/components/i18n/locale-context";
 import { constraintInLanguage } from "~/components/form-props";
 import { messages } from "~/messages";
 import { constraintProps, validityMessagesProp, type FormConstraint } from "~/web/form-constraint";
-import { CardError, CopyField, useCardResult, type PersonalTab } from "./card-parts";
+import { CopyField } from "~/components/CopyField";
+import { CardError, useCardResult, type PersonalTab } from "./card-parts";
 import { textAround } from "./page-text";
 
 /** The cards of 个人设置 that guard the account: the access token, the password, deletion. */
