@@ -10,6 +10,11 @@ export interface ReplySink {
   start(status: number, headers: Record<string, string | number>): void;
   write(chunk: string | Buffer): void;
   end(chunk?: string | Buffer): void;
+  /**
+   * The reply is whole and its end follows shortly (once billed): headers not sent yet wait to go
+   * out with it instead of on their own.
+   */
+  expectEnd?(): void;
   /** Headers have gone out: from here on a failure can no longer change the status. */
   readonly started: boolean;
   /** Still accepting writes (not ended, client not gone). */
@@ -25,6 +30,7 @@ export function nodeSink(res: ServerResponse): ReplySink {
 // A class, not a literal of closures: one small object per request instead of six functions.
 class NodeSink implements ReplySink {
   private bodyWritten = false;
+  private ending = false;
 
   constructor(private readonly res: ServerResponse) {}
 
@@ -32,12 +38,17 @@ class NodeSink implements ReplySink {
     this.res.writeHead(status, withCors(headers));
     // A whole reply's headers go out with its body, in one write. A stream's go out with its
     // first event when that arrived in the same read (the usual case: one write saved), else at
-    // the end of this turn of the event loop, so the client sees the reply begin at once.
+    // the end of this turn of the event loop, so the client sees the reply begin at once. A
+    // stream that arrived whole goes out in one write with its end (expectEnd).
     if (String(headers["Content-Type"] ?? "").startsWith("text/event-stream")) {
       setImmediate(() => {
-        if (!this.bodyWritten && !this.res.destroyed) this.res.flushHeaders();
+        if (!this.bodyWritten && !this.ending && !this.res.destroyed) this.res.flushHeaders();
       });
     }
+  }
+
+  expectEnd(): void {
+    this.ending = true;
   }
 
   write(chunk: string | Buffer): void {

@@ -76,7 +76,9 @@ async function pipeInPieces(body: Buffer, translator: StreamTranslator, size: nu
   }
   upstream.end();
   const result = await outcome;
-  // The usage-only chunk waits for the end of the stream (endStream sends it with the usage billed).
+  // The events of the read that completed the reply, then the usage-only chunk, go out with the
+  // end of the stream (endStream sends them with the usage billed).
+  writes.push(result.tail);
   if (result.usageFrame) writes.push(`data: ${result.usageFrame}\n\n`);
   const chunks = writes
     .join("")

@@ -11,21 +11,43 @@ const streamFixture = readFileSync(new URL("../../fixtures/upstream/openai/chat-
 
 function recordingSink() {
   const writes: string[] = [];
+  let ends = 0;
   const sink: ReplySink = {
     start: () => undefined,
     write: (chunk) => void writes.push(String(chunk)),
-    end: (chunk) => void (chunk === undefined ? undefined : writes.push(String(chunk))),
+    end: (chunk) => {
+      ends += 1;
+      if (chunk !== undefined) writes.push(String(chunk));
+    },
     started: true,
     open: true,
     onClientGone: () => undefined,
   };
-  return { sink, writes };
+  return {
+    sink,
+    writes,
+    get ends() {
+      return ends;
+    },
+  };
+}
+
+/** What the client received, event by event, however the writes were cut. */
+function eventsOf(writes: string[]): string[] {
+  return writes
+    .join("")
+    .split("\n\n")
+    .filter(Boolean)
+    .map((e) => `${e}\n\n`);
 }
 
 describe("pipeStream", () => {
-  it("writes the events of one upstream read to the client in one write, holding back the usage chunk", async () => {
+  it("sends a reply that arrived in one upstream read in one write with its end, holding back the usage chunk", async () => {
     const upstream = new PassThrough();
-    const { sink, writes } = recordingSink();
+    const recorded = recordingSink();
+    const { sink, writes } = recorded;
+    let expected = 0;
+    sink.expectEnd = () => void (expected += 1);
     const outcome = pipeStream(
       upstream as unknown as IncomingMessage,
       sink,
@@ -35,13 +57,18 @@ describe("pipeStream", () => {
     );
     upstream.end(streamFixture);
     const result = await outcome;
+    // Nothing is written before billing; the sink is told the end is coming (its headers wait for it).
+    expect(writes).toHaveLength(0);
+    expect(expected).toBe(1);
+    expect(result.usage?.prompt_tokens).toBeGreaterThan(0);
+    expect(result.ended).toBe("done");
+    endStream(sink, result);
     expect(writes).toHaveLength(1);
+    expect(recorded.ends).toBe(1);
     const forwarded = writes[0]!.split("\n\n").filter(Boolean);
     const upstreamEvents = streamFixture.split("\n\n").filter((e) => e.startsWith("data: {"));
     // Every content chunk passes unchanged; only the usage-only chunk stays behind.
-    expect(forwarded).toEqual(upstreamEvents.filter((e) => !/"choices":\s*\[\]/.test(e)));
-    expect(result.usage?.prompt_tokens).toBeGreaterThan(0);
-    expect(result.ended).toBe("done");
+    expect(forwarded).toEqual([...upstreamEvents.filter((e) => !/"choices":\s*\[\]/.test(e)), "data: [DONE]"]);
   });
 
   it("forwards events that arrive in separate reads as they arrive, split mid-event or not", async () => {
@@ -144,8 +171,9 @@ describe("endStream", () => {
     const result = await outcome;
     expect(result.usageSent).toBe(false);
     endStream(sink, result, { usage, model: "client-model", object: "text_completion" });
-    expect(writes.at(-1)).toBe("data: [DONE]\n\n");
-    expect(JSON.parse(writes.at(-2)!.replace(/^data: /, ""))).toEqual({
+    const events = eventsOf(writes);
+    expect(events.at(-1)).toBe("data: [DONE]\n\n");
+    expect(JSON.parse(events.at(-2)!.replace(/^data: /, ""))).toEqual({
       id: "chatcmpl-Q7",
       object: "text_completion",
       created: 1735689600,
@@ -173,7 +201,7 @@ describe("endStream", () => {
       const result = await outcome;
       endStream(sink, result, closing ? { usage, model: "m", object: "chat.completion.chunk" } : undefined);
       expect(writes.join("").match(/"usage":\{/g) ?? []).toHaveLength(forward ? 1 : 0);
-      expect(writes.at(-1)).toBe("data: [DONE]\n\n");
+      expect(eventsOf(writes).at(-1)).toBe("data: [DONE]\n\n");
     }
   });
 });
@@ -348,12 +376,13 @@ describe("endStream after a cut", () => {
       model: "m",
       object: "chat.completion.chunk",
     });
-    expect(JSON.parse(writes.at(-2)!.replace(/^data: /, ""))).toMatchObject({
+    const events = eventsOf(writes);
+    expect(JSON.parse(events.at(-2)!.replace(/^data: /, ""))).toMatchObject({
       id: "chatcmpl-Q7",
       choices: [],
       usage: { prompt_tokens: 7, completion_tokens: 1, total_tokens: 8 },
     });
-    expect(writes.at(-1)).toMatch(
+    expect(events.at(-1)).toMatch(
       /^data: \{"error":\{"message":"[^"]+","type":"upstream_error","code":"stream_interrupted","param":null\}\}\n\n$/,
     );
     expect(writes.join("")).not.toContain("[DONE]");
