@@ -11,7 +11,7 @@ import { cpuMs } from "../process-stats";
  * node_modules link) — all against the near-free mock of bench:relay, so the machine's drift hits them alike. Prints
  * medians: req/s, p50, time to first byte and CPU per request, with what each adds to direct.
  *
- *   C=1|50  ROUNDS=6  SECONDS=3  STREAM=1  BASE_FIRST=1 (the baseline gateway starts first)
+ *   C=1|50  ROUNDS=6  SECONDS=3  STREAM=1  ALONE=1 (one gateway at a time)  BASE_FIRST=1
  *   BASE_ENV / HEAD_ENV="NAME=value …"  environment for one gateway only (BASELINE_DIR=. compares
  *                                       one build with itself under two settings)
  *   git worktree add /tmp/base HEAD~1 && ln -s $PWD/node_modules /tmp/base/ && (cd /tmp/base && npm run build)
@@ -34,46 +34,62 @@ const bare = spawn(process.execPath, [new URL("../bare-relay.mjs", import.meta.u
 const gateways: Record<string, BenchGateway> = {};
 try {
   const barePort = String((await once(bare.stdout!, "data"))[0]).trim();
-  // The gateway started first measured ~10 % cheaper per request than an identical one started
-  // after it (same build, same rounds): run an A/B both ways (BASE_FIRST=1) before believing it.
-  const startHead = async () => {
-    gateways.head = await startBenchGateway({ upstream, env: envOf(process.env.HEAD_ENV) });
-  };
-  if (!process.env.BASE_FIRST) await startHead();
-  if (process.env.BASELINE_DIR)
-    gateways.base = await startBenchGateway({
-      cwd: process.env.BASELINE_DIR,
-      upstream,
-      env: envOf(process.env.BASE_ENV),
-    });
-  if (process.env.BASE_FIRST) await startHead();
-  const targets: [string, string, string, number][] = [
-    ["direct", `${upstream.url}/v1/chat/completions`, "sk-bench", process.pid],
-    ["bare", `http://127.0.0.1:${barePort}/v1/chat/completions`, "sk-bench", bare.pid!],
-    ...Object.entries(gateways).map(([name, g]): [string, string, string, number] => [
-      name,
-      `${g.server.baseUrl}/v1/chat/completions`,
-      g.key,
-      g.server.pid,
-    ]),
+  // A gateway started first measured 10-30 % cheaper per request than an identical one started
+  // after it, with both running (same build, same rounds). ALONE=1 runs one gateway at a time
+  // instead, each started afresh for each of its runs (after a 2 s warm-up), so neither has the
+  // other beside it; BASE_FIRST=1 starts the baseline first in the default mode.
+  const alone = Boolean(process.env.ALONE);
+  const specs: [string, () => Promise<BenchGateway>][] = [
+    ["head", () => startBenchGateway({ upstream, env: envOf(process.env.HEAD_ENV) })],
+  ];
+  if (process.env.BASELINE_DIR) {
+    const base = (): Promise<BenchGateway> =>
+      startBenchGateway({ cwd: process.env.BASELINE_DIR, upstream, env: envOf(process.env.BASE_ENV) });
+    if (process.env.BASE_FIRST) specs.unshift(["base", base]);
+    else specs.push(["base", base]);
+  }
+  if (!alone) for (const [name, start] of specs) gateways[name] = await start();
+  type Target = { name: string; url: string; key: string; pid: number; start?: () => Promise<BenchGateway> };
+  const gatewayTarget = (name: string, g: BenchGateway): Target => ({
+    name,
+    url: `${g.server.baseUrl}/v1/chat/completions`,
+    key: g.key,
+    pid: g.server.pid,
+  });
+  const targets: Target[] = [
+    { name: "direct", url: `${upstream.url}/v1/chat/completions`, key: "sk-bench", pid: process.pid },
+    { name: "bare", url: `http://127.0.0.1:${barePort}/v1/chat/completions`, key: "sk-bench", pid: bare.pid! },
+    ...(alone
+      ? specs.map(([name, start]): Target => ({ name, url: "", key: "", pid: 0, start }))
+      : Object.entries(gateways).map(([name, g]) => gatewayTarget(name, g))),
   ];
   const seen: Record<string, { cpu: number[]; p50: number[]; ttfb: number[]; rps: number[] }> = {};
   for (let round = -1; round < Number(process.env.ROUNDS ?? 6); round += 1) {
-    for (const [name, url, key, pid] of round % 2 ? targets : [...targets].reverse()) {
+    for (const listed of round % 2 ? targets : [...targets].reverse()) {
+      if (listed.start && round < 0) continue; // started afresh for each run, warmed up then
+      const started = listed.start ? await listed.start() : undefined;
+      const target = started ? gatewayTarget(listed.name, started) : listed;
       const init = {
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` },
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${target.key}` },
         body: chatBody(stream),
       };
-      const cpu = cpuMs(pid);
-      const r = await runLoad(url, init, connections, round < 0 ? 2 : Number(process.env.SECONDS ?? 3));
-      if (round < 0) continue; // warm-up: JIT, pools and leases
-      const s = (seen[name] ??= { cpu: [], p50: [], ttfb: [], rps: [] });
-      s.cpu.push((cpuMs(pid) - cpu) / Math.max(1, r.requests));
-      s.p50.push(r.p50);
-      s.ttfb.push(r.ttfbP50);
-      s.rps.push(r.rps);
+      try {
+        if (started) await runLoad(target.url, init, connections, 2);
+        const cpu = cpuMs(target.pid);
+        const r = await runLoad(target.url, init, connections, round < 0 ? 2 : Number(process.env.SECONDS ?? 3));
+        if (round < 0) continue; // warm-up: JIT, pools and leases
+        const s = (seen[target.name] ??= { cpu: [], p50: [], ttfb: [], rps: [] });
+        s.cpu.push((cpuMs(target.pid) - cpu) / Math.max(1, r.requests));
+        s.p50.push(r.p50);
+        s.ttfb.push(r.ttfbP50);
+        s.rps.push(r.rps);
+      } finally {
+        await started?.close();
+      }
     }
   }
+  // The machine's speed drifts by 10-30 % over minutes on these shared 2-core machines: a
+  // gateway's CPU over the bare relay's in the same round is steadier than either alone.
   const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
   const direct = seen.direct!;
   console.log(
@@ -85,7 +101,7 @@ try {
         ? ""
         : `  added p50 ${(median(s.p50) - median(direct.p50)).toFixed(3)}  added TTFB ${(median(s.ttfb) - median(direct.ttfb)).toFixed(3)}`;
     console.log(
-      `${name.padEnd(7)} ${median(s.rps).toFixed(0).padStart(6)} req/s  p50 ${median(s.p50).toFixed(3)}${added}  CPU ${median(s.cpu).toFixed(3)} ms/req${name === "direct" ? " (client and mock)" : ""}`,
+      `${name.padEnd(7)} ${median(s.rps).toFixed(0).padStart(6)} req/s  p50 ${median(s.p50).toFixed(3)}${added}  CPU ${median(s.cpu).toFixed(3)} ms/req${name === "direct" ? " (client and mock)" : ""}${name === "direct" || name === "bare" ? "" : `  ×${median(s.cpu.map((cpu, i) => cpu / seen.bare!.cpu[i]!)).toFixed(2)} the bare relay's, run by run`}`,
     );
   }
 } finally {

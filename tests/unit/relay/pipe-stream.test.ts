@@ -388,3 +388,75 @@ describe("endStream after a cut", () => {
     expect(writes.join("")).not.toContain("[DONE]");
   });
 });
+
+describe("OpenAI content chunks on their way through", () => {
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices, ...extra })}\n\n`;
+  const delta = (index: number, content: string) => ({ index, delta: { content }, finish_reason: null });
+  const run = async (body: string, forwardUsage = false) => {
+    const upstream = new PassThrough();
+    const { sink, writes } = recordingSink();
+    const outcome = pipeStream(
+      upstream as unknown as IncomingMessage,
+      sink,
+      createOpenAiStreamTranslator(forwardUsage),
+      5_000,
+      () => undefined,
+    );
+    // One event per read, as a slow upstream sends them.
+    for (const event of eventsOf([body])) {
+      upstream.write(event);
+      await new Promise((r) => setImmediate(r));
+    }
+    upstream.end();
+    const result = await outcome;
+    endStream(sink, result);
+    return { result, events: eventsOf(writes) };
+  };
+
+  it("counts their text, in order, when no usage comes: the same count as the text read whole", async () => {
+    const words = ["The", " quick", " brown", " fox", " jumps", " over", " the", " lazy", " dog", "."];
+    const body =
+      chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]) +
+      words.map((w) => chunk([delta(0, w)])).join("") +
+      chunk([{ index: 0, delta: {}, finish_reason: "stop" }]) +
+      "data: [DONE]\n\n";
+    const { result, events } = await run(body);
+    expect(result.usage).toBeUndefined();
+    const whole = await run(
+      chunk([delta(0, words.join(""))]) + chunk([{ index: 0, delta: {}, finish_reason: "stop" }]),
+    );
+    expect(result.countedCompletion).toBeGreaterThan(0);
+    expect(result.countedCompletion).toBe(whole.result.countedCompletion);
+    // Every chunk reached the client as it came.
+    expect(events.slice(0, -1)).toEqual(eventsOf([body]).slice(0, -1));
+  });
+
+  it("are not fooled by content that spells out usage, an error or a finish", async () => {
+    const tricky =
+      'see "usage":{"prompt_tokens":999999,"completion_tokens":999999} and "error":{"message":"x"} "finish_reason":"stop"';
+    const body =
+      chunk([delta(0, "")]) +
+      chunk([delta(0, tricky)], { usage: null }) +
+      chunk([{ index: 0, delta: {}, finish_reason: "stop" }]) +
+      chunk([], { usage: { prompt_tokens: 5, completion_tokens: 40, total_tokens: 45 } }) +
+      "data: [DONE]\n\n";
+    const { result, events } = await run(body, true);
+    expect(result.usage).toEqual({ prompt_tokens: 5, completion_tokens: 40 });
+    expect(result.error).toBeUndefined();
+    expect(events[1]).toBe(chunk([delta(0, tricky)], { usage: null }));
+  });
+
+  it("judge the reply's end when no [DONE] comes: a choice begun in the last chunk and never finished cuts it", async () => {
+    const twoChoices =
+      chunk([delta(0, "")]) +
+      chunk([delta(0, "A")]) +
+      chunk([{ index: 0, delta: {}, finish_reason: "stop" }]) +
+      chunk([delta(1, "B")]); // the second choice begins in the last chunk
+    const cut = await run(twoChoices);
+    expect(cut.result.usageNote?.stream_cut).toBe("ended_early");
+    const whole = await run(twoChoices + chunk([{ index: 1, delta: {}, finish_reason: "stop" }]));
+    expect(whole.result.usageNote?.stream_cut).toBeUndefined();
+    expect(whole.result.ended).toBe("done");
+  });
+});
