@@ -32,6 +32,20 @@ function recordingSink() {
   };
 }
 
+/** An OpenAI stream piped from a stand-in upstream body into a recording sink. */
+function pipeOpenAi(options: { forwardUsage?: boolean; idleMs?: number; abort?: () => void } = {}) {
+  const upstream = new PassThrough();
+  const recorded = recordingSink();
+  const outcome = pipeStream(
+    upstream as unknown as IncomingMessage,
+    recorded.sink,
+    createOpenAiStreamTranslator(options.forwardUsage ?? false),
+    options.idleMs ?? 5_000,
+    options.abort ?? (() => undefined),
+  );
+  return { upstream, sink: recorded.sink, writes: recorded.writes, outcome, recorded };
+}
+
 /** What the client received, event by event, however the writes were cut. */
 function eventsOf(writes: string[]): string[] {
   return writes
@@ -43,18 +57,9 @@ function eventsOf(writes: string[]): string[] {
 
 describe("pipeStream", () => {
   it("sends a reply that arrived in one upstream read in one write with its end, holding back the usage chunk", async () => {
-    const upstream = new PassThrough();
-    const recorded = recordingSink();
-    const { sink, writes } = recorded;
+    const { upstream, sink, writes, outcome, recorded } = pipeOpenAi();
     let expected = 0;
     sink.expectEnd = () => void (expected += 1);
-    const outcome = pipeStream(
-      upstream as unknown as IncomingMessage,
-      sink,
-      createOpenAiStreamTranslator(false),
-      5_000,
-      () => undefined,
-    );
     upstream.end(streamFixture);
     const result = await outcome;
     // Nothing is written before billing; the sink is told the end is coming (its headers wait for it).
@@ -72,15 +77,7 @@ describe("pipeStream", () => {
   });
 
   it("forwards events that arrive in separate reads as they arrive, split mid-event or not", async () => {
-    const upstream = new PassThrough();
-    const { sink, writes } = recordingSink();
-    const outcome = pipeStream(
-      upstream as unknown as IncomingMessage,
-      sink,
-      createOpenAiStreamTranslator(true),
-      5_000,
-      () => undefined,
-    );
+    const { upstream, writes, outcome } = pipeOpenAi({ forwardUsage: true });
     const events = streamFixture
       .split("\n\n")
       .filter(Boolean)
@@ -108,16 +105,8 @@ describe("pipeStream", () => {
 
 describe("pipeStream at the reply's last event", () => {
   it("ends at [DONE] without waiting for the upstream to close its body, and lets go of one that never does", async () => {
-    const upstream = new PassThrough();
-    const { sink, writes } = recordingSink();
     let aborted = 0;
-    const outcome = pipeStream(
-      upstream as unknown as IncomingMessage,
-      sink,
-      createOpenAiStreamTranslator(false),
-      150,
-      () => (aborted += 1),
-    );
+    const { upstream, writes, outcome } = pipeOpenAi({ idleMs: 150, abort: () => (aborted += 1) });
     upstream.write(streamFixture); // every event, [DONE] included, and no end of body
     const result = await outcome;
     expect(result.ended).toBe("done");
@@ -130,16 +119,8 @@ describe("pipeStream at the reply's last event", () => {
   });
 
   it("keeps reading a completed reply's body to its close, and stops watching then", async () => {
-    const upstream = new PassThrough();
-    const { sink } = recordingSink();
     let aborted = 0;
-    const outcome = pipeStream(
-      upstream as unknown as IncomingMessage,
-      sink,
-      createOpenAiStreamTranslator(false),
-      150,
-      () => (aborted += 1),
-    );
+    const { upstream, outcome } = pipeOpenAi({ idleMs: 150, abort: () => (aborted += 1) });
     upstream.write(streamFixture);
     await outcome;
     upstream.end(": trailing comment\n\n");
@@ -158,15 +139,7 @@ describe("endStream", () => {
   const usage = { prompt_tokens: 7, completion_tokens: 2 };
 
   it("adds the usage chunk the client asked for, with the stream's id and created time, before [DONE], when none was forwarded", async () => {
-    const upstream = new PassThrough();
-    const { sink, writes } = recordingSink();
-    const outcome = pipeStream(
-      upstream as unknown as IncomingMessage,
-      sink,
-      createOpenAiStreamTranslator(true),
-      5_000,
-      () => undefined,
-    );
+    const { upstream, sink, writes, outcome } = pipeOpenAi({ forwardUsage: true });
     upstream.end(noUsage);
     const result = await outcome;
     expect(result.usageSent).toBe(false);
@@ -188,15 +161,7 @@ describe("endStream", () => {
       [true, streamFixture, true],
       [false, noUsage, false],
     ] as const) {
-      const upstream = new PassThrough();
-      const { sink, writes } = recordingSink();
-      const outcome = pipeStream(
-        upstream as unknown as IncomingMessage,
-        sink,
-        createOpenAiStreamTranslator(forward),
-        5_000,
-        () => undefined,
-      );
+      const { upstream, sink, writes, outcome } = pipeOpenAi({ forwardUsage: forward });
       upstream.end(fixture);
       const result = await outcome;
       endStream(sink, result, closing ? { usage, model: "m", object: "chat.completion.chunk" } : undefined);
@@ -231,15 +196,7 @@ describe("pipeStream when the upstream stops short", () => {
       .join("");
 
   it("a body that closes before [DONE] and before any finish_reason is cut: the error to end on, and stream_cut in the usage note", async () => {
-    const upstream = new PassThrough();
-    const { sink } = recordingSink();
-    const outcome = pipeStream(
-      upstream as unknown as IncomingMessage,
-      sink,
-      createOpenAiStreamTranslator(false),
-      5_000,
-      () => undefined,
-    );
+    const { upstream, outcome } = pipeOpenAi();
     upstream.end(firstEvents(3));
     const result = await outcome;
     expect(result.error).toMatchObject({ type: "upstream_error", code: "stream_interrupted" });
@@ -263,15 +220,7 @@ describe("pipeStream when the upstream stops short", () => {
   });
 
   it("a reply whose every choice finished is whole even when the upstream closes without [DONE]", async () => {
-    const upstream = new PassThrough();
-    const { sink } = recordingSink();
-    const outcome = pipeStream(
-      upstream as unknown as IncomingMessage,
-      sink,
-      createOpenAiStreamTranslator(false),
-      5_000,
-      () => undefined,
-    );
+    const { upstream, outcome } = pipeOpenAi();
     upstream.end(firstEvents(4)); // through finish_reason "stop"
     const result = await outcome;
     expect(result.error).toBeUndefined();
@@ -354,15 +303,7 @@ describe("pipeStream when the upstream stops short", () => {
 
 describe("endStream after a cut", () => {
   it("writes the usage chunk the client asked for, then the error event, and no [DONE]", async () => {
-    const upstream = new PassThrough();
-    const { sink, writes } = recordingSink();
-    const outcome = pipeStream(
-      upstream as unknown as IncomingMessage,
-      sink,
-      createOpenAiStreamTranslator(true),
-      5_000,
-      () => undefined,
-    );
+    const { upstream, sink, writes, outcome } = pipeOpenAi({ forwardUsage: true });
     upstream.end(
       streamFixture
         .split("\n\n")
@@ -394,15 +335,7 @@ describe("OpenAI content chunks on their way through", () => {
     `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices, ...extra })}\n\n`;
   const delta = (index: number, content: string) => ({ index, delta: { content }, finish_reason: null });
   const run = async (body: string, forwardUsage = false) => {
-    const upstream = new PassThrough();
-    const { sink, writes } = recordingSink();
-    const outcome = pipeStream(
-      upstream as unknown as IncomingMessage,
-      sink,
-      createOpenAiStreamTranslator(forwardUsage),
-      5_000,
-      () => undefined,
-    );
+    const { upstream, sink, writes, outcome } = pipeOpenAi({ forwardUsage });
     // One event per read, as a slow upstream sends them.
     for (const event of eventsOf([body])) {
       upstream.write(event);
