@@ -49,8 +49,14 @@ await api("POST", "/api/channel/", {
 const bare = spawn(process.execPath, [new URL("./bare-relay.mjs", import.meta.url).pathname, upstream.url], {
   stdio: ["ignore", "pipe", "inherit"],
 });
+// The least a relay that charges for calls does (floor-relay.mjs): between it and the bare relay
+// is the price of charging at all; between it and the gateway, the gateway's own cost.
+const floor = spawn(process.execPath, [new URL("./floor-relay.mjs", import.meta.url).pathname, upstream.url], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
 try {
   const barePort = String((await once(bare.stdout!, "data"))[0]).trim();
+  const floorPort = String((await once(floor.stdout!, "data"))[0]).trim();
   const quotaBefore = (await api("GET", "/api/user/self")).data.quota as number;
 
   const payload = chatBody;
@@ -81,6 +87,7 @@ try {
     body: payload(stream),
   });
   const bareUrl = `http://127.0.0.1:${barePort}/v1/chat/completions`;
+  const floorUrl = `http://127.0.0.1:${floorPort}/v1/chat/completions`;
 
   // Warm caches, pools and the JIT on both paths first, as a gateway in service is: the figures
   // are a running gateway's, not its first seconds'.
@@ -88,6 +95,7 @@ try {
     await runLoad(gatewayUrl, viaGateway(stream), 50, 3);
     if (baseline) await runLoad(baselineUrl, viaBaseline(stream), 50, 3);
     await runLoad(bareUrl, direct(stream), 50, 1);
+    await runLoad(floorUrl, direct(stream), 50, 1);
     await runLoad(gatewayUrl, claudeViaGateway(stream), 50, 2);
   }
   const rows: [string, LoadResult, LoadResult, LoadResult, number][] = [];
@@ -95,6 +103,7 @@ try {
   const claudeRows: [LoadResult, LoadResult, number][] = [];
   // Per row: the baseline build and its CPU per request (when BENCH_BASELINE is set).
   const baselineRows: [LoadResult, number][] = [];
+  const floorRows: LoadResult[] = [];
   let gatewayRequests = 0;
   const cpuBefore = cpuMs(server.pid);
   for (const [label, stream, connections] of [
@@ -103,9 +112,10 @@ try {
     ["non-stream c=1", false, 1],
     ["stream c=1", true, 1],
   ] as const) {
-    const runs: Record<"direct" | "bare" | "gateway" | "claudeDirect" | "claudeGateway", LoadResult[]> = {
+    const runs: Record<"direct" | "bare" | "floor" | "gateway" | "claudeDirect" | "claudeGateway", LoadResult[]> = {
       direct: [],
       bare: [],
+      floor: [],
       gateway: [],
       claudeDirect: [],
       claudeGateway: [],
@@ -118,8 +128,8 @@ try {
       // Alternate the order, so a drift within the round does not always favour the same target.
       const order =
         round % 2 === 0
-          ? (["direct", "bare", "gateway", "claudeDirect", "claudeGateway"] as const)
-          : (["claudeGateway", "claudeDirect", "gateway", "bare", "direct"] as const);
+          ? (["direct", "bare", "floor", "gateway", "claudeDirect", "claudeGateway"] as const)
+          : (["claudeGateway", "claudeDirect", "gateway", "floor", "bare", "direct"] as const);
       if (baseline) {
         // Before and after the gateway's own run, alternately, so neither build always goes first.
         const cpuRun = cpuMs(baseline.server.pid);
@@ -140,9 +150,8 @@ try {
           continue;
         }
         if (target !== "gateway") {
-          runs[target].push(
-            await runLoad(target === "direct" ? directUrl : bareUrl, direct(stream), connections, seconds / ROUNDS),
-          );
+          const url = target === "direct" ? directUrl : target === "bare" ? bareUrl : floorUrl;
+          runs[target].push(await runLoad(url, direct(stream), connections, seconds / ROUNDS));
           continue;
         }
         const cpuRun = cpuMs(server.pid);
@@ -157,6 +166,7 @@ try {
       const b = combineRuns(baselineRuns);
       baselineRows.push([b, baselineCpu / Math.max(1, b.requests + b.errors)]);
     }
+    floorRows.push(combineRuns(runs.floor));
     const g = combineRuns(runs.gateway);
     rows.push([
       label,
@@ -301,14 +311,18 @@ try {
     "\nagainst the bare relay, with the tail (p99 is the median of the runs' p99s; longest is the slowest request of all runs):\n",
   );
   console.log(
-    "| run | direct req/s | bare req/s | gateway req/s | gateway / bare | direct p50 / p99 ms | bare p50 / p99 ms | gateway p50 / p99 ms | gateway p99 / p50 | gateway longest ms |",
+    "| run | direct req/s | bare req/s | floor req/s | gateway req/s | floor / bare | gateway / bare | direct p50 / p99 ms | bare p50 / p99 ms | floor p50 / p99 ms | gateway p50 / p99 ms | gateway p99 / p50 | gateway longest ms |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|");
-  for (const [label, d, b, g] of rows) {
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  rows.forEach(([label, d, b, g], i) => {
+    const fl = floorRows[i]!;
     console.log(
-      `| ${label} | ${f(d.rps, 0)} | ${f(b.rps, 0)} | ${f(g.rps, 0)} | ${f(g.rps / b.rps)} | ${f(d.p50)} / ${f(d.p99)} | ${f(b.p50)} / ${f(b.p99)} | ${f(g.p50)} / ${f(g.p99)} | ${f(g.p99 / Math.max(0.001, g.p50), 1)} | ${f(g.max, 1)} |`,
+      `| ${label} | ${f(d.rps, 0)} | ${f(b.rps, 0)} | ${f(fl.rps, 0)} | ${f(g.rps, 0)} | ${f(fl.rps / b.rps)} | ${f(g.rps / b.rps)} | ${f(d.p50)} / ${f(d.p99)} | ${f(b.p50)} / ${f(b.p99)} | ${f(fl.p50)} / ${f(fl.p99)} | ${f(g.p50)} / ${f(g.p99)} | ${f(g.p99 / Math.max(0.001, g.p50), 1)} | ${f(g.max, 1)} |`,
     );
-  }
+  });
+  console.log(
+    "(floor relay: the least a relay that charges for calls does, bench/floor-relay.mjs: body and usage parsed, token in memory, one journal line per call on disk before the reply ends; no database, logs or metrics)",
+  );
   console.log("\nconverted provider (Claude through the OpenAI surface) beside the OpenAI pass-through, same run:\n");
   console.log(
     "| run | pass-through added p50 ms | converted added p50 ms | conversion cost p50 ms | pass-through CPU ms/req | converted CPU ms/req | conversion cost CPU ms/req | converted errors |",
@@ -374,6 +388,7 @@ try {
   );
 } finally {
   bare.kill();
+  floor.kill();
   await baseline?.close();
   await claude.close();
   await close();

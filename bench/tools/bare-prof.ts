@@ -4,14 +4,21 @@ import { chatBody, startFastUpstream } from "../gateway-setup";
 import { runLoad } from "../load";
 
 /**
- * The bare relay under the same load as bench/tools/prof.ts (C connections, default 50, 6 s),
- * writing its CPU profile to /tmp/prof-bare: read beside the gateway's with profile-summary.ts
- * (DIR=/tmp/prof-bare) to see which costs every relay pays and which are the gateway's own.
+ * The bare relay (RELAY=floor: the floor relay) under the same load as bench/tools/prof.ts
+ * (C connections, default 50, 6 s), writing its CPU profile to /tmp/prof-bare (/tmp/prof-floor):
+ * read beside the gateway's with profile-summary.ts (DIR=/tmp/prof-bare) to see which costs every
+ * relay pays and which are the gateway's own.
  */
+const relay = process.env.RELAY === "floor" ? "floor" : "bare";
 const upstream = await startFastUpstream();
 const bare = spawn(
   process.execPath,
-  ["--cpu-prof", "--cpu-prof-dir=/tmp/prof-bare", new URL("../bare-relay.mjs", import.meta.url).pathname, upstream.url],
+  [
+    "--cpu-prof",
+    `--cpu-prof-dir=/tmp/prof-${relay}`,
+    new URL(`../${relay}-relay.mjs`, import.meta.url).pathname,
+    upstream.url,
+  ],
   { stdio: ["ignore", "pipe", "inherit"] },
 );
 try {
