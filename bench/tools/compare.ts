@@ -6,10 +6,11 @@ import { cpuMs } from "../process-stats";
 
 /**
  * Side-by-side runs for A/B work on the relay, less noisy than one long run: short runs
- * alternating direct-to-mock, the bare node:http proxy, this build's gateway and, with
- * BASELINE_DIR, another build's (a checkout of another commit with its own `npm run build` and a
- * node_modules link) — all against the near-free mock of bench:relay, so the machine's drift hits them alike. Prints
- * medians: req/s, p50, time to first byte and CPU per request, with what each adds to direct.
+ * alternating direct-to-mock, the bare node:http proxy, the floor relay (the least a relay that
+ * charges does), this build's gateway and, with BASELINE_DIR, another build's (a checkout of
+ * another commit with its own `npm run build` and a node_modules link) — all against the
+ * near-free mock of bench:relay, so the machine's drift hits them alike. Prints medians: req/s,
+ * p50, time to first byte and CPU per request, with what each adds to direct.
  *
  *   C=1|50  ROUNDS=6  SECONDS=3  STREAM=1  ALONE=1 (one gateway at a time)  BASE_FIRST=1
  *   BASE_ENV / HEAD_ENV="NAME=value …"  environment for one gateway only (BASELINE_DIR=. compares

@@ -36,8 +36,9 @@ export type ClosingUsage = { usage: Usage; model: string; object: string };
 
 /**
  * Ends the client's stream: the usage chunk the client asked for (stream_options.include_usage) —
- * the upstream's own, reporting the usage billed, or one of ours when it sent none — then [DONE] — or, for a stream that stopped short, the error event
- * in [DONE]'s place: the SDKs raise on it, where a [DONE] would pass the reply off as whole.
+ * the upstream's own, reporting the usage billed, or one of ours when it sent none — then
+ * [DONE]; or, for a stream that stopped short, the error event in [DONE]'s place: the SDKs raise
+ * on it, where a [DONE] would pass the reply off as whole.
  * Called after billing has committed, so a stream never finishes with its charge still
  * unrecorded, and the usage it reports is the one billed.
  */
