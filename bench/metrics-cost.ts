@@ -1,25 +1,28 @@
 import { EventEmitter } from "node:events";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
+import type { ObservedResponse } from "../app/utils/observed-response.server";
 import { noteAdmittedModel, noteCharge, noteServingChannel, observeRelayCall } from "../app/relay/observe-call.server";
 import { metricsRegistry } from "../app/utils/metrics.server";
 
 /**
  * What the Prometheus metrics add to one relayed call, in CPU: the relay's own hooks
- * (observeRelayCall with its writeHead wrapper and close handler, the admission and settlement
- * notes) run for N simulated calls against a response object that does nothing, beside the same
- * loop without them. A scrape's cost is apart (printed once, for 30 series per model).
+ * (observeRelayCall with its close handler, the admission and settlement notes) run for N
+ * simulated calls against a response object that does nothing, beside the same loop without
+ * them. What a real response pays for being observed is not seen here (compare.ts measures it). A scrape's cost is apart (printed once, for 30 series per model).
  *
  *   npm run bench:metrics
  */
 const N = Number(process.env.BENCH_CALLS ?? 200_000);
 
-function fakeResponse(): ServerResponse {
-  const res = new EventEmitter() as unknown as ServerResponse & { statusCode: number };
+function fakeResponse(): ObservedResponse {
+  const res = new EventEmitter() as unknown as ObservedResponse;
   res.statusCode = 200;
-  res.writeHead = function (this: ServerResponse) {
+  res.headAt = 0;
+  res.eventStream = false;
+  res.writeHead = function (this: ObservedResponse) {
+    this.headAt = performance.now();
     return this;
-  } as unknown as ServerResponse["writeHead"];
-  res.getHeader = () => undefined;
+  } as unknown as ObservedResponse["writeHead"];
   return res;
 }
 

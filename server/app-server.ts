@@ -5,6 +5,7 @@ import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 import { discardBody } from "../app/utils/discard-body.server";
+import { ObservedResponse } from "../app/utils/observed-response.server";
 import { checkRequestTarget } from "../app/utils/edge-input";
 import { entryOf, type EntryExports } from "./entry";
 
@@ -41,7 +42,7 @@ export function createAppServer(options: {
   };
   app.all("*", createRequestHandler({ build: getBuild, mode: options.mode }));
 
-  const dispatch = (entry: EntryExports, req: IncomingMessage, res: ServerResponse) => {
+  const dispatch = (entry: EntryExports, req: IncomingMessage, res: ObservedResponse) => {
     if (entry.isRelayPath(req.url ?? "/")) {
       entry.handleRelay(req, res).catch((error: unknown) => {
         console.error("[relay] unhandled error", error);
@@ -83,7 +84,8 @@ export function createAppServer(options: {
     // delivered by this process, so a balance or log read right after a call includes it.
     void entry.billingWritten().then(() => app(req, res));
   };
-  const server = createServer((req, res) => {
+  // Responses note their head's time and type themselves, for the relay's metrics.
+  const server = createServer({ ServerResponse: ObservedResponse }, (req, res) => {
     // Relay calls are dispatched in the turn they arrive in (no promise hop when the entry is loaded).
     const entry = options.getEntry();
     if (entry instanceof Promise) void entry.then((loaded) => dispatch(loaded, req, res));

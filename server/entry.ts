@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ServerBuild } from "@remix-run/node";
+import type { ObservedResponse } from "../app/utils/observed-response.server";
 
 /** What the server build's entry module exports besides the Remix document handler. */
 export type EntryExports = {
@@ -10,7 +11,7 @@ export type EntryExports = {
   prepareDatabase: () => Promise<void>;
   shutdownApp: () => Promise<void>;
   billingWritten: () => Promise<void>;
-  handleRelay: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  handleRelay: (req: IncomingMessage, res: ObservedResponse) => Promise<void>;
   handleRealtimeUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => Promise<void>;
   isRelayPath: (url: string) => boolean;
   refuseCrossSiteMutation: (req: IncomingMessage, res: ServerResponse) => boolean;

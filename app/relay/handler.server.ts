@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isBooted, whenBooted } from "~/utils/boot-gate.server";
+import type { ObservedResponse } from "~/utils/observed-response.server";
 import { env } from "~/utils/env.server";
 import { isDatabaseUnavailable } from "~/utils/db-errors";
 import { refusals } from "./admission/refusals";
@@ -70,7 +71,7 @@ function fail(res: ServerResponse, failure: RelayFailure, requestId: string) {
  * Entry of the relay surface: authenticate, dispatch by path, answer every failure in the OpenAI
  * shape — a database that cannot be reached for what the call needs included (a 503, try again).
  */
-export async function handleRelay(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleRelay(req: IncomingMessage, res: ObservedResponse): Promise<void> {
   const requestId = newRequestId();
   observeRelayCall(req, res, requestId, pathOf(req.url ?? "/"));
   try {

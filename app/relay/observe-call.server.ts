@@ -1,6 +1,7 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Span } from "@opentelemetry/api";
 import { endSpan, startSpan } from "~/utils/tracing.server";
+import type { ObservedResponse } from "~/utils/observed-response.server";
 import {
   gaugeReadAtScrape,
   quotaConsumed,
@@ -32,9 +33,8 @@ gaugeReadAtScrape(
 );
 gaugeReadAtScrape("switchyard_quota_leases", "Quota leases this process holds", () => leases.size);
 
-export function observeRelayCall(req: IncomingMessage, res: ServerResponse, requestId: string, path: string): void {
+export function observeRelayCall(req: IncomingMessage, res: ObservedResponse, requestId: string, path: string): void {
   const startedAt = performance.now();
-  let headersAt: number | undefined;
   const surface = relaySurfaceOf(path);
   const facts: CallFacts = {
     model: "",
@@ -46,19 +46,11 @@ export function observeRelayCall(req: IncomingMessage, res: ServerResponse, requ
     }),
   };
   calls.set(requestId, facts);
-  // Every reply's status line goes through writeHead (called by Node itself for an implicit head).
-  const writeHead = res.writeHead;
-  let streamed = false;
-  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-    headersAt ??= performance.now();
-    // Headers handed to writeHead are not kept where getHeader finds them: read them here.
-    streamed = isEventStream(
-      res.getHeader("content-type") ?? contentTypeIn(typeof args[1] === "object" ? args[1] : args[2]),
-    );
-    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
-  } as ServerResponse["writeHead"];
-  res.once("close", () => {
+  // A response closes once: `on`, not `once` (no wrapper per call). Its head's time and type
+  // were noted by the response itself (ObservedResponse), whatever wrote it.
+  res.on("close", () => {
     calls.delete(requestId);
+    const streamed = res.eventStream;
     const stream = streamed ? "true" : "false";
     if (facts.span) {
       facts.span.setAttributes({
@@ -72,7 +64,7 @@ export function observeRelayCall(req: IncomingMessage, res: ServerResponse, requ
     }
     relayRequests.inc({ surface, model: facts.model, channel: facts.channel, code: String(res.statusCode) });
     relayDuration.observe({ surface, stream }, (performance.now() - startedAt) / 1000);
-    if (headersAt !== undefined) relayTtfb.observe({ surface, stream }, (headersAt - startedAt) / 1000);
+    if (res.headAt !== 0) relayTtfb.observe({ surface, stream }, (res.headAt - startedAt) / 1000);
   });
 }
 
@@ -94,16 +86,6 @@ export function relaySurfaceOf(path: string): string {
   if (path.startsWith("/suno/")) return "suno";
   if (path.includes("/dashboard/billing/")) return "billing";
   return "other";
-}
-
-function contentTypeIn(headers: unknown): unknown {
-  if (!headers || typeof headers !== "object" || Array.isArray(headers)) return undefined;
-  const record = headers as Record<string, unknown>;
-  return record["Content-Type"] ?? record["content-type"];
-}
-
-function isEventStream(contentType: unknown): boolean {
-  return String(contentType ?? "").startsWith("text/event-stream");
 }
 
 /** The call's model passed admission (it is routed in the caller's group): it may name a series. */
