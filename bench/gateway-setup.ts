@@ -22,6 +22,22 @@ export async function startFastUpstream(): Promise<BenchUpstream> {
 }
 
 /**
+ * One of the relays the gateway is measured beside, in a process of its own: `bare` (a plain
+ * node:http proxy, bare-relay.mjs) or `floor` (the least a relay that charges does,
+ * floor-relay.mjs). Its chat URL, its pid (for its CPU), and how to stop it.
+ */
+export async function startComparisonRelay(
+  kind: "bare" | "floor",
+  upstream: BenchUpstream,
+): Promise<{ url: string; pid: number; close: () => void }> {
+  const child = spawn(process.execPath, [new URL(`./${kind}-relay.mjs`, import.meta.url).pathname, upstream.url], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = String((await once(child.stdout!, "data"))[0]).trim();
+  return { url: `http://127.0.0.1:${port}/v1/chat/completions`, pid: child.pid!, close: () => child.kill() };
+}
+
+/**
  * What every relay benchmark starts from: a near-free loopback OpenAI upstream, Switchyard on PostgreSQL
  * (DATABASE_URL, else the local server) with one channel to the mock, and root's unlimited token.
  */

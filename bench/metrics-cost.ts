@@ -8,7 +8,8 @@ import { metricsRegistry } from "../app/utils/metrics.server";
  * What the Prometheus metrics add to one relayed call, in CPU: the relay's own hooks
  * (observeRelayCall with its close handler, the admission and settlement notes) run for N
  * simulated calls against a response object that does nothing, beside the same loop without
- * them. What a real response pays for being observed is not seen here (compare.ts measures it). A scrape's cost is apart (printed once, for 30 series per model).
+ * them. What a real response pays for being observed is not seen here (compare.ts measures it).
+ * A scrape's cost is apart (printed once, for 30 series per model).
  *
  *   npm run bench:metrics
  */

@@ -10,10 +10,9 @@
  *                           one, interleaved in the same rounds, and prints the two side by side
  *   BENCH_BODY_KB=60        sends a ~60 KB chat history (with an int64 seed) instead of "Say hi"
  */
-import { spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
+import { spawnSync } from "node:child_process";
 import pg from "pg";
-import { chatBody, startBenchGateway } from "./gateway-setup";
+import { chatBody, startBenchGateway, startComparisonRelay } from "./gateway-setup";
 import { combineRuns, runLoad, type LoadResult } from "./load";
 import { cpuMs, rssMb } from "./process-stats";
 import { startAnthropicMock } from "../tests/mocks/anthropic-upstream";
@@ -46,17 +45,11 @@ await api("POST", "/api/channel/", {
   models: CLAUDE_MODEL,
   group: "default",
 });
-const bare = spawn(process.execPath, [new URL("./bare-relay.mjs", import.meta.url).pathname, upstream.url], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
+const bare = await startComparisonRelay("bare", upstream);
 // The least a relay that charges for calls does (floor-relay.mjs): between it and the bare relay
 // is the price of charging at all; between it and the gateway, the gateway's own cost.
-const floor = spawn(process.execPath, [new URL("./floor-relay.mjs", import.meta.url).pathname, upstream.url], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
+const floor = await startComparisonRelay("floor", upstream);
 try {
-  const barePort = String((await once(bare.stdout!, "data"))[0]).trim();
-  const floorPort = String((await once(floor.stdout!, "data"))[0]).trim();
   const quotaBefore = (await api("GET", "/api/user/self")).data.quota as number;
 
   const payload = chatBody;
@@ -86,8 +79,8 @@ try {
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${baseline?.key}` },
     body: payload(stream),
   });
-  const bareUrl = `http://127.0.0.1:${barePort}/v1/chat/completions`;
-  const floorUrl = `http://127.0.0.1:${floorPort}/v1/chat/completions`;
+  const bareUrl = bare.url;
+  const floorUrl = floor.url;
 
   // Warm caches, pools and the JIT on both paths first, as a gateway in service is: the figures
   // are a running gateway's, not its first seconds'.
@@ -387,8 +380,8 @@ try {
     `consistency: user quota decreased by ${quotaBefore - quotaAfter}, usage logs sum to ${logged} over ${logRows} rows -> ${quotaBefore - quotaAfter === logged ? "exact" : "MISMATCH"}`,
   );
 } finally {
-  bare.kill();
-  floor.kill();
+  bare.close();
+  floor.close();
   await baseline?.close();
   await claude.close();
   await close();

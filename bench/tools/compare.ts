@@ -1,6 +1,10 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { chatBody, startBenchGateway, startFastUpstream, type BenchGateway } from "../gateway-setup";
+import {
+  chatBody,
+  startBenchGateway,
+  startComparisonRelay,
+  startFastUpstream,
+  type BenchGateway,
+} from "../gateway-setup";
 import { runLoad } from "../load";
 import { cpuMs } from "../process-stats";
 
@@ -29,17 +33,11 @@ const envOf = (text = "") =>
   );
 // The near-free mock of bench:relay: the relays in front of it are what is measured.
 const upstream = await startFastUpstream();
-const bare = spawn(process.execPath, [new URL("../bare-relay.mjs", import.meta.url).pathname, upstream.url], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
+const bare = await startComparisonRelay("bare", upstream);
 // The least a billing relay does (bench/floor-relay.mjs): what charging for a call costs at all.
-const floor = spawn(process.execPath, [new URL("../floor-relay.mjs", import.meta.url).pathname, upstream.url], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
+const floor = await startComparisonRelay("floor", upstream);
 const gateways: Record<string, BenchGateway> = {};
 try {
-  const barePort = String((await once(bare.stdout!, "data"))[0]).trim();
-  const floorPort = String((await once(floor.stdout!, "data"))[0]).trim();
   // A gateway started first measured 10-30 % cheaper per request than an identical one started
   // after it, with both running (same build, same rounds). ALONE=1 runs one gateway at a time
   // instead, each started afresh for each of its runs (after a 2 s warm-up), so neither has the
@@ -64,8 +62,8 @@ try {
   });
   const targets: Target[] = [
     { name: "direct", url: `${upstream.url}/v1/chat/completions`, key: "sk-bench", pid: process.pid },
-    { name: "bare", url: `http://127.0.0.1:${barePort}/v1/chat/completions`, key: "sk-bench", pid: bare.pid! },
-    { name: "floor", url: `http://127.0.0.1:${floorPort}/v1/chat/completions`, key: "sk-bench", pid: floor.pid! },
+    { name: "bare", url: bare.url, key: "sk-bench", pid: bare.pid },
+    { name: "floor", url: floor.url, key: "sk-bench", pid: floor.pid },
     ...(alone
       ? specs.map(([name, start]): Target => ({ name, url: "", key: "", pid: 0, start }))
       : Object.entries(gateways).map(([name, g]) => gatewayTarget(name, g))),
@@ -112,8 +110,8 @@ try {
     );
   }
 } finally {
-  bare.kill();
-  floor.kill();
+  bare.close();
+  floor.close();
   for (const g of Object.values(gateways)) await g.close();
   await upstream.close();
 }
