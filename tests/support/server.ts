@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -71,7 +72,6 @@ export async function startServer(options: {
   /** With Redis, also start an `npm run worker` process (default); web processes run workers too unless WORKERS=off. */
   worker?: boolean;
 }): Promise<StartedServer> {
-  const port = await freePort();
   const dataDir = options.storage?.dataDir ?? mkdtempSync(join(tmpdir(), "switchyard-test-"));
   let scratch: { url: string; drop: () => Promise<void> } | undefined;
   if (options.storage?.databaseUrl) scratch = { url: options.storage.databaseUrl, drop: async () => undefined };
@@ -80,10 +80,9 @@ export async function startServer(options: {
     if (!adminUrl) throw new Error("DATABASE_URL is required for the postgres test server");
     scratch = await createScratchDatabase(adminUrl);
   }
-  const env: NodeJS.ProcessEnv = {
+  const baseEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
-    PORT: String(port),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     DATABASE_URL: scratch?.url ?? "",
@@ -92,26 +91,31 @@ export async function startServer(options: {
     TRUST_PROXY: "1",
     // One web process unless a test asks for more: `pid` is then the process that serves.
     WEB_CONCURRENCY: "1",
-    ...options.env,
   };
   let log = "";
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...productionNodeFlags, ...(options.nodeArgs ?? []), "build/entry/server/index.mjs"],
-    { env, stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd },
-  );
-  child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
-    try {
-      const res = await fetch(`${baseUrl}/healthz`);
-      if (res.ok) break;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`server did not become ready:\n${log}`);
-    await new Promise((r) => setTimeout(r, 150));
+  let child: ChildProcess;
+  let env: NodeJS.ProcessEnv;
+  let baseUrl: string;
+  // The port freePort() saw free can be taken again before the server binds it (another shard's
+  // server or any outgoing connection's ephemeral port), so a bind refused that way is retried on
+  // another port; any other early exit is the test's failure.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    env = { ...baseEnv, PORT: String(port), ...options.env };
+    log = "";
+    const spawned = spawn(
+      process.execPath,
+      [...productionNodeFlags, ...(options.nodeArgs ?? []), "build/entry/server/index.mjs"],
+      { env, stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd },
+    );
+    child = spawned;
+    spawned.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    spawned.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    baseUrl = `http://127.0.0.1:${env.PORT}`;
+    const outcome = await waitUntilReady(spawned, baseUrl);
+    if (outcome === "ready") break;
+    const portTaken = log.includes("EADDRINUSE") && options.env?.PORT === undefined;
+    if (!portTaken || attempt >= 4) throw new Error(`server ${outcome}:\n${log}`);
   }
   // Scaled mode is a web process plus workers: background jobs run on a real BullMQ worker.
   let worker: ChildProcess | undefined;
@@ -159,4 +163,30 @@ export async function startServer(options: {
       }
     },
   };
+}
+
+/** Polls /healthz until the server answers, it exits, or 90 s pass. */
+async function waitUntilReady(
+  child: ChildProcess,
+  baseUrl: string,
+): Promise<"ready" | "exited early" | "did not become ready"> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      // Let the last of its stderr arrive before the caller reads why.
+      if (child.stderr && !child.stderr.closed) {
+        await Promise.race([once(child.stderr, "close"), new Promise((r) => setTimeout(r, 1_000))]);
+      }
+      return "exited early";
+    }
+    try {
+      const res = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return "ready";
+    } catch {}
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      return "did not become ready";
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
 }
