@@ -25,13 +25,30 @@ function answers(port: number): Promise<boolean> {
 }
 
 export async function startTestRedis(): Promise<TestRedis> {
-  const port = await freePort();
+  let port = 0;
   let child: ChildProcess | undefined;
+  /** Starts redis-server on `port`; false when it exited instead (the port was taken meanwhile). */
+  const launch = async (): Promise<boolean> => {
+    const spawned = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      { stdio: "ignore" },
+    );
+    child = spawned;
+    for (let i = 0; i < 100; i += 1) {
+      // An exited server answers nothing of its own: whatever took the port would.
+      if (spawned.exitCode !== null || spawned.signalCode !== null) return false;
+      if (await answers(port)) {
+        // Another listener on a taken port answers at once, and this server then exits on its bind.
+        await new Promise((r) => setTimeout(r, 100));
+        return spawned.exitCode === null && spawned.signalCode === null;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return spawned.exitCode === null;
+  };
   const start = async () => {
-    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-      stdio: "ignore",
-    });
-    for (let i = 0; i < 100 && !(await answers(port)); i += 1) await new Promise((r) => setTimeout(r, 50));
+    await launch();
   };
   /** SIGKILL, as an outage: no goodbye to the clients. */
   const stop = async () => {
@@ -42,7 +59,12 @@ export async function startTestRedis(): Promise<TestRedis> {
     running.kill("SIGKILL");
     await exited;
   };
-  await start();
+  // The port freePort() saw free can be taken before redis-server binds it: try another.
+  for (let attempt = 1; ; attempt += 1) {
+    port = await freePort();
+    if (await launch()) break;
+    if (attempt >= 4) throw new Error(`redis-server did not start on a free port (last tried ${port})`);
+  }
   return { port, url: (db = 0) => `redis://127.0.0.1:${port}/${db}`, stop, start };
 }
 
