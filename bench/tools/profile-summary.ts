@@ -6,7 +6,7 @@ import { join } from "node:path";
  * the collector, idle) and the functions that cost most. Reads the newest .cpuprofile in DIR
  * (default /tmp/prof), as bench/tools/prof.ts leaves it with PROF=1.
  *
- *   PROF=1 C=50 npx tsx bench/tools/prof.ts && npx tsx bench/tools/profile-summary.ts
+ *   PROF=1 C=50 npx tsx bench/tools/prof.ts && LAST=6 npx tsx bench/tools/profile-summary.ts
  */
 type ProfileNode = {
   id: number;
@@ -24,7 +24,14 @@ if (!newest) throw new Error(`no .cpuprofile in ${dir}`);
 const profile = JSON.parse(readFileSync(join(dir, newest), "utf8")) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfMs = new Map<number, number>();
-profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+// LAST=<seconds>: only the profile's last seconds (the load, without the start and the setup).
+const profiledUs = profile.timeDeltas.reduce((sum, d) => sum + d, 0);
+const fromUs = process.env.LAST ? profiledUs - Number(process.env.LAST) * 1e6 : -Infinity;
+let atUs = 0;
+profile.samples.forEach((id, i) => {
+  atUs += profile.timeDeltas[i] ?? 0;
+  if (atUs >= fromUs) selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+});
 
 function library(url: string, name: string): string {
   if (!url) return name.startsWith("(") ? name : "(native)";

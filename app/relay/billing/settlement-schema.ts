@@ -16,9 +16,9 @@ const INT32_MAX = 2_147_483_647;
 const int32 = z.number().int().min(0).max(INT32_MAX);
 /** Money and sequence numbers: bigint columns, exact in a JavaScript number up to 2^53. */
 const safeCount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-// A lone UTF-16 surrogate fails PostgreSQL's JSON text extraction just as NUL does.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const storable = (value: string) => !value.includes("\u0000") && !LONE_SURROGATE.test(value);
+// A lone UTF-16 surrogate (a string that is not well-formed) fails PostgreSQL's JSON text
+// extraction just as NUL does.
+const storable = (value: string) => !value.includes("\u0000") && value.isWellFormed();
 const text = z.string().refine(storable, "text must not contain NUL or a lone surrogate");
 
 export const consumeLogSchema = z.object({

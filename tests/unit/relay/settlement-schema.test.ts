@@ -99,6 +99,20 @@ describe("the settlement check", () => {
     );
   });
 
+  it("refuses text PostgreSQL cannot hold (a lone surrogate anywhere) and keeps text that only looks odd", () => {
+    const withContent = (content: string) => ({ ...ordinary(), log: { ...ordinary().log, content } });
+    for (const lone of ["\ud800", "a\ud83d", "\ude00b", "\ude00\ud83d", "ok \ud83d\ude00 \udbff"]) {
+      expect(settlementProblem(withContent(lone))).toMatch(
+        /^log\.content: text must not contain NUL or a lone surrogate/,
+      );
+      expect(plainlyValidSettlement(withContent(lone))).toBe(false);
+    }
+    for (const fine of ["\ud83d\ude00", "模型倍率 1，😀", "\u00e9\uffff", ""]) {
+      expect(settlementProblem(withContent(fine))).toBeUndefined();
+      expect(plainlyValidSettlement(withContent(fine))).toBe(true);
+    }
+  });
+
   it("still words the problem of a refused settlement", () => {
     expect(settlementProblem({ ...ordinary(), charge: Number.NaN })).toMatch(/^charge: /);
     expect(settlementProblem({ ...ordinary(), log: { ...ordinary().log, modelName: "gpt\u0000" } })).toMatch(
