@@ -2,8 +2,8 @@ import { chatBody, startBenchGateway } from "../gateway-setup";
 import { runLoad } from "../load";
 
 /**
- * Load for profiling: C connections (default 1) of chat for 6 s (STREAM=1: streamed). With PROF=1 the
- * gateway writes a V8 CPU profile to /tmp/prof when it stops.
+ * Load for profiling: C connections (default 1) of chat for SECONDS (default 6; STREAM=1: streamed).
+ * With PROF=1 the gateway writes a V8 CPU profile to /tmp/prof when it stops.
  */
 const gateway = await startBenchGateway({
   nodeArgs: process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : [],
@@ -16,7 +16,7 @@ try {
       body: chatBody(Boolean(process.env.STREAM)),
     },
     Number(process.env.C ?? 1),
-    6,
+    Number(process.env.SECONDS ?? 6),
   );
   console.log(result);
 } finally {
