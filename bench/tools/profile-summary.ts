@@ -6,7 +6,7 @@ import { join } from "node:path";
  * the collector, idle) and the functions that cost most. Reads the newest .cpuprofile in DIR
  * (default /tmp/prof), as bench/tools/prof.ts leaves it with PROF=1.
  *
- *   PROF=1 C=50 npx tsx bench/tools/prof.ts && LAST=6 npx tsx bench/tools/profile-summary.ts
+ *   PROF=1 C=50 npx tsx bench/tools/prof.ts && LAST=6 [INCLUSIVE=1] npx tsx bench/tools/profile-summary.ts
  */
 type ProfileNode = {
   id: number;
@@ -87,4 +87,26 @@ if (blamed) {
   console.log(`\n| ${blamed}'s time, by app caller | ms | share |\n|---|---|---|`);
   for (const [caller, ms] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 15))
     console.log(`| ${caller} | ${ms.toFixed(0)} | ${pct(ms)} |`);
+}
+
+// INCLUSIVE=1: the app's functions by the time spent in them and everything they called (each
+// sample counted once per function however deep it recurses): which step of a call costs what.
+if (process.env.INCLUSIVE) {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const inclusive = new Map<string, number>();
+  for (const [id, ms] of selfMs) {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const { functionName, url, lineNumber } = byId.get(at)!.callFrame;
+      if (!library(url, functionName).startsWith("app")) continue;
+      const key = `${functionName || "(anonymous)"}:${lineNumber + 1}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + ms);
+    }
+  }
+  console.log("\n| app function, with what it called | ms | share |\n|---|---|---|");
+  for (const [fn, ms] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30)))
+    console.log(`| ${fn} | ${ms.toFixed(0)} | ${pct(ms)} |`);
 }
