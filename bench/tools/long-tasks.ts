@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { newestProfile } from "./cpu-profile";
 
 /**
  * The longest stretches a V8 CPU profile spent in one task without returning to the event loop:
@@ -12,23 +11,7 @@ import { join } from "node:path";
  *
  *   PROF=1 C=50 SECONDS=60 npx tsx bench/tools/prof.ts && npx tsx bench/tools/long-tasks.ts
  */
-type ProfileNode = {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-};
-type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
-
-const dir = process.env.DIR ?? "/tmp/prof";
-const newest = readdirSync(dir)
-  .filter((f) => f.endsWith(".cpuprofile"))
-  .sort()
-  .at(-1);
-if (!newest) throw new Error(`no .cpuprofile in ${dir}`);
-const profile = JSON.parse(readFileSync(join(dir, newest), "utf8")) as Profile;
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const parent = new Map<number, number>();
-for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+const { file: newest, profile, byId, parent } = newestProfile();
 const rootId = profile.nodes[0]!.id;
 
 const name = (id: number) => {

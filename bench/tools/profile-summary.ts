@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { newestProfile } from "./cpu-profile";
 
 /**
  * Where a V8 CPU profile's time went: self time per library (node's own JavaScript, pg, the app,
@@ -8,21 +7,7 @@ import { join } from "node:path";
  *
  *   PROF=1 C=50 npx tsx bench/tools/prof.ts && LAST=6 [INCLUSIVE=1] npx tsx bench/tools/profile-summary.ts
  */
-type ProfileNode = {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-};
-type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
-
-const dir = process.env.DIR ?? "/tmp/prof";
-const newest = readdirSync(dir)
-  .filter((f) => f.endsWith(".cpuprofile"))
-  .sort()
-  .at(-1);
-if (!newest) throw new Error(`no .cpuprofile in ${dir}`);
-const profile = JSON.parse(readFileSync(join(dir, newest), "utf8")) as Profile;
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const { file: newest, profile, byId, parent } = newestProfile();
 const selfMs = new Map<number, number>();
 // LAST=<seconds>: only the profile's last seconds (the load, without the start and the setup).
 const profiledUs = profile.timeDeltas.reduce((sum, d) => sum + d, 0);
@@ -70,8 +55,6 @@ for (const [fn, ms] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, Numbe
 // BLAME=<library>: which app functions that library's time is spent for (its nearest app caller).
 const blamed = process.env.BLAME;
 if (blamed) {
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const callers = new Map<string, number>();
   for (const [id, ms] of selfMs) {
     const node = byId.get(id)!;
@@ -92,8 +75,6 @@ if (blamed) {
 // INCLUSIVE=1: the app's functions by the time spent in them and everything they called (each
 // sample counted once per function however deep it recurses): which step of a call costs what.
 if (process.env.INCLUSIVE) {
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const inclusive = new Map<string, number>();
   for (const [id, ms] of selfMs) {
     const seen = new Set<string>();
