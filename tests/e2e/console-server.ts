@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { freePort } from "../support/server";
 
 /**
@@ -11,6 +12,16 @@ export type ConsoleServer = { url: string; stop: () => Promise<void> };
 const STARTUP_BOUND_MS = 120_000;
 
 export async function startConsoleServer(): Promise<ConsoleServer> {
+  // The port freePort() saw free can be taken before the server binds it: a bind refused that
+  // way is tried again on another port, any other failure to start is reported.
+  for (let attempt = 1; ; attempt += 1) {
+    const started = await startOnFreePort();
+    if ("url" in started) return started;
+    if (!started.portTaken || attempt >= 4) throw new Error(started.why);
+  }
+}
+
+async function startOnFreePort(): Promise<ConsoleServer | { why: string; portTaken: boolean }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["--import", "tsx", "tests/support/e2e-server.ts"], {
@@ -28,7 +39,11 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
 
   const deadline = Date.now() + STARTUP_BOUND_MS;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the console server exited at start:\n${output}`);
+    if (child.exitCode !== null) {
+      // Its last words (why it stopped) arrive with the pipe's close.
+      await Promise.race([once(child.stderr, "close"), new Promise((resolve) => setTimeout(resolve, 1_000))]);
+      return { why: `the console server exited at start:\n${output}`, portTaken: output.includes("EADDRINUSE") };
+    }
     const up = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
       (res) => res.ok,
       () => false,
@@ -36,7 +51,10 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
     if (up) break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`the console server did not answer /healthz within ${STARTUP_BOUND_MS} ms:\n${output}`);
+      return {
+        why: `the console server did not answer /healthz within ${STARTUP_BOUND_MS} ms:\n${output}`,
+        portTaken: false,
+      };
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
