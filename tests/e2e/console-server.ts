@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { freePort } from "../support/server";
+import { onFreePort, PORT_TAKEN } from "../support/server";
 
 /**
  * One console server per Playwright worker: tests/support/e2e-server.ts (the production server
@@ -11,18 +11,11 @@ export type ConsoleServer = { url: string; stop: () => Promise<void> };
 
 const STARTUP_BOUND_MS = 120_000;
 
-export async function startConsoleServer(): Promise<ConsoleServer> {
-  // The port freePort() saw free can be taken before the server binds it: a bind refused that
-  // way is tried again on another port, any other failure to start is reported.
-  for (let attempt = 1; ; attempt += 1) {
-    const started = await startOnFreePort();
-    if ("url" in started) return started;
-    if (!started.portTaken || attempt >= 4) throw new Error(started.why);
-  }
+export function startConsoleServer(): Promise<ConsoleServer> {
+  return onFreePort(startOn);
 }
 
-async function startOnFreePort(): Promise<ConsoleServer | { why: string; portTaken: boolean }> {
-  const port = await freePort();
+async function startOn(port: number): Promise<ConsoleServer | typeof PORT_TAKEN> {
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["--import", "tsx", "tests/support/e2e-server.ts"], {
     env: { ...process.env, E2E_PORT: String(port) },
@@ -42,7 +35,8 @@ async function startOnFreePort(): Promise<ConsoleServer | { why: string; portTak
     if (child.exitCode !== null) {
       // Its last words (why it stopped) arrive with the pipe's close.
       await Promise.race([once(child.stderr, "close"), new Promise((resolve) => setTimeout(resolve, 1_000))]);
-      return { why: `the console server exited at start:\n${output}`, portTaken: output.includes("EADDRINUSE") };
+      if (output.includes("EADDRINUSE")) return PORT_TAKEN;
+      throw new Error(`the console server exited at start:\n${output}`);
     }
     const up = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
       (res) => res.ok,
@@ -51,10 +45,7 @@ async function startOnFreePort(): Promise<ConsoleServer | { why: string; portTak
     if (up) break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      return {
-        why: `the console server did not answer /healthz within ${STARTUP_BOUND_MS} ms:\n${output}`,
-        portTaken: false,
-      };
+      throw new Error(`the console server did not answer /healthz within ${STARTUP_BOUND_MS} ms:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

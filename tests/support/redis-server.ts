@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createConnection } from "node:net";
-import { freePort } from "./server";
+import { onFreePort, PORT_TAKEN } from "./server";
 
 /**
  * A private, throw-away redis-server on a loopback port, for tests that stop Redis (the shared
@@ -59,12 +59,10 @@ export async function startTestRedis(): Promise<TestRedis> {
     running.kill("SIGKILL");
     await exited;
   };
-  // The port freePort() saw free can be taken before redis-server binds it: try another.
-  for (let attempt = 1; ; attempt += 1) {
-    port = await freePort();
-    if (await launch()) break;
-    if (attempt >= 4) throw new Error(`redis-server did not start on a free port (last tried ${port})`);
-  }
+  await onFreePort(async (free) => {
+    port = free;
+    return (await launch()) ? port : PORT_TAKEN;
+  });
   return { port, url: (db = 0) => `redis://127.0.0.1:${port}/${db}`, stop, start };
 }
 

@@ -37,6 +37,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** What a start returns to onFreePort when another process took its port first. */
+export const PORT_TAKEN = Symbol("port taken");
+
+/**
+ * Starts something on a port freePort() found free. That port can be taken again before the
+ * process binds it (another shard's server, any outgoing connection's ephemeral port), so a start
+ * that returns PORT_TAKEN is tried again on another port, up to four times; any other failure is
+ * the start's own to throw.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T | typeof PORT_TAKEN>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const started = await start(port);
+    if (started !== PORT_TAKEN) return started;
+    if (attempt >= 4) throw new Error(`four free ports in a row were taken before the bind (last ${port})`);
+  }
+}
+
 /** A new empty database on the server DATABASE_URL points at; dropped again by the returned function. */
 export async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `switchyard_test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
@@ -93,30 +111,23 @@ export async function startServer(options: {
     WEB_CONCURRENCY: "1",
   };
   let log = "";
-  let child: ChildProcess;
-  let env: NodeJS.ProcessEnv;
-  let baseUrl: string;
-  // The port freePort() saw free can be taken again before the server binds it (another shard's
-  // server or any outgoing connection's ephemeral port), so a bind refused that way is retried on
-  // another port; any other early exit is the test's failure.
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    env = { ...baseEnv, PORT: String(port), ...options.env };
+  const { child, env, baseUrl } = await onFreePort(async (port) => {
+    const env: NodeJS.ProcessEnv = { ...baseEnv, PORT: String(port), ...options.env };
     log = "";
-    const spawned = spawn(
+    const child = spawn(
       process.execPath,
       [...productionNodeFlags, ...(options.nodeArgs ?? []), "build/entry/server/index.mjs"],
       { env, stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd },
     );
-    child = spawned;
-    spawned.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    spawned.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    baseUrl = `http://127.0.0.1:${env.PORT}`;
-    const outcome = await waitUntilReady(spawned, baseUrl);
-    if (outcome === "ready") break;
-    const portTaken = log.includes("EADDRINUSE") && options.env?.PORT === undefined;
-    if (!portTaken || attempt >= 4) throw new Error(`server ${outcome}:\n${log}`);
-  }
+    child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    const baseUrl = `http://127.0.0.1:${env.PORT}`;
+    const outcome = await waitUntilReady(child, baseUrl);
+    if (outcome === "ready") return { child, env, baseUrl };
+    // A port the test asked for is the test's to keep.
+    if (log.includes("EADDRINUSE") && options.env?.PORT === undefined) return PORT_TAKEN;
+    throw new Error(`server ${outcome}:\n${log}`);
+  });
   // Scaled mode is a web process plus workers: background jobs run on a real BullMQ worker.
   let worker: ChildProcess | undefined;
   if (env.REDIS_URL && options.worker !== false) {
