@@ -114,4 +114,78 @@ describe.skipIf(kind !== "postgres")("billing statements and row locks", () => {
       await blocker.end();
     }
   });
+
+  it("a batch writes each charge's usage log with every field as journaled, and a charge without one writes none", async () => {
+    const node = `${NODE}-logs`;
+    await store.registerJournal(node);
+    try {
+      const at = Math.floor(Date.now() / 1000);
+      const other = { model_ratio: 0.075, admin_info: { use_channel: ["3", "4"] }, request_id: "req-日本", frt: -1000 };
+      const logged = {
+        seq: 1,
+        leaseId: 0,
+        userId,
+        tokenId,
+        limited: false,
+        charge: 75,
+        channelId: 4,
+        at,
+        log: {
+          username: "用户 u",
+          tokenName: "令牌 😀",
+          modelName: "gpt-4o-mini",
+          promptTokens: 9,
+          completionTokens: 3,
+          useTimeSeconds: 2,
+          isStream: true,
+          channelId: 4,
+          group: "vip",
+          content: "模型倍率 0.075，补全倍率 4",
+          other,
+        },
+      };
+      const unlogged = { seq: 2, leaseId: 0, userId, tokenId, limited: false, charge: 5, channelId: 4, at };
+      const counters = async () => {
+        const user = (await admin.query("select used_quota, request_count from users where id = $1", [userId])).rows[0];
+        return { used: Number(user.used_quota), requests: Number(user.request_count) };
+      };
+      const before = await counters();
+      const written = await store.writeSettlements(node, [logged, unlogged]);
+      expect(written.applied).toBe(true);
+      const { rows } = await admin.query(
+        `select created_at, type, content, user_id, username, token_name, token_id, model_name, quota, prompt_tokens,
+           completion_tokens, use_time, is_stream, channel_id, "group", other from logs where user_id = $1 and channel_id = 4`,
+        [userId],
+      );
+      expect(rows).toHaveLength(1);
+      const row = rows[0];
+      expect({
+        ...row,
+        created_at: Number(row.created_at),
+        quota: Number(row.quota),
+        other: JSON.parse(row.other),
+      }).toEqual({
+        created_at: at,
+        type: 2,
+        content: "模型倍率 0.075，补全倍率 4",
+        user_id: userId,
+        username: "用户 u",
+        token_name: "令牌 😀",
+        token_id: tokenId,
+        model_name: "gpt-4o-mini",
+        quota: 75,
+        prompt_tokens: 9,
+        completion_tokens: 3,
+        use_time: 2,
+        is_stream: true,
+        channel_id: 4,
+        group: "vip",
+        other,
+      });
+      // Both charges count, logged or not.
+      expect(await counters()).toEqual({ used: before.used + 80, requests: before.requests + 2 });
+    } finally {
+      await store.forgetJournal(node);
+    }
+  });
 });

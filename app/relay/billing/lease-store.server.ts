@@ -154,12 +154,15 @@ export async function writeSettlements(nodeId: string, items: Settlement[], line
       ), input as (
         select s."leaseId" as lease_id, s."userId" as user_id, s."tokenId" as token_id, s.limited, s.charge, greatest(coalesce(s.shortfall, 0), 0) as shortfall,
           s."channelId" as channel_id, s.at,
-          s.log is not null as has_log, coalesce(s.log->>'content', '') as content, coalesce(s.log->>'username', '') as username,
-          coalesce(s.log->>'tokenName', '') as token_name, coalesce(s.log->>'modelName', '') as model_name,
-          coalesce((s.log->>'promptTokens')::int, 0) as prompt_tokens, coalesce((s.log->>'completionTokens')::int, 0) as completion_tokens,
-          coalesce((s.log->>'useTimeSeconds')::int, 0) as use_time, coalesce((s.log->>'isStream')::boolean, false) as is_stream,
-          coalesce(s.log->>'group', '') as grp, coalesce((s.log->'other')::text, '{}') as other
+          s.log is not null as has_log, coalesce(f.content, '') as content, coalesce(f.username, '') as username,
+          coalesce(f."tokenName", '') as token_name, coalesce(f."modelName", '') as model_name,
+          coalesce(f."promptTokens", 0) as prompt_tokens, coalesce(f."completionTokens", 0) as completion_tokens,
+          coalesce(f."useTimeSeconds", 0) as use_time, coalesce(f."isStream", false) as is_stream,
+          coalesce(f."group", '') as grp, coalesce(f.other::text, '{}') as other
         from json_to_recordset(${json}::json) as s("leaseId" bigint, "userId" int, "tokenId" int, limited boolean, charge bigint, shortfall bigint, "channelId" int, at bigint, log json)
+        -- The log's fields in one pass over its JSON (json_to_record), not one parse of it per ->> (decision 039).
+        left join lateral json_to_record(s.log) as f(content text, username text, "tokenName" text, "modelName" text,
+          "promptTokens" int, "completionTokens" int, "useTimeSeconds" int, "isStream" boolean, "group" text, other json) on true
         where exists (select 1 from gate)
       ), l as (
         update quota_leases q set amount = q.amount - s.charged
@@ -195,7 +198,6 @@ export async function writeSettlements(nodeId: string, items: Settlement[], line
         insert into logs (created_at, type, content, user_id, username, token_name, token_id, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, "group", other)
         select at, ${sql.lit(LOG_TYPE.consume)}, content, user_id, username, token_name, token_id, model_name, charge, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, grp, other
         from j where has_log
-        returning id
       )
       select (select count(*)::int from gate) as applied, (select array_agg(id) from l) as leases,
         (select array_agg(id) from t where status = ${TOKEN_STATUS.exhausted}) as exhausted`.execute(db),
