@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** CPU time (ms, user + system) and resident memory (MB) of a process, from /proc. */
 export function cpuMs(pid: number): number {
@@ -40,4 +40,19 @@ function safely(read: () => number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * CPU time of every PostgreSQL process on this machine (the server and its backends). On a
+ * benchmark box the database shares the cores with the relays, so its work per request is part
+ * of what the gateway costs there; read around a run that only the gateway's requests touch.
+ */
+export function postgresCpuMs(): number {
+  let sum = 0;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    sum += safely(() => (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres" ? cpuMs(pid) : 0));
+  }
+  return sum;
 }

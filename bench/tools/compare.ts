@@ -6,7 +6,7 @@ import {
   type BenchGateway,
 } from "../gateway-setup";
 import { runLoad } from "../load";
-import { cpuMs } from "../process-stats";
+import { cpuMs, postgresCpuMs } from "../process-stats";
 
 /**
  * Side-by-side runs for A/B work on the relay, less noisy than one long run: short runs
@@ -14,7 +14,8 @@ import { cpuMs } from "../process-stats";
  * charges does), this build's gateway and, with BASELINE_DIR, another build's (a checkout of
  * another commit with its own `npm run build` and a node_modules link) — all against the
  * near-free mock of bench:relay, so the machine's drift hits them alike. Prints medians: req/s,
- * p50, time to first byte and CPU per request, with what each adds to direct.
+ * p50, time to first byte and CPU per request, with what each adds to direct, and for a gateway
+ * PostgreSQL's CPU per request as well (it shares the cores with the relays here).
  *
  *   C=1|50  ROUNDS=6  SECONDS=3  STREAM=1  ALONE=1 (one gateway at a time)  BASE_FIRST=1
  *   BASE_ENV / HEAD_ENV="NAME=value …"  environment for one gateway only (BASELINE_DIR=. compares
@@ -68,7 +69,7 @@ try {
       ? specs.map(([name, start]): Target => ({ name, url: "", key: "", pid: 0, start }))
       : Object.entries(gateways).map(([name, g]) => gatewayTarget(name, g))),
   ];
-  const seen: Record<string, { cpu: number[]; p50: number[]; ttfb: number[]; rps: number[] }> = {};
+  const seen: Record<string, { cpu: number[]; pg: number[]; p50: number[]; ttfb: number[]; rps: number[] }> = {};
   for (let round = -1; round < Number(process.env.ROUNDS ?? 6); round += 1) {
     for (const listed of round % 2 ? targets : [...targets].reverse()) {
       if (listed.start && round < 0) continue; // started afresh for each run, warmed up then
@@ -81,10 +82,12 @@ try {
       try {
         if (started) await runLoad(target.url, init, connections, 2);
         const cpu = cpuMs(target.pid);
+        const pg = postgresCpuMs();
         const r = await runLoad(target.url, init, connections, round < 0 ? 2 : Number(process.env.SECONDS ?? 3));
         if (round < 0) continue; // warm-up: JIT, pools and leases
-        const s = (seen[target.name] ??= { cpu: [], p50: [], ttfb: [], rps: [] });
+        const s = (seen[target.name] ??= { cpu: [], pg: [], p50: [], ttfb: [], rps: [] });
         s.cpu.push((cpuMs(target.pid) - cpu) / Math.max(1, r.requests));
+        s.pg.push((postgresCpuMs() - pg) / Math.max(1, r.requests));
         s.p50.push(r.p50);
         s.ttfb.push(r.ttfbP50);
         s.rps.push(r.rps);
@@ -100,13 +103,14 @@ try {
   console.log(
     `${stream ? "stream" : "non-stream"}, ${connections} connection(s), medians of ${direct.rps.length} runs`,
   );
+  const isGateway = (name: string) => !["direct", "bare", "floor"].includes(name);
   for (const [name, s] of Object.entries(seen)) {
     const added =
       name === "direct"
         ? ""
         : `  added p50 ${(median(s.p50) - median(direct.p50)).toFixed(3)}  added TTFB ${(median(s.ttfb) - median(direct.ttfb)).toFixed(3)}`;
     console.log(
-      `${name.padEnd(7)} ${median(s.rps).toFixed(0).padStart(6)} req/s  p50 ${median(s.p50).toFixed(3)}${added}  CPU ${median(s.cpu).toFixed(3)} ms/req${name === "direct" ? " (client and mock)" : ""}${name === "direct" || name === "bare" ? "" : `  ×${median(s.cpu.map((cpu, i) => cpu / seen.bare!.cpu[i]!)).toFixed(2)} the bare relay's, run by run`}`,
+      `${name.padEnd(7)} ${median(s.rps).toFixed(0).padStart(6)} req/s  p50 ${median(s.p50).toFixed(3)}${added}  CPU ${median(s.cpu).toFixed(3)} ms/req${name === "direct" ? " (client and mock)" : ""}${name === "direct" || name === "bare" ? "" : `  ×${median(s.cpu.map((cpu, i) => cpu / seen.bare!.cpu[i]!)).toFixed(2)} the bare relay's, run by run`}${isGateway(name) ? `  PostgreSQL ${median(s.pg).toFixed(3)} ms/req` : ""}`,
     );
   }
 } finally {
