@@ -127,7 +127,10 @@ describe("leases under concurrency", () => {
     );
     const ok = results.filter((r) => r.status === 200).length;
     expect(results.filter((r) => r.status === 0)).toEqual([]);
-    for (const r of results.filter((x) => x.status !== 200)) expect([401, 403]).toContain(r.status);
+    // Refused at the door, or — on a slow two-core machine, where the embedded node runs PGlite in
+    // its own thread beside 300 callers — admitted but held past the test server's 3 s upstream
+    // timeout and answered 504. Either way uncharged: the money checks below count only the 200s.
+    for (const r of results.filter((x) => x.status !== 200)) expect([401, 403, 504]).toContain(r.status);
 
     const self = (await user.call("GET", "/api/user/self")).json.data;
     const logs = (await user.call("GET", "/api/log/self?p=1&page_size=100&type=2")).json.data.items as {
