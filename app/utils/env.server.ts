@@ -87,7 +87,7 @@ const schema = z.object({
     .default(1024 * 1024),
   // bcrypt's cost for new password hashes (2^cost rounds). 10, the reference's, keeps a sign-in
   // under ~100 ms on a 2-core machine; a hash made at another cost still verifies, as imported
-  // ones do. The browser tests run at 4: they register and sign in hundreds of users.
+  // ones do. The test servers run at 4: they register and sign in hundreds of users.
   PASSWORD_HASH_COST: z.coerce.number().int().min(4).max(15).default(10),
   SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).default(30),
   // Relay timeouts (seconds): TCP/TLS connect, a whole non-stream reply, and silence mid-stream.

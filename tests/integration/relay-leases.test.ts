@@ -127,8 +127,8 @@ describe("leases under concurrency", () => {
     );
     const ok = results.filter((r) => r.status === 200).length;
     expect(results.filter((r) => r.status === 0)).toEqual([]);
-    // Refused at the door, or — on a slow two-core machine, where the embedded node runs PGlite in
-    // its own thread beside 300 callers — admitted but held past the test server's 3 s upstream
+    // Refused at the door, or — on a slow two-core machine, where the embedded node runs PGlite on
+    // the same event loop as its 300 callers — admitted but held past the test server's 3 s upstream
     // timeout and answered 504. Either way uncharged: the money checks below count only the 200s.
     for (const r of results.filter((x) => x.status !== 200)) expect([401, 403, 504]).toContain(r.status);
 

@@ -32,8 +32,15 @@ export function uniqueName(prefix = "u"): string {
   return `${prefix}${Math.random().toString(36).slice(2, 9)}`.slice(0, 12);
 }
 
-export async function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(baseUrl() + path, {
+/** One call to the shared test server, or to the server at `base` (one a test started itself). */
+export async function request(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  base = baseUrl(),
+) {
+  const res = await fetch(base + path, {
     method,
     headers: {
       "X-Forwarded-For": fakeIp(),
