@@ -96,6 +96,9 @@ test.describe("enhancement script", () => {
 
   test("light pages load no framework script; the enhancement script is one cached file", async ({ page }) => {
     await freshUser(page);
+    // Leave the signed-in page for a blank one first: a script response of that earlier load can
+    // still be reported after this listener is attached, and it is not this load's.
+    await page.goto("about:blank");
     const scripts: { url: string; cacheControl: string }[] = [];
     page.on("response", (response) => {
       if (response.request().resourceType() === "script")
