@@ -19,7 +19,9 @@ let root: Node;
 let channelId: number;
 
 beforeAll(async () => {
-  mock = await startMjProxy({ secret: SECRET, stepMs: 150 });
+  // A task is IN_PROGRESS for two steps: 800 ms, against the gateway's poll every 300 ms, so a
+  // poll lands inside it even on a loaded machine (at 150 ms a step, one late poll missed it).
+  mock = await startMjProxy({ secret: SECRET, stepMs: 400 });
   server = await startServer({ kind, env: { TASK_POLL_INTERVAL_MS: "300", MJ_TASK_TIMEOUT_SECONDS: "4" } });
   root = await signIn(server.baseUrl);
   await setOptionOn(root, "ServerAddress", server.baseUrl);
