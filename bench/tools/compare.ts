@@ -20,11 +20,13 @@ import { cpuMs, postgresCpuMs } from "../process-stats";
  *   C=1|50  ROUNDS=6  SECONDS=3  STREAM=1  ALONE=1 (one gateway at a time)  BASE_FIRST=1
  *   BASE_ENV / HEAD_ENV="NAME=value …"  environment for one gateway only (BASELINE_DIR=. compares
  *                                       one build with itself under two settings)
+ *   BASE_ARGS / HEAD_ARGS="--flag …"    node or V8 flags for one gateway only, after npm start's own
  *   git worktree add /tmp/base HEAD~1 && ln -s $PWD/node_modules /tmp/base/ && (cd /tmp/base && npm run build)
  *   BASELINE_DIR=/tmp/base npx tsx bench/tools/compare.ts
  */
 const connections = Number(process.env.C ?? 50);
 const stream = Boolean(process.env.STREAM);
+const argsOf = (text = "") => text.split(" ").filter(Boolean);
 const envOf = (text = "") =>
   Object.fromEntries(
     text
@@ -45,11 +47,19 @@ try {
   // other beside it; BASE_FIRST=1 starts the baseline first in the default mode.
   const alone = Boolean(process.env.ALONE);
   const specs: [string, () => Promise<BenchGateway>][] = [
-    ["head", () => startBenchGateway({ upstream, env: envOf(process.env.HEAD_ENV) })],
+    [
+      "head",
+      () => startBenchGateway({ upstream, env: envOf(process.env.HEAD_ENV), nodeArgs: argsOf(process.env.HEAD_ARGS) }),
+    ],
   ];
   if (process.env.BASELINE_DIR) {
     const base = (): Promise<BenchGateway> =>
-      startBenchGateway({ cwd: process.env.BASELINE_DIR, upstream, env: envOf(process.env.BASE_ENV) });
+      startBenchGateway({
+        cwd: process.env.BASELINE_DIR,
+        upstream,
+        env: envOf(process.env.BASE_ENV),
+        nodeArgs: argsOf(process.env.BASE_ARGS),
+      });
     if (process.env.BASE_FIRST) specs.unshift(["base", base]);
     else specs.push(["base", base]);
   }
