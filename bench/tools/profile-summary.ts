@@ -6,6 +6,7 @@ import { newestProfile } from "./cpu-profile";
  * (default /tmp/prof), as bench/tools/prof.ts leaves it with PROF=1.
  *
  *   PROF=1 C=50 npx tsx bench/tools/prof.ts && LAST=6 [INCLUSIVE=1] npx tsx bench/tools/profile-summary.ts
+ *   UNDER=dispatchRelay …   the time under one app function, by the app function it called
  */
 const { file: newest, profile, byId, parent } = newestProfile();
 const selfMs = new Map<number, number>();
@@ -90,4 +91,31 @@ if (process.env.INCLUSIVE) {
   console.log("\n| app function, with what it called | ms | share |\n|---|---|---|");
   for (const [fn, ms] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30)))
     console.log(`| ${fn} | ${ms.toFixed(0)} | ${pct(ms)} |`);
+}
+
+// UNDER=<app function name>: the time spent under that function, by the app function it called
+// on the way (the nearest app frame below it; "(itself)" when no other app frame is between):
+// what one step of a call is made of.
+const under = process.env.UNDER;
+if (under) {
+  const parts = new Map<string, number>();
+  let within = 0;
+  for (const [id, ms] of selfMs) {
+    let below = "(itself)";
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const { functionName, url, lineNumber } = byId.get(at)!.callFrame;
+      if (!library(url, functionName).startsWith("app")) continue;
+      if (functionName === under) {
+        within += ms;
+        parts.set(below, (parts.get(below) ?? 0) + ms);
+        break;
+      }
+      below = `${functionName || "(anonymous)"}:${lineNumber + 1}`;
+    }
+  }
+  console.log(
+    `\n| under ${under} (${within.toFixed(0)} ms), by the app function it called | ms | share |\n|---|---|---|`,
+  );
+  for (const [part, ms] of [...parts].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30)))
+    console.log(`| ${part} | ${ms.toFixed(0)} | ${pct(ms)} |`);
 }
