@@ -30,8 +30,6 @@ export type JobDefinition = {
    * database (jobs/run.ts), so one node runs it per period.
    */
   periodMs?: () => number;
-  /** On-demand runs that must not overlap a running one (claimed with no period). */
-  exclusive?: boolean;
   /** The job_runs row it is recorded under (default: its name); an on-demand twin shares its schedule's. */
   recordAs?: string;
   /** Shown on the channel page's schedule panel. */
@@ -126,10 +124,10 @@ export const JOB_DEFINITIONS: JobDefinition[] = [
     run: refreshAllBalances,
   },
   {
-    // The console's 更新所有余额: the same run, recorded (and shown) under the schedule's row.
+    // The console's 更新所有余额: the same run, recorded (and shown) under the schedule's row,
+    // which startBalanceRefresh claimed before queueing it (one at a time is kept there).
     name: `${BALANCE_JOB}.now`,
     recordAs: BALANCE_JOB,
-    exclusive: true,
     attempts: 1,
     run: refreshAllBalances,
   },

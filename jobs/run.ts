@@ -13,8 +13,6 @@ export async function runJob(job: JobDefinition): Promise<string> {
     const period = job.periodMs();
     if (period <= 0) return `${job.name}: off`;
     if (!(await claimJobRun(row, period))) return `${job.name}: not due`;
-  } else if (job.exclusive) {
-    if (!(await claimJobRun(row, 0))) return `${job.name}: already running`;
   } else {
     await markJobStarted(row);
   }

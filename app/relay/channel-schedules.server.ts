@@ -1,4 +1,4 @@
-import { writeJobProgress } from "~/domain/jobs/job-runs.server";
+import { claimJobRun, releaseJobRun, writeJobProgress } from "~/domain/jobs/job-runs.server";
 import { getDb } from "~/utils/db.server";
 import { refreshChannelBalance } from "./channel-balance.server";
 import { claimTestAll, runTestAll } from "./channel-test-all.server";
@@ -16,6 +16,34 @@ export async function runScheduledChannelTest(): Promise<string> {
   return `tested ${progress.done} channels, ${progress.failed} failed, ${progress.disabled} disabled, ${progress.enabled} enabled`;
 }
 
+/** Types whose balance is never asked for: Midjourney, Suno and the like have no such endpoint. */
+const NO_BALANCE_TYPES = [2, 5, 36];
+
+/**
+ * The console's 更新所有余额: claims the run's row before queueing it, so the page shows the run
+ * going (0 of every channel) from this answer on, whenever a worker takes it. One at a time: a
+ * press while one goes, scheduled or asked for, is refused. A queue that refuses gives the claim back.
+ */
+export async function startBalanceRefresh(
+  enqueue: () => Promise<void>,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  if (!(await claimJobRun(BALANCE_JOB, 0))) return { ok: false, message: "余额更新已在运行中" };
+  const db = await getDb();
+  const { count } = await db
+    .selectFrom("channels")
+    .select((eb) => eb.fn.countAll<string>().as("count"))
+    .where("type", "not in", NO_BALANCE_TYPES)
+    .executeTakeFirstOrThrow();
+  await writeJobProgress(BALANCE_JOB, 0, Number(count), { updated: 0 });
+  try {
+    await enqueue();
+    return { ok: true };
+  } catch (error) {
+    await releaseJobRun(BALANCE_JOB);
+    return { ok: false, message: (error as Error).message };
+  }
+}
+
 /**
  * Refreshes the balance of every channel, one after the other, writing progress as it goes.
  * Types without a balance endpoint are skipped quietly (their refresh answers not ok at once).
@@ -25,7 +53,7 @@ export async function refreshAllBalances(): Promise<string> {
   const channels = await db
     .selectFrom("channels")
     .selectAll()
-    .where("type", "not in", [2, 5, 36])
+    .where("type", "not in", NO_BALANCE_TYPES)
     .orderBy("id")
     .execute();
   let updated = 0;

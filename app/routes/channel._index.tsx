@@ -18,6 +18,7 @@ import {
 } from "~/domain/channels/channels.server";
 import { getChannel, listChannels, searchChannels } from "~/domain/channels/channel-queries.server";
 import { refreshChannelBalance } from "~/relay/channel-balance.server";
+import { startBalanceRefresh } from "~/relay/channel-schedules.server";
 import { readTestAllProgress, startTestAll } from "~/relay/channel-test-all.server";
 import { testChannel } from "~/relay/channel-test.server";
 import { enqueueJob } from "../../jobs/enqueue";
@@ -136,13 +137,8 @@ export async function action({ request }: ActionFunctionArgs) {
       return done("已成功开始测试所有通道，请刷新页面查看结果。");
     }
     case "refresh-balances": {
-      // The run claims its row itself (one at a time); this answers at once when one is going.
-      if ((await readSchedules()).balances.running) return fail("余额更新已在运行中");
-      try {
-        await enqueueJob("channels.refresh-balances.now");
-      } catch (error) {
-        return fail((error as Error).message);
-      }
+      const started = await startBalanceRefresh(() => enqueueJob("channels.refresh-balances.now"));
+      if (!started.ok) return fail(started.message);
       return done("已开始更新所有通道余额，请刷新页面查看进度。");
     }
     case "balance": {

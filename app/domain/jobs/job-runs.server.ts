@@ -56,6 +56,16 @@ export async function markJobStarted(name: string, now = Date.now()): Promise<vo
     .execute();
 }
 
+/**
+ * Gives back a claim whose run never started (its queue refused it): not running, nothing
+ * recorded as finished. The claim's start time stays, so a schedule sharing the row waits a
+ * period from it.
+ */
+export async function releaseJobRun(name: string): Promise<void> {
+  const db = await getDb();
+  await db.updateTable("job_runs").set({ running: false }).where("name", "=", name).execute();
+}
+
 export async function markJobFinished(
   name: string,
   outcome: "ok" | "failed",

@@ -62,6 +62,48 @@ describe("claiming a schedule's period", () => {
   });
 });
 
+describe("更新所有余额 from the console", () => {
+  it("shows the run going from the moment it is asked for, before any worker takes it; one at a time; a queue that refuses leaves nothing running", async () => {
+    const { createChannels } = await import("~/domain/channels/channels.server");
+    const { startBalanceRefresh } = await import("~/relay/channel-schedules.server");
+    const { readSchedules } = await import("../../../jobs/schedule-view");
+    const created = await createChannels({
+      type: 1,
+      name: "balances",
+      key: "sk-one\nsk-two",
+      base_url: "http://127.0.0.1:9",
+      models: ["gpt-4o-mini"],
+      group: ["default"],
+    });
+    expect(created.ok).toBe(true);
+    const total = (
+      await (await getDb()).selectFrom("channels").select("id").where("type", "not in", [2, 5, 36]).execute()
+    ).length;
+    expect(total).toBeGreaterThanOrEqual(2);
+
+    // Queued, but no worker has it yet (a busy or slow one): the page already says it is going.
+    let queued = 0;
+    expect(await startBalanceRefresh(async () => void (queued += 1))).toEqual({ ok: true });
+    expect(queued).toBe(1);
+    expect((await readSchedules()).balances).toMatchObject({ running: true, done: 0, total });
+    // A second press while it goes is refused, and queues nothing.
+    expect(await startBalanceRefresh(async () => void (queued += 1))).toEqual({
+      ok: false,
+      message: "余额更新已在运行中",
+    });
+    expect(queued).toBe(1);
+    await markJobFinished("channels.refresh-balances", "ok", "done");
+
+    // Redis away: the press is refused with the queue's reason, and the run is not left "going".
+    expect(
+      await startBalanceRefresh(async () => {
+        throw new Error("queue down");
+      }),
+    ).toEqual({ ok: false, message: "queue down" });
+    expect((await readSchedules()).balances.running).toBe(false);
+  });
+});
+
 describe("log retention", () => {
   const month = (y: number, m: number) => Date.UTC(y, m - 1, 1) / 1000;
 
