@@ -28,18 +28,27 @@ export async function startBalanceRefresh(
   enqueue: () => Promise<void>,
 ): Promise<{ ok: true } | { ok: false; message: string }> {
   if (!(await claimJobRun(BALANCE_JOB, 0))) return { ok: false, message: "余额更新已在运行中" };
-  const db = await getDb();
-  const { count } = await db
-    .selectFrom("channels")
-    .select((eb) => eb.fn.countAll<string>().as("count"))
-    .where("type", "not in", NO_BALANCE_TYPES)
-    .executeTakeFirstOrThrow();
-  await writeJobProgress(BALANCE_JOB, 0, Number(count), { updated: 0 });
+  // Whatever stops the run from being queued gives the claim back (best effort: a claim that
+  // cannot be given back goes stale on its own, STALE_RUN_MS). A database error is the caller's
+  // to answer, as for any page; a queue's refusal is the press's answer.
+  const release = () => releaseJobRun(BALANCE_JOB).catch(() => undefined);
+  try {
+    const db = await getDb();
+    const { count } = await db
+      .selectFrom("channels")
+      .select((eb) => eb.fn.countAll<string>().as("count"))
+      .where("type", "not in", NO_BALANCE_TYPES)
+      .executeTakeFirstOrThrow();
+    await writeJobProgress(BALANCE_JOB, 0, Number(count), { updated: 0 });
+  } catch (error) {
+    await release();
+    throw error;
+  }
   try {
     await enqueue();
     return { ok: true };
   } catch (error) {
-    await releaseJobRun(BALANCE_JOB);
+    await release();
     return { ok: false, message: (error as Error).message };
   }
 }
