@@ -6,7 +6,7 @@ import { runLoad } from "../load";
  * With PROF=1 the gateway writes a V8 CPU profile to /tmp/prof when it stops.
  */
 const gateway = await startBenchGateway({
-  nodeArgs: process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : [],
+  nodeArgs: process.env.PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.PROF_DIR ?? "/tmp/prof"}`] : [],
 });
 try {
   const result = await runLoad(
