@@ -6,6 +6,8 @@ export type ProfileNode = {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
+  /** Samples per source line of the function's own code (V8 records them with --cpu-prof). */
+  positionTicks?: { line: number; ticks: number }[];
 };
 export type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 

@@ -7,6 +7,7 @@ import { newestProfile } from "./cpu-profile";
  *
  *   PROF=1 C=50 npx tsx bench/tools/prof.ts && LAST=6 [INCLUSIVE=1] npx tsx bench/tools/profile-summary.ts
  *   UNDER=dispatchRelay …   the time under one app function, by the app function it called
+ *   LINES=1 …               the app's source lines that the samples landed on most (whole profile)
  */
 const { file: newest, profile, byId, parent } = newestProfile();
 const selfMs = new Map<number, number>();
@@ -118,4 +119,23 @@ if (under) {
   );
   for (const [part, ms] of [...parts].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30)))
     console.log(`| ${part} | ${ms.toFixed(0)} | ${pct(ms)} |`);
+}
+
+// LINES=1: the app's own source lines by the samples that landed on them (V8's position ticks,
+// counted over the whole profile: they carry no time of their own). A line far above what it
+// does (a spread that took the slow generic copy) shows here before it shows in any function's
+// total, where it is spread over the function's other lines.
+if (process.env.LINES) {
+  const lines = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const { functionName, url } = node.callFrame;
+    if (!library(url, functionName).startsWith("app")) continue;
+    for (const { line, ticks } of node.positionTicks ?? []) {
+      const key = `${functionName || "(anonymous)"} ${url.replace(/.*\//, "")}:${line}`;
+      lines.set(key, (lines.get(key) ?? 0) + ticks);
+    }
+  }
+  console.log("\n| app source line | samples |\n|---|---|");
+  for (const [line, ticks] of [...lines].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30)))
+    console.log(`| ${line} | ${ticks} |`);
 }
