@@ -7,6 +7,7 @@ import {
 } from "../gateway-setup";
 import { runLoad } from "../load";
 import { cpuMs, postgresCpuMs } from "../process-stats";
+import { argsOf, envOf } from "./settings-text";
 
 /**
  * Side-by-side runs for A/B work on the relay, less noisy than one long run: short runs
@@ -26,14 +27,6 @@ import { cpuMs, postgresCpuMs } from "../process-stats";
  */
 const connections = Number(process.env.C ?? 50);
 const stream = Boolean(process.env.STREAM);
-const argsOf = (text = "") => text.split(" ").filter(Boolean);
-const envOf = (text = "") =>
-  Object.fromEntries(
-    text
-      .split(" ")
-      .filter(Boolean)
-      .map((pair) => pair.split("=") as [string, string]),
-  );
 // The near-free mock of bench:relay: the relays in front of it are what is measured.
 const upstream = await startFastUpstream();
 const bare = await startComparisonRelay("bare", upstream);

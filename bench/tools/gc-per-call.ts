@@ -1,20 +1,14 @@
 import { chatBody, startBenchGateway } from "../gateway-setup";
 import { runLoad } from "../load";
+import { argsOf, envOf } from "./settings-text";
 
 /**
  * The collector's pauses per relayed call: the gateway under C connections (default 50) for
  * SECONDS (default 8) with --trace-gc; each kind's count, total and longest pause, and the pause
  * time per call. GATEWAY_ENV="NAME=value …" and GATEWAY_ARGS="--flag …" try a setting.
  */
-const envOf = (text = "") =>
-  Object.fromEntries(
-    text
-      .split(" ")
-      .filter(Boolean)
-      .map((pair) => pair.split("=") as [string, string]),
-  );
 const gateway = await startBenchGateway({
-  nodeArgs: ["--trace-gc", ...(process.env.GATEWAY_ARGS ?? "").split(" ").filter(Boolean)],
+  nodeArgs: ["--trace-gc", ...argsOf(process.env.GATEWAY_ARGS)],
   env: envOf(process.env.GATEWAY_ENV),
 });
 try {

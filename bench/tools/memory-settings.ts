@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { chatBody, startBenchGateway } from "../gateway-setup";
 import { runLoad } from "../load";
 import { cpuMs, rssMb } from "../process-stats";
+import { argsOf, envOf } from "./settings-text";
 
 /**
  * Resident memory after REQUESTS (default 100 k) non-stream calls at fifty connections, for the
@@ -15,16 +16,7 @@ const settings = (process.env.SETTINGS ?? "default||")
   .filter(Boolean)
   .map((spec) => {
     const [label = "", flags = "", env = ""] = spec.split("|");
-    return {
-      label,
-      nodeArgs: flags.split(" ").filter(Boolean),
-      env: Object.fromEntries(
-        env
-          .split(" ")
-          .filter(Boolean)
-          .map((pair) => pair.split("=") as [string, string]),
-      ),
-    };
+    return { label, nodeArgs: argsOf(flags), env: envOf(env) };
   });
 const target = Number(process.env.REQUESTS ?? 100_000);
 const rows: string[] = [];
