@@ -1,10 +1,20 @@
 import { readdirSync, readFileSync } from "node:fs";
 
+/**
+ * The fields of a /proc stat file (a process's or one thread's) after its name, numbered from its
+ * state: [7] minor faults, [11] user and [12] system time in ticks of USER_HZ (100 on Linux).
+ */
+export function statFields(file: string): string[] {
+  return readFileSync(file, "utf8").split(") ")[1]!.split(" ");
+}
+
+/** Ticks of /proc's stat files in milliseconds (USER_HZ is 100 on Linux). */
+export const TICK_MS = 10;
+
 /** CPU time (ms, user + system) and resident memory (MB) of a process, from /proc. */
 export function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
-  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  const fields = statFields(`/proc/${pid}/stat`);
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
 export function rssMb(pid: number): number {

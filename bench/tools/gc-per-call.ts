@@ -25,15 +25,15 @@ try {
     Number(process.env.SECONDS ?? 8),
   );
   const lines = gateway.server.output().slice(from).split("\n");
-  const kinds = new Map<string, { count: number; ms: number; max: number; survivedMb: number }>();
+  const kinds = new Map<string, { count: number; ms: number; max: number }>();
   for (const line of lines) {
     const match =
-      /: (Scavenge|Mark-Compact|Mark-Compact \(reduce\)|Mark-sweep)[^\d]*([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ ([\d.]+) ms/.exec(
+      /: (Scavenge|Mark-Compact|Mark-Compact \(reduce\)|Mark-sweep)[^\d]*[\d.]+ \([\d.]+\) -> [\d.]+ \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/.exec(
         line,
       );
     if (!match) continue;
-    const kind = kinds.get(match[1]!) ?? { count: 0, ms: 0, max: 0, survivedMb: 0 };
-    const pause = Number(match[4]);
+    const kind = kinds.get(match[1]!) ?? { count: 0, ms: 0, max: 0 };
+    const pause = Number(match[2]);
     kind.count += 1;
     kind.ms += pause;
     kind.max = Math.max(kind.max, pause);
@@ -45,13 +45,6 @@ try {
   for (const [name, k] of kinds)
     console.log(
       `${name.padEnd(14)} ${k.count} pauses, ${k.ms.toFixed(0)} ms in all (${((1000 * k.ms) / result.requests).toFixed(1)} µs a call), longest ${k.max.toFixed(1)} ms`,
-    );
-  if (process.env.SHOW)
-    console.log(
-      lines
-        .filter((l) => l.includes("Scavenge"))
-        .slice(0, 5)
-        .join("\n"),
     );
 } finally {
   await gateway.close();

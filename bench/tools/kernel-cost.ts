@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { chatBody, startBenchGateway, startComparisonRelay, startFastUpstream } from "../gateway-setup";
 import { runLoad } from "../load";
+import { statFields, TICK_MS } from "../process-stats";
 
 /**
  * What a relayed request costs the kernel beside the JavaScript: per request, each relay's user and
@@ -11,12 +12,12 @@ import { runLoad } from "../load";
  *   npx tsx bench/tools/kernel-cost.ts
  */
 function stats(pid: number) {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const f = statFields(`/proc/${pid}/stat`);
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return {
-    userMs: Number(f[11]) * 10,
-    sysMs: Number(f[12]) * 10,
+    userMs: Number(f[11]) * TICK_MS,
+    sysMs: Number(f[12]) * TICK_MS,
     minflt: Number(f[7]),
     vcsw: field("voluntary_ctxt_switches"),
     ivcsw: field("nonvoluntary_ctxt_switches"),
@@ -27,10 +28,10 @@ function threadsMs(pid: number): Map<string, number> {
   const byName = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      const name = tid === String(pid) ? "main" : f.slice(f.indexOf("(") + 1, f.lastIndexOf(")")).replace(/\d+$/, "");
-      const fields = f.split(") ")[1]!.split(" ");
-      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+      const task = `/proc/${pid}/task/${tid}`;
+      const name = tid === String(pid) ? "main" : readFileSync(`${task}/comm`, "utf8").trim().replace(/\d+$/, "");
+      const fields = statFields(`${task}/stat`);
+      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * TICK_MS);
     } catch {
       // a thread that ended between the listing and the read
     }

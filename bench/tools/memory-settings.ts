@@ -19,7 +19,6 @@ const settings = (process.env.SETTINGS ?? "default||")
     return { label, nodeArgs: argsOf(flags), env: envOf(env) };
   });
 const target = Number(process.env.REQUESTS ?? 100_000);
-const rows: string[] = [];
 for (let round = 0; round < Number(process.env.ROUNDS ?? 2); round += 1) {
   for (const setting of round % 2 ? [...settings].reverse() : settings) {
     const gateway = await startBenchGateway({ nodeArgs: setting.nodeArgs, env: setting.env });
@@ -41,10 +40,9 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 2); round += 1) {
       const cpu = (cpuMs(pid) - cpuBefore) / requests;
       const status = readFileSync(`/proc/${pid}/status`, "utf8");
       const anon = Number(/RssAnon:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-      rows.push(
+      console.log(
         `${setting.label.padEnd(12)} RSS ${rssMb(pid).toFixed(1)} MB (anonymous ${anon.toFixed(1)}) after ${requests} requests; ${Math.round(requests / seconds)} req/s, CPU ${cpu.toFixed(3)} ms/req`,
       );
-      console.log(rows.at(-1));
     } finally {
       await gateway.close();
     }
