@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseExpiryInput } from "~/domain/tokens/token-constants";
 import { formatTimestamp, isTimeZone, parseWallClock } from "~/utils/time-zone";
+import { requestTimeZone } from "~/utils/time-zone.server";
 
 // 2030-01-01T00:00:00Z
 const NEW_YEAR_UTC = Date.UTC(2030, 0, 1) / 1000;
@@ -52,6 +53,24 @@ describe("console times in the visitor's zone", () => {
     }
     expect(parseExpiryInput("2030-02-30 10:00:00", "UTC")).toBe("invalid");
     expect(parseExpiryInput("  ", "UTC")).toBe(-1);
+  });
+
+  it("reads a request's zone from its tz cookie, else shows the server's own", () => {
+    // The server's zone is its TZ, read when a request first needs it (not at start).
+    const saved = process.env.TZ;
+    process.env.TZ = "Pacific/Auckland";
+    try {
+      const withCookie = (cookie?: string) =>
+        requestTimeZone(new Request("http://localhost/log", { headers: cookie ? { Cookie: cookie } : {} }));
+      expect(withCookie()).toBe("Pacific/Auckland");
+      expect(withCookie("theme=dark; tz=Asia%2FShanghai")).toBe("Asia/Shanghai");
+      expect(withCookie("tz=Mars%2FOlympus")).toBe("Pacific/Auckland");
+      expect(withCookie("tz=%E0%A4%A")).toBe("Pacific/Auckland");
+      expect(withCookie("theme=dark")).toBe("Pacific/Auckland");
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
   });
 
   it("knows real zone names only", () => {
