@@ -97,7 +97,7 @@ export class UpstreamCall {
     return this;
   }
 
-  /** A signal for transports that are not a node:http request (made only when asked for: the HTTP path does without). */
+  /** A signal for transports that do not go through sendUpstream (made only when asked for: sendUpstream does without). */
   signal(): AbortSignal {
     this.controller ??= new AbortController();
     if (this.aborted) this.controller.abort(new UpstreamAbortError("upstream call aborted"));
