@@ -19,6 +19,7 @@ import { speechCharacters } from "./request-parse";
 import { readAll, sendUpstream, UpstreamCall } from "./upstream-client.server";
 import { informativeReplyHeaders } from "./wire-headers";
 import { clientWantsUsage } from "./adapters/shared/client-usage";
+import { callAlone } from "./calls-in-flight";
 
 /** The client's side of one relayed request: whether it left, and the upstream call to abort when it does. */
 export type ClientWatch = { gone: boolean; upstream: UpstreamCall | undefined };
@@ -212,6 +213,7 @@ async function readReply(
       input.timeouts.streamIdleMs,
       () => call.abort(),
       decoder,
+      callAlone,
     );
     const object = input.mode === "completions" ? "text_completion" : "chat.completion.chunk";
     const close = translator.close?.bind(translator);

@@ -12,6 +12,7 @@ import type { ModelPricing, Usage } from "../billing/pricing";
 import type { Admission } from "./admit.server";
 import { callStep, noteCharge } from "../observe-call.server";
 import { endSpan } from "~/utils/tracing.server";
+import { callAlone } from "../calls-in-flight";
 
 /** What a served call is billed: its quota and the usage its log row records. */
 export type Bill = {
@@ -28,17 +29,6 @@ export type Bill = {
   /** The cached, cache-written and reasoning parts of the billed usage, recorded in the log row. */
   usageParts?: Pick<Usage, "cached_tokens" | "cache_write_tokens" | "reasoning_tokens">;
 };
-
-/** Calls of this process between admission and settlement (a settle alone need not wait for company). */
-let inFlight = 0;
-
-export function callStarted(): void {
-  inFlight += 1;
-}
-
-export function callEnded(): void {
-  inFlight -= 1;
-}
 
 /**
  * The money side of one served call, settled or refunded exactly once: the hold taken at
@@ -106,7 +96,7 @@ export class CallSettlement {
    */
   durable(level: "journal" | "database"): Promise<void> | undefined {
     if (level === "database") return billingWritten(10_000);
-    return chargesJournaled(inFlight <= 1);
+    return chargesJournaled(callAlone());
   }
 
   private charged(charged: number, bill: Bill): number {

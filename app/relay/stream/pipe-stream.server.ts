@@ -24,6 +24,7 @@ export type StreamOutcome = {
   /**
    * The events of the read that completed the reply, not yet written: they go out with the end
    * of the stream, in the same write (one system call and one TCP segment fewer per stream).
+   * Empty when the call was alone in flight: its last read went out at once.
    */
   tail: string;
 };
@@ -103,7 +104,9 @@ function firstChunkIdentity(chunk: string): StreamOutcome["first"] {
 /**
  * Pipes an upstream SSE body to the client as it arrives: each upstream event is parsed
  * incrementally, translated to OpenAI chunks and written at once, except those of the read that
- * completes the reply (the outcome's `tail`, written with the stream's end). Keeps only what
+ * completes the reply (the outcome's `tail`, written with the stream's end) while other calls are
+ * in flight (`alone` false): under load the write saved counts, while a call alone would only
+ * make its client wait for its billing to see the first byte of a reply that came whole. Keeps only what
  * billing needs (the usage chunk, or a running token count). An idle upstream or a departed client aborts the
  * upstream call through `abort`. The client's response is left open for `endStream`.
  *
@@ -118,6 +121,7 @@ export function pipeStream(
   idleTimeoutMs: number,
   abort: () => void,
   decoder?: StreamDecoder,
+  alone: () => boolean = () => false,
 ): Promise<StreamOutcome> {
   return new Promise((resolve) => {
     const counter = createTokenCounter();
@@ -224,8 +228,10 @@ export function pipeStream(
       idleTimer.refresh(); // re-arms the same timer: no new timer object per chunk
       if (parser) parser.feed(chunk as string);
       else for (const event of decoder!.feed(chunk as Buffer)) onEvent(event);
-      if (completed) finish("done");
-      else if (!settled) flush();
+      if (completed) {
+        if (alone()) flush();
+        finish("done");
+      } else if (!settled) flush();
     });
     upstream.on("end", () => {
       ended();

@@ -33,7 +33,9 @@ function recordingSink() {
 }
 
 /** An OpenAI stream piped from a stand-in upstream body into a recording sink. */
-function pipeOpenAi(options: { forwardUsage?: boolean; idleMs?: number; abort?: () => void } = {}) {
+function pipeOpenAi(
+  options: { forwardUsage?: boolean; idleMs?: number; abort?: () => void; alone?: () => boolean } = {},
+) {
   const upstream = new PassThrough();
   const recorded = recordingSink();
   const outcome = pipeStream(
@@ -42,6 +44,8 @@ function pipeOpenAi(options: { forwardUsage?: boolean; idleMs?: number; abort?: 
     createOpenAiStreamTranslator(options.forwardUsage ?? false),
     options.idleMs ?? 5_000,
     options.abort ?? (() => undefined),
+    undefined,
+    options.alone,
   );
   return { upstream, sink: recorded.sink, writes: recorded.writes, outcome, recorded };
 }
@@ -74,6 +78,23 @@ describe("pipeStream", () => {
     const upstreamEvents = streamFixture.split("\n\n").filter((e) => e.startsWith("data: {"));
     // Every content chunk passes unchanged; only the usage-only chunk stays behind.
     expect(forwarded).toEqual([...upstreamEvents.filter((e) => !/"choices":\s*\[\]/.test(e)), "data: [DONE]"]);
+  });
+
+  it("sends a call alone in flight its reply that arrived in one read at once, and only the end after billing", async () => {
+    const { upstream, sink, writes, outcome } = pipeOpenAi({ alone: () => true });
+    let expected = 0;
+    sink.expectEnd = () => void (expected += 1);
+    upstream.end(streamFixture);
+    const result = await outcome;
+    // The client has every content chunk before the charge is made; nothing waits for the end.
+    const upstreamEvents = streamFixture.split("\n\n").filter((e) => e.startsWith("data: {"));
+    const content = upstreamEvents.filter((e) => !/"choices":\s*\[\]/.test(e));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.split("\n\n").filter(Boolean)).toEqual(content);
+    expect(expected).toBe(0);
+    expect(result.tail).toBe("");
+    endStream(sink, result);
+    expect(writes.slice(1)).toEqual(["data: [DONE]\n\n"]);
   });
 
   it("forwards events that arrive in separate reads as they arrive, split mid-event or not", async () => {
