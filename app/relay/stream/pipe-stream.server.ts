@@ -106,9 +106,10 @@ function firstChunkIdentity(chunk: string): StreamOutcome["first"] {
  * incrementally, translated to OpenAI chunks and written at once, except those of the read that
  * completes the reply (the outcome's `tail`, written with the stream's end) while other calls are
  * in flight (`alone` false): under load the write saved counts, while a call alone would only
- * make its client wait for its billing to see the first byte of a reply that came whole. Keeps only what
- * billing needs (the usage chunk, or a running token count). An idle upstream or a departed client aborts the
- * upstream call through `abort`. The client's response is left open for `endStream`.
+ * make its client wait for its billing to see the first byte of a reply that came whole. Keeps
+ * only what billing needs (the usage chunk, or a running token count). An idle upstream or a
+ * departed client aborts the upstream call through `abort`. The client's response is left open
+ * for `endStream`.
  *
  * A reply that stops short of its end — the connection broke, the body closed before the
  * protocol's last event (translator.finished), the upstream went quiet or reported an error —
